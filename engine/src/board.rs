@@ -1,0 +1,571 @@
+//! The board: placed tiles on a growing grid, the frontier of empty cells where a tile
+//! may go (with the edge constraints their neighbours impose), the features joined with
+//! union-find as tiles are placed, and the figures standing on segments.
+//!
+//! A *segment* is one feature of one placed tile; segment ids are dense (`seg_base` of the
+//! placed tile + feature index). A *feature* is a union-find class of segments; its root
+//! keeps the open side count (roads, cities), pennants and the number of figures in it.
+
+use crate::catalog::{catalog, EdgeKind, FeatureKind, TileType, TileTypeId, NONE};
+use crate::figures::FigureKind;
+use crate::geometry::{Dir, Pos, Rotation, Spot};
+
+const EMPTY: u16 = u16::MAX;
+
+/// A tile on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlacedTile {
+    pub tile: TileTypeId,
+    pub rotation: Rotation,
+    pub pos: Pos,
+    /// Id of the segment of feature 0 of this tile.
+    pub seg_base: u16,
+}
+
+impl PlacedTile {
+    pub fn tile_type(&self) -> &'static TileType {
+        catalog().get(self.tile)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Cell {
+    tile: u16,
+    front: u16,
+}
+
+const EMPTY_CELL: Cell = Cell {
+    tile: EMPTY,
+    front: EMPTY,
+};
+
+/// An empty cell next to at least one tile, with the edge kinds its neighbours require
+/// (3 bits per side, as in [`TileType::signature`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrontierCell {
+    pub pos: Pos,
+    pub required: u16,
+    pub mask: u16,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Seg {
+    parent: u16,
+    /// Next segment in the circular member list of its class.
+    next: u16,
+    /// Placed tile index.
+    tile: u16,
+    feature: u8,
+    kind: FeatureKind,
+    // root data
+    size: u16,
+    open: u16,
+    pennants: u16,
+    figures: u16,
+}
+
+/// A figure standing on a segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardFigure {
+    pub owner: u8,
+    pub kind: FigureKind,
+    pub seg: u16,
+}
+
+/// The board state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    tiles: Vec<PlacedTile>,
+    segs: Vec<Seg>,
+    frontier: Vec<FrontierCell>,
+    min_x: i32,
+    min_y: i32,
+    w: i32,
+    h: i32,
+    cells: Vec<Cell>,
+    pub figures: Vec<BoardFigure>,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::new()
+    }
+}
+
+impl Board {
+    pub fn new() -> Board {
+        Board {
+            tiles: Vec::with_capacity(96),
+            segs: Vec::with_capacity(384),
+            frontier: Vec::with_capacity(64),
+            min_x: 0,
+            min_y: 0,
+            w: 0,
+            h: 0,
+            cells: Vec::new(),
+            figures: Vec::with_capacity(16),
+        }
+    }
+
+    pub fn tiles(&self) -> &[PlacedTile] {
+        &self.tiles
+    }
+
+    pub fn frontier(&self) -> &[FrontierCell] {
+        &self.frontier
+    }
+
+    pub fn len(&self) -> usize {
+        self.tiles.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tiles.is_empty()
+    }
+
+    #[inline]
+    fn cell_index(&self, p: Pos) -> Option<usize> {
+        let dx = p.x.wrapping_sub(self.min_x);
+        let dy = p.y.wrapping_sub(self.min_y);
+        if dx >= 0 && dy >= 0 && dx < self.w && dy < self.h {
+            Some((dy * self.w + dx) as usize)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn cell(&self, p: Pos) -> Cell {
+        match self.cell_index(p) {
+            Some(i) => self.cells[i],
+            None => EMPTY_CELL,
+        }
+    }
+
+    /// Index of the placed tile at `p`.
+    #[inline]
+    pub fn tile_index_at(&self, p: Pos) -> Option<usize> {
+        let c = self.cell(p);
+        (c.tile != EMPTY).then_some(c.tile as usize)
+    }
+
+    pub fn tile_at(&self, p: Pos) -> Option<&PlacedTile> {
+        self.tile_index_at(p).map(|i| &self.tiles[i])
+    }
+
+    pub fn is_occupied(&self, p: Pos) -> bool {
+        self.cell(p).tile != EMPTY
+    }
+
+    fn cell_mut(&mut self, p: Pos) -> &mut Cell {
+        if self.cell_index(p).is_none() {
+            self.grow_to(p);
+        }
+        let i = self.cell_index(p).unwrap_or(0);
+        &mut self.cells[i]
+    }
+
+    fn grow_to(&mut self, p: Pos) {
+        const MARGIN: i32 = 6;
+        let (mut x0, mut y0, mut x1, mut y1) = if self.w == 0 {
+            (p.x, p.y, p.x + 1, p.y + 1)
+        } else {
+            (self.min_x, self.min_y, self.min_x + self.w, self.min_y + self.h)
+        };
+        if p.x < x0 {
+            x0 = p.x - MARGIN;
+        }
+        if p.y < y0 {
+            y0 = p.y - MARGIN;
+        }
+        if p.x >= x1 {
+            x1 = p.x + 1 + MARGIN;
+        }
+        if p.y >= y1 {
+            y1 = p.y + 1 + MARGIN;
+        }
+        if self.w == 0 {
+            x0 -= MARGIN;
+            y0 -= MARGIN;
+            x1 += MARGIN;
+            y1 += MARGIN;
+        }
+        let (w, h) = (x1 - x0, y1 - y0);
+        let mut cells = vec![EMPTY_CELL; (w * h) as usize];
+        for yy in 0..self.h {
+            for xx in 0..self.w {
+                let old = self.cells[(yy * self.w + xx) as usize];
+                let nx = self.min_x + xx - x0;
+                let ny = self.min_y + yy - y0;
+                cells[(ny * w + nx) as usize] = old;
+            }
+        }
+        self.cells = cells;
+        self.min_x = x0;
+        self.min_y = y0;
+        self.w = w;
+        self.h = h;
+    }
+
+    /// Does tile `t` in rotation `r` fit the edges around the empty cell `p`? (Only the
+    /// edge match; adjacency is implied for frontier cells.)
+    pub fn fits(&self, t: &TileType, p: Pos, r: Rotation) -> bool {
+        let c = self.cell(p);
+        if c.tile != EMPTY || c.front == EMPTY {
+            return false;
+        }
+        let f = &self.frontier[c.front as usize];
+        t.signature[r.index()] & f.mask == f.required
+    }
+
+    /// Places a tile (the caller has checked legality) and joins its features.
+    /// Returns the placed tile index.
+    pub fn place(&mut self, tile: TileTypeId, p: Pos, r: Rotation) -> usize {
+        let tt = catalog().get(tile);
+        let idx = self.tiles.len() as u16;
+        let seg_base = self.segs.len() as u16;
+        for (i, f) in tt.features.iter().enumerate() {
+            let id = seg_base + i as u16;
+            self.segs.push(Seg {
+                parent: id,
+                next: id,
+                tile: idx,
+                feature: i as u8,
+                kind: f.kind,
+                size: 1,
+                open: if f.kind.is_edge_feature() {
+                    f.edges.count_ones() as u16
+                } else {
+                    0
+                },
+                pennants: f.pennants as u16,
+                figures: 0,
+            });
+        }
+        self.tiles.push(PlacedTile {
+            tile,
+            rotation: r,
+            pos: p,
+            seg_base,
+        });
+        // take the cell out of the frontier
+        let front = self.cell(p).front;
+        if front != EMPTY {
+            self.frontier_remove(front as usize);
+        }
+        self.cell_mut(p).tile = idx;
+
+        for d in Dir::ALL {
+            let q = p.step(d);
+            let my_kind = tt.edge_at(r, d);
+            match self.tile_index_at(q) {
+                Some(j) => {
+                    let other = self.tiles[j];
+                    let ot = catalog().get(other.tile);
+                    let od = d.opposite();
+                    let their_kind = ot.edge_at(other.rotation, od);
+                    let mine = tt.edge_feature[r.index()][d.index()];
+                    let theirs = ot.edge_feature[other.rotation.index()][od.index()];
+                    match (mine != NONE, theirs != NONE) {
+                        (true, true) => {
+                            let a = seg_base + mine as u16;
+                            let b = other.seg_base + theirs as u16;
+                            let root = self.union(a, b);
+                            self.segs[root as usize].open -= 2;
+                        }
+                        // an abbey side closes whatever touches it
+                        (true, false) if their_kind == EdgeKind::Abbey => {
+                            let root = self.find(seg_base + mine as u16);
+                            self.segs[root as usize].open -= 1;
+                        }
+                        (false, true) if my_kind == EdgeKind::Abbey => {
+                            let root = self.find(other.seg_base + theirs as u16);
+                            self.segs[root as usize].open -= 1;
+                        }
+                        _ => {}
+                    }
+                    for h in d.halves() {
+                        let a = tt.half_feature[r.index()][h.index()];
+                        let b = ot.half_feature[other.rotation.index()][h.across().index()];
+                        if a != NONE && b != NONE {
+                            self.union(seg_base + a as u16, other.seg_base + b as u16);
+                        }
+                    }
+                }
+                None => {
+                    let shift = 3 * d.opposite().index();
+                    let (req, mask) = if my_kind == EdgeKind::Abbey {
+                        (0, 0)
+                    } else {
+                        ((my_kind as u16) << shift, 0b111 << shift)
+                    };
+                    let c = self.cell(q);
+                    if c.front == EMPTY {
+                        let fi = self.frontier.len() as u16;
+                        self.frontier.push(FrontierCell {
+                            pos: q,
+                            required: req,
+                            mask,
+                        });
+                        self.cell_mut(q).front = fi;
+                    } else {
+                        let f = &mut self.frontier[c.front as usize];
+                        f.required |= req;
+                        f.mask |= mask;
+                    }
+                }
+            }
+        }
+        idx as usize
+    }
+
+    fn frontier_remove(&mut self, i: usize) {
+        let pos = self.frontier[i].pos;
+        self.frontier.swap_remove(i);
+        if i < self.frontier.len() {
+            let moved = self.frontier[i].pos;
+            self.cell_mut(moved).front = i as u16;
+        }
+        self.cell_mut(pos).front = EMPTY;
+    }
+
+    /// Root of a segment's feature (no path compression: usable through `&self`; union by
+    /// size keeps trees shallow).
+    #[inline]
+    pub fn find(&self, mut s: u16) -> u16 {
+        while self.segs[s as usize].parent != s {
+            s = self.segs[s as usize].parent;
+        }
+        s
+    }
+
+    fn union(&mut self, a: u16, b: u16) -> u16 {
+        let ra = self.find(a);
+        let rb = self.find(b);
+        if ra == rb {
+            return ra;
+        }
+        let (big, small) = if self.segs[ra as usize].size >= self.segs[rb as usize].size {
+            (ra, rb)
+        } else {
+            (rb, ra)
+        };
+        let s = self.segs[small as usize];
+        {
+            let g = &mut self.segs[big as usize];
+            g.size += s.size;
+            g.open += s.open;
+            g.pennants += s.pennants;
+            g.figures += s.figures;
+        }
+        self.segs[small as usize].parent = big;
+        // splice the circular member lists
+        let nb = self.segs[big as usize].next;
+        let ns = self.segs[small as usize].next;
+        self.segs[big as usize].next = ns;
+        self.segs[small as usize].next = nb;
+        big
+    }
+
+    /// Segment id of feature `i` of placed tile `t`.
+    pub fn seg(&self, t: usize, i: usize) -> u16 {
+        self.tiles[t].seg_base + i as u16
+    }
+
+    pub fn seg_tile(&self, s: u16) -> usize {
+        self.segs[s as usize].tile as usize
+    }
+
+    pub fn seg_feature(&self, s: u16) -> usize {
+        self.segs[s as usize].feature as usize
+    }
+
+    pub fn seg_kind(&self, s: u16) -> FeatureKind {
+        self.segs[s as usize].kind
+    }
+
+    /// Open sides of the feature containing `s` (roads, cities, rivers).
+    pub fn open_sides(&self, s: u16) -> u32 {
+        self.segs[self.find(s) as usize].open as u32
+    }
+
+    pub fn pennants(&self, s: u16) -> u32 {
+        self.segs[self.find(s) as usize].pennants as u32
+    }
+
+    /// Figures of any kind in the feature containing `s`.
+    pub fn figures_in(&self, s: u16) -> u32 {
+        self.segs[self.find(s) as usize].figures as u32
+    }
+
+    /// Iterates the segments of the feature whose root is `root`.
+    pub fn members(&self, root: u16) -> impl Iterator<Item = u16> + '_ {
+        let mut cur = root;
+        let mut done = false;
+        std::iter::from_fn(move || {
+            if done {
+                return None;
+            }
+            let s = cur;
+            cur = self.segs[s as usize].next;
+            if cur == root {
+                done = true;
+            }
+            Some(s)
+        })
+    }
+
+    /// Number of distinct tiles the feature containing `s` lies on.
+    pub fn distinct_tiles(&self, s: u16) -> u32 {
+        let root = self.find(s);
+        let mut seen = [0u64; 8];
+        let mut big: Vec<u16> = Vec::new();
+        let mut n = 0;
+        for m in self.members(root) {
+            let t = self.segs[m as usize].tile as usize;
+            if t < 512 {
+                let (w, b) = (t / 64, 1u64 << (t % 64));
+                if seen[w] & b == 0 {
+                    seen[w] |= b;
+                    n += 1;
+                }
+            } else if !big.contains(&(t as u16)) {
+                big.push(t as u16);
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// The lexicographically smallest position among the tiles of the feature (used to
+    /// order scorings deterministically).
+    pub fn smallest_pos(&self, s: u16) -> Pos {
+        let root = self.find(s);
+        self.members(root)
+            .map(|m| self.tiles[self.segs[m as usize].tile as usize].pos)
+            .min()
+            .unwrap_or(Pos::new(0, 0))
+    }
+
+    /// Positions of the distinct tiles of the feature, sorted.
+    pub fn feature_positions(&self, s: u16) -> Vec<Pos> {
+        let root = self.find(s);
+        let mut v: Vec<Pos> = self
+            .members(root)
+            .map(|m| self.tiles[self.segs[m as usize].tile as usize].pos)
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Roots of the distinct cities a field (containing `s`) touches.
+    pub fn field_cities(&self, s: u16, out: &mut Vec<u16>) {
+        out.clear();
+        let root = self.find(s);
+        for m in self.members(root) {
+            let seg = self.segs[m as usize];
+            let pt = self.tiles[seg.tile as usize];
+            let f = &catalog().get(pt.tile).features[seg.feature as usize];
+            let mut b = f.borders;
+            while b != 0 {
+                let j = b.trailing_zeros() as u16;
+                b &= b - 1;
+                let c = self.find(pt.seg_base + j);
+                if !out.contains(&c) {
+                    out.push(c);
+                }
+            }
+        }
+    }
+
+    /// Occupied cells among the 8 around `p`.
+    pub fn surrounding_tiles(&self, p: Pos) -> u32 {
+        p.surrounding()
+            .into_iter()
+            .filter(|q| self.is_occupied(*q))
+            .count() as u32
+    }
+
+    /// Is the feature containing `s` complete?
+    pub fn is_complete(&self, s: u16) -> bool {
+        let seg = self.segs[s as usize];
+        match seg.kind {
+            FeatureKind::Road | FeatureKind::City | FeatureKind::River => self.open_sides(s) == 0,
+            FeatureKind::Monastery | FeatureKind::Garden => {
+                self.surrounding_tiles(self.tiles[seg.tile as usize].pos) == 8
+            }
+            _ => false,
+        }
+    }
+
+    /// Puts a figure on a segment.
+    pub fn add_figure(&mut self, owner: u8, kind: FigureKind, seg: u16) {
+        let root = self.find(seg);
+        self.segs[root as usize].figures += 1;
+        self.figures.push(BoardFigure { owner, kind, seg });
+    }
+
+    /// Removes figure `i` (index into `figures`).
+    pub fn remove_figure(&mut self, i: usize) -> BoardFigure {
+        let f = self.figures.remove(i);
+        let root = self.find(f.seg);
+        self.segs[root as usize].figures -= 1;
+        f
+    }
+
+    /// Would feature `i` of tile `t` placed at `p` with `r` join an occupied feature?
+    /// (Look-ahead for listing placements without placing.)
+    pub fn occupied_after(&self, t: &TileType, p: Pos, r: Rotation, i: usize) -> bool {
+        let f = &t.features[i];
+        if f.kind.is_edge_feature() {
+            for d in Dir::ALL {
+                if t.edge_feature[r.index()][d.index()] as usize != i {
+                    continue;
+                }
+                if let Some(j) = self.tile_index_at(p.step(d)) {
+                    let o = &self.tiles[j];
+                    let ot = catalog().get(o.tile);
+                    let s = ot.edge_feature[o.rotation.index()][d.opposite().index()];
+                    if s != NONE && self.figures_in(o.seg_base + s as u16) > 0 {
+                        return true;
+                    }
+                }
+            }
+        } else if f.kind == FeatureKind::Field {
+            for hh in crate::geometry::Half::ALL {
+                if t.half_feature[r.index()][hh.index()] as usize != i {
+                    continue;
+                }
+                if let Some(j) = self.tile_index_at(p.step(hh.side())) {
+                    let o = &self.tiles[j];
+                    let ot = catalog().get(o.tile);
+                    let s = ot.half_feature[o.rotation.index()][hh.across().index()];
+                    if s != NONE && self.figures_in(o.seg_base + s as u16) > 0 {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The spot a figure stands on, in board orientation.
+    pub fn figure_spot(&self, f: &BoardFigure) -> (Pos, Spot) {
+        let seg = self.segs[f.seg as usize];
+        let pt = &self.tiles[seg.tile as usize];
+        let spot = catalog()
+            .get(pt.tile)
+            .canonical_spot(pt.rotation, seg.feature as usize);
+        (pt.pos, spot)
+    }
+
+    /// Approximate heap bytes held by the board.
+    pub fn heap_bytes(&self) -> usize {
+        self.tiles.capacity() * std::mem::size_of::<PlacedTile>()
+            + self.segs.capacity() * std::mem::size_of::<Seg>()
+            + self.frontier.capacity() * std::mem::size_of::<FrontierCell>()
+            + self.cells.capacity() * std::mem::size_of::<Cell>()
+            + self.figures.capacity() * std::mem::size_of::<BoardFigure>()
+    }
+}

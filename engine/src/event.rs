@@ -1,0 +1,194 @@
+//! The persisted vocabulary: events that record decisions, each with a type name and a
+//! version, serialised as JSON apart from the engine's internal structs.
+//!
+//! Only decisions are stored (game created with its seed, tile placed, figure placed,
+//! figure skipped). Their consequences (tile drawn, points, figures returned, game over)
+//! are derived by replay as [`Effect`]s. An event read with an older version is upcast in
+//! [`Event::decode`], so stored games replay after any upgrade.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::catalog::FeatureKind;
+use crate::figures::FigureKind;
+use crate::geometry::{Pos, Rotation};
+
+/// Decision events.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Event {
+    /// The game was set up: players, expansions, options and the secret seed. Never shown
+    /// to clients.
+    GameCreated {
+        /// Decimal string (JSON numbers lose precision above 2^53).
+        seed: String,
+        players: u8,
+        #[serde(default)]
+        expansions: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tile_order: Option<Vec<String>>,
+    },
+    /// The active player placed the drawn tile.
+    TilePlaced {
+        player: u8,
+        tile: String,
+        x: i32,
+        y: i32,
+        rotation: Rotation,
+    },
+    /// The active player put a figure on the tile just placed.
+    FigurePlaced {
+        player: u8,
+        figure: FigureKind,
+        spot: String,
+    },
+    /// The active player placed no figure.
+    FigureSkipped { player: u8 },
+}
+
+/// Why a stored event could not be read.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum EventError {
+    #[error("unknown event type {0}")]
+    UnknownType(String),
+    #[error("event {kind} has unknown version {version}")]
+    UnknownVersion { kind: String, version: u32 },
+    #[error("event {kind} has a malformed payload: {reason}")]
+    Malformed { kind: String, reason: String },
+}
+
+impl Event {
+    /// The stable type name stored beside the payload.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Event::GameCreated { .. } => "game_created",
+            Event::TilePlaced { .. } => "tile_placed",
+            Event::FigurePlaced { .. } => "figure_placed",
+            Event::FigureSkipped { .. } => "figure_skipped",
+        }
+    }
+
+    /// Current version of this event type's payload.
+    pub fn version(&self) -> u32 {
+        1
+    }
+
+    /// The player who decided, if any.
+    pub fn player(&self) -> Option<u8> {
+        match self {
+            Event::GameCreated { .. } => None,
+            Event::TilePlaced { player, .. }
+            | Event::FigurePlaced { player, .. }
+            | Event::FigureSkipped { player } => Some(*player),
+        }
+    }
+
+    /// Serialises to the stored form: (type, version, payload JSON without the type).
+    pub fn encode(&self) -> (&'static str, u32, String) {
+        let mut v = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        if let Some(m) = v.as_object_mut() {
+            m.remove("type");
+        }
+        (self.type_name(), self.version(), v.to_string())
+    }
+
+    /// Reads the stored form, upcasting older versions.
+    pub fn decode(kind: &str, version: u32, payload: &str) -> Result<Event, EventError> {
+        const KNOWN: [&str; 4] = ["game_created", "tile_placed", "figure_placed", "figure_skipped"];
+        if !KNOWN.contains(&kind) {
+            return Err(EventError::UnknownType(kind.to_string()));
+        }
+        if version != 1 {
+            return Err(EventError::UnknownVersion {
+                kind: kind.to_string(),
+                version,
+            });
+        }
+        let mut v: serde_json::Value =
+            serde_json::from_str(payload).map_err(|e| EventError::Malformed {
+                kind: kind.to_string(),
+                reason: e.to_string(),
+            })?;
+        match v.as_object_mut() {
+            Some(m) => {
+                m.insert("type".into(), serde_json::Value::String(kind.to_string()));
+            }
+            None => {
+                return Err(EventError::Malformed {
+                    kind: kind.to_string(),
+                    reason: "payload is not an object".into(),
+                })
+            }
+        }
+        serde_json::from_value(v).map_err(|e| EventError::Malformed {
+            kind: kind.to_string(),
+            reason: e.to_string(),
+        })
+    }
+}
+
+/// A consequence the engine derived from a decision; served in the history, never stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Effect {
+    /// A player's turn began with this tile drawn.
+    TileDrawn { player: u8, tile: String },
+    /// A drawn tile fitted nowhere and was removed from the game.
+    TileDiscarded { tile: String },
+    /// A feature was scored: each listed player received `points`.
+    FeatureScored {
+        feature: FeatureKind,
+        points: i32,
+        players: Vec<u8>,
+        /// The distinct tiles of the feature (for a monastery, its own tile).
+        tiles: Vec<Pos>,
+        /// Scored at the end of the game (incomplete feature or field).
+        #[serde(rename = "final")]
+        final_scoring: bool,
+    },
+    /// A figure went back to its owner's supply.
+    FigureReturned {
+        player: u8,
+        figure: FigureKind,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    /// The game ended; the ranking shares places on ties.
+    GameOver { ranking: Vec<RankEntry> },
+}
+
+/// One line of the final ranking.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RankEntry {
+    pub player: u8,
+    pub score: i32,
+    /// 1 for the winners; tied players share a place (1, 1, 3).
+    pub rank: u8,
+}
+
+impl Serialize for FeatureKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for FeatureKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        [
+            FeatureKind::Road,
+            FeatureKind::City,
+            FeatureKind::Field,
+            FeatureKind::Monastery,
+            FeatureKind::Garden,
+            FeatureKind::River,
+            FeatureKind::Lake,
+            FeatureKind::FlyingMachine,
+            FeatureKind::CropCircle,
+        ]
+        .into_iter()
+        .find(|k| k.name() == s)
+        .ok_or_else(|| serde::de::Error::custom(format!("unknown feature kind {s}")))
+    }
+}

@@ -1,0 +1,166 @@
+//! Expansions: a closed enum with stable string ids, and the hooks through which they
+//! change the base game.
+//!
+//! The turn machine in [`crate::game`] calls the hooks below at fixed points (placement
+//! allowed, tile placed, figure allowed, before and after scoring, final scoring). The base
+//! game is their first user; each expansion gets its own module here and is dispatched
+//! from these functions, never from special cases in the core.
+
+use serde::{Deserialize, Serialize};
+
+use crate::catalog::{FeatureKind, TileType};
+use crate::figures::FigureKind;
+
+/// The expansions of the box, by stable id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expansion {
+    River,
+    Abbot,
+    InnsCathedrals,
+    TradersBuilders,
+    AbbeyMayor,
+    FlyingMachines,
+    Messages,
+    Ferries,
+    GoldMines,
+    MageWitch,
+    Robbers,
+    CropCircles,
+}
+
+impl Expansion {
+    pub const ALL: [Expansion; 12] = [
+        Expansion::River,
+        Expansion::Abbot,
+        Expansion::InnsCathedrals,
+        Expansion::TradersBuilders,
+        Expansion::AbbeyMayor,
+        Expansion::FlyingMachines,
+        Expansion::Messages,
+        Expansion::Ferries,
+        Expansion::GoldMines,
+        Expansion::MageWitch,
+        Expansion::Robbers,
+        Expansion::CropCircles,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Expansion::River => "river",
+            Expansion::Abbot => "abbot",
+            Expansion::InnsCathedrals => "inns_cathedrals",
+            Expansion::TradersBuilders => "traders_builders",
+            Expansion::AbbeyMayor => "abbey_mayor",
+            Expansion::FlyingMachines => "flying_machines",
+            Expansion::Messages => "messages",
+            Expansion::Ferries => "ferries",
+            Expansion::GoldMines => "gold_mines",
+            Expansion::MageWitch => "mage_witch",
+            Expansion::Robbers => "robbers",
+            Expansion::CropCircles => "crop_circles",
+        }
+    }
+
+    pub fn from_id(s: &str) -> Option<Expansion> {
+        Expansion::ALL.into_iter().find(|e| e.id() == s)
+    }
+
+    /// Whether the engine implements this expansion's rules yet. A game can only be set
+    /// up with implemented expansions.
+    pub fn is_implemented(self) -> bool {
+        false
+    }
+}
+
+/// A set of expansions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ExpansionSet(u16);
+
+impl ExpansionSet {
+    pub fn contains(self, e: Expansion) -> bool {
+        self.0 & (1 << e as u16) != 0
+    }
+    pub fn insert(&mut self, e: Expansion) {
+        self.0 |= 1 << e as u16;
+    }
+    pub fn iter(self) -> impl Iterator<Item = Expansion> {
+        Expansion::ALL.into_iter().filter(move |e| self.contains(*e))
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl FromIterator<Expansion> for ExpansionSet {
+    fn from_iter<I: IntoIterator<Item = Expansion>>(iter: I) -> Self {
+        let mut s = ExpansionSet::default();
+        for e in iter {
+            s.insert(e);
+        }
+        s
+    }
+}
+
+/// Whether tiles of this catalog origin go into the draw pile of a game with `set`.
+pub fn tile_in_game(tile: &TileType, set: ExpansionSet) -> bool {
+    !tile.not_in_draw_pile && tile.expansion.is_none_or(|e| set.contains(e))
+}
+
+/// Figures each player starts with, by kind.
+pub fn starting_supply(_set: ExpansionSet) -> [u8; FigureKind::COUNT] {
+    let mut s = [0u8; FigureKind::COUNT];
+    s[FigureKind::Follower as usize] = 7;
+    s
+}
+
+/// Most players a game with `set` seats (the sixth colour comes with Inns & Cathedrals).
+pub fn max_players(set: ExpansionSet) -> u8 {
+    if set.contains(Expansion::InnsCathedrals) {
+        6
+    } else {
+        5
+    }
+}
+
+/// Hook *figure allowed*: may a figure of `kind` stand on a segment of `feature`?
+/// (Occupancy and supply are checked by the core.)
+pub fn figure_allowed(_set: ExpansionSet, kind: FigureKind, feature: FeatureKind) -> bool {
+    match kind {
+        FigureKind::Follower | FigureKind::BigFollower => matches!(
+            feature,
+            FeatureKind::Road | FeatureKind::City | FeatureKind::Monastery | FeatureKind::Field
+        ),
+        FigureKind::Abbot => matches!(feature, FeatureKind::Monastery | FeatureKind::Garden),
+        FigureKind::Mayor => feature == FeatureKind::City,
+        FigureKind::Wagon => matches!(
+            feature,
+            FeatureKind::Road | FeatureKind::City | FeatureKind::Monastery
+        ),
+        // placed by their own rules (next to an own follower, on a corner)
+        FigureKind::Builder | FigureKind::Pig | FigureKind::Barn => false,
+    }
+}
+
+/// Value of a completed feature during the game (hook *before scoring* lets expansions
+/// change it: inns, cathedrals, mage, witch).
+pub fn completed_value(kind: FeatureKind, tiles: u32, pennants: u32) -> i32 {
+    match kind {
+        FeatureKind::Road => tiles as i32,
+        FeatureKind::City => 2 * tiles as i32 + 2 * pennants as i32,
+        FeatureKind::Monastery | FeatureKind::Garden => 9,
+        _ => 0,
+    }
+}
+
+/// Value of an incomplete feature at the end of the game (hook *final scoring*).
+pub fn final_value(kind: FeatureKind, tiles: u32, pennants: u32, completed_cities: u32) -> i32 {
+    match kind {
+        FeatureKind::Road => tiles as i32,
+        FeatureKind::City => tiles as i32 + pennants as i32,
+        // `tiles` is the monastery tile plus its occupied surroundings
+        FeatureKind::Monastery | FeatureKind::Garden => tiles as i32,
+        FeatureKind::Field => 3 * completed_cities as i32,
+        _ => 0,
+    }
+}

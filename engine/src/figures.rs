@@ -1,0 +1,71 @@
+//! Figures: the kinds of wooden piece a player owns, and how much each counts.
+
+use serde::{Deserialize, Serialize};
+
+/// A kind of figure owned by a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[repr(u8)]
+pub enum FigureKind {
+    Follower = 0,
+    BigFollower = 1,
+    Abbot = 2,
+    Mayor = 3,
+    Wagon = 4,
+    Builder = 5,
+    Pig = 6,
+    Barn = 7,
+}
+
+impl FigureKind {
+    pub const COUNT: usize = 8;
+    pub const ALL: [FigureKind; 8] = [
+        FigureKind::Follower,
+        FigureKind::BigFollower,
+        FigureKind::Abbot,
+        FigureKind::Mayor,
+        FigureKind::Wagon,
+        FigureKind::Builder,
+        FigureKind::Pig,
+        FigureKind::Barn,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            FigureKind::Follower => "follower",
+            FigureKind::BigFollower => "big_follower",
+            FigureKind::Abbot => "abbot",
+            FigureKind::Mayor => "mayor",
+            FigureKind::Wagon => "wagon",
+            FigureKind::Builder => "builder",
+            FigureKind::Pig => "pig",
+            FigureKind::Barn => "barn",
+        }
+    }
+
+    pub fn from_id(s: &str) -> Option<FigureKind> {
+        FigureKind::ALL.into_iter().find(|k| k.id() == s)
+    }
+
+    /// Followers claim features and count for majority; special figures never do.
+    pub fn is_follower(self) -> bool {
+        matches!(
+            self,
+            FigureKind::Follower
+                | FigureKind::BigFollower
+                | FigureKind::Abbot
+                | FigureKind::Mayor
+                | FigureKind::Wagon
+        )
+    }
+
+    /// Strength toward majority. The mayor's depends on the city (pennants) and is
+    /// computed by the scoring code; here it is 0.
+    pub fn base_strength(self) -> u32 {
+        match self {
+            FigureKind::Follower | FigureKind::Abbot | FigureKind::Wagon => 1,
+            FigureKind::BigFollower => 2,
+            _ => 0,
+        }
+    }
+}

@@ -1,0 +1,1072 @@
+//! The game: set-up, the turn as a state machine with exactly one pending decision, the
+//! legal actions, `play` (one gate for every action), scoring, the end of the game and
+//! replay from the event log.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::board::Board;
+use crate::catalog::{catalog, FeatureKind, TileTypeId};
+use crate::event::{Effect, Event, EventError, RankEntry};
+use crate::expansions::{self, Expansion, ExpansionSet};
+use crate::figures::FigureKind;
+use crate::geometry::{Pos, Rotation, Spot};
+use crate::rng::Rng;
+
+/// How a game is set up. Validated by [`Game::new`].
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct GameConfig {
+    /// Number of seats, 2 to 5 (6 with Inns & Cathedrals).
+    pub players: u8,
+    pub expansions: Vec<Expansion>,
+    /// Catalog ids that replace the shuffled draw pile (sandbox games).
+    pub tile_order: Option<Vec<String>>,
+    /// The game's secret seed.
+    pub seed: u64,
+}
+
+/// Why a set-up is refused.
+#[derive(Debug, Error, PartialEq, Eq, Clone)]
+pub enum SetupError {
+    #[error("a game needs 2 to {max} players, not {got}")]
+    PlayerCount { got: u8, max: u8 },
+    #[error("unknown expansion {0}")]
+    UnknownExpansion(String),
+    #[error("expansion {0} is not available yet")]
+    UnsupportedExpansion(String),
+    #[error("tile_order names unknown tile {0}")]
+    UnknownTile(String),
+    #[error("tile {0} is not part of this game's expansions or cannot be drawn")]
+    TileNotInGame(String),
+    #[error("tile_order is empty")]
+    EmptyTileOrder,
+    #[error("seed {0} is not a decimal 64-bit number")]
+    BadSeed(String),
+}
+
+/// Why an action was refused. The game is untouched.
+#[derive(Debug, Error, PartialEq, Eq, Clone)]
+pub enum PlayError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("it is not player {player}'s decision (waiting for player {expected})")]
+    NotYourTurn { player: u8, expected: u8 },
+    #[error("a {got} action is not expected now (expected: {expected})")]
+    WrongPhase {
+        got: &'static str,
+        expected: &'static str,
+    },
+    #[error("cell ({x},{y}) already holds a tile")]
+    CellTaken { x: i32, y: i32 },
+    #[error("cell ({x},{y}) touches no tile")]
+    NotAdjacent { x: i32, y: i32 },
+    #[error("the tile does not fit at ({x},{y}) with rotation {rotation}: {reason}")]
+    TileDoesNotFit {
+        x: i32,
+        y: i32,
+        rotation: u16,
+        reason: String,
+    },
+    #[error("the tile has no spot {0}")]
+    UnknownSpot(String),
+    #[error("a {figure} may not stand on a {feature}")]
+    FigureNotAllowed {
+        figure: &'static str,
+        feature: &'static str,
+    },
+    #[error("the {0} is already occupied")]
+    FeatureOccupied(&'static str),
+    #[error("no {0} left in the supply")]
+    NoFigureLeft(&'static str),
+    #[error("the log does not match the game: {0}")]
+    LogMismatch(String),
+}
+
+impl PlayError {
+    /// Stable kebab-case code for clients.
+    pub fn code(&self) -> &'static str {
+        match self {
+            PlayError::GameOver => "game-over",
+            PlayError::NotYourTurn { .. } => "not-your-turn",
+            PlayError::WrongPhase { .. } => "unexpected-action",
+            PlayError::CellTaken { .. } => "illegal-placement",
+            PlayError::NotAdjacent { .. } => "illegal-placement",
+            PlayError::TileDoesNotFit { .. } => "tile-does-not-fit",
+            PlayError::UnknownSpot(_) => "unknown-spot",
+            PlayError::FigureNotAllowed { .. } => "figure-not-allowed",
+            PlayError::FeatureOccupied(_) => "feature-occupied",
+            PlayError::NoFigureLeft(_) => "no-figure-left",
+            PlayError::LogMismatch(_) => "log-mismatch",
+        }
+    }
+}
+
+/// Why a log could not be replayed.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ReplayError {
+    #[error("the log is empty or does not start with game_created")]
+    NoCreation,
+    #[error("event {index}: {source}")]
+    Setup { index: usize, source: SetupError },
+    #[error("event {index}: {source}")]
+    Play { index: usize, source: PlayError },
+    #[error("event {index}: {source}")]
+    Decode { index: usize, source: EventError },
+}
+
+/// An action a player may take. The JSON form is what clients post.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    PlaceTile {
+        x: i32,
+        y: i32,
+        rotation: Rotation,
+    },
+    PlaceFigure {
+        figure: FigureKind,
+        spot: String,
+    },
+    Pass,
+}
+
+impl Action {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::PlaceTile { .. } => "place_tile",
+            Action::PlaceFigure { .. } => "place_figure",
+            Action::Pass => "pass",
+        }
+    }
+}
+
+/// The kind of decision pending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Place the drawn tile.
+    PlaceTile,
+    /// Place a figure on the tile just placed, or pass.
+    PlaceFigure,
+    /// Nothing pending.
+    GameOver,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::PlaceTile => "place_tile",
+            Phase::PlaceFigure => "place_figure",
+            Phase::GameOver => "game_over",
+        }
+    }
+}
+
+/// The pending decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pending {
+    pub player: u8,
+    pub phase: Phase,
+    /// The drawn tile (during both phases of a turn).
+    pub tile: Option<TileTypeId>,
+}
+
+/// A player's public state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerState {
+    pub score: i32,
+    pub supply: [u8; FigureKind::COUNT],
+}
+
+/// A spot of a candidate placement and the figures the current player may put there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpotOption {
+    pub spot: Spot,
+    /// Catalog feature index on the tile.
+    pub feature: u8,
+    pub figures: Vec<FigureKind>,
+}
+
+/// A legal placement of the drawn tile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub pos: Pos,
+    pub rotation: Rotation,
+    pub spots: Vec<SpotOption>,
+}
+
+/// Where effects go. Replay uses a sink that keeps nothing, so it builds none.
+pub trait EffectSink {
+    fn enabled(&self) -> bool;
+    fn push(&mut self, e: Effect);
+}
+
+impl EffectSink for Vec<Effect> {
+    fn enabled(&self) -> bool {
+        true
+    }
+    fn push(&mut self, e: Effect) {
+        Vec::push(self, e)
+    }
+}
+
+/// A sink that discards effects.
+pub struct NoEffects;
+
+impl EffectSink for NoEffects {
+    fn enabled(&self) -> bool {
+        false
+    }
+    fn push(&mut self, _e: Effect) {}
+}
+
+/// The result of an accepted action: the decision event to store and its consequences.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub event: Event,
+    pub effects: Vec<Effect>,
+}
+
+/// A game in progress (or finished).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    expansions: ExpansionSet,
+    players: Vec<PlayerState>,
+    board: Board,
+    pile: Vec<TileTypeId>,
+    next_draw: usize,
+    drawn: Option<TileTypeId>,
+    current: u8,
+    phase: Phase,
+    /// Index of the tile placed this turn.
+    placed: Option<usize>,
+    /// Number of events applied (the game's version).
+    version: u32,
+    sandbox: bool,
+    ranking: Vec<RankEntry>,
+}
+
+impl Game {
+    /// Sets up a game: start tile at (0,0), the pile shuffled from the seed (or the given
+    /// tile order), the first tile drawn. Returns the game and its creation event.
+    pub fn new(config: &GameConfig) -> Result<(Game, Event), SetupError> {
+        let event = Event::GameCreated {
+            seed: config.seed.to_string(),
+            players: config.players,
+            expansions: config.expansions.iter().map(|e| e.id().to_string()).collect(),
+            tile_order: config.tile_order.clone(),
+        };
+        let game = Game::from_creation(&event, &mut NoEffects)?;
+        Ok((game, event))
+    }
+
+    /// Like [`Game::new`], also returning the effects of the set-up (the first draw).
+    pub fn new_with_effects(
+        config: &GameConfig,
+    ) -> Result<(Game, Event, Vec<Effect>), SetupError> {
+        let (_, event) = Game::new(config)?;
+        let mut fx = Vec::new();
+        let game = Game::from_creation(&event, &mut fx)?;
+        Ok((game, event, fx))
+    }
+
+    fn from_creation(ev: &Event, sink: &mut impl EffectSink) -> Result<Game, SetupError> {
+        let Event::GameCreated {
+            seed,
+            players,
+            expansions: exp_ids,
+            tile_order,
+        } = ev
+        else {
+            return Err(SetupError::BadSeed(String::new()));
+        };
+        let seed: u64 = seed
+            .parse()
+            .map_err(|_| SetupError::BadSeed(seed.clone()))?;
+        let mut set = ExpansionSet::default();
+        for id in exp_ids {
+            let e =
+                Expansion::from_id(id).ok_or_else(|| SetupError::UnknownExpansion(id.clone()))?;
+            if !e.is_implemented() {
+                return Err(SetupError::UnsupportedExpansion(id.clone()));
+            }
+            set.insert(e);
+        }
+        let max = expansions::max_players(set);
+        if *players < 2 || *players > max {
+            return Err(SetupError::PlayerCount { got: *players, max });
+        }
+        let cat = catalog();
+        let start = cat.start_tile();
+        let mut rng = Rng::new(seed);
+        let pile: Vec<TileTypeId> = match tile_order {
+            Some(order) => {
+                if order.is_empty() {
+                    return Err(SetupError::EmptyTileOrder);
+                }
+                let mut v = Vec::with_capacity(order.len());
+                for id in order {
+                    let t = cat
+                        .id(id)
+                        .ok_or_else(|| SetupError::UnknownTile(id.clone()))?;
+                    if !expansions::tile_in_game(cat.get(t), set) {
+                        return Err(SetupError::TileNotInGame(id.clone()));
+                    }
+                    v.push(t);
+                }
+                v
+            }
+            None => {
+                let mut v = Vec::with_capacity(96);
+                for (id, t) in cat.iter() {
+                    if expansions::tile_in_game(t, set) {
+                        let n = t.count - if id == start { t.start_copies } else { 0 };
+                        for _ in 0..n {
+                            v.push(id);
+                        }
+                    }
+                }
+                rng.shuffle(&mut v);
+                v
+            }
+        };
+        let supply = expansions::starting_supply(set);
+        let mut board = Board::new();
+        board.place(start, Pos::new(0, 0), Rotation::R0);
+        let mut g = Game {
+            expansions: set,
+            players: (0..*players)
+                .map(|_| PlayerState { score: 0, supply })
+                .collect(),
+            board,
+            pile,
+            next_draw: 0,
+            drawn: None,
+            current: 0,
+            phase: Phase::PlaceTile,
+            placed: None,
+            version: 1,
+            sandbox: tile_order.is_some(),
+            ranking: Vec::new(),
+        };
+        g.start_turn(sink);
+        Ok(g)
+    }
+
+    // ----- read access -------------------------------------------------------------
+
+    pub fn expansions(&self) -> ExpansionSet {
+        self.expansions
+    }
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    pub fn players(&self) -> &[PlayerState] {
+        &self.players
+    }
+    pub fn player_count(&self) -> u8 {
+        self.players.len() as u8
+    }
+    /// Number of events applied so far, the creation included.
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+    pub fn is_sandbox(&self) -> bool {
+        self.sandbox
+    }
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::GameOver
+    }
+    /// The final ranking (empty while the game runs).
+    pub fn ranking(&self) -> &[RankEntry] {
+        &self.ranking
+    }
+    /// The active player.
+    pub fn current_player(&self) -> u8 {
+        self.current
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// The tile placed this turn (during the figure phase).
+    pub fn placed_tile(&self) -> Option<&crate::board::PlacedTile> {
+        self.placed.map(|i| &self.board.tiles()[i])
+    }
+
+    /// The pending decision, `None` when the game is over.
+    pub fn pending(&self) -> Option<Pending> {
+        (self.phase != Phase::GameOver).then_some(Pending {
+            player: self.current,
+            phase: self.phase,
+            tile: self.drawn,
+        })
+    }
+
+    /// Tiles still in the pile (not counting the drawn one).
+    pub fn tiles_left(&self) -> usize {
+        self.pile.len() - self.next_draw
+    }
+
+    /// Remaining tiles by type, in catalog order (public: players can count them).
+    pub fn tiles_left_by_type(&self) -> Vec<(TileTypeId, u32)> {
+        let mut counts = vec![0u32; catalog().tiles.len()];
+        for t in &self.pile[self.next_draw..] {
+            counts[t.0 as usize] += 1;
+        }
+        counts
+            .into_iter()
+            .enumerate()
+            .filter(|(_, c)| *c > 0)
+            .map(|(i, c)| (TileTypeId(i as u16), c))
+            .collect()
+    }
+
+    /// Approximate memory held by the game (struct plus heap).
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Game>()
+            + self.board.heap_bytes()
+            + self.players.capacity() * std::mem::size_of::<PlayerState>()
+            + self.pile.capacity() * std::mem::size_of::<TileTypeId>()
+            + self.ranking.capacity() * std::mem::size_of::<RankEntry>()
+    }
+
+    // ----- legal moves -------------------------------------------------------------
+
+    /// Legal (position, rotation) pairs for the drawn tile, appended to `out`.
+    pub fn placements_into(&self, out: &mut Vec<(Pos, Rotation)>) {
+        if self.phase != Phase::PlaceTile {
+            return;
+        }
+        if let Some(t) = self.drawn {
+            self.tile_placements(t, out);
+        }
+    }
+
+    fn tile_placements(&self, t: TileTypeId, out: &mut Vec<(Pos, Rotation)>) {
+        let tt = catalog().get(t);
+        for f in self.board.frontier() {
+            let mut seen = [u16::MAX; 4];
+            for r in Rotation::ALL {
+                let sig = tt.signature[r.index()];
+                // symmetric tiles: one rotation per distinct edge layout is enough to
+                // test, but every rotation is a distinct placement to list
+                if sig & f.mask == f.required {
+                    seen[r.index()] = sig;
+                    out.push((f.pos, r));
+                }
+            }
+        }
+    }
+
+    fn has_placement(&self, t: TileTypeId) -> bool {
+        let tt = catalog().get(t);
+        self.board.frontier().iter().any(|f| {
+            Rotation::ALL
+                .iter()
+                .any(|r| tt.signature[r.index()] & f.mask == f.required)
+        })
+    }
+
+    /// Legal placements of the drawn tile, each with the spots where the current player
+    /// may put a figure and which figures.
+    pub fn placements(&self) -> Vec<Placement> {
+        let mut pr = Vec::with_capacity(64);
+        self.placements_into(&mut pr);
+        let Some(t) = self.drawn else {
+            return Vec::new();
+        };
+        let tt = catalog().get(t);
+        pr.into_iter()
+            .map(|(pos, rotation)| {
+                let mut spots = Vec::with_capacity(tt.features.len());
+                for i in 0..tt.features.len() {
+                    let occupied = self.board.occupied_after(tt, pos, rotation, i);
+                    let figs = self.figures_for(tt.features[i].kind, occupied);
+                    if !figs.is_empty() {
+                        spots.push(SpotOption {
+                            spot: tt.canonical_spot(rotation, i),
+                            feature: i as u8,
+                            figures: figs,
+                        });
+                    }
+                }
+                Placement {
+                    pos,
+                    rotation,
+                    spots,
+                }
+            })
+            .collect()
+    }
+
+    /// Figure kinds the current player may put on a feature of this kind.
+    fn figures_for(&self, kind: FeatureKind, occupied: bool) -> Vec<FigureKind> {
+        if occupied {
+            return Vec::new();
+        }
+        let me = &self.players[self.current as usize];
+        FigureKind::ALL
+            .into_iter()
+            .filter(|k| me.supply[*k as usize] > 0)
+            .filter(|k| expansions::figure_allowed(self.expansions, *k, kind))
+            .collect()
+    }
+
+    /// Every option of the pending decision, as complete actions.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        match self.phase {
+            Phase::GameOver => Vec::new(),
+            Phase::PlaceTile => {
+                let mut pr = Vec::with_capacity(64);
+                self.placements_into(&mut pr);
+                pr.into_iter()
+                    .map(|(p, r)| Action::PlaceTile {
+                        x: p.x,
+                        y: p.y,
+                        rotation: r,
+                    })
+                    .collect()
+            }
+            Phase::PlaceFigure => {
+                let mut v = Vec::new();
+                if let Some(ti) = self.placed {
+                    let pt = self.board.tiles()[ti];
+                    let tt = pt.tile_type();
+                    for i in 0..tt.features.len() {
+                        let seg = self.board.seg(ti, i);
+                        let occupied = self.board.figures_in(seg) > 0;
+                        for k in self.figures_for(tt.features[i].kind, occupied) {
+                            v.push(Action::PlaceFigure {
+                                figure: k,
+                                spot: tt.spot_name(tt.canonical_spot(pt.rotation, i)),
+                            });
+                        }
+                    }
+                }
+                v.push(Action::Pass);
+                v
+            }
+        }
+    }
+
+    // ----- playing -----------------------------------------------------------------
+
+    /// Checks `action` by `player` against the pending decision and applies it. Returns the
+    /// event to store and its consequences, or an error with the game untouched.
+    pub fn play(&mut self, player: u8, action: &Action) -> Result<Outcome, PlayError> {
+        let mut fx = Vec::new();
+        let event = self.play_into(player, action, &mut fx)?;
+        Ok(Outcome {
+            event,
+            effects: fx,
+        })
+    }
+
+    /// [`Game::play`] with a caller-chosen effect sink.
+    pub fn play_into(
+        &mut self,
+        player: u8,
+        action: &Action,
+        sink: &mut impl EffectSink,
+    ) -> Result<Event, PlayError> {
+        let step = match action {
+            Action::PlaceTile { x, y, rotation } => Step::Tile(Pos::new(*x, *y), *rotation),
+            Action::PlaceFigure { figure, spot } => Step::Figure(*figure, spot),
+            Action::Pass => Step::Pass,
+        };
+        Ok(match self.step(player, step, sink)? {
+            Done::Tile(t, pos, rotation) => Event::TilePlaced {
+                player,
+                tile: catalog().get(t).id.clone(),
+                x: pos.x,
+                y: pos.y,
+                rotation,
+            },
+            Done::Figure(figure, seg) => Event::FigurePlaced {
+                player,
+                figure,
+                spot: self.spot_name_of(seg),
+            },
+            Done::Pass => Event::FigureSkipped { player },
+        })
+    }
+
+    /// The one gate: checks a step against the pending decision and applies it.
+    fn step(
+        &mut self,
+        player: u8,
+        step: Step<'_>,
+        sink: &mut impl EffectSink,
+    ) -> Result<Done, PlayError> {
+        if self.phase == Phase::GameOver {
+            return Err(PlayError::GameOver);
+        }
+        if player != self.current {
+            return Err(PlayError::NotYourTurn {
+                player,
+                expected: self.current,
+            });
+        }
+        let done = match (self.phase, step) {
+            (Phase::PlaceTile, Step::Tile(pos, rotation)) => {
+                let t = self.check_tile(pos, rotation)?;
+                self.apply_tile(t, pos, rotation);
+                Done::Tile(t, pos, rotation)
+            }
+            (Phase::PlaceFigure, Step::Figure(figure, spot)) => {
+                let seg = self.check_figure(figure, spot)?;
+                self.board.add_figure(player, figure, seg);
+                self.players[player as usize].supply[figure as usize] -= 1;
+                self.finish_turn(sink);
+                Done::Figure(figure, seg)
+            }
+            (Phase::PlaceFigure, Step::Pass) => {
+                self.finish_turn(sink);
+                Done::Pass
+            }
+            (phase, s) => {
+                return Err(PlayError::WrongPhase {
+                    got: s.name(),
+                    expected: phase.name(),
+                })
+            }
+        };
+        self.version += 1;
+        Ok(done)
+    }
+
+    fn spot_name_of(&self, seg: u16) -> String {
+        let ti = self.board.seg_tile(seg);
+        let pt = self.board.tiles()[ti];
+        let tt = pt.tile_type();
+        tt.spot_name(tt.canonical_spot(pt.rotation, self.board.seg_feature(seg)))
+    }
+
+    fn check_tile(&self, pos: Pos, r: Rotation) -> Result<TileTypeId, PlayError> {
+        let t = self.drawn.ok_or(PlayError::GameOver)?;
+        if self.board.is_occupied(pos) {
+            return Err(PlayError::CellTaken { x: pos.x, y: pos.y });
+        }
+        let tt = catalog().get(t);
+        let adjacent = crate::geometry::Dir::ALL
+            .iter()
+            .any(|d| self.board.is_occupied(pos.step(*d)));
+        if !adjacent {
+            return Err(PlayError::NotAdjacent { x: pos.x, y: pos.y });
+        }
+        if !self.board.fits(tt, pos, r) {
+            let mut reason = String::new();
+            for d in crate::geometry::Dir::ALL {
+                if let Some(o) = self.board.tile_at(pos.step(d)) {
+                    let theirs = o.tile_type().edge_at(o.rotation, d.opposite());
+                    let mine = tt.edge_at(r, d);
+                    if mine != theirs
+                        && mine != crate::catalog::EdgeKind::Abbey
+                        && theirs != crate::catalog::EdgeKind::Abbey
+                    {
+                        reason = format!(
+                            "its {} side is {} but the neighbour's side is {}",
+                            d.name(),
+                            mine.name(),
+                            theirs.name()
+                        );
+                        break;
+                    }
+                }
+            }
+            return Err(PlayError::TileDoesNotFit {
+                x: pos.x,
+                y: pos.y,
+                rotation: r.degrees(),
+                reason,
+            });
+        }
+        Ok(t)
+    }
+
+    fn apply_tile(&mut self, t: TileTypeId, pos: Pos, r: Rotation) {
+        let idx = self.board.place(t, pos, r);
+        self.placed = Some(idx);
+        self.phase = Phase::PlaceFigure;
+    }
+
+    fn check_figure(&self, figure: FigureKind, spot: &str) -> Result<u16, PlayError> {
+        let ti = self.placed.ok_or(PlayError::GameOver)?;
+        let pt = self.board.tiles()[ti];
+        let tt = pt.tile_type();
+        let s = tt
+            .parse_spot(spot)
+            .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
+        let fi = tt
+            .feature_at(pt.rotation, s)
+            .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
+        let kind = tt.features[fi].kind;
+        if !expansions::figure_allowed(self.expansions, figure, kind) {
+            return Err(PlayError::FigureNotAllowed {
+                figure: figure.id(),
+                feature: kind.name(),
+            });
+        }
+        let seg = self.board.seg(ti, fi);
+        if self.board.figures_in(seg) > 0 {
+            return Err(PlayError::FeatureOccupied(kind.name()));
+        }
+        if self.players[self.current as usize].supply[figure as usize] == 0 {
+            return Err(PlayError::NoFigureLeft(figure.id()));
+        }
+        Ok(seg)
+    }
+
+    /// Scoring after the figure phase, then the next turn (or the end).
+    fn finish_turn(&mut self, sink: &mut impl EffectSink) {
+        if let Some(ti) = self.placed.take() {
+            self.score_completed(ti, sink);
+        }
+        if self.tiles_left() == 0 {
+            self.end_game(sink);
+            return;
+        }
+        self.current = (self.current + 1) % self.players.len() as u8;
+        self.start_turn(sink);
+    }
+
+    /// Draws the next placeable tile (discarding those that fit nowhere).
+    fn start_turn(&mut self, sink: &mut impl EffectSink) {
+        self.drawn = None;
+        while self.next_draw < self.pile.len() {
+            let t = self.pile[self.next_draw];
+            self.next_draw += 1;
+            if self.has_placement(t) {
+                self.drawn = Some(t);
+                self.phase = Phase::PlaceTile;
+                if sink.enabled() {
+                    sink.push(Effect::TileDrawn {
+                        player: self.current,
+                        tile: catalog().get(t).id.clone(),
+                    });
+                }
+                return;
+            }
+            if sink.enabled() {
+                sink.push(Effect::TileDiscarded {
+                    tile: catalog().get(t).id.clone(),
+                });
+            }
+        }
+        self.end_game(sink);
+    }
+
+    /// Scores every completed feature that the tile at `ti` completed, then returns the
+    /// figures standing in them.
+    fn score_completed(&mut self, ti: usize, sink: &mut impl EffectSink) {
+        let pt = self.board.tiles()[ti];
+        let tt = pt.tile_type();
+        // candidate roots: (order key, root)
+        let mut cands: [(u8, Pos, u16); 24] = [(0, Pos::new(0, 0), 0); 24];
+        let mut n = 0;
+        let mut add = |key: u8, pos: Pos, root: u16, n: &mut usize| {
+            if *n < cands.len() && !cands[..*n].iter().any(|c| c.2 == root) {
+                cands[*n] = (key, pos, root);
+                *n += 1;
+            }
+        };
+        for (i, f) in tt.features.iter().enumerate() {
+            if matches!(f.kind, FeatureKind::Road | FeatureKind::City) {
+                let seg = self.board.seg(ti, i);
+                if self.board.figures_in(seg) > 0 && self.board.open_sides(seg) == 0 {
+                    let key = if f.kind == FeatureKind::Road { 0 } else { 1 };
+                    add(key, self.board.smallest_pos(seg), self.board.find(seg), &mut n);
+                }
+            }
+        }
+        let mut around = [pt.pos; 9];
+        around[1..].copy_from_slice(&pt.pos.surrounding());
+        for p in around {
+            if let Some(j) = self.board.tile_index_at(p) {
+                let o = self.board.tiles()[j];
+                let ot = o.tile_type();
+                let c = ot.center_feature;
+                if c != crate::catalog::NONE && ot.features[c as usize].kind.is_cloister() {
+                    let seg = self.board.seg(j, c as usize);
+                    if self.board.figures_in(seg) > 0 && self.board.is_complete(seg) {
+                        add(2, p, seg, &mut n);
+                    }
+                }
+            }
+        }
+        let cands = &mut cands[..n];
+        cands.sort_by_key(|c| (c.0, c.1));
+        for &(_, _, root) in cands.iter() {
+            let kind = self.board.seg_kind(root);
+            let value = if kind.is_cloister() {
+                expansions::completed_value(kind, 0, 0)
+            } else {
+                expansions::completed_value(
+                    kind,
+                    self.board.distinct_tiles(root),
+                    self.board.pennants(root),
+                )
+            };
+            self.award(root, kind, value, false, sink);
+        }
+        for &(_, _, root) in cands.iter() {
+            self.return_figures(root, sink);
+        }
+    }
+
+    /// Gives `value` to the majority holders of the feature containing `seg`.
+    fn award(
+        &mut self,
+        seg: u16,
+        kind: FeatureKind,
+        value: i32,
+        final_scoring: bool,
+        sink: &mut impl EffectSink,
+    ) {
+        let root = self.board.find(seg);
+        let mut strength = [0u32; 8];
+        for f in &self.board.figures {
+            if f.kind.is_follower() && self.board.find(f.seg) == root {
+                strength[f.owner as usize] += f.kind.base_strength();
+            }
+        }
+        let max = strength.iter().copied().max().unwrap_or(0);
+        if max == 0 {
+            return;
+        }
+        let mut winners = Vec::new();
+        for (p, s) in strength.iter().enumerate().take(self.players.len()) {
+            if *s == max {
+                self.players[p].score += value;
+                if sink.enabled() {
+                    winners.push(p as u8);
+                }
+            }
+        }
+        if sink.enabled() {
+            let tiles = if kind.is_cloister() {
+                vec![self.board.tiles()[self.board.seg_tile(seg)].pos]
+            } else {
+                self.board.feature_positions(seg)
+            };
+            sink.push(Effect::FeatureScored {
+                feature: kind,
+                points: value,
+                players: winners,
+                tiles,
+                final_scoring,
+            });
+        }
+    }
+
+    fn return_figures(&mut self, root: u16, sink: &mut impl EffectSink) {
+        let root = self.board.find(root);
+        let mut i = 0;
+        while i < self.board.figures.len() {
+            let f = self.board.figures[i];
+            if self.board.find(f.seg) == root {
+                if sink.enabled() {
+                    let (pos, spot) = self.board.figure_spot(&f);
+                    let pt = self.board.tile_at(pos).map(|t| t.tile_type());
+                    sink.push(Effect::FigureReturned {
+                        player: f.owner,
+                        figure: f.kind,
+                        x: pos.x,
+                        y: pos.y,
+                        spot: pt.map(|t| t.spot_name(spot)).unwrap_or_default(),
+                    });
+                }
+                self.board.remove_figure(i);
+                self.players[f.owner as usize].supply[f.kind as usize] += 1;
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Final scoring and ranking.
+    fn end_game(&mut self, sink: &mut impl EffectSink) {
+        self.drawn = None;
+        self.placed = None;
+        self.phase = Phase::GameOver;
+        // features with followers, ordered: roads, cities, cloisters, fields; each by the
+        // smallest position among their tiles
+        let mut feats: Vec<(u8, Pos, u16)> = Vec::with_capacity(self.board.figures.len());
+        for f in &self.board.figures {
+            if !f.kind.is_follower() {
+                continue;
+            }
+            let root = self.board.find(f.seg);
+            if feats.iter().any(|x| x.2 == root) {
+                continue;
+            }
+            let kind = self.board.seg_kind(root);
+            let key = match kind {
+                FeatureKind::Road => 0,
+                FeatureKind::City => 1,
+                FeatureKind::Monastery | FeatureKind::Garden => 2,
+                FeatureKind::Field => 3,
+                _ => 4,
+            };
+            let pos = if kind.is_cloister() {
+                self.board.tiles()[self.board.seg_tile(f.seg)].pos
+            } else {
+                self.board.smallest_pos(root)
+            };
+            // cloisters are single segments: keep the segment itself
+            let id = if kind.is_cloister() { f.seg } else { root };
+            feats.push((key, pos, id));
+        }
+        feats.sort_by_key(|x| (x.0, x.1));
+        let mut cities = Vec::new();
+        for &(_, _, seg) in &feats {
+            let kind = self.board.seg_kind(seg);
+            let value = match kind {
+                FeatureKind::Road | FeatureKind::City => expansions::final_value(
+                    kind,
+                    self.board.distinct_tiles(seg),
+                    self.board.pennants(seg),
+                    0,
+                ),
+                FeatureKind::Monastery | FeatureKind::Garden => {
+                    let p = self.board.tiles()[self.board.seg_tile(seg)].pos;
+                    expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0)
+                }
+                FeatureKind::Field => {
+                    self.board.field_cities(seg, &mut cities);
+                    let done = cities
+                        .iter()
+                        .filter(|c| self.board.open_sides(**c) == 0)
+                        .count() as u32;
+                    expansions::final_value(kind, 0, 0, done)
+                }
+                _ => 0,
+            };
+            self.award(seg, kind, value, true, sink);
+        }
+        self.ranking = rank(&self.players);
+        if sink.enabled() {
+            sink.push(Effect::GameOver {
+                ranking: self.ranking.clone(),
+            });
+        }
+    }
+
+    // ----- replay --------------------------------------------------------------------
+
+    /// Rebuilds a game from its log.
+    pub fn replay(events: &[Event]) -> Result<Game, ReplayError> {
+        Game::replay_into(events, &mut |_, _: &mut NoEffects| {}, &mut NoEffects)
+    }
+
+    /// Rebuilds a game and lists, per event, the consequences it had (for a history view).
+    pub fn replay_with_effects(events: &[Event]) -> Result<(Game, Vec<Vec<Effect>>), ReplayError> {
+        let mut all: Vec<Vec<Effect>> = Vec::with_capacity(events.len());
+        let mut cur: Vec<Effect> = Vec::new();
+        let g = Game::replay_into(
+            events,
+            &mut |_, fx: &mut Vec<Effect>| all.push(std::mem::take(fx)),
+            &mut cur,
+        )?;
+        Ok((g, all))
+    }
+
+    fn replay_into<S: EffectSink>(
+        events: &[Event],
+        after_each: &mut impl FnMut(usize, &mut S),
+        sink: &mut S,
+    ) -> Result<Game, ReplayError> {
+        let first = events.first().ok_or(ReplayError::NoCreation)?;
+        if !matches!(first, Event::GameCreated { .. }) {
+            return Err(ReplayError::NoCreation);
+        }
+        let mut g = Game::from_creation(first, sink)
+            .map_err(|source| ReplayError::Setup { index: 0, source })?;
+        after_each(0, sink);
+        for (i, e) in events.iter().enumerate().skip(1) {
+            g.apply(e, sink)
+                .map_err(|source| ReplayError::Play { index: i, source })?;
+            after_each(i, sink);
+        }
+        Ok(g)
+    }
+
+    /// Rebuilds a game from stored rows `(type, version, payload)`.
+    pub fn replay_stored<'a>(
+        rows: impl IntoIterator<Item = (&'a str, u32, &'a str)>,
+    ) -> Result<Game, ReplayError> {
+        let mut events = Vec::new();
+        for (i, (k, v, p)) in rows.into_iter().enumerate() {
+            events.push(
+                Event::decode(k, v, p).map_err(|source| ReplayError::Decode { index: i, source })?,
+            );
+        }
+        Game::replay(&events)
+    }
+
+    /// Applies one stored decision event (validated like a live action).
+    pub fn apply(&mut self, e: &Event, sink: &mut impl EffectSink) -> Result<(), PlayError> {
+        let step = match e {
+            Event::GameCreated { .. } => {
+                return Err(PlayError::LogMismatch("a second game_created".into()))
+            }
+            Event::TilePlaced {
+                tile, x, y, rotation, ..
+            } => {
+                if let Some(d) = self.drawn {
+                    if catalog().get(d).id != *tile {
+                        return Err(PlayError::LogMismatch(format!(
+                            "logged tile {tile} but {} was drawn",
+                            catalog().get(d).id
+                        )));
+                    }
+                }
+                Step::Tile(Pos::new(*x, *y), *rotation)
+            }
+            Event::FigurePlaced { figure, spot, .. } => Step::Figure(*figure, spot),
+            Event::FigureSkipped { .. } => Step::Pass,
+        };
+        let player = e.player().unwrap_or(u8::MAX);
+        self.step(player, step, sink).map(|_| ())
+    }
+}
+
+/// An action as the gate sees it (borrowing, so replay allocates nothing).
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Tile(Pos, Rotation),
+    Figure(FigureKind, &'a str),
+    Pass,
+}
+
+impl Step<'_> {
+    fn name(&self) -> &'static str {
+        match self {
+            Step::Tile(..) => "place_tile",
+            Step::Figure(..) => "place_figure",
+            Step::Pass => "pass",
+        }
+    }
+}
+
+/// What an accepted step did.
+enum Done {
+    Tile(TileTypeId, Pos, Rotation),
+    Figure(FigureKind, u16),
+    Pass,
+}
+
+/// Competition ranking: higher scores first, ties share a place.
+fn rank(players: &[PlayerState]) -> Vec<RankEntry> {
+    let mut v: Vec<RankEntry> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| RankEntry {
+            player: i as u8,
+            score: p.score,
+            rank: 1 + players.iter().filter(|q| q.score > p.score).count() as u8,
+        })
+        .collect();
+    v.sort_by_key(|e| (e.rank, e.player));
+    v
+}
