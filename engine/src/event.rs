@@ -44,6 +44,18 @@ pub enum Event {
     },
     /// The active player placed no figure.
     FigureSkipped { player: u8 },
+    /// A player left the game (resigned or forfeited on time): their figures leave the
+    /// board, they are ranked last, and the others play on.
+    PlayerResigned {
+        player: u8,
+        /// Why: `resigned` or `timed_out`.
+        #[serde(default = "default_reason")]
+        reason: String,
+    },
+}
+
+fn default_reason() -> String {
+    "resigned".to_string()
 }
 
 /// Why a stored event could not be read.
@@ -65,6 +77,7 @@ impl Event {
             Event::TilePlaced { .. } => "tile_placed",
             Event::FigurePlaced { .. } => "figure_placed",
             Event::FigureSkipped { .. } => "figure_skipped",
+            Event::PlayerResigned { .. } => "player_resigned",
         }
     }
 
@@ -79,7 +92,8 @@ impl Event {
             Event::GameCreated { .. } => None,
             Event::TilePlaced { player, .. }
             | Event::FigurePlaced { player, .. }
-            | Event::FigureSkipped { player } => Some(*player),
+            | Event::FigureSkipped { player }
+            | Event::PlayerResigned { player, .. } => Some(*player),
         }
     }
 
@@ -94,7 +108,13 @@ impl Event {
 
     /// Reads the stored form, upcasting older versions.
     pub fn decode(kind: &str, version: u32, payload: &str) -> Result<Event, EventError> {
-        const KNOWN: [&str; 4] = ["game_created", "tile_placed", "figure_placed", "figure_skipped"];
+        const KNOWN: [&str; 5] = [
+            "game_created",
+            "tile_placed",
+            "figure_placed",
+            "figure_skipped",
+            "player_resigned",
+        ];
         if !KNOWN.contains(&kind) {
             return Err(EventError::UnknownType(kind.to_string()));
         }
@@ -154,6 +174,8 @@ pub enum Effect {
         y: i32,
         spot: String,
     },
+    /// A player left the game.
+    PlayerLeft { player: u8 },
     /// The game ended; the ranking shares places on ties.
     GameOver { ranking: Vec<RankEntry> },
 }

@@ -78,6 +78,8 @@ pub enum PlayError {
     FeatureOccupied(&'static str),
     #[error("no {0} left in the supply")]
     NoFigureLeft(&'static str),
+    #[error("player {0} is not playing in this game")]
+    NotInGame(u8),
     #[error("the log does not match the game: {0}")]
     LogMismatch(String),
 }
@@ -96,6 +98,7 @@ impl PlayError {
             PlayError::FigureNotAllowed { .. } => "figure-not-allowed",
             PlayError::FeatureOccupied(_) => "feature-occupied",
             PlayError::NoFigureLeft(_) => "no-figure-left",
+            PlayError::NotInGame(_) => "not-in-game",
             PlayError::LogMismatch(_) => "log-mismatch",
         }
     }
@@ -176,6 +179,8 @@ pub struct Pending {
 pub struct PlayerState {
     pub score: i32,
     pub supply: [u8; FigureKind::COUNT],
+    /// False once the player resigned or timed out.
+    pub active: bool,
 }
 
 /// A spot of a candidate placement and the figures the current player may put there.
@@ -336,7 +341,11 @@ impl Game {
         let mut g = Game {
             expansions: set,
             players: (0..*players)
-                .map(|_| PlayerState { score: 0, supply })
+                .map(|_| PlayerState {
+                    score: 0,
+                    supply,
+                    active: true,
+                })
                 .collect(),
             board,
             pile,
@@ -726,8 +735,92 @@ impl Game {
             self.end_game(sink);
             return;
         }
-        self.current = (self.current + 1) % self.players.len() as u8;
+        self.advance_player();
         self.start_turn(sink);
+    }
+
+    /// The next active player clockwise.
+    fn advance_player(&mut self) {
+        let n = self.players.len() as u8;
+        for k in 1..=n {
+            let p = (self.current + k) % n;
+            if self.players[p as usize].active {
+                self.current = p;
+                return;
+            }
+        }
+    }
+
+    /// A player leaves the game (resigns or times out), at any moment: their figures
+    /// leave the board without scoring, they are ranked last, and the others play on.
+    /// The game ends when one player is left.
+    pub fn resign(&mut self, player: u8, timed_out: bool) -> Result<Outcome, PlayError> {
+        let mut fx = Vec::new();
+        self.resign_into(player, &mut fx)?;
+        Ok(Outcome {
+            event: Event::PlayerResigned {
+                player,
+                reason: if timed_out { "timed_out" } else { "resigned" }.to_string(),
+            },
+            effects: fx,
+        })
+    }
+
+    fn resign_into(&mut self, player: u8, sink: &mut impl EffectSink) -> Result<(), PlayError> {
+        if self.phase == Phase::GameOver {
+            return Err(PlayError::GameOver);
+        }
+        if !self
+            .players
+            .get(player as usize)
+            .is_some_and(|p| p.active)
+        {
+            return Err(PlayError::NotInGame(player));
+        }
+        self.players[player as usize].active = false;
+        if sink.enabled() {
+            sink.push(Effect::PlayerLeft { player });
+        }
+        let mut i = 0;
+        while i < self.board.figures.len() {
+            if self.board.figures[i].owner == player {
+                let f = self.board.remove_figure(i);
+                self.players[player as usize].supply[f.kind as usize] += 1;
+            } else {
+                i += 1;
+            }
+        }
+        let left = self.players.iter().filter(|p| p.active).count();
+        if player == self.current {
+            match self.phase {
+                Phase::PlaceTile => {
+                    // the drawn tile goes back on top of the pile for the next player
+                    self.drawn = None;
+                    self.next_draw -= 1;
+                    if left <= 1 {
+                        self.end_game(sink);
+                    } else {
+                        self.advance_player();
+                        self.start_turn(sink);
+                    }
+                }
+                Phase::PlaceFigure => {
+                    if left <= 1 {
+                        if let Some(ti) = self.placed.take() {
+                            self.score_completed(ti, sink);
+                        }
+                        self.end_game(sink);
+                    } else {
+                        self.finish_turn(sink);
+                    }
+                }
+                Phase::GameOver => {}
+            }
+        } else if left <= 1 {
+            self.end_game(sink);
+        }
+        self.version += 1;
+        Ok(())
     }
 
     /// Draws the next placeable tile (discarding those that fit nowhere).
@@ -1025,6 +1118,7 @@ impl Game {
             }
             Event::FigurePlaced { figure, spot, .. } => Step::Figure(*figure, spot),
             Event::FigureSkipped { .. } => Step::Pass,
+            Event::PlayerResigned { player, .. } => return self.resign_into(*player, sink),
         };
         let player = e.player().unwrap_or(u8::MAX);
         self.step(player, step, sink).map(|_| ())
@@ -1057,14 +1151,16 @@ enum Done {
 }
 
 /// Competition ranking: higher scores first, ties share a place.
+/// Players who left the game rank below every player who did not.
 fn rank(players: &[PlayerState]) -> Vec<RankEntry> {
+    let key = |p: &PlayerState| (p.active, p.score);
     let mut v: Vec<RankEntry> = players
         .iter()
         .enumerate()
         .map(|(i, p)| RankEntry {
             player: i as u8,
             score: p.score,
-            rank: 1 + players.iter().filter(|q| q.score > p.score).count() as u8,
+            rank: 1 + players.iter().filter(|q| key(q) > key(p)).count() as u8,
         })
         .collect();
     v.sort_by_key(|e| (e.rank, e.player));
