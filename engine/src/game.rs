@@ -121,15 +121,8 @@ pub enum ReplayError {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
-    PlaceTile {
-        x: i32,
-        y: i32,
-        rotation: Rotation,
-    },
-    PlaceFigure {
-        figure: FigureKind,
-        spot: String,
-    },
+    PlaceTile { x: i32, y: i32, rotation: Rotation },
+    PlaceFigure { figure: FigureKind, spot: String },
     Pass,
 }
 
@@ -258,7 +251,11 @@ impl Game {
         let event = Event::GameCreated {
             seed: config.seed.to_string(),
             players: config.players,
-            expansions: config.expansions.iter().map(|e| e.id().to_string()).collect(),
+            expansions: config
+                .expansions
+                .iter()
+                .map(|e| e.id().to_string())
+                .collect(),
             tile_order: config.tile_order.clone(),
         };
         let game = Game::from_creation(&event, &mut NoEffects)?;
@@ -266,9 +263,7 @@ impl Game {
     }
 
     /// Like [`Game::new`], also returning the effects of the set-up (the first draw).
-    pub fn new_with_effects(
-        config: &GameConfig,
-    ) -> Result<(Game, Event, Vec<Effect>), SetupError> {
+    pub fn new_with_effects(config: &GameConfig) -> Result<(Game, Event, Vec<Effect>), SetupError> {
         let (_, event) = Game::new(config)?;
         let mut fx = Vec::new();
         let game = Game::from_creation(&event, &mut fx)?;
@@ -565,10 +560,7 @@ impl Game {
     pub fn play(&mut self, player: u8, action: &Action) -> Result<Outcome, PlayError> {
         let mut fx = Vec::new();
         let event = self.play_into(player, action, &mut fx)?;
-        Ok(Outcome {
-            event,
-            effects: fx,
-        })
+        Ok(Outcome { event, effects: fx })
     }
 
     /// [`Game::play`] with a caller-chosen effect sink.
@@ -770,11 +762,7 @@ impl Game {
         if self.phase == Phase::GameOver {
             return Err(PlayError::GameOver);
         }
-        if !self
-            .players
-            .get(player as usize)
-            .is_some_and(|p| p.active)
-        {
+        if !self.players.get(player as usize).is_some_and(|p| p.active) {
             return Err(PlayError::NotInGame(player));
         }
         self.players[player as usize].active = false;
@@ -868,7 +856,12 @@ impl Game {
                 let seg = self.board.seg(ti, i);
                 if self.board.figures_in(seg) > 0 && self.board.open_sides(seg) == 0 {
                     let key = if f.kind == FeatureKind::Road { 0 } else { 1 };
-                    add(key, self.board.smallest_pos(seg), self.board.find(seg), &mut n);
+                    add(
+                        key,
+                        self.board.smallest_pos(seg),
+                        self.board.find(seg),
+                        &mut n,
+                    );
                 }
             }
         }
@@ -1091,7 +1084,8 @@ impl Game {
         let mut events = Vec::new();
         for (i, (k, v, p)) in rows.into_iter().enumerate() {
             events.push(
-                Event::decode(k, v, p).map_err(|source| ReplayError::Decode { index: i, source })?,
+                Event::decode(k, v, p)
+                    .map_err(|source| ReplayError::Decode { index: i, source })?,
             );
         }
         Game::replay(&events)
@@ -1104,7 +1098,11 @@ impl Game {
                 return Err(PlayError::LogMismatch("a second game_created".into()))
             }
             Event::TilePlaced {
-                tile, x, y, rotation, ..
+                tile,
+                x,
+                y,
+                rotation,
+                ..
             } => {
                 if let Some(d) = self.drawn {
                     if catalog().get(d).id != *tile {

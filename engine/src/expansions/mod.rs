@@ -85,7 +85,9 @@ impl ExpansionSet {
         self.0 |= 1 << e as u16;
     }
     pub fn iter(self) -> impl Iterator<Item = Expansion> {
-        Expansion::ALL.into_iter().filter(move |e| self.contains(*e))
+        Expansion::ALL
+            .into_iter()
+            .filter(move |e| self.contains(*e))
     }
     pub fn is_empty(self) -> bool {
         self.0 == 0
