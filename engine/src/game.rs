@@ -119,11 +119,36 @@ pub enum ReplayError {
 
 /// An action a player may take. The JSON form is what clients post.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    tag = "type",
+    rename_all = "snake_case",
+    deny_unknown_fields,
+    from = "ActionWire"
+)]
 pub enum Action {
     PlaceTile { x: i32, y: i32, rotation: Rotation },
     PlaceFigure { figure: FigureKind, spot: String },
     Pass,
+}
+
+/// How an [`Action`] is read. serde ignores `deny_unknown_fields` on the unit variant of
+/// an internally tagged enum, so `pass` is read as an empty struct variant here.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum ActionWire {
+    PlaceTile { x: i32, y: i32, rotation: Rotation },
+    PlaceFigure { figure: FigureKind, spot: String },
+    Pass {},
+}
+
+impl From<ActionWire> for Action {
+    fn from(w: ActionWire) -> Action {
+        match w {
+            ActionWire::PlaceTile { x, y, rotation } => Action::PlaceTile { x, y, rotation },
+            ActionWire::PlaceFigure { figure, spot } => Action::PlaceFigure { figure, spot },
+            ActionWire::Pass {} => Action::Pass,
+        }
+    }
 }
 
 impl Action {
@@ -805,6 +830,10 @@ impl Game {
                 Phase::GameOver => {}
             }
         } else if left <= 1 {
+            // the turn in progress ends with the game: what its tile completed scores first
+            if let Some(ti) = self.placed.take() {
+                self.score_completed(ti, sink);
+            }
             self.end_game(sink);
         }
         self.version += 1;
