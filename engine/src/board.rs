@@ -179,7 +179,12 @@ impl Board {
         let (mut x0, mut y0, mut x1, mut y1) = if self.w == 0 {
             (p.x, p.y, p.x + 1, p.y + 1)
         } else {
-            (self.min_x, self.min_y, self.min_x + self.w, self.min_y + self.h)
+            (
+                self.min_x,
+                self.min_y,
+                self.min_x + self.w,
+                self.min_y + self.h,
+            )
         };
         if p.x < x0 {
             x0 = p.x - MARGIN;

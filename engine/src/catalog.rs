@@ -298,7 +298,8 @@ impl Catalog {
 
     /// Parses and validates a catalog.
     pub fn parse(src: &str) -> Result<Catalog, CatalogError> {
-        let raw: RawCatalog = toml::from_str(src).map_err(|e| CatalogError::Parse(e.to_string()))?;
+        let raw: RawCatalog =
+            toml::from_str(src).map_err(|e| CatalogError::Parse(e.to_string()))?;
         let mut tiles = Vec::with_capacity(raw.tile.len());
         let mut by_id = HashMap::new();
         for t in raw.tile {
@@ -504,10 +505,17 @@ fn build_tile(t: RawTile) -> Result<TileType, CatalogError> {
         }
         features[i].borders = b;
         if features[i].kind == FeatureKind::Field && features[i].halves == 0 && !f.inner {
-            return Err(err(format!("field {} touches no side but is not inner", f.id)));
+            return Err(err(format!(
+                "field {} touches no side but is not inner",
+                f.id
+            )));
         }
     }
-    if t.features.iter().map(|f| &f.id).collect::<std::collections::HashSet<_>>().len()
+    if t.features
+        .iter()
+        .map(|f| &f.id)
+        .collect::<std::collections::HashSet<_>>()
+        .len()
         != t.features.len()
     {
         return Err(err("duplicate feature ids".into()));
@@ -526,10 +534,20 @@ fn build_tile(t: RawTile) -> Result<TileType, CatalogError> {
                     FeatureKind::Road => EdgeKind::Road,
                     FeatureKind::City => EdgeKind::City,
                     FeatureKind::River => EdgeKind::River,
-                    _ => return Err(err(format!("feature {} of kind {} has sides", f.id, f.kind.name()))),
+                    _ => {
+                        return Err(err(format!(
+                            "feature {} of kind {} has sides",
+                            f.id,
+                            f.kind.name()
+                        )))
+                    }
                 };
                 if edges[d.index()] != want {
-                    return Err(err(format!("feature {} on side {} of other terrain", f.id, d.name())));
+                    return Err(err(format!(
+                        "feature {} on side {} of other terrain",
+                        f.id,
+                        d.name()
+                    )));
                 }
                 edge_owner[d.index()] = i as u8;
             }
@@ -550,18 +568,29 @@ fn build_tile(t: RawTile) -> Result<TileType, CatalogError> {
         let k = edges[d.index()];
         let needs_centre = matches!(k, EdgeKind::Road | EdgeKind::City | EdgeKind::River);
         if needs_centre != (edge_owner[d.index()] != NONE) {
-            return Err(err(format!("side {} has no feature of its terrain", d.name())));
+            return Err(err(format!(
+                "side {} has no feature of its terrain",
+                d.name()
+            )));
         }
         let needs_halves = matches!(k, EdgeKind::Road | EdgeKind::Field | EdgeKind::River);
         for h in d.halves() {
             if needs_halves != (half_owner[h.index()] != NONE) {
-                return Err(err(format!("half {} ownership does not fit side terrain", h.name())));
+                return Err(err(format!(
+                    "half {} ownership does not fit side terrain",
+                    h.name()
+                )));
             }
         }
     }
     let center_feature = features
         .iter()
-        .position(|f| matches!(f.kind, FeatureKind::Monastery | FeatureKind::Garden | FeatureKind::Lake))
+        .position(|f| {
+            matches!(
+                f.kind,
+                FeatureKind::Monastery | FeatureKind::Garden | FeatureKind::Lake
+            )
+        })
         .map(|i| i as u8)
         .unwrap_or(NONE);
 

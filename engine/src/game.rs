@@ -278,7 +278,11 @@ impl Game {
         let event = Event::GameCreated {
             seed: config.seed.to_string(),
             players: config.players,
-            expansions: config.expansions.iter().map(|e| e.id().to_string()).collect(),
+            expansions: config
+                .expansions
+                .iter()
+                .map(|e| e.id().to_string())
+                .collect(),
             tile_order: config.tile_order.clone(),
         };
         let game = Game::from_creation(&event, &mut NoEffects)?;
@@ -286,9 +290,7 @@ impl Game {
     }
 
     /// Like [`Game::new`], also returning the effects of the set-up (the first draw).
-    pub fn new_with_effects(
-        config: &GameConfig,
-    ) -> Result<(Game, Event, Vec<Effect>), SetupError> {
+    pub fn new_with_effects(config: &GameConfig) -> Result<(Game, Event, Vec<Effect>), SetupError> {
         let (_, event) = Game::new(config)?;
         let mut fx = Vec::new();
         let game = Game::from_creation(&event, &mut fx)?;
@@ -704,10 +706,7 @@ impl Game {
     pub fn play(&mut self, player: u8, action: &Action) -> Result<Outcome, PlayError> {
         let mut fx = Vec::new();
         let event = self.play_into(player, action, &mut fx)?;
-        Ok(Outcome {
-            event,
-            effects: fx,
-        })
+        Ok(Outcome { event, effects: fx })
     }
 
     /// [`Game::play`] with a caller-chosen effect sink.
@@ -951,11 +950,7 @@ impl Game {
         if self.phase == Phase::GameOver {
             return Err(PlayError::GameOver);
         }
-        if !self
-            .players
-            .get(player as usize)
-            .is_some_and(|p| p.active)
-        {
+        if !self.players.get(player as usize).is_some_and(|p| p.active) {
             return Err(PlayError::NotInGame(player));
         }
         self.players[player as usize].active = false;
@@ -1102,15 +1097,14 @@ impl Game {
         if self.expansions.contains(Expansion::TradersBuilders) {
             let mut got = [0u8; 3];
             for &root in &completed_cities[..nc] {
-                let g = self.board.goods(root);
-                for k in 0..3 {
-                    got[k] += g[k];
+                for (a, b) in got.iter_mut().zip(self.board.goods(root)) {
+                    *a += b;
                 }
             }
             if got != [0; 3] {
                 let me = &mut self.players[self.current as usize];
-                for k in 0..3 {
-                    me.goods[k] += got[k];
+                for (a, b) in me.goods.iter_mut().zip(got) {
+                    *a += b;
                 }
                 if sink.enabled() {
                     sink.push(Effect::GoodsTaken {
@@ -1308,27 +1302,21 @@ impl Game {
     /// Traders & Builders: 10 points to every player with the most tokens of each good
     /// (at least one). Players who left the game take no part.
     fn score_goods(&mut self, sink: &mut impl EffectSink) {
+        let tokens: Vec<Option<[u8; 3]>> = self
+            .players
+            .iter()
+            .map(|p| p.active.then_some(p.goods))
+            .collect();
+        let winners = expansions::goods_majorities(&tokens);
         for (k, good) in ["wine", "grain", "cloth"].into_iter().enumerate() {
-            let max = self
-                .players
-                .iter()
-                .filter(|p| p.active)
-                .map(|p| p.goods[k])
-                .max()
-                .unwrap_or(0);
-            if max == 0 {
-                continue;
-            }
-            for p in 0..self.players.len() {
-                if self.players[p].active && self.players[p].goods[k] == max {
-                    self.players[p].score += expansions::GOODS_MAJORITY_POINTS;
-                    if sink.enabled() {
-                        sink.push(Effect::GoodsScored {
-                            player: p as u8,
-                            good: good.to_string(),
-                            points: expansions::GOODS_MAJORITY_POINTS,
-                        });
-                    }
+            for &p in &winners[k] {
+                self.players[p as usize].score += expansions::GOODS_MAJORITY_POINTS;
+                if sink.enabled() {
+                    sink.push(Effect::GoodsScored {
+                        player: p,
+                        good: good.to_string(),
+                        points: expansions::GOODS_MAJORITY_POINTS,
+                    });
                 }
             }
         }
@@ -1380,7 +1368,8 @@ impl Game {
         let mut events = Vec::new();
         for (i, (k, v, p)) in rows.into_iter().enumerate() {
             events.push(
-                Event::decode(k, v, p).map_err(|source| ReplayError::Decode { index: i, source })?,
+                Event::decode(k, v, p)
+                    .map_err(|source| ReplayError::Decode { index: i, source })?,
             );
         }
         Game::replay(&events)
@@ -1393,7 +1382,11 @@ impl Game {
                 return Err(PlayError::LogMismatch("a second game_created".into()))
             }
             Event::TilePlaced {
-                tile, x, y, rotation, ..
+                tile,
+                x,
+                y,
+                rotation,
+                ..
             } => {
                 if let Some(d) = self.drawn {
                     if catalog().get(d).id != *tile {

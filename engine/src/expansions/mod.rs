@@ -94,7 +94,9 @@ impl ExpansionSet {
         self.0 |= 1 << e as u16;
     }
     pub fn iter(self) -> impl Iterator<Item = Expansion> {
-        Expansion::ALL.into_iter().filter(move |e| self.contains(*e))
+        Expansion::ALL
+            .into_iter()
+            .filter(move |e| self.contains(*e))
     }
     pub fn is_empty(self) -> bool {
         self.0 == 0
@@ -206,3 +208,22 @@ pub const PIG_BONUS_PER_CITY: i32 = 1;
 
 /// Final points per goods majority (Traders & Builders).
 pub const GOODS_MAJORITY_POINTS: i32 = 10;
+
+/// Traders & Builders final scoring: for each good (wine, grain, cloth), every player with
+/// the most tokens (at least one) scores 10. `tokens[p]` is `None` for a player who left
+/// the game. Returns, per good, the players who score.
+pub fn goods_majorities(tokens: &[Option<[u8; 3]>]) -> [Vec<u8>; 3] {
+    let mut out: [Vec<u8>; 3] = Default::default();
+    for (k, winners) in out.iter_mut().enumerate() {
+        let max = tokens.iter().flatten().map(|t| t[k]).max().unwrap_or(0);
+        if max == 0 {
+            continue;
+        }
+        for (p, t) in tokens.iter().enumerate() {
+            if t.is_some_and(|t| t[k] == max) {
+                winners.push(p as u8);
+            }
+        }
+    }
+    out
+}
