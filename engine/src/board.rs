@@ -62,7 +62,16 @@ struct Seg {
     open: u16,
     pennants: u16,
     figures: u16,
+    /// `FLAG_INN`, `FLAG_CATHEDRAL` of any segment in the class.
+    flags: u8,
+    /// Goods symbols (wine, grain, cloth) in the class.
+    goods: [u8; 3],
 }
+
+/// A road of the feature has an inn.
+pub const FLAG_INN: u8 = 1;
+/// A city of the feature has a cathedral.
+pub const FLAG_CATHEDRAL: u8 = 2;
 
 /// A figure standing on a segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,6 +254,14 @@ impl Board {
                 },
                 pennants: f.pennants as u16,
                 figures: 0,
+                flags: if f.inn { FLAG_INN } else { 0 }
+                    | if f.cathedral { FLAG_CATHEDRAL } else { 0 },
+                goods: match f.goods {
+                    Some(crate::catalog::Goods::Wine) => [1, 0, 0],
+                    Some(crate::catalog::Goods::Grain) => [0, 1, 0],
+                    Some(crate::catalog::Goods::Cloth) => [0, 0, 1],
+                    None => [0, 0, 0],
+                },
             });
         }
         self.tiles.push(PlacedTile {
@@ -362,6 +379,10 @@ impl Board {
             g.open += s.open;
             g.pennants += s.pennants;
             g.figures += s.figures;
+            g.flags |= s.flags;
+            for k in 0..3 {
+                g.goods[k] += s.goods[k];
+            }
         }
         self.segs[small as usize].parent = big;
         // splice the circular member lists
@@ -396,6 +417,16 @@ impl Board {
 
     pub fn pennants(&self, s: u16) -> u32 {
         self.segs[self.find(s) as usize].pennants as u32
+    }
+
+    /// `FLAG_*` bits of the feature containing `s`.
+    pub fn flags(&self, s: u16) -> u8 {
+        self.segs[self.find(s) as usize].flags
+    }
+
+    /// Goods symbols (wine, grain, cloth) in the feature containing `s`.
+    pub fn goods(&self, s: u16) -> [u8; 3] {
+        self.segs[self.find(s) as usize].goods
     }
 
     /// Figures of any kind in the feature containing `s`.

@@ -44,6 +44,8 @@ pub enum Event {
     },
     /// The active player placed no figure.
     FigureSkipped { player: u8 },
+    /// The active player took their abbot back instead of placing a figure (The Abbot).
+    AbbotReturned { player: u8 },
     /// A player left the game (resigned or forfeited on time): their figures leave the
     /// board, they are ranked last, and the others play on.
     PlayerResigned {
@@ -77,6 +79,7 @@ impl Event {
             Event::TilePlaced { .. } => "tile_placed",
             Event::FigurePlaced { .. } => "figure_placed",
             Event::FigureSkipped { .. } => "figure_skipped",
+            Event::AbbotReturned { .. } => "abbot_returned",
             Event::PlayerResigned { .. } => "player_resigned",
         }
     }
@@ -93,6 +96,7 @@ impl Event {
             Event::TilePlaced { player, .. }
             | Event::FigurePlaced { player, .. }
             | Event::FigureSkipped { player }
+            | Event::AbbotReturned { player }
             | Event::PlayerResigned { player, .. } => Some(*player),
         }
     }
@@ -108,7 +112,8 @@ impl Event {
 
     /// Reads the stored form, upcasting older versions.
     pub fn decode(kind: &str, version: u32, payload: &str) -> Result<Event, EventError> {
-        const KNOWN: [&str; 5] = [
+        const KNOWN: [&str; 6] = [
+            "abbot_returned",
             "game_created",
             "tile_placed",
             "figure_placed",
@@ -176,6 +181,19 @@ pub enum Effect {
     },
     /// A player left the game.
     PlayerLeft { player: u8 },
+    /// The active player took the goods of the cities completed this turn (Traders & Builders).
+    GoodsTaken {
+        player: u8,
+        wine: u8,
+        grain: u8,
+        cloth: u8,
+    },
+    /// Final goods majority (Traders & Builders).
+    GoodsScored {
+        player: u8,
+        good: String,
+        points: i32,
+    },
     /// The game ended; the ranking shares places on ties.
     GameOver { ranking: Vec<RankEntry> },
 }

@@ -8,6 +8,7 @@ use thiserror::Error;
 use crate::board::Board;
 use crate::catalog::{catalog, FeatureKind, TileTypeId};
 use crate::event::{Effect, Event, EventError, RankEntry};
+use crate::expansions::river::{self, RiverEnd};
 use crate::expansions::{self, Expansion, ExpansionSet};
 use crate::figures::FigureKind;
 use crate::geometry::{Pos, Rotation, Spot};
@@ -78,6 +79,10 @@ pub enum PlayError {
     FeatureOccupied(&'static str),
     #[error("no {0} left in the supply")]
     NoFigureLeft(&'static str),
+    #[error("a {0} may only join a feature that holds one of your followers")]
+    NeedsOwnFollower(&'static str),
+    #[error("you have no abbot on an incomplete monastery or garden")]
+    NoAbbotToReturn,
     #[error("player {0} is not playing in this game")]
     NotInGame(u8),
     #[error("the log does not match the game: {0}")]
@@ -98,6 +103,8 @@ impl PlayError {
             PlayError::FigureNotAllowed { .. } => "figure-not-allowed",
             PlayError::FeatureOccupied(_) => "feature-occupied",
             PlayError::NoFigureLeft(_) => "no-figure-left",
+            PlayError::NeedsOwnFollower(_) => "needs-own-follower",
+            PlayError::NoAbbotToReturn => "no-abbot-to-return",
             PlayError::NotInGame(_) => "not-in-game",
             PlayError::LogMismatch(_) => "log-mismatch",
         }
@@ -126,8 +133,18 @@ pub enum ReplayError {
     from = "ActionWire"
 )]
 pub enum Action {
-    PlaceTile { x: i32, y: i32, rotation: Rotation },
-    PlaceFigure { figure: FigureKind, spot: String },
+    PlaceTile {
+        x: i32,
+        y: i32,
+        rotation: Rotation,
+    },
+    PlaceFigure {
+        figure: FigureKind,
+        spot: String,
+    },
+    /// The Abbot: take the abbot back from an incomplete monastery or garden instead of
+    /// placing a figure, scoring it at once.
+    ReturnAbbot,
     Pass,
 }
 
@@ -138,6 +155,7 @@ pub enum Action {
 enum ActionWire {
     PlaceTile { x: i32, y: i32, rotation: Rotation },
     PlaceFigure { figure: FigureKind, spot: String },
+    ReturnAbbot {},
     Pass {},
 }
 
@@ -146,6 +164,7 @@ impl From<ActionWire> for Action {
         match w {
             ActionWire::PlaceTile { x, y, rotation } => Action::PlaceTile { x, y, rotation },
             ActionWire::PlaceFigure { figure, spot } => Action::PlaceFigure { figure, spot },
+            ActionWire::ReturnAbbot {} => Action::ReturnAbbot,
             ActionWire::Pass {} => Action::Pass,
         }
     }
@@ -156,6 +175,7 @@ impl Action {
         match self {
             Action::PlaceTile { .. } => "place_tile",
             Action::PlaceFigure { .. } => "place_figure",
+            Action::ReturnAbbot => "return_abbot",
             Action::Pass => "pass",
         }
     }
@@ -199,6 +219,8 @@ pub struct PlayerState {
     pub supply: [u8; FigureKind::COUNT],
     /// False once the player resigned or timed out.
     pub active: bool,
+    /// Goods tokens: wine, grain, cloth (Traders & Builders).
+    pub goods: [u8; 3],
 }
 
 /// A spot of a candidate placement and the figures the current player may put there.
@@ -267,6 +289,13 @@ pub struct Game {
     version: u32,
     sandbox: bool,
     ranking: Vec<RankEntry>,
+    /// The River's open end while the river is being built.
+    river: Option<RiverEnd>,
+    /// Traders & Builders: the tile placed in this part extended a road or city holding
+    /// the active player's builder.
+    builder_trigger: bool,
+    /// Traders & Builders: the extra turn part of this turn was already played.
+    extra_part_used: bool,
 }
 
 impl Game {
@@ -322,7 +351,16 @@ impl Game {
             return Err(SetupError::PlayerCount { got: *players, max });
         }
         let cat = catalog();
-        let start = cat.start_tile();
+        let with_river = set.contains(Expansion::River);
+        let start = if with_river {
+            cat.iter()
+                .find(|(_, t)| t.start_with_river)
+                .map(|(i, _)| i)
+                .unwrap_or(cat.start_tile())
+        } else {
+            cat.start_tile()
+        };
+        let base_start = cat.start_tile();
         let mut rng = Rng::new(seed);
         let pile: Vec<TileTypeId> = match tile_order {
             Some(order) => {
@@ -342,22 +380,40 @@ impl Game {
                 v
             }
             None => {
-                let mut v = Vec::with_capacity(96);
+                // the river stack (shuffled, lake last) goes on top of the normal pile
+                let mut rivers = Vec::new();
+                let mut lakes = Vec::new();
+                let mut v = Vec::with_capacity(192);
                 for (id, t) in cat.iter() {
                     if expansions::tile_in_game(t, set) {
-                        let n = t.count - if id == start { t.start_copies } else { 0 };
+                        // one base start copy is on the table, or back in the box with the River
+                        let n = t.count - if id == base_start { t.start_copies } else { 0 };
                         for _ in 0..n {
-                            v.push(id);
+                            if t.river_last {
+                                lakes.push(id);
+                            } else if t.expansion == Some(Expansion::River) {
+                                rivers.push(id);
+                            } else {
+                                v.push(id);
+                            }
                         }
                     }
                 }
+                rng.shuffle(&mut rivers);
                 rng.shuffle(&mut v);
-                v
+                rivers.extend(lakes);
+                rivers.extend(v);
+                rivers
             }
         };
         let supply = expansions::starting_supply(set);
         let mut board = Board::new();
         board.place(start, Pos::new(0, 0), Rotation::R0);
+        let river = if with_river {
+            river::spring_end(cat.get(start), Rotation::R0)
+        } else {
+            None
+        };
         let mut g = Game {
             expansions: set,
             players: (0..*players)
@@ -365,6 +421,7 @@ impl Game {
                     score: 0,
                     supply,
                     active: true,
+                    goods: [0; 3],
                 })
                 .collect(),
             board,
@@ -377,6 +434,9 @@ impl Game {
             version: 1,
             sandbox: tile_order.is_some(),
             ranking: Vec::new(),
+            river,
+            builder_trigger: false,
+            extra_part_used: false,
         };
         g.start_turn(sink);
         Ok(g)
@@ -473,14 +533,22 @@ impl Game {
 
     fn tile_placements(&self, t: TileTypeId, out: &mut Vec<(Pos, Rotation)>) {
         let tt = catalog().get(t);
+        if river::is_river_tile(tt) {
+            // a river tile can only continue the open end
+            if let Some(end) = self.river {
+                for r in Rotation::ALL {
+                    if self.board.fits(tt, end.cell, r)
+                        && river::check(self.river, &self.board, tt, end.cell, r).is_ok()
+                    {
+                        out.push((end.cell, r));
+                    }
+                }
+            }
+            return;
+        }
         for f in self.board.frontier() {
-            let mut seen = [u16::MAX; 4];
             for r in Rotation::ALL {
-                let sig = tt.signature[r.index()];
-                // symmetric tiles: one rotation per distinct edge layout is enough to
-                // test, but every rotation is a distinct placement to list
-                if sig & f.mask == f.required {
-                    seen[r.index()] = sig;
+                if tt.signature[r.index()] & f.mask == f.required {
                     out.push((f.pos, r));
                 }
             }
@@ -489,6 +557,11 @@ impl Game {
 
     fn has_placement(&self, t: TileTypeId) -> bool {
         let tt = catalog().get(t);
+        if river::is_river_tile(tt) {
+            let mut v = Vec::new();
+            self.tile_placements(t, &mut v);
+            return !v.is_empty();
+        }
         self.board.frontier().iter().any(|f| {
             Rotation::ALL
                 .iter()
@@ -505,12 +578,41 @@ impl Game {
             return Vec::new();
         };
         let tt = catalog().get(t);
+        let me = &self.players[self.current as usize];
+        // builders and pigs depend on the joined feature's contents: try the placement
+        let needs_trial = FigureKind::ALL
+            .iter()
+            .any(|k| !k.is_follower() && me.supply[*k as usize] > 0);
         pr.into_iter()
             .map(|(pos, rotation)| {
                 let mut spots = Vec::with_capacity(tt.features.len());
+                let trial = needs_trial.then(|| {
+                    let mut b = self.board.clone();
+                    let ti = b.place(t, pos, rotation);
+                    (b, ti)
+                });
                 for i in 0..tt.features.len() {
-                    let occupied = self.board.occupied_after(tt, pos, rotation, i);
-                    let figs = self.figures_for(tt.features[i].kind, occupied);
+                    let figs: Vec<FigureKind> = match &trial {
+                        Some((b, ti)) => {
+                            let seg = b.seg(*ti, i);
+                            FigureKind::ALL
+                                .into_iter()
+                                .filter(|k| self.figure_check(b, seg, *k).is_ok())
+                                .collect()
+                        }
+                        None => {
+                            let occupied = self.board.occupied_after(tt, pos, rotation, i);
+                            let kind = tt.features[i].kind;
+                            FigureKind::ALL
+                                .into_iter()
+                                .filter(|k| {
+                                    !occupied
+                                        && me.supply[*k as usize] > 0
+                                        && expansions::figure_allowed(self.expansions, *k, kind)
+                                })
+                                .collect()
+                        }
+                    };
                     if !figs.is_empty() {
                         spots.push(SpotOption {
                             spot: tt.canonical_spot(rotation, i),
@@ -528,17 +630,64 @@ impl Game {
             .collect()
     }
 
-    /// Figure kinds the current player may put on a feature of this kind.
-    fn figures_for(&self, kind: FeatureKind, occupied: bool) -> Vec<FigureKind> {
-        if occupied {
-            return Vec::new();
+    /// May the current player put a figure of kind `k` on segment `seg` of `board` (with
+    /// the tile just placed)?
+    fn figure_check(&self, board: &Board, seg: u16, k: FigureKind) -> Result<(), PlayError> {
+        let me = self.current;
+        let kind = board.seg_kind(seg);
+        let refuse = || PlayError::FigureNotAllowed {
+            figure: k.id(),
+            feature: kind.name(),
+        };
+        if matches!(k, FigureKind::Builder | FigureKind::Pig)
+            && !self.expansions.contains(Expansion::TradersBuilders)
+        {
+            return Err(refuse());
         }
-        let me = &self.players[self.current as usize];
-        FigureKind::ALL
-            .into_iter()
-            .filter(|k| me.supply[*k as usize] > 0)
-            .filter(|k| expansions::figure_allowed(self.expansions, *k, kind))
-            .collect()
+        match k {
+            FigureKind::Builder => {
+                if !matches!(kind, FeatureKind::Road | FeatureKind::City) {
+                    return Err(refuse());
+                }
+                if board.open_sides(seg) == 0 {
+                    return Err(PlayError::FigureNotAllowed {
+                        figure: k.id(),
+                        feature: "completed feature",
+                    });
+                }
+                if !has_own_follower(board, seg, me) {
+                    return Err(PlayError::NeedsOwnFollower(k.id()));
+                }
+            }
+            FigureKind::Pig => {
+                if kind != FeatureKind::Field {
+                    return Err(refuse());
+                }
+                if !has_own_follower(board, seg, me) {
+                    return Err(PlayError::NeedsOwnFollower(k.id()));
+                }
+            }
+            _ => {
+                if !k.is_follower() || !expansions::figure_allowed(self.expansions, k, kind) {
+                    return Err(refuse());
+                }
+                if board.figures_in(seg) > 0 {
+                    return Err(PlayError::FeatureOccupied(kind.name()));
+                }
+            }
+        }
+        if self.players[me as usize].supply[k as usize] == 0 {
+            return Err(PlayError::NoFigureLeft(k.id()));
+        }
+        Ok(())
+    }
+
+    /// The player's abbot on an incomplete monastery or garden, if any (index into the
+    /// board's figures).
+    fn returnable_abbot(&self, player: u8) -> Option<usize> {
+        self.board.figures.iter().position(|f| {
+            f.owner == player && f.kind == FigureKind::Abbot && !self.board.is_complete(f.seg)
+        })
     }
 
     /// Every option of the pending decision, as complete actions.
@@ -563,14 +712,18 @@ impl Game {
                     let tt = pt.tile_type();
                     for i in 0..tt.features.len() {
                         let seg = self.board.seg(ti, i);
-                        let occupied = self.board.figures_in(seg) > 0;
-                        for k in self.figures_for(tt.features[i].kind, occupied) {
-                            v.push(Action::PlaceFigure {
-                                figure: k,
-                                spot: tt.spot_name(tt.canonical_spot(pt.rotation, i)),
-                            });
+                        for k in FigureKind::ALL {
+                            if self.figure_check(&self.board, seg, k).is_ok() {
+                                v.push(Action::PlaceFigure {
+                                    figure: k,
+                                    spot: tt.spot_name(tt.canonical_spot(pt.rotation, i)),
+                                });
+                            }
                         }
                     }
+                }
+                if self.returnable_abbot(self.current).is_some() {
+                    v.push(Action::ReturnAbbot);
                 }
                 v.push(Action::Pass);
                 v
@@ -598,6 +751,7 @@ impl Game {
         let step = match action {
             Action::PlaceTile { x, y, rotation } => Step::Tile(Pos::new(*x, *y), *rotation),
             Action::PlaceFigure { figure, spot } => Step::Figure(*figure, spot),
+            Action::ReturnAbbot => Step::ReturnAbbot,
             Action::Pass => Step::Pass,
         };
         Ok(match self.step(player, step, sink)? {
@@ -614,6 +768,7 @@ impl Game {
                 spot: self.spot_name_of(seg),
             },
             Done::Pass => Event::FigureSkipped { player },
+            Done::AbbotReturned => Event::AbbotReturned { player },
         })
     }
 
@@ -650,6 +805,20 @@ impl Game {
                 self.finish_turn(sink);
                 Done::Pass
             }
+            (Phase::PlaceFigure, Step::ReturnAbbot) => {
+                let i = self
+                    .returnable_abbot(player)
+                    .ok_or(PlayError::NoAbbotToReturn)?;
+                let f = self.board.figures[i];
+                let p = self.board.tiles()[self.board.seg_tile(f.seg)].pos;
+                let kind = self.board.seg_kind(f.seg);
+                let value =
+                    expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0);
+                self.award(f.seg, kind, value, 0, false, sink);
+                self.return_figures(f.seg, sink);
+                self.finish_turn(sink);
+                Done::AbbotReturned
+            }
             (phase, s) => {
                 return Err(PlayError::WrongPhase {
                     got: s.name(),
@@ -679,6 +848,16 @@ impl Game {
             .any(|d| self.board.is_occupied(pos.step(*d)));
         if !adjacent {
             return Err(PlayError::NotAdjacent { x: pos.x, y: pos.y });
+        }
+        if self.board.fits(tt, pos, r) && river::is_river_tile(tt) {
+            if let Err(reason) = river::check(self.river, &self.board, tt, pos, r) {
+                return Err(PlayError::TileDoesNotFit {
+                    x: pos.x,
+                    y: pos.y,
+                    rotation: r.degrees(),
+                    reason: reason.to_string(),
+                });
+            }
         }
         if !self.board.fits(tt, pos, r) {
             let mut reason = String::new();
@@ -711,9 +890,29 @@ impl Game {
     }
 
     fn apply_tile(&mut self, t: TileTypeId, pos: Pos, r: Rotation) {
+        let tt = catalog().get(t);
+        if river::is_river_tile(tt) {
+            self.river = river::check(self.river, &self.board, tt, pos, r).unwrap_or(None);
+        }
         let idx = self.board.place(t, pos, r);
         self.placed = Some(idx);
         self.phase = Phase::PlaceFigure;
+        // hook *tile placed*: Traders & Builders' builder trigger
+        self.builder_trigger = false;
+        if !self.extra_part_used {
+            let me = self.current;
+            for i in 0..tt.features.len() {
+                if !matches!(tt.features[i].kind, FeatureKind::Road | FeatureKind::City) {
+                    continue;
+                }
+                let root = self.board.find(self.board.seg(idx, i));
+                if self.board.figures.iter().any(|f| {
+                    f.owner == me && f.kind == FigureKind::Builder && self.board.find(f.seg) == root
+                }) {
+                    self.builder_trigger = true;
+                }
+            }
+        }
     }
 
     fn check_figure(&self, figure: FigureKind, spot: &str) -> Result<u16, PlayError> {
@@ -726,20 +925,8 @@ impl Game {
         let fi = tt
             .feature_at(pt.rotation, s)
             .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
-        let kind = tt.features[fi].kind;
-        if !expansions::figure_allowed(self.expansions, figure, kind) {
-            return Err(PlayError::FigureNotAllowed {
-                figure: figure.id(),
-                feature: kind.name(),
-            });
-        }
         let seg = self.board.seg(ti, fi);
-        if self.board.figures_in(seg) > 0 {
-            return Err(PlayError::FeatureOccupied(kind.name()));
-        }
-        if self.players[self.current as usize].supply[figure as usize] == 0 {
-            return Err(PlayError::NoFigureLeft(figure.id()));
-        }
+        self.figure_check(&self.board, seg, figure)?;
         Ok(seg)
     }
 
@@ -752,7 +939,15 @@ impl Game {
             self.end_game(sink);
             return;
         }
-        self.advance_player();
+        if self.builder_trigger && !self.extra_part_used {
+            // Traders & Builders: a second turn part for the same player
+            self.builder_trigger = false;
+            self.extra_part_used = true;
+        } else {
+            self.builder_trigger = false;
+            self.extra_part_used = false;
+            self.advance_player();
+        }
         self.start_turn(sink);
     }
 
@@ -813,6 +1008,8 @@ impl Game {
                     if left <= 1 {
                         self.end_game(sink);
                     } else {
+                        self.builder_trigger = false;
+                        self.extra_part_used = false;
                         self.advance_player();
                         self.start_turn(sink);
                     }
@@ -824,6 +1021,8 @@ impl Game {
                         }
                         self.end_game(sink);
                     } else {
+                        self.builder_trigger = false;
+                        self.extra_part_used = true;
                         self.finish_turn(sink);
                     }
                 }
@@ -866,12 +1065,12 @@ impl Game {
         self.end_game(sink);
     }
 
-    /// Scores every completed feature that the tile at `ti` completed, then returns the
-    /// figures standing in them.
+    /// Scores every completed feature that the tile at `ti` completed, hands out goods,
+    /// then returns the figures standing in the scored features.
     fn score_completed(&mut self, ti: usize, sink: &mut impl EffectSink) {
         let pt = self.board.tiles()[ti];
         let tt = pt.tile_type();
-        // candidate roots: (order key, root)
+        // candidates: (order key, smallest position, root)
         let mut cands: [(u8, Pos, u16); 24] = [(0, Pos::new(0, 0), 0); 24];
         let mut n = 0;
         let mut add = |key: u8, pos: Pos, root: u16, n: &mut usize| {
@@ -880,17 +1079,25 @@ impl Game {
                 *n += 1;
             }
         };
+        let mut completed_cities = [0u16; 8];
+        let mut nc = 0;
         for (i, f) in tt.features.iter().enumerate() {
             if matches!(f.kind, FeatureKind::Road | FeatureKind::City) {
                 let seg = self.board.seg(ti, i);
-                if self.board.figures_in(seg) > 0 && self.board.open_sides(seg) == 0 {
+                if self.board.open_sides(seg) != 0 {
+                    continue;
+                }
+                let root = self.board.find(seg);
+                if f.kind == FeatureKind::City
+                    && nc < completed_cities.len()
+                    && !completed_cities[..nc].contains(&root)
+                {
+                    completed_cities[nc] = root;
+                    nc += 1;
+                }
+                if self.board.figures_in(seg) > 0 {
                     let key = if f.kind == FeatureKind::Road { 0 } else { 1 };
-                    add(
-                        key,
-                        self.board.smallest_pos(seg),
-                        self.board.find(seg),
-                        &mut n,
-                    );
+                    add(key, self.board.smallest_pos(seg), root, &mut n);
                 }
             }
         }
@@ -900,11 +1107,12 @@ impl Game {
             if let Some(j) = self.board.tile_index_at(p) {
                 let o = self.board.tiles()[j];
                 let ot = o.tile_type();
-                let c = ot.center_feature;
-                if c != crate::catalog::NONE && ot.features[c as usize].kind.is_cloister() {
-                    let seg = self.board.seg(j, c as usize);
-                    if self.board.figures_in(seg) > 0 && self.board.is_complete(seg) {
-                        add(2, p, seg, &mut n);
+                for (c, f) in ot.features.iter().enumerate() {
+                    if f.kind.is_cloister() {
+                        let seg = self.board.seg(j, c);
+                        if self.board.figures_in(seg) > 0 && self.board.is_complete(seg) {
+                            add(2, p, seg, &mut n);
+                        }
                     }
                 }
             }
@@ -913,64 +1121,96 @@ impl Game {
         cands.sort_by_key(|c| (c.0, c.1));
         for &(_, _, root) in cands.iter() {
             let kind = self.board.seg_kind(root);
-            let value = if kind.is_cloister() {
-                expansions::completed_value(kind, 0, 0)
-            } else {
-                expansions::completed_value(
-                    kind,
-                    self.board.distinct_tiles(root),
-                    self.board.pennants(root),
-                )
-            };
-            self.award(root, kind, value, false, sink);
+            let value = expansions::completed_value(
+                kind,
+                self.board.distinct_tiles(root),
+                self.board.pennants(root),
+                self.board.flags(root),
+            );
+            self.award(root, kind, value, 0, false, sink);
+        }
+        // Traders & Builders: the active player takes the goods of every completed city
+        if self.expansions.contains(Expansion::TradersBuilders) {
+            let mut got = [0u8; 3];
+            for &root in &completed_cities[..nc] {
+                for (a, b) in got.iter_mut().zip(self.board.goods(root)) {
+                    *a += b;
+                }
+            }
+            if got != [0; 3] {
+                let me = &mut self.players[self.current as usize];
+                for (a, b) in me.goods.iter_mut().zip(got) {
+                    *a += b;
+                }
+                if sink.enabled() {
+                    sink.push(Effect::GoodsTaken {
+                        player: self.current,
+                        wine: got[0],
+                        grain: got[1],
+                        cloth: got[2],
+                    });
+                }
+            }
         }
         for &(_, _, root) in cands.iter() {
             self.return_figures(root, sink);
         }
+        self.return_lonely_specials(sink);
     }
 
-    /// Gives `value` to the majority holders of the feature containing `seg`.
+    /// Gives `value` to each majority holder of the feature containing `seg`; a holder
+    /// with a pig in it gets `pig_bonus` more.
     fn award(
         &mut self,
         seg: u16,
         kind: FeatureKind,
         value: i32,
+        pig_bonus: i32,
         final_scoring: bool,
         sink: &mut impl EffectSink,
     ) {
         let root = self.board.find(seg);
         let mut strength = [0u32; 8];
+        let mut pig = [false; 8];
         for f in &self.board.figures {
-            if f.kind.is_follower() && self.board.find(f.seg) == root {
-                strength[f.owner as usize] += f.kind.base_strength();
+            if self.board.find(f.seg) == root {
+                if f.kind.is_follower() {
+                    strength[f.owner as usize] += f.kind.base_strength();
+                } else if f.kind == FigureKind::Pig {
+                    pig[f.owner as usize] = true;
+                }
             }
         }
         let max = strength.iter().copied().max().unwrap_or(0);
         if max == 0 {
             return;
         }
-        let mut winners = Vec::new();
-        for (p, s) in strength.iter().enumerate().take(self.players.len()) {
-            if *s == max {
-                self.players[p].score += value;
-                if sink.enabled() {
-                    winners.push(p as u8);
+        // one scoring per distinct award: the plain owners, then owners with a pig
+        for with_pig in [false, true] {
+            let points = value + if with_pig { pig_bonus } else { 0 };
+            let mut winners = Vec::new();
+            for p in 0..self.players.len() {
+                if strength[p] == max && pig[p] == with_pig {
+                    self.players[p].score += points;
+                    if sink.enabled() {
+                        winners.push(p as u8);
+                    }
                 }
             }
-        }
-        if sink.enabled() {
-            let tiles = if kind.is_cloister() {
-                vec![self.board.tiles()[self.board.seg_tile(seg)].pos]
-            } else {
-                self.board.feature_positions(seg)
-            };
-            sink.push(Effect::FeatureScored {
-                feature: kind,
-                points: value,
-                players: winners,
-                tiles,
-                final_scoring,
-            });
+            if sink.enabled() && !winners.is_empty() {
+                let tiles = if kind.is_cloister() {
+                    vec![self.board.tiles()[self.board.seg_tile(seg)].pos]
+                } else {
+                    self.board.feature_positions(seg)
+                };
+                sink.push(Effect::FeatureScored {
+                    feature: kind,
+                    points,
+                    players: winners,
+                    tiles,
+                    final_scoring,
+                });
+            }
         }
     }
 
@@ -978,21 +1218,40 @@ impl Game {
         let root = self.board.find(root);
         let mut i = 0;
         while i < self.board.figures.len() {
+            if self.board.find(self.board.figures[i].seg) == root {
+                self.return_figure(i, sink);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    fn return_figure(&mut self, i: usize, sink: &mut impl EffectSink) {
+        let f = self.board.figures[i];
+        if sink.enabled() {
+            let (pos, spot) = self.board.figure_spot(&f);
+            let pt = self.board.tile_at(pos).map(|t| t.tile_type());
+            sink.push(Effect::FigureReturned {
+                player: f.owner,
+                figure: f.kind,
+                x: pos.x,
+                y: pos.y,
+                spot: pt.map(|t| t.spot_name(spot)).unwrap_or_default(),
+            });
+        }
+        self.board.remove_figure(i);
+        self.players[f.owner as usize].supply[f.kind as usize] += 1;
+    }
+
+    /// Builders and pigs go home when their feature holds none of their owner's followers.
+    fn return_lonely_specials(&mut self, sink: &mut impl EffectSink) {
+        let mut i = 0;
+        while i < self.board.figures.len() {
             let f = self.board.figures[i];
-            if self.board.find(f.seg) == root {
-                if sink.enabled() {
-                    let (pos, spot) = self.board.figure_spot(&f);
-                    let pt = self.board.tile_at(pos).map(|t| t.tile_type());
-                    sink.push(Effect::FigureReturned {
-                        player: f.owner,
-                        figure: f.kind,
-                        x: pos.x,
-                        y: pos.y,
-                        spot: pt.map(|t| t.spot_name(spot)).unwrap_or_default(),
-                    });
-                }
-                self.board.remove_figure(i);
-                self.players[f.owner as usize].supply[f.kind as usize] += 1;
+            if matches!(f.kind, FigureKind::Builder | FigureKind::Pig)
+                && !has_own_follower(&self.board, f.seg, f.owner)
+            {
+                self.return_figure(i, sink);
             } else {
                 i += 1;
             }
@@ -1011,11 +1270,16 @@ impl Game {
             if !f.kind.is_follower() {
                 continue;
             }
-            let root = self.board.find(f.seg);
-            if feats.iter().any(|x| x.2 == root) {
+            let kind = self.board.seg_kind(f.seg);
+            // cloisters are single segments: keep the segment itself
+            let id = if kind.is_cloister() {
+                f.seg
+            } else {
+                self.board.find(f.seg)
+            };
+            if feats.iter().any(|x| x.2 == id) {
                 continue;
             }
-            let kind = self.board.seg_kind(root);
             let key = match kind {
                 FeatureKind::Road => 0,
                 FeatureKind::City => 1,
@@ -1026,26 +1290,26 @@ impl Game {
             let pos = if kind.is_cloister() {
                 self.board.tiles()[self.board.seg_tile(f.seg)].pos
             } else {
-                self.board.smallest_pos(root)
+                self.board.smallest_pos(id)
             };
-            // cloisters are single segments: keep the segment itself
-            let id = if kind.is_cloister() { f.seg } else { root };
             feats.push((key, pos, id));
         }
         feats.sort_by_key(|x| (x.0, x.1));
         let mut cities = Vec::new();
         for &(_, _, seg) in &feats {
             let kind = self.board.seg_kind(seg);
+            let mut pig_bonus = 0;
             let value = match kind {
                 FeatureKind::Road | FeatureKind::City => expansions::final_value(
                     kind,
                     self.board.distinct_tiles(seg),
                     self.board.pennants(seg),
+                    self.board.flags(seg),
                     0,
                 ),
                 FeatureKind::Monastery | FeatureKind::Garden => {
                     let p = self.board.tiles()[self.board.seg_tile(seg)].pos;
-                    expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0)
+                    expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0)
                 }
                 FeatureKind::Field => {
                     self.board.field_cities(seg, &mut cities);
@@ -1053,17 +1317,44 @@ impl Game {
                         .iter()
                         .filter(|c| self.board.open_sides(**c) == 0)
                         .count() as u32;
-                    expansions::final_value(kind, 0, 0, done)
+                    pig_bonus = expansions::PIG_BONUS_PER_CITY * done as i32;
+                    expansions::final_value(kind, 0, 0, 0, done)
                 }
                 _ => 0,
             };
-            self.award(seg, kind, value, true, sink);
+            self.award(seg, kind, value, pig_bonus, true, sink);
+        }
+        if self.expansions.contains(Expansion::TradersBuilders) {
+            self.score_goods(sink);
         }
         self.ranking = rank(&self.players);
         if sink.enabled() {
             sink.push(Effect::GameOver {
                 ranking: self.ranking.clone(),
             });
+        }
+    }
+
+    /// Traders & Builders: 10 points to every player with the most tokens of each good
+    /// (at least one). Players who left the game take no part.
+    fn score_goods(&mut self, sink: &mut impl EffectSink) {
+        let tokens: Vec<Option<[u8; 3]>> = self
+            .players
+            .iter()
+            .map(|p| p.active.then_some(p.goods))
+            .collect();
+        let winners = expansions::goods_majorities(&tokens);
+        for (k, good) in ["wine", "grain", "cloth"].into_iter().enumerate() {
+            for &p in &winners[k] {
+                self.players[p as usize].score += expansions::GOODS_MAJORITY_POINTS;
+                if sink.enabled() {
+                    sink.push(Effect::GoodsScored {
+                        player: p,
+                        good: good.to_string(),
+                        points: expansions::GOODS_MAJORITY_POINTS,
+                    });
+                }
+            }
         }
     }
 
@@ -1145,6 +1436,7 @@ impl Game {
             }
             Event::FigurePlaced { figure, spot, .. } => Step::Figure(*figure, spot),
             Event::FigureSkipped { .. } => Step::Pass,
+            Event::AbbotReturned { .. } => Step::ReturnAbbot,
             Event::PlayerResigned { player, .. } => return self.resign_into(*player, sink),
         };
         let player = e.player().unwrap_or(u8::MAX);
@@ -1157,6 +1449,7 @@ impl Game {
 enum Step<'a> {
     Tile(Pos, Rotation),
     Figure(FigureKind, &'a str),
+    ReturnAbbot,
     Pass,
 }
 
@@ -1165,6 +1458,7 @@ impl Step<'_> {
         match self {
             Step::Tile(..) => "place_tile",
             Step::Figure(..) => "place_figure",
+            Step::ReturnAbbot => "return_abbot",
             Step::Pass => "pass",
         }
     }
@@ -1174,7 +1468,17 @@ impl Step<'_> {
 enum Done {
     Tile(TileTypeId, Pos, Rotation),
     Figure(FigureKind, u16),
+    AbbotReturned,
     Pass,
+}
+
+/// Does `player` have a follower in the feature containing `seg`?
+fn has_own_follower(board: &Board, seg: u16, player: u8) -> bool {
+    let root = board.find(seg);
+    board
+        .figures
+        .iter()
+        .any(|f| f.owner == player && f.kind.is_follower() && board.find(f.seg) == root)
 }
 
 /// Competition ranking: higher scores first, ties share a place.

@@ -6,8 +6,11 @@
 //! game is their first user; each expansion gets its own module here and is dispatched
 //! from these functions, never from special cases in the core.
 
+pub mod river;
+
 use serde::{Deserialize, Serialize};
 
+use crate::board::{FLAG_CATHEDRAL, FLAG_INN};
 use crate::catalog::{FeatureKind, TileType};
 use crate::figures::FigureKind;
 
@@ -69,7 +72,13 @@ impl Expansion {
     /// Whether the engine implements this expansion's rules yet. A game can only be set
     /// up with implemented expansions.
     pub fn is_implemented(self) -> bool {
-        false
+        matches!(
+            self,
+            Expansion::River
+                | Expansion::Abbot
+                | Expansion::InnsCathedrals
+                | Expansion::TradersBuilders
+        )
     }
 }
 
@@ -104,15 +113,28 @@ impl FromIterator<Expansion> for ExpansionSet {
     }
 }
 
-/// Whether tiles of this catalog origin go into the draw pile of a game with `set`.
+/// Whether tiles of this catalog origin go into the draw pile of a game with `set`
+/// (the River's spring is the start tile, not drawn).
 pub fn tile_in_game(tile: &TileType, set: ExpansionSet) -> bool {
-    !tile.not_in_draw_pile && tile.expansion.is_none_or(|e| set.contains(e))
+    !tile.not_in_draw_pile
+        && !tile.start_with_river
+        && tile.expansion.is_none_or(|e| set.contains(e))
 }
 
 /// Figures each player starts with, by kind.
-pub fn starting_supply(_set: ExpansionSet) -> [u8; FigureKind::COUNT] {
+pub fn starting_supply(set: ExpansionSet) -> [u8; FigureKind::COUNT] {
     let mut s = [0u8; FigureKind::COUNT];
     s[FigureKind::Follower as usize] = 7;
+    if set.contains(Expansion::Abbot) {
+        s[FigureKind::Abbot as usize] = 1;
+    }
+    if set.contains(Expansion::InnsCathedrals) {
+        s[FigureKind::BigFollower as usize] = 1;
+    }
+    if set.contains(Expansion::TradersBuilders) {
+        s[FigureKind::Builder as usize] = 1;
+        s[FigureKind::Pig as usize] = 1;
+    }
     s
 }
 
@@ -144,25 +166,64 @@ pub fn figure_allowed(_set: ExpansionSet, kind: FigureKind, feature: FeatureKind
     }
 }
 
-/// Value of a completed feature during the game (hook *before scoring* lets expansions
-/// change it: inns, cathedrals, mage, witch).
-pub fn completed_value(kind: FeatureKind, tiles: u32, pennants: u32) -> i32 {
+/// Value of a completed feature during the game (hook *before scoring*: inns and
+/// cathedrals change it). `flags` are the board's `FLAG_*` bits of the feature.
+pub fn completed_value(kind: FeatureKind, tiles: u32, pennants: u32, flags: u8) -> i32 {
+    let (tiles, pennants) = (tiles as i32, pennants as i32);
     match kind {
-        FeatureKind::Road => tiles as i32,
-        FeatureKind::City => 2 * tiles as i32 + 2 * pennants as i32,
+        FeatureKind::Road if flags & FLAG_INN != 0 => 2 * tiles,
+        FeatureKind::Road => tiles,
+        FeatureKind::City if flags & FLAG_CATHEDRAL != 0 => 3 * tiles + 3 * pennants,
+        FeatureKind::City => 2 * tiles + 2 * pennants,
         FeatureKind::Monastery | FeatureKind::Garden => 9,
         _ => 0,
     }
 }
 
-/// Value of an incomplete feature at the end of the game (hook *final scoring*).
-pub fn final_value(kind: FeatureKind, tiles: u32, pennants: u32, completed_cities: u32) -> i32 {
+/// Value of an incomplete feature at the end of the game (hook *final scoring*): an inn
+/// road or a cathedral city left open is worth nothing.
+pub fn final_value(
+    kind: FeatureKind,
+    tiles: u32,
+    pennants: u32,
+    flags: u8,
+    completed_cities: u32,
+) -> i32 {
+    let (tiles, pennants) = (tiles as i32, pennants as i32);
     match kind {
-        FeatureKind::Road => tiles as i32,
-        FeatureKind::City => tiles as i32 + pennants as i32,
+        FeatureKind::Road if flags & FLAG_INN != 0 => 0,
+        FeatureKind::Road => tiles,
+        FeatureKind::City if flags & FLAG_CATHEDRAL != 0 => 0,
+        FeatureKind::City => tiles + pennants,
         // `tiles` is the monastery tile plus its occupied surroundings
-        FeatureKind::Monastery | FeatureKind::Garden => tiles as i32,
+        FeatureKind::Monastery | FeatureKind::Garden => tiles,
         FeatureKind::Field => 3 * completed_cities as i32,
         _ => 0,
     }
+}
+
+/// Points per completed city that a field owner with a pig in the field earns on top of
+/// the farmers' 3 (Traders & Builders).
+pub const PIG_BONUS_PER_CITY: i32 = 1;
+
+/// Final points per goods majority (Traders & Builders).
+pub const GOODS_MAJORITY_POINTS: i32 = 10;
+
+/// Traders & Builders final scoring: for each good (wine, grain, cloth), every player with
+/// the most tokens (at least one) scores 10. `tokens[p]` is `None` for a player who left
+/// the game. Returns, per good, the players who score.
+pub fn goods_majorities(tokens: &[Option<[u8; 3]>]) -> [Vec<u8>; 3] {
+    let mut out: [Vec<u8>; 3] = Default::default();
+    for (k, winners) in out.iter_mut().enumerate() {
+        let max = tokens.iter().flatten().map(|t| t[k]).max().unwrap_or(0);
+        if max == 0 {
+            continue;
+        }
+        for (p, t) in tokens.iter().enumerate() {
+            if t.is_some_and(|t| t[k] == max) {
+                winners.push(p as u8);
+            }
+        }
+    }
+    out
 }

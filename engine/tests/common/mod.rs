@@ -27,9 +27,17 @@ pub struct Table {
 impl Table {
     /// A sandbox game: the start tile at (0,0), then `tiles` drawn in this order.
     pub fn new(players: u8, tiles: &[&str]) -> Table {
+        Table::with(&[], players, tiles)
+    }
+
+    /// A sandbox game with expansions (ids such as `river`, `abbot`).
+    pub fn with(expansions: &[&str], players: u8, tiles: &[&str]) -> Table {
         let config = GameConfig {
             players,
-            expansions: Vec::new(),
+            expansions: expansions
+                .iter()
+                .map(|e| tilepost_engine::Expansion::from_id(e).expect("known expansion"))
+                .collect(),
             tile_order: Some(tiles.iter().map(|s| s.to_string()).collect()),
             seed: 1,
         };
