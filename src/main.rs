@@ -1,1 +1,136 @@
-fn main() {}
+//! The `tilepost` command: `serve` (the default), `migrate`, `openapi`, `replay FILE`.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+use tilepost::clock::SystemClock;
+use tilepost::config::Config;
+
+#[derive(Parser)]
+#[command(name = "tilepost", version, about = "Play-by-mail Carcassonne server")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the HTTP server (the default).
+    Serve,
+    /// Run the database migrations and exit.
+    Migrate,
+    /// Print the OpenAPI document.
+    Openapi,
+    /// Replay an exported game log (JSON array of stored events) and print the final state.
+    Replay {
+        /// The log file.
+        file: std::path::PathBuf,
+    },
+}
+
+fn init_logs() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt().with_env_filter(filter).init();
+}
+
+fn config() -> Result<Config, ExitCode> {
+    Config::from_env().map_err(|e| {
+        eprintln!("configuration error: {e}");
+        ExitCode::from(2)
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Openapi => {
+            print!("{}", tilepost::api::openapi_json());
+            ExitCode::SUCCESS
+        }
+        Command::Replay { file } => {
+            let text = match std::fs::read_to_string(&file) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("cannot read {}: {e}", file.display());
+                    return ExitCode::from(1);
+                }
+            };
+            match tilepost::replay::replay_text(&text) {
+                Ok(v) => {
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&v).unwrap_or_default()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("cannot replay {}: {e}", file.display());
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Migrate => {
+            init_logs();
+            let c = match config() {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            let store = match tilepost::store::Store::connect(
+                &c.database_url,
+                1,
+                std::time::Duration::from_millis(c.db_timeout_ms.max(5000)),
+            ) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("database: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            match store.migrate() {
+                Ok(n) => {
+                    println!("{n} migration(s) applied");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("migration failed: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Serve => {
+            init_logs();
+            let c = match config() {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            tracing::info!(config = ?c, "starting");
+            let state = match tilepost::startup::prepare(&c, Arc::new(SystemClock)) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("cannot start: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            let listener = match std::net::TcpListener::bind(&c.bind) {
+                Ok(l) => l,
+                Err(e) => {
+                    eprintln!("cannot listen on {}: {e}", c.bind);
+                    return ExitCode::from(1);
+                }
+            };
+            tracing::info!(bind = %c.bind, database = state.store.backend(), "listening");
+            let result = actix_web::rt::System::new().block_on(async move {
+                tilepost::startup::server(state, listener, c.workers)?.await
+            });
+            match result {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("server error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+    }
+}

@@ -568,37 +568,71 @@ impl Board {
     /// Would feature `i` of tile `t` placed at `p` with `r` join an occupied feature?
     /// (Look-ahead for listing placements without placing.)
     pub fn occupied_after(&self, t: &TileType, p: Pos, r: Rotation, i: usize) -> bool {
-        let f = &t.features[i];
-        if f.kind.is_edge_feature() {
-            for d in Dir::ALL {
-                if t.edge_feature[r.index()][d.index()] as usize != i {
-                    continue;
-                }
-                if let Some(j) = self.tile_index_at(p.step(d)) {
-                    let o = &self.tiles[j];
-                    let ot = catalog().get(o.tile);
-                    let s = ot.edge_feature[o.rotation.index()][d.opposite().index()];
-                    if s != NONE && self.figures_in(o.seg_base + s as u16) > 0 {
-                        return true;
-                    }
-                }
+        self.occupied_after_mask(t, p, r) & (1 << i) != 0
+    }
+
+    /// For tile `t` placed at `p` with `r`: bit `i` set when feature `i` would belong to an
+    /// occupied feature. Two features of the tile that touch the same neighbouring feature
+    /// end up in one feature, so an occupied feature reached through one of them occupies
+    /// the other too (a field on both sides of a road end, for instance).
+    pub fn occupied_after_mask(&self, t: &TileType, p: Pos, r: Rotation) -> u32 {
+        // (feature of the tile, root of the neighbouring feature it joins)
+        let mut touch = [(0u8, 0u16); 12];
+        let mut k = 0;
+        for d in Dir::ALL {
+            let Some(j) = self.tile_index_at(p.step(d)) else {
+                continue;
+            };
+            let o = &self.tiles[j];
+            let ot = catalog().get(o.tile);
+            let od = d.opposite();
+            let mine = t.edge_feature[r.index()][d.index()];
+            let theirs = ot.edge_feature[o.rotation.index()][od.index()];
+            if mine != NONE && theirs != NONE {
+                touch[k] = (mine, self.find(o.seg_base + theirs as u16));
+                k += 1;
             }
-        } else if f.kind == FeatureKind::Field {
-            for hh in crate::geometry::Half::ALL {
-                if t.half_feature[r.index()][hh.index()] as usize != i {
-                    continue;
-                }
-                if let Some(j) = self.tile_index_at(p.step(hh.side())) {
-                    let o = &self.tiles[j];
-                    let ot = catalog().get(o.tile);
-                    let s = ot.half_feature[o.rotation.index()][hh.across().index()];
-                    if s != NONE && self.figures_in(o.seg_base + s as u16) > 0 {
-                        return true;
-                    }
+            for h in d.halves() {
+                let a = t.half_feature[r.index()][h.index()];
+                let b = ot.half_feature[o.rotation.index()][h.across().index()];
+                if a != NONE && b != NONE {
+                    touch[k] = (a, self.find(o.seg_base + b as u16));
+                    k += 1;
                 }
             }
         }
-        false
+        // group the tile's features that share a neighbouring feature
+        let mut group: [u8; 32] = std::array::from_fn(|i| i as u8);
+        fn top(group: &[u8; 32], mut i: u8) -> u8 {
+            while group[i as usize] != i {
+                i = group[i as usize];
+            }
+            i
+        }
+        for x in 0..k {
+            for y in x + 1..k {
+                if touch[x].1 == touch[y].1 {
+                    let (a, b) = (top(&group, touch[x].0), top(&group, touch[y].0));
+                    group[a.max(b) as usize] = a.min(b);
+                }
+            }
+        }
+        let mut occupied_groups = 0u32;
+        for &(f, root) in &touch[..k] {
+            if self.segs[root as usize].figures > 0 {
+                occupied_groups |= 1 << top(&group, f);
+            }
+        }
+        if occupied_groups == 0 {
+            return 0;
+        }
+        let mut mask = 0u32;
+        for i in 0..t.features.len() as u8 {
+            if occupied_groups & (1 << top(&group, i)) != 0 {
+                mask |= 1 << i;
+            }
+        }
+        mask
     }
 
     /// The spot a figure stands on, in board orientation.

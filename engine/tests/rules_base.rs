@@ -482,6 +482,52 @@ fn joining_features_recomputes_majority_and_returns_every_knight() {
 }
 
 #[test]
+fn a_field_joined_through_another_field_of_the_tile_is_occupied() {
+    // (0,-2) base/W r180 is a junction with road ends N, E, W. Its two northern corner
+    // fields both touch the field around the monastery at (0,-1); the north-west one also
+    // touches Red's farmer at (-1,-2). Once placed, all of them are one occupied field,
+    // so the north-east corner offers no farmer even though its own neighbour is empty.
+    let mut t = Table::new(2, &["base/A", "base/E", "base/J", "base/W"]);
+    t.place(0, -1, 0).pass();
+    t.place(-1, -1, 180).pass();
+    t.place(-1, -2, 0).figure("ENE");
+    assert_eq!(t.edges(-1, -2), "CRRF");
+    let listed: Vec<_> = t
+        .game
+        .placements()
+        .into_iter()
+        .filter(|p| p.pos == tilepost_engine::Pos::new(0, -2) && p.rotation.degrees() == 180)
+        .flat_map(|p| p.spots.into_iter().map(|s| s.spot.compass_name().unwrap()))
+        .collect();
+    assert_eq!(listed, vec!["W", "N", "E", "ESE"]);
+    t.place(0, -2, 180);
+    assert_eq!(t.edges(0, -2), "RRFR");
+    assert_eq!(
+        t.try_figure("NNE"),
+        Err(PlayError::FeatureOccupied("field"))
+    );
+    assert_eq!(
+        t.try_figure("NNW"),
+        Err(PlayError::FeatureOccupied("field"))
+    );
+    let offered: Vec<Action> = t.game.legal_actions();
+    assert_eq!(
+        offered,
+        ["W", "N", "E", "ESE"]
+            .iter()
+            .map(|s| Action::PlaceFigure {
+                figure: FigureKind::Follower,
+                spot: s.to_string()
+            })
+            .chain([Action::Pass])
+            .collect::<Vec<_>>()
+    );
+    t.figure("SSE");
+    assert_eq!(t.supply(BLUE), 6);
+    t.assert_replays();
+}
+
+#[test]
 fn a_tile_that_fits_nowhere_is_discarded_and_the_next_is_drawn() {
     let mut t = Table::new(2, &["base/E", "base/C", "base/U"]);
     // Red closes T0's cap: no empty cell now asks for a city alone.

@@ -1,0 +1,155 @@
+//! Request extractors: a JSON body that refuses unknown fields with field paths, a body
+//! size limit answered with `413`, and the caller from the bearer token.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::http::header;
+use actix_web::{web, FromRequest, HttpRequest};
+use futures_util::StreamExt;
+use serde::de::DeserializeOwned;
+
+use super::error::ApiError;
+use super::AppState;
+
+fn state(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
+    req.app_data::<web::Data<AppState>>()
+        .cloned()
+        .ok_or_else(|| ApiError::internal("application state missing"))
+}
+
+/// A JSON request body.
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let mut payload = payload.take();
+        Box::pin(async move {
+            let limit = state(&req)?.config.max_body_bytes;
+            if let Some(ct) = req.headers().get(header::CONTENT_TYPE) {
+                let ct = ct.to_str().unwrap_or("").to_ascii_lowercase();
+                let mime = ct.split(';').next().unwrap_or("").trim().to_string();
+                if mime != "application/json" && !mime.ends_with("+json") {
+                    return Err(ApiError::new(
+                        415,
+                        "unsupported-media-type",
+                        "send the body as application/json",
+                    ));
+                }
+            }
+            let too_large = || {
+                ApiError::new(
+                    413,
+                    "payload-too-large",
+                    format!("request bodies are limited to {limit} bytes"),
+                )
+            };
+            if let Some(len) = req
+                .headers()
+                .get(header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<usize>().ok())
+            {
+                if len > limit {
+                    return Err(too_large());
+                }
+            }
+            let mut body = web::BytesMut::new();
+            while let Some(chunk) = payload.next().await {
+                let chunk = chunk.map_err(|e| ApiError::validation("body", e.to_string()))?;
+                if body.len() + chunk.len() > limit {
+                    return Err(too_large());
+                }
+                body.extend_from_slice(&chunk);
+            }
+            parse_json(&body).map(ApiJson)
+        })
+    }
+}
+
+/// Parses JSON with the path of the offending field in the error.
+pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    if body.is_empty() {
+        return Err(ApiError::validation("body", "a JSON body is required"));
+    }
+    let de = &mut serde_json::Deserializer::from_slice(body);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." || path.is_empty() {
+            "body".to_string()
+        } else {
+            path
+        };
+        let inner = e.into_inner();
+        let mut msg = inner.to_string();
+        // drop serde's " at line L column C" suffix
+        if let Some(i) = msg.find(" at line ") {
+            msg.truncate(i);
+        }
+        ApiError::validation(field, msg)
+    })
+}
+
+/// The authenticated caller.
+#[derive(Clone, Debug)]
+pub struct CurrentUser {
+    pub id: String,
+}
+
+fn bearer(req: &HttpRequest) -> Option<Result<String, ApiError>> {
+    let h = req.headers().get(header::AUTHORIZATION)?;
+    let Ok(s) = h.to_str() else {
+        return Some(Err(ApiError::unauthorized("malformed Authorization header")));
+    };
+    let mut parts = s.splitn(2, ' ');
+    let scheme = parts.next().unwrap_or("");
+    let token = parts.next().unwrap_or("").trim();
+    if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
+        return Some(Err(ApiError::unauthorized(
+            "use Authorization: Bearer <token>",
+        )));
+    }
+    Some(Ok(token.to_string()))
+}
+
+fn authenticate(req: &HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
+    let Some(token) = bearer(req) else {
+        return Ok(None);
+    };
+    let token = token?;
+    let st = state(req)?;
+    let now = st.clock.now_ms();
+    st.auth
+        .verify(&token, now)
+        .map(|id| Some(CurrentUser { id }))
+        .map_err(ApiError::unauthorized)
+}
+
+impl FromRequest for CurrentUser {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(authenticate(req).and_then(|u| {
+            u.ok_or_else(|| ApiError::unauthorized("this operation needs a bearer token"))
+        }))
+    }
+}
+
+/// The caller when a token is given (a bad token is still refused).
+#[derive(Clone, Debug)]
+pub struct MaybeUser(pub Option<CurrentUser>);
+
+impl FromRequest for MaybeUser {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(authenticate(req).map(MaybeUser))
+    }
+}

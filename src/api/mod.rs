@@ -1,0 +1,333 @@
+//! The HTTP API (the only module that knows HTTP): handlers, DTOs, the OpenAPI document
+//! generated from the handlers (utoipa-actix-web, so routes and document cannot drift),
+//! the problem+json error type, request ids, and `405` answers built from the document.
+
+pub mod auth;
+pub mod dto;
+pub mod error;
+pub mod extract;
+pub mod games;
+pub mod users;
+pub mod views;
+
+use std::sync::{Arc, OnceLock};
+
+use actix_web::dev::{Service, ServiceResponse};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::{get, web, App, HttpRequest, HttpResponse};
+use serde_json::{json, Value};
+use tracing::Instrument;
+use utoipa::OpenApi;
+use utoipa_actix_web::{scope, AppExt};
+
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::store::Store;
+use dto::Health;
+use error::{ApiError, Problem};
+
+/// What every request can reach.
+pub struct AppState {
+    pub store: Store,
+    pub auth: Arc<auth::Auth>,
+    pub clock: Arc<dyn Clock>,
+    pub config: Arc<Config>,
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "tilepost",
+        description = "Play-by-mail Carcassonne: games over HTTP on an event log. Errors are RFC 9457 problems with a stable `code`.",
+        license(name = "MIT"),
+    ),
+    tags(
+        (name = "users", description = "Accounts and tokens"),
+        (name = "games", description = "Games, moves and history"),
+        (name = "health", description = "Liveness and readiness"),
+    ),
+    components(schemas(Problem, error::FieldError)),
+)]
+struct ApiDoc;
+
+/// Liveness: the process answers.
+#[utoipa::path(
+    operation_id = "get_health",
+    tag = "health",
+    security(()),
+    responses((status = 200, description = "The server is alive", body = Health))
+)]
+#[get("/healthz")]
+async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(Health {
+        status: "ok".into(),
+        database: None,
+    })
+}
+
+/// Readiness: the database answers.
+#[utoipa::path(
+    operation_id = "get_readiness",
+    tag = "health",
+    security(()),
+    responses(
+        (status = 200, description = "The server and its database answer", body = Health),
+        (status = 503, description = "The database is unreachable (`service-unavailable`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/readyz")]
+async fn readyz(st: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    st.store.ping().await?;
+    Ok(HttpResponse::Ok().json(Health {
+        status: "ok".into(),
+        database: Some(st.store.backend().into()),
+    }))
+}
+
+/// Registers every documented route on a utoipa app.
+fn register<T>(app: utoipa_actix_web::UtoipaApp<T>) -> utoipa_actix_web::UtoipaApp<T>
+where
+    T: actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+{
+    app.service(healthz).service(readyz).service(
+        scope::scope("/v1")
+            .service(users::create_user)
+            .service(users::create_token)
+            .service(users::get_me)
+            .service(users::update_me)
+            .service(games::create_game)
+            .service(games::list_games)
+            .service(games::get_game)
+            .service(games::join_game)
+            .service(games::start_game)
+            .service(games::list_placements)
+            .service(games::list_actions)
+            .service(games::submit_move)
+            .service(games::list_events)
+            .service(games::resign_game),
+    )
+}
+
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+fn problem_response(description: &str) -> Value {
+    json!({
+        "description": description,
+        "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    })
+}
+
+/// Completes the generated document: security scheme, the problems every operation can
+/// answer with, and a stable order.
+fn finish(doc: utoipa::openapi::OpenApi) -> Value {
+    let mut v = serde_json::to_value(&doc).unwrap_or(Value::Null);
+    if let Some(paths) = v.get_mut("paths").and_then(|p| p.as_object_mut()) {
+        for (_, item) in paths.iter_mut() {
+            let Some(item) = item.as_object_mut() else {
+                continue;
+            };
+            for (method, op) in item.iter_mut() {
+                if !METHODS.contains(&method.as_str()) {
+                    continue;
+                }
+                let has_body = op.get("requestBody").is_some();
+                let has_params = op
+                    .get("parameters")
+                    .and_then(|p| p.as_array())
+                    .is_some_and(|p| !p.is_empty());
+                let Some(resp) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else {
+                    continue;
+                };
+                if has_body || has_params {
+                    resp.entry("400")
+                        .or_insert_with(|| json!({"$ref": "#/components/responses/BadRequest"}));
+                }
+                if has_body {
+                    resp.entry("413").or_insert_with(
+                        || json!({"$ref": "#/components/responses/PayloadTooLarge"}),
+                    );
+                    resp.entry("415").or_insert_with(
+                        || json!({"$ref": "#/components/responses/UnsupportedMediaType"}),
+                    );
+                }
+                resp.entry("500")
+                    .or_insert_with(|| json!({"$ref": "#/components/responses/InternalError"}));
+                resp.entry("503")
+                    .or_insert_with(|| json!({"$ref": "#/components/responses/Unavailable"}));
+            }
+        }
+    }
+    if let Some(c) = v.get_mut("components").and_then(|c| c.as_object_mut()) {
+        c.insert(
+            "securitySchemes".into(),
+            json!({"bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
+                "description": "An access token from POST /v1/auth/token"}}),
+        );
+        c.insert(
+            "responses".into(),
+            json!({
+                "BadRequest": problem_response("Invalid request: wrong types, missing or unknown fields (`validation-failed`)"),
+                "PayloadTooLarge": problem_response("The body is larger than the limit (`payload-too-large`)"),
+                "UnsupportedMediaType": problem_response("The body is not JSON (`unsupported-media-type`)"),
+                "InternalError": problem_response("The server failed; the cause is logged with the request id (`internal-error`)"),
+                "Unavailable": problem_response("The database is unavailable; retry later (`service-unavailable`)"),
+            }),
+        );
+    }
+    v
+}
+
+/// The OpenAPI document, as served at `/openapi.json` and committed in
+/// `openapi/openapi.json`.
+pub fn openapi_value() -> &'static Value {
+    static DOC: OnceLock<Value> = OnceLock::new();
+    DOC.get_or_init(|| {
+        let (_, doc) = register(App::new().into_utoipa_app().openapi(ApiDoc::openapi()))
+            .split_for_parts();
+        finish(doc)
+    })
+}
+
+/// The document as pretty JSON with a final newline.
+pub fn openapi_json() -> String {
+    let mut s = serde_json::to_string_pretty(openapi_value()).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Path templates of the document with their methods, for `405` answers.
+fn route_table() -> &'static Vec<(Vec<String>, String)> {
+    static T: OnceLock<Vec<(Vec<String>, String)>> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut out = Vec::new();
+        if let Some(paths) = openapi_value().get("paths").and_then(|p| p.as_object()) {
+            for (path, item) in paths {
+                let segs = path.split('/').map(|s| s.to_string()).collect();
+                let methods: Vec<String> = item
+                    .as_object()
+                    .map(|o| {
+                        o.keys()
+                            .filter(|k| METHODS.contains(&k.as_str()))
+                            .map(|k| k.to_ascii_uppercase())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                out.push((segs, methods.join(", ")));
+            }
+        }
+        out
+    })
+}
+
+fn matches(template: &[String], path: &str) -> bool {
+    let segs: Vec<&str> = path.split('/').collect();
+    segs.len() == template.len()
+        && template.iter().zip(segs).all(|(t, s)| {
+            if t.starts_with('{') && t.ends_with('}') {
+                !s.is_empty()
+            } else {
+                t == s
+            }
+        })
+}
+
+/// Unknown path: `404`; known path with another method: `405` with `Allow`.
+async fn fallback(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    let path = req.path();
+    let path = if path.len() > 1 {
+        path.trim_end_matches('/')
+    } else {
+        path
+    };
+    if let Some((_, allow)) = route_table().iter().find(|(t, _)| matches(t, path)) {
+        let mut e = ApiError::new(
+            405,
+            "method-not-allowed",
+            format!("{} is not allowed here; allowed: {allow}", req.method()),
+        );
+        e.allow = Some(allow.clone());
+        return Err(e);
+    }
+    Err(ApiError::new(404, "not-found", "no such resource"))
+}
+
+fn request_id(req: &actix_web::dev::ServiceRequest) -> String {
+    req.headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|s| {
+            !s.is_empty()
+                && s.len() <= 64
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        })
+        .map(|s| s.to_string())
+        .unwrap_or_else(|| uuid::Uuid::new_v4().simple().to_string())
+}
+
+/// Builds the application for one worker.
+pub fn app(
+    state: web::Data<AppState>,
+) -> App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let doc: utoipa::openapi::OpenApi =
+        serde_json::from_value(openapi_value().clone()).unwrap_or_default();
+    let query_cfg = web::QueryConfig::default().error_handler(|e, _| {
+        let mut msg = e.to_string();
+        if let Some(rest) = msg.strip_prefix("Query deserialize error: ") {
+            msg = rest.to_string();
+        }
+        ApiError::validation("query", msg).into()
+    });
+    let path_cfg = web::PathConfig::default()
+        .error_handler(|e, _| ApiError::validation("path", e.to_string()).into());
+    let (app, _) = register(
+        App::new()
+            .into_utoipa_app()
+            .app_data(state)
+            .app_data(query_cfg)
+            .app_data(path_cfg),
+    )
+    .split_for_parts();
+    app.service(
+        utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", doc),
+    )
+    .default_service(web::to(fallback))
+    .wrap_fn(|req, srv| {
+        let id = request_id(&req);
+        let method = req.method().to_string();
+        let path = req.path().to_string();
+        let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
+        let started = std::time::Instant::now();
+        let fut = srv.call(req);
+        async move {
+            let mut res = fut.await?;
+            let status = res.status().as_u16();
+            if let Ok(v) = HeaderValue::from_str(&id) {
+                res.headers_mut()
+                    .insert(HeaderName::from_static("x-request-id"), v);
+            }
+            tracing::info!(
+                status,
+                ms = started.elapsed().as_secs_f64() * 1000.0,
+                "request done"
+            );
+            Ok(res)
+        }
+        .instrument(span)
+    })
+}

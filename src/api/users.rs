@@ -1,0 +1,205 @@
+//! Users and tokens.
+
+use actix_web::{get, patch, post, web, HttpResponse};
+
+use super::dto::*;
+use super::error::{ApiError, Problem};
+use super::extract::{ApiJson, CurrentUser};
+use super::AppState;
+use crate::clock::rfc3339;
+use crate::store::UserRow;
+
+fn user_view(u: &UserRow) -> UserView {
+    UserView {
+        id: u.id.clone(),
+        username: u.username.clone(),
+        email: u.email.clone(),
+        notifications: NotificationPrefs {
+            turn: u.notify_turn != 0,
+            finished: u.notify_finished != 0,
+        },
+        created_at: rfc3339(u.created_at),
+    }
+}
+
+fn valid_username(s: &str) -> bool {
+    (3..=32).contains(&s.len())
+        && s
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+fn valid_email(s: &str) -> bool {
+    let Some((local, domain)) = s.split_once('@') else {
+        return false;
+    };
+    (3..=254).contains(&s.len())
+        && !local.is_empty()
+        && !domain.is_empty()
+        && !domain.contains('@')
+        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+/// Register a user.
+#[utoipa::path(
+    operation_id = "create_user",
+    tag = "users",
+    request_body = RegisterRequest,
+    security(()),
+    responses(
+        (status = 201, description = "The user was created", body = UserView),
+        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The username is taken (`username-taken`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/users")]
+pub async fn create_user(
+    st: web::Data<AppState>,
+    body: ApiJson<RegisterRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let r = body.0;
+    let mut errors = Vec::new();
+    if !valid_username(&r.username) {
+        errors.push((
+            "username",
+            "3 to 32 characters: letters, digits, _, - and .",
+        ));
+    }
+    if !valid_email(&r.email) {
+        errors.push(("email", "not an email address"));
+    }
+    if !(8..=256).contains(&r.password.chars().count()) {
+        errors.push(("password", "8 to 256 characters"));
+    }
+    if let Some((f, m)) = errors.first() {
+        let mut e = ApiError::validation(*f, *m);
+        for (f, m) in errors.iter().skip(1) {
+            e = e.with_field(*f, *m);
+        }
+        return Err(e);
+    }
+    let auth = st.auth.clone();
+    let password = r.password;
+    let hash = web::block(move || auth.hash_password(&password))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::internal)?;
+    let row = UserRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        username: r.username,
+        email: r.email,
+        password_hash: hash,
+        notify_turn: 1,
+        notify_finished: 1,
+        created_at: st.clock.now_ms(),
+    };
+    st.store.create_user(row.clone()).await?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", "/v1/users/me"))
+        .json(user_view(&row)))
+}
+
+/// Exchange credentials for an access token.
+#[utoipa::path(
+    operation_id = "create_token",
+    tag = "users",
+    request_body = TokenRequest,
+    security(()),
+    responses(
+        (status = 200, description = "A bearer token", body = TokenResponse),
+        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Wrong username or password (`invalid-credentials`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/auth/token")]
+pub async fn create_token(
+    st: web::Data<AppState>,
+    body: ApiJson<TokenRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let r = body.0;
+    let user = if r.username.len() <= 64 {
+        st.store.user_by_username(r.username).await?
+    } else {
+        None
+    };
+    let auth = st.auth.clone();
+    let stored = user.as_ref().map(|u| u.password_hash.clone());
+    let password = r.password;
+    let ok = web::block(move || auth.verify_password(&password, stored.as_deref()))
+        .await
+        .map_err(ApiError::internal)?;
+    let Some(user) = user.filter(|_| ok) else {
+        return Err(ApiError::new(
+            401,
+            "invalid-credentials",
+            "wrong username or password",
+        ));
+    };
+    let token = st
+        .auth
+        .issue(&user.id, st.clock.now_ms())
+        .map_err(ApiError::internal)?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(TokenResponse {
+            access_token: token,
+            token_type: "Bearer".into(),
+            expires_in: st.auth.ttl_secs(),
+        }))
+}
+
+/// The caller's account.
+#[utoipa::path(
+    operation_id = "get_me",
+    tag = "users",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller", body = UserView),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/users/me")]
+pub async fn get_me(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResponse, ApiError> {
+    let u = st
+        .store
+        .user_by_id(me.id)
+        .await?
+        .ok_or_else(|| ApiError::unauthorized("the token's user no longer exists"))?;
+    Ok(HttpResponse::Ok().json(user_view(&u)))
+}
+
+/// Change the caller's email or notification preferences.
+#[utoipa::path(
+    operation_id = "update_me",
+    tag = "users",
+    request_body = UpdateUserRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The updated account", body = UserView),
+        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[patch("/users/me")]
+pub async fn update_me(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    body: ApiJson<UpdateUserRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let r = body.0;
+    if let Some(e) = &r.email {
+        if !valid_email(e) {
+            return Err(ApiError::validation("email", "not an email address"));
+        }
+    }
+    let (turn, finished) = match &r.notifications {
+        Some(n) => (n.turn, n.finished),
+        None => (None, None),
+    };
+    let u = st
+        .store
+        .update_user(me.id, r.email, turn, finished)
+        .await?
+        .ok_or_else(|| ApiError::unauthorized("the token's user no longer exists"))?;
+    Ok(HttpResponse::Ok().json(user_view(&u)))
+}

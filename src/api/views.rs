@@ -1,0 +1,323 @@
+//! Conversions between engine types, store records and DTOs. The hidden information
+//! (seed, future pile, a sandbox game's tile order) never reaches a DTO.
+
+use tilepost_engine::{
+    catalog, Action, Effect, Event, FigureKind, Game, Phase, RankEntry, Rotation,
+};
+
+use serde_json::{json, Value};
+
+use super::dto::*;
+use super::error::ApiError;
+use crate::clock::rfc3339;
+use crate::store::{EventRow, GameRow, SeatInfo};
+
+pub const COLOURS: [&str; 6] = ["red", "blue", "green", "yellow", "black", "grey"];
+
+pub fn colour(seat: u8) -> String {
+    COLOURS
+        .get(seat as usize)
+        .copied()
+        .unwrap_or("grey")
+        .to_string()
+}
+
+pub fn figure_dto(k: FigureKind) -> Figure {
+    match k {
+        FigureKind::Follower => Figure::Follower,
+        FigureKind::BigFollower => Figure::BigFollower,
+        FigureKind::Abbot => Figure::Abbot,
+        FigureKind::Mayor => Figure::Mayor,
+        FigureKind::Wagon => Figure::Wagon,
+        FigureKind::Builder => Figure::Builder,
+        FigureKind::Pig => Figure::Pig,
+        FigureKind::Barn => Figure::Barn,
+        #[allow(unreachable_patterns)]
+        _ => Figure::Follower,
+    }
+}
+
+pub fn figure_kind(f: Figure) -> FigureKind {
+    match f {
+        Figure::Follower => FigureKind::Follower,
+        Figure::BigFollower => FigureKind::BigFollower,
+        Figure::Abbot => FigureKind::Abbot,
+        Figure::Mayor => FigureKind::Mayor,
+        Figure::Wagon => FigureKind::Wagon,
+        Figure::Builder => FigureKind::Builder,
+        Figure::Pig => FigureKind::Pig,
+        Figure::Barn => FigureKind::Barn,
+    }
+}
+
+/// A client's action as the engine's (the wire format is shared: api.md), validating
+/// what the schema cannot express.
+pub fn action_to_engine(a: &ActionDto, index: usize) -> Result<Action, ApiError> {
+    if let ActionDto::PlaceTile { rotation, .. } = a {
+        if Rotation::from_degrees(*rotation as i64).is_none() {
+            return Err(ApiError::validation(
+                format!("actions[{index}].rotation"),
+                "rotation must be 0, 90, 180 or 270",
+            ));
+        }
+    }
+    serde_json::to_value(a)
+        .and_then(serde_json::from_value::<Action>)
+        .map_err(|e| ApiError::validation(format!("actions[{index}]"), e.to_string()))
+}
+
+/// An engine action as a DTO; an action kind the API does not know yet is a server bug.
+pub fn action_dto(a: &Action) -> Result<ActionDto, ApiError> {
+    serde_json::to_value(a)
+        .and_then(serde_json::from_value::<ActionDto>)
+        .map_err(|e| ApiError::internal(format!("engine action {a:?} has no DTO: {e}")))
+}
+
+fn seat_user(seats: &[SeatInfo], seat: u8) -> (String, String) {
+    seats
+        .iter()
+        .find(|s| s.seat == seat as i32)
+        .map(|s| (s.user_id.clone(), s.username.clone()))
+        .unwrap_or_default()
+}
+
+pub fn pending_view(game: &Game, seats: &[SeatInfo]) -> Option<PendingView> {
+    let p = game.pending()?;
+    let kind = match p.phase {
+        Phase::PlaceTile => DecisionKind::PlaceTile,
+        Phase::PlaceFigure => DecisionKind::PlaceFigure,
+        Phase::GameOver => return None,
+    };
+    let (user_id, username) = seat_user(seats, p.player);
+    Some(PendingView {
+        seat: p.player,
+        user_id,
+        username,
+        kind,
+        tile: p.tile.map(|t| catalog().get(t).id.clone()),
+    })
+}
+
+pub fn expansions_of(row: &GameRow) -> Vec<String> {
+    serde_json::from_str(&row.expansions).unwrap_or_default()
+}
+
+fn ranking_view(r: &[RankEntry], seats: &[SeatInfo]) -> Vec<RankView> {
+    r.iter()
+        .map(|e| RankView {
+            seat: e.player,
+            username: seat_user(seats, e.player).1,
+            score: e.score,
+            rank: e.rank,
+        })
+        .collect()
+}
+
+/// The state view; `game` is the replayed game once it has started.
+pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> GameView {
+    let status = GameStatus::parse(&row.status);
+    let mut players: Vec<PlayerView> = seats
+        .iter()
+        .map(|s| PlayerView {
+            seat: s.seat as u8,
+            user_id: s.user_id.clone(),
+            username: s.username.clone(),
+            colour: colour(s.seat as u8),
+            score: 0,
+            supply: Supply::new(),
+            active: true,
+        })
+        .collect();
+    let mut board = Vec::new();
+    let mut tiles_left = 0;
+    let mut by_type = Vec::new();
+    let mut pending = None;
+    let mut ranking = None;
+    if let Some(g) = game {
+        for (i, ps) in g.players().iter().enumerate() {
+            if let Some(p) = players.iter_mut().find(|p| p.seat as usize == i) {
+                p.score = ps.score;
+                p.active = ps.active;
+                p.supply = FigureKind::ALL
+                    .iter()
+                    .filter(|k| ps.supply[**k as usize] > 0)
+                    .map(|k| (k.id().to_string(), ps.supply[*k as usize] as u32))
+                    .collect();
+            }
+        }
+        let b = g.board();
+        board = b
+            .tiles()
+            .iter()
+            .map(|t| BoardTile {
+                x: t.pos.x,
+                y: t.pos.y,
+                tile: catalog().get(t.tile).id.clone(),
+                rotation: t.rotation.degrees(),
+                figures: Vec::new(),
+            })
+            .collect();
+        for f in &b.figures {
+            let (pos, spot) = b.figure_spot(f);
+            if let Some(bt) = board.iter_mut().find(|t| t.x == pos.x && t.y == pos.y) {
+                let name = b
+                    .tile_at(pos)
+                    .map(|t| t.tile_type().spot_name(spot))
+                    .unwrap_or_default();
+                bt.figures.push(FigureOnBoard {
+                    seat: f.owner,
+                    figure: figure_dto(f.kind),
+                    spot: name,
+                });
+            }
+        }
+        tiles_left = g.tiles_left() as u32;
+        by_type = g
+            .tiles_left_by_type()
+            .into_iter()
+            .map(|(t, c)| TileCount {
+                tile: catalog().get(t).id.clone(),
+                count: c,
+            })
+            .collect();
+        pending = pending_view(g, seats);
+        if g.is_over() {
+            ranking = Some(ranking_view(g.ranking(), seats));
+        }
+    }
+    GameView {
+        id: row.id.clone(),
+        status,
+        version: row.version,
+        sandbox: row.tile_order.is_some(),
+        expansions: expansions_of(row),
+        seats: row.seats as u8,
+        creator: seats
+            .iter()
+            .find(|s| s.user_id == row.creator_id)
+            .map(|s| s.username.clone())
+            .unwrap_or_default(),
+        players,
+        board,
+        pending,
+        tiles_left,
+        tiles_left_by_type: by_type,
+        ranking,
+        created_at: rfc3339(row.created_at),
+        updated_at: rfc3339(row.updated_at),
+    }
+}
+
+pub fn placements_view(game: &Game) -> Vec<PlacementView> {
+    let Some(tile) = game.pending().and_then(|p| p.tile) else {
+        return Vec::new();
+    };
+    let tt = catalog().get(tile);
+    game.placements()
+        .into_iter()
+        .map(|p| PlacementView {
+            x: p.pos.x,
+            y: p.pos.y,
+            rotation: p.rotation.degrees(),
+            spots: p
+                .spots
+                .into_iter()
+                .map(|s| SpotView {
+                    spot: tt.spot_name(s.spot),
+                    feature: tt
+                        .features
+                        .get(s.feature as usize)
+                        .map(|f| f.id.clone())
+                        .unwrap_or_default(),
+                    figures: s.figures.into_iter().map(figure_dto).collect(),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// Renames the engine's player indices to the API's seats, recursively.
+fn seats_not_players(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if let Some(p) = m.remove("player") {
+                m.insert("seat".into(), p);
+            }
+            if let Some(p) = m.remove("players") {
+                m.insert("seats".into(), p);
+            }
+            for (_, x) in m.iter_mut() {
+                seats_not_players(x);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(seats_not_players),
+        _ => {}
+    }
+}
+
+/// A decision as clients see it: the creation without its seed and pile.
+pub fn decision(e: &Event) -> Value {
+    if let Event::GameCreated {
+        players,
+        expansions,
+        tile_order,
+        ..
+    } = e
+    {
+        return json!({
+            "type": "game_created",
+            "players": players,
+            "expansions": expansions,
+            "sandbox": tile_order.is_some(),
+        });
+    }
+    let mut v = serde_json::to_value(e).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut v {
+        // nothing secret outside the creation, but keep to an allow-list of shapes
+        m.remove("seed");
+        m.remove("tile_order");
+    }
+    seats_not_players(&mut v);
+    v
+}
+
+/// A derived consequence as clients see it.
+pub fn consequence(e: &Effect) -> Value {
+    let mut v = serde_json::to_value(e).unwrap_or(Value::Null);
+    seats_not_players(&mut v);
+    v
+}
+
+/// A history entry for a stored event with the consequences the engine derived.
+pub fn history_entry(
+    row: &EventRow,
+    event: &Event,
+    effects: &[Effect],
+    seats: &[SeatInfo],
+) -> HistoryEntry {
+    let actor = event.player().map(|p| {
+        let (user_id, username) = seat_user(seats, p);
+        ActorView {
+            seat: p,
+            user_id,
+            username,
+        }
+    });
+    HistoryEntry {
+        seq: row.seq,
+        at: rfc3339(row.created_at),
+        actor,
+        decision: decision(event),
+        consequences: effects.iter().map(consequence).collect(),
+    }
+}
+
+/// Decodes stored rows into engine events.
+pub fn decode_events(rows: &[EventRow]) -> Result<Vec<Event>, ApiError> {
+    rows.iter()
+        .map(|r| {
+            Event::decode(&r.event_type, r.event_version.max(0) as u32, &r.payload)
+                .map_err(|e| ApiError::internal(format!("game {} seq {}: {e}", r.game_id, r.seq)))
+        })
+        .collect()
+}

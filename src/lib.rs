@@ -1,0 +1,15 @@
+//! # tilepost
+//!
+//! A play-by-mail Carcassonne server: games over HTTP on an event log in Postgres, with
+//! embedded SQLite as the zero-set-up default. The rules live in the pure crate
+//! `tilepost-engine`; this crate adds the store (`store`, the only module that names
+//! diesel), the HTTP API (`api`, the only module that knows HTTP), notifications
+//! (`notify`) and start-up (`startup`).
+
+pub mod api;
+pub mod clock;
+pub mod config;
+pub mod notify;
+pub mod replay;
+pub mod startup;
+pub mod store;

@@ -1,0 +1,134 @@
+//! Start-up: connect and migrate the store, load or create the token secret, and run the
+//! HTTP server (in the foreground, or on a thread for tests and tools).
+
+use std::net::{SocketAddr, TcpListener};
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::dev::ServerHandle;
+use actix_web::{web, HttpServer};
+use base64::Engine as _;
+use rand::RngCore;
+
+use crate::api::{self, auth::Auth, AppState};
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::store::Store;
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("tile catalog: {0}")]
+    Catalog(String),
+    #[error("database: {0}")]
+    Store(#[from] crate::store::StoreError),
+    #[error("{0}")]
+    Auth(String),
+    #[error("listening: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Connects the store (running migrations) and builds the shared state.
+pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppState>, StartError> {
+    tilepost_engine::try_catalog().map_err(|e| StartError::Catalog(e.to_string()))?;
+    let store = Store::connect(
+        &config.database_url,
+        config.db_pool_size,
+        Duration::from_millis(config.db_timeout_ms),
+    )?;
+    store.migrate()?;
+    let secret = match &config.jwt_secret {
+        Some(s) => s.clone(),
+        None => {
+            let mut b = [0u8; 48];
+            rand::thread_rng().fill_bytes(&mut b);
+            let fresh = base64::engine::general_purpose::STANDARD.encode(b);
+            store.setting_or_insert("jwt_secret", &fresh)?
+        }
+    };
+    let auth = Auth::new(
+        secret.as_bytes(),
+        config.token_ttl_secs,
+        config.argon2_memory_kib,
+        config.argon2_iterations,
+        config.argon2_parallelism,
+    )
+    .map_err(StartError::Auth)?;
+    Ok(web::Data::new(AppState {
+        store,
+        auth: Arc::new(auth),
+        clock,
+        config: Arc::new(config.clone()),
+    }))
+}
+
+/// Builds the server on a bound listener.
+pub fn server(
+    state: web::Data<AppState>,
+    listener: TcpListener,
+    workers: usize,
+) -> std::io::Result<actix_web::dev::Server> {
+    Ok(HttpServer::new(move || api::app(state.clone()))
+        .workers(workers.max(1))
+        .shutdown_timeout(5)
+        .listen(listener)?
+        .run())
+}
+
+/// A server running on its own thread.
+pub struct Running {
+    pub addr: SocketAddr,
+    pub state: web::Data<AppState>,
+    handle: ServerHandle,
+}
+
+impl Running {
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Stops accepting and ends the workers (without waiting).
+    pub fn stop(&self) {
+        drop(self.handle.stop(false));
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Starts a server on `config.bind` (use port 0 for a free port) on a background thread.
+pub fn spawn(config: Config, clock: Arc<dyn Clock>) -> Result<Running, StartError> {
+    let state = prepare(&config, clock)?;
+    let listener = TcpListener::bind(&config.bind)?;
+    let addr = listener.local_addr()?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let st = state.clone();
+    let workers = config.workers;
+    std::thread::Builder::new()
+        .name(format!("tilepost-{}", addr.port()))
+        .spawn(move || {
+            let sys = actix_web::rt::System::new();
+            sys.block_on(async move {
+                match server(st, listener, workers) {
+                    Ok(srv) => {
+                        let _ = tx.send(Ok(srv.handle()));
+                        let _ = srv.await;
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                    }
+                }
+            })
+        })?;
+    let handle = rx
+        .recv()
+        .map_err(|e| StartError::Io(std::io::Error::other(e.to_string())))??;
+    Ok(Running {
+        addr,
+        state,
+        handle,
+    })
+}

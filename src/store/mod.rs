@@ -1,0 +1,744 @@
+//! The store: the only module that names diesel. Users, games and their seats, the event
+//! log (`UNIQUE (game_id, seq)` is the optimistic lock), idempotency records and the
+//! notification outbox, on Postgres or SQLite through one code path.
+//!
+//! Every public operation is `async` and runs its diesel calls on the blocking thread
+//! pool (`web::block`), never on an actix worker. Write operations run in one
+//! transaction; a write that fails leaves nothing behind.
+
+mod conn;
+mod schema;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::web;
+use diesel::prelude::*;
+use diesel::r2d2;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use thiserror::Error;
+
+pub use conn::{redact, Backend};
+use conn::{DbConn, Pool};
+use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
+
+/// Why a store operation failed.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// A uniqueness or state conflict; the string is a stable problem code.
+    #[error("conflict: {0}")]
+    Conflict(&'static str),
+    #[error("not found")]
+    NotFound,
+    /// The database cannot be reached (pool time-out, lost connection).
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
+    #[error("configuration: {0}")]
+    Config(String),
+    /// A refusal decided by a caller's callback inside a transaction.
+    #[error("rejected: {0}")]
+    Rejected(String),
+    #[error("database error: {0}")]
+    Internal(String),
+}
+
+impl From<DieselError> for StoreError {
+    fn from(e: DieselError) -> Self {
+        match e {
+            DieselError::NotFound => StoreError::NotFound,
+            DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
+                StoreError::Conflict("conflict")
+            }
+            DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
+                StoreError::Unavailable(info.message().to_string())
+            }
+            DieselError::DatabaseError(DatabaseErrorKind::Unknown, info)
+                if is_connection_message(info.message()) =>
+            {
+                StoreError::Unavailable(info.message().to_string())
+            }
+            other => StoreError::Internal(other.to_string()),
+        }
+    }
+}
+
+fn is_connection_message(m: &str) -> bool {
+    let m = m.to_ascii_lowercase();
+    m.contains("connection")
+        || m.contains("terminating")
+        || m.contains("server closed")
+        || m.contains("shutting down")
+        || m.contains("starting up")
+}
+
+// ----- records ----------------------------------------------------------------------
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = users)]
+pub struct UserRow {
+    pub id: String,
+    pub username: String,
+    pub email: String,
+    pub password_hash: String,
+    pub notify_turn: i32,
+    pub notify_finished: i32,
+    pub created_at: i64,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = games)]
+pub struct GameRow {
+    pub id: String,
+    pub creator_id: String,
+    pub status: String,
+    pub seats: i32,
+    pub expansions: String,
+    pub tile_order: Option<String>,
+    pub version: i64,
+    pub current_user_id: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub turn_started_at: Option<i64>,
+}
+
+/// A taken seat with its user's public and contact data.
+#[derive(Clone, Debug)]
+pub struct SeatInfo {
+    pub seat: i32,
+    pub user_id: String,
+    pub username: String,
+    pub email: String,
+    pub notify_turn: bool,
+    pub notify_finished: bool,
+    pub joined_at: i64,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = game_events)]
+pub struct EventRow {
+    pub game_id: String,
+    pub seq: i64,
+    pub event_type: String,
+    pub event_version: i32,
+    pub payload: String,
+    pub actor_id: Option<String>,
+    pub created_at: i64,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = idempotency_keys)]
+pub struct IdempotencyRow {
+    pub user_id: String,
+    pub idem_key: String,
+    pub request_hash: String,
+    pub status: i32,
+    pub body: String,
+    pub created_at: i64,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = outbox)]
+pub struct OutboxRow {
+    pub id: String,
+    pub kind: String,
+    pub user_id: String,
+    pub game_id: Option<String>,
+    pub payload: String,
+    pub status: String,
+    pub attempts: i32,
+    pub next_attempt_at: i64,
+    pub delivered_at: Option<i64>,
+    pub created_at: i64,
+}
+
+/// A game with its seats and (optionally) its whole log.
+#[derive(Clone, Debug)]
+pub struct GameData {
+    pub game: GameRow,
+    pub seats: Vec<SeatInfo>,
+    pub events: Vec<EventRow>,
+}
+
+/// What a caller decides when a game starts: the creation event and who plays first.
+pub struct StartPlan {
+    pub event_type: String,
+    pub event_version: i32,
+    pub payload: String,
+    pub first_seat: i32,
+    pub outbox: Vec<OutboxRow>,
+}
+
+/// Events to append to a game, with the game's new summary, the idempotency record and
+/// the outbox rows, written in one transaction.
+pub struct Append {
+    pub game_id: String,
+    pub expected_version: i64,
+    pub events: Vec<EventRow>,
+    pub status: String,
+    pub current_user_id: Option<String>,
+    pub turn_changed: bool,
+    pub now: i64,
+    pub idempotency: Option<IdempotencyRow>,
+    pub outbox: Vec<OutboxRow>,
+}
+
+/// Filters of the game list.
+#[derive(Clone, Debug, Default)]
+pub struct GameFilter {
+    pub player_id: Option<String>,
+    pub status: Option<String>,
+    pub current_user_id: Option<String>,
+}
+
+/// Internal error type of transactions.
+enum TxError {
+    Db(DieselError),
+    Store(StoreError),
+}
+
+impl From<DieselError> for TxError {
+    fn from(e: DieselError) -> Self {
+        TxError::Db(e)
+    }
+}
+
+impl From<TxError> for StoreError {
+    fn from(e: TxError) -> Self {
+        match e {
+            TxError::Db(d) => d.into(),
+            TxError::Store(s) => s,
+        }
+    }
+}
+
+/// A handle on the database (cheap to clone).
+#[derive(Clone)]
+pub struct Store {
+    pool: Arc<Pool>,
+    backend: &'static str,
+}
+
+impl Store {
+    /// Connects (synchronously; used at start-up) without running migrations.
+    pub fn connect(url: &str, pool_size: u32, timeout: Duration) -> Result<Store, StoreError> {
+        let backend = Backend::from_url(url)?;
+        let name = backend.name();
+        let pool = conn::pool(backend, pool_size, timeout)?;
+        Ok(Store {
+            pool: Arc::new(pool),
+            backend: name,
+        })
+    }
+
+    pub fn backend(&self) -> &'static str {
+        self.backend
+    }
+
+    fn conn(&self) -> Result<r2d2::PooledConnection<conn::Manager>, StoreError> {
+        self.pool
+            .get()
+            .map_err(|e| StoreError::Unavailable(e.to_string()))
+    }
+
+    /// Runs pending migrations (synchronously; start-up and `tilepost migrate`).
+    pub fn migrate(&self) -> Result<usize, StoreError> {
+        let mut c = self.conn()?;
+        conn::run_migrations(&mut c)
+    }
+
+    /// Returns the setting `name`, storing `default` first when it is missing (the first
+    /// writer wins; synchronous, for start-up).
+    pub fn setting_or_insert(&self, name: &str, default: &str) -> Result<String, StoreError> {
+        let mut c = self.conn()?;
+        let existing: Option<String> = settings::table
+            .find(name)
+            .select(settings::value)
+            .first(&mut c)
+            .optional()?;
+        if let Some(v) = existing {
+            return Ok(v);
+        }
+        match diesel::insert_into(settings::table)
+            .values((settings::name.eq(name), settings::value.eq(default)))
+            .execute(&mut c)
+        {
+            Ok(_) | Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {}
+            Err(e) => return Err(e.into()),
+        }
+        Ok(settings::table
+            .find(name)
+            .select(settings::value)
+            .first(&mut c)?)
+    }
+
+    async fn run<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConn) -> Result<T, StoreError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        web::block(move || {
+            let mut c = pool
+                .get()
+                .map_err(|e| StoreError::Unavailable(e.to_string()))?;
+            f(&mut c)
+        })
+        .await
+        .map_err(|e| StoreError::Internal(e.to_string()))?
+    }
+
+    /// Checks that the database answers.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.run(|c| {
+            diesel::sql_query("SELECT 1").execute(c)?;
+            Ok(())
+        })
+        .await
+    }
+
+    // ----- users --------------------------------------------------------------------
+
+    pub async fn create_user(&self, row: UserRow) -> Result<(), StoreError> {
+        self.run(move |c| {
+            diesel::insert_into(users::table)
+                .values(&row)
+                .execute(c)
+                .map_err(|e| match StoreError::from(e) {
+                    StoreError::Conflict(_) => StoreError::Conflict("username-taken"),
+                    other => other,
+                })?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub async fn user_by_username(&self, name: String) -> Result<Option<UserRow>, StoreError> {
+        self.run(move |c| {
+            Ok(users::table
+                .filter(users::username.eq(name))
+                .select(UserRow::as_select())
+                .first(c)
+                .optional()?)
+        })
+        .await
+    }
+
+    pub async fn user_by_id(&self, id: String) -> Result<Option<UserRow>, StoreError> {
+        self.run(move |c| {
+            Ok(users::table
+                .find(id)
+                .select(UserRow::as_select())
+                .first(c)
+                .optional()?)
+        })
+        .await
+    }
+
+    pub async fn update_user(
+        &self,
+        id: String,
+        email: Option<String>,
+        notify_turn: Option<bool>,
+        notify_finished: Option<bool>,
+    ) -> Result<Option<UserRow>, StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                if let Some(e) = email {
+                    diesel::update(users::table.find(&id))
+                        .set(users::email.eq(e))
+                        .execute(c)?;
+                }
+                if let Some(t) = notify_turn {
+                    diesel::update(users::table.find(&id))
+                        .set(users::notify_turn.eq(t as i32))
+                        .execute(c)?;
+                }
+                if let Some(f) = notify_finished {
+                    diesel::update(users::table.find(&id))
+                        .set(users::notify_finished.eq(f as i32))
+                        .execute(c)?;
+                }
+                users::table
+                    .find(&id)
+                    .select(UserRow::as_select())
+                    .first(c)
+                    .optional()
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    // ----- games --------------------------------------------------------------------
+
+    /// Creates a game with its creator in seat 0.
+    pub async fn create_game(&self, game: GameRow) -> Result<(), StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                diesel::insert_into(games::table).values(&game).execute(c)?;
+                diesel::insert_into(game_seats::table)
+                    .values((
+                        game_seats::game_id.eq(&game.id),
+                        game_seats::seat.eq(0),
+                        game_seats::user_id.eq(&game.creator_id),
+                        game_seats::joined_at.eq(game.created_at),
+                    ))
+                    .execute(c)?;
+                Ok::<_, DieselError>(())
+            })?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Loads a game, its seats and, when `with_events`, its log ordered by `seq`.
+    pub async fn load_game(
+        &self,
+        id: String,
+        with_events: bool,
+    ) -> Result<Option<GameData>, StoreError> {
+        self.run(move |c| load_game(c, &id, with_events)).await
+    }
+
+    /// Events of a game with `seq > after`, at most `limit`.
+    pub async fn events_after(
+        &self,
+        id: String,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, StoreError> {
+        self.run(move |c| {
+            Ok(game_events::table
+                .filter(game_events::game_id.eq(id))
+                .filter(game_events::seq.gt(after))
+                .order(game_events::seq.asc())
+                .limit(limit)
+                .select(EventRow::as_select())
+                .load(c)?)
+        })
+        .await
+    }
+
+    /// Takes the lowest free seat; when it was the last one, starts the game with the
+    /// plan that `start` returns for the full table.
+    pub async fn join_game<F>(
+        &self,
+        game_id: String,
+        user_id: String,
+        now: i64,
+        start: F,
+    ) -> Result<(), StoreError>
+    where
+        F: FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String> + Send + 'static,
+    {
+        self.run(move |c| {
+            c.transaction(|c| {
+                lock_open_game(c, &game_id, now)?;
+                let data = load_game(c, &game_id, false).map_err(TxError::Store)?;
+                let Some(data) = data else {
+                    return Err(TxError::Store(StoreError::NotFound));
+                };
+                if data.seats.iter().any(|s| s.user_id == user_id) {
+                    return Err(TxError::Store(StoreError::Conflict("already-seated")));
+                }
+                let seat = (0..data.game.seats)
+                    .find(|i| !data.seats.iter().any(|s| s.seat == *i))
+                    .ok_or(TxError::Store(StoreError::Conflict("game-full")))?;
+                diesel::insert_into(game_seats::table)
+                    .values((
+                        game_seats::game_id.eq(&game_id),
+                        game_seats::seat.eq(seat),
+                        game_seats::user_id.eq(&user_id),
+                        game_seats::joined_at.eq(now),
+                    ))
+                    .execute(c)?;
+                if data.seats.len() as i32 + 1 >= data.game.seats {
+                    let data = load_game(c, &game_id, false)
+                        .map_err(TxError::Store)?
+                        .ok_or(TxError::Store(StoreError::NotFound))?;
+                    start_game_tx(c, &data, now, start)?;
+                }
+                Ok(())
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    /// Starts an open game early (the caller checks who may).
+    pub async fn start_game<F>(&self, game_id: String, now: i64, start: F) -> Result<(), StoreError>
+    where
+        F: FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String> + Send + 'static,
+    {
+        self.run(move |c| {
+            c.transaction(|c| {
+                lock_open_game(c, &game_id, now)?;
+                let data = load_game(c, &game_id, false)
+                    .map_err(TxError::Store)?
+                    .ok_or(TxError::Store(StoreError::NotFound))?;
+                start_game_tx(c, &data, now, start)
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    /// Appends events at `expected_version + 1 ...`. Exactly one of several concurrent
+    /// writers for one version wins; the others get `Conflict("stale-version")`.
+    pub async fn append(&self, a: Append) -> Result<(), StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                let new_version = a.expected_version + a.events.len() as i64;
+                // The first statement writes, so SQLite takes its write lock at once and
+                // concurrent writers queue instead of failing on a stale snapshot.
+                let base = games::table
+                    .filter(games::id.eq(&a.game_id))
+                    .filter(games::version.eq(a.expected_version));
+                let n = if a.turn_changed {
+                    diesel::update(base)
+                        .set((
+                            games::version.eq(new_version),
+                            games::status.eq(&a.status),
+                            games::current_user_id.eq(&a.current_user_id),
+                            games::updated_at.eq(a.now),
+                            games::turn_started_at.eq(Some(a.now)),
+                        ))
+                        .execute(c)?
+                } else {
+                    diesel::update(base)
+                        .set((
+                            games::version.eq(new_version),
+                            games::status.eq(&a.status),
+                            games::current_user_id.eq(&a.current_user_id),
+                            games::updated_at.eq(a.now),
+                        ))
+                        .execute(c)?
+                };
+                if n == 0 {
+                    return Err(TxError::Store(StoreError::Conflict("stale-version")));
+                }
+                for ev in &a.events {
+                    diesel::insert_into(game_events::table)
+                        .values(ev)
+                        .execute(c)
+                        .map_err(|e| match e {
+                            DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
+                                TxError::Store(StoreError::Conflict("stale-version"))
+                            }
+                            other => TxError::Db(other),
+                        })?;
+                }
+                if let Some(idem) = &a.idempotency {
+                    diesel::insert_into(idempotency_keys::table)
+                        .values(idem)
+                        .execute(c)
+                        .map_err(|e| match e {
+                            DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
+                                TxError::Store(StoreError::Conflict("idempotency-key-in-use"))
+                            }
+                            other => TxError::Db(other),
+                        })?;
+                }
+                for m in &a.outbox {
+                    diesel::insert_into(outbox::table).values(m).execute(c)?;
+                }
+                Ok(())
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    pub async fn idempotency_record(
+        &self,
+        user_id: String,
+        key: String,
+    ) -> Result<Option<IdempotencyRow>, StoreError> {
+        self.run(move |c| {
+            Ok(idempotency_keys::table
+                .find((user_id, key))
+                .select(IdempotencyRow::as_select())
+                .first(c)
+                .optional()?)
+        })
+        .await
+    }
+
+    /// Games matching the filter, each with its seats.
+    pub async fn list_games(&self, f: GameFilter) -> Result<Vec<GameData>, StoreError> {
+        self.run(move |c| {
+            let mut q = games::table.into_boxed();
+            if let Some(p) = f.player_id {
+                q = q.filter(
+                    games::id.eq_any(
+                        game_seats::table
+                            .filter(game_seats::user_id.eq(p))
+                            .select(game_seats::game_id),
+                    ),
+                );
+            }
+            if let Some(s) = f.status {
+                q = q.filter(games::status.eq(s));
+            }
+            if let Some(u) = f.current_user_id {
+                q = q.filter(games::current_user_id.eq(u));
+            }
+            let rows: Vec<GameRow> = q
+                .order(games::updated_at.desc())
+                .limit(5000)
+                .select(GameRow::as_select())
+                .load(c)?;
+            let ids: Vec<String> = rows.iter().map(|g| g.id.clone()).collect();
+            let mut seats = load_seats(c, &ids)?;
+            Ok(rows
+                .into_iter()
+                .map(|g| {
+                    let s = seats.remove(&g.id).unwrap_or_default();
+                    GameData {
+                        game: g,
+                        seats: s,
+                        events: Vec::new(),
+                    }
+                })
+                .collect())
+        })
+        .await
+    }
+
+    /// Outbox rows of a user (oldest first), for inspection and tests.
+    pub async fn outbox_for_user(&self, user_id: String) -> Result<Vec<OutboxRow>, StoreError> {
+        self.run(move |c| {
+            Ok(outbox::table
+                .filter(outbox::user_id.eq(user_id))
+                .order(outbox::created_at.asc())
+                .select(OutboxRow::as_select())
+                .load(c)?)
+        })
+        .await
+    }
+}
+
+/// Takes the game's row lock with a write (so SQLite queues writers) and checks it is
+/// still open.
+fn lock_open_game(c: &mut DbConn, game_id: &str, now: i64) -> Result<(), TxError> {
+    let n = diesel::update(
+        games::table
+            .filter(games::id.eq(game_id))
+            .filter(games::status.eq("open")),
+    )
+    .set(games::updated_at.eq(now))
+    .execute(c)?;
+    if n == 0 {
+        let exists: Option<String> = games::table
+            .find(game_id)
+            .select(games::id)
+            .first(c)
+            .optional()?;
+        return Err(TxError::Store(match exists {
+            Some(_) => StoreError::Conflict("game-already-started"),
+            None => StoreError::NotFound,
+        }));
+    }
+    Ok(())
+}
+
+fn start_game_tx<F>(c: &mut DbConn, data: &GameData, now: i64, start: F) -> Result<(), TxError>
+where
+    F: FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String>,
+{
+    let plan = start(&data.game, &data.seats).map_err(|e| TxError::Store(StoreError::Rejected(e)))?;
+    let first = data
+        .seats
+        .iter()
+        .find(|s| s.seat == plan.first_seat)
+        .map(|s| s.user_id.clone());
+    diesel::insert_into(game_events::table)
+        .values(EventRow {
+            game_id: data.game.id.clone(),
+            seq: 1,
+            event_type: plan.event_type,
+            event_version: plan.event_version,
+            payload: plan.payload,
+            actor_id: None,
+            created_at: now,
+        })
+        .execute(c)?;
+    diesel::update(games::table.find(&data.game.id))
+        .set((
+            games::status.eq("active"),
+            games::version.eq(1i64),
+            games::seats.eq(data.seats.len() as i32),
+            games::current_user_id.eq(first),
+            games::updated_at.eq(now),
+            games::turn_started_at.eq(Some(now)),
+        ))
+        .execute(c)?;
+    for m in &plan.outbox {
+        diesel::insert_into(outbox::table).values(m).execute(c)?;
+    }
+    Ok(())
+}
+
+fn load_game(c: &mut DbConn, id: &str, with_events: bool) -> Result<Option<GameData>, StoreError> {
+    let game: Option<GameRow> = games::table
+        .find(id)
+        .select(GameRow::as_select())
+        .first(c)
+        .optional()?;
+    let Some(game) = game else {
+        return Ok(None);
+    };
+    let mut seats = load_seats(c, std::slice::from_ref(&game.id))?;
+    let events = if with_events {
+        game_events::table
+            .filter(game_events::game_id.eq(id))
+            .order(game_events::seq.asc())
+            .select(EventRow::as_select())
+            .load(c)?
+    } else {
+        Vec::new()
+    };
+    Ok(Some(GameData {
+        seats: seats.remove(&game.id).unwrap_or_default(),
+        game,
+        events,
+    }))
+}
+
+type SeatTuple = (String, i32, i64, String, String, String, i32, i32);
+
+fn load_seats(
+    c: &mut DbConn,
+    ids: &[String],
+) -> Result<std::collections::HashMap<String, Vec<SeatInfo>>, StoreError> {
+    let mut out: std::collections::HashMap<String, Vec<SeatInfo>> = Default::default();
+    for chunk in ids.chunks(500) {
+        let rows: Vec<SeatTuple> = game_seats::table
+            .inner_join(users::table)
+            .filter(game_seats::game_id.eq_any(chunk))
+            .order((game_seats::game_id.asc(), game_seats::seat.asc()))
+            .select((
+                game_seats::game_id,
+                game_seats::seat,
+                game_seats::joined_at,
+                users::id,
+                users::username,
+                users::email,
+                users::notify_turn,
+                users::notify_finished,
+            ))
+            .load(c)?;
+        for (gid, seat, joined_at, user_id, username, email, nt, nf) in rows {
+            out.entry(gid).or_default().push(SeatInfo {
+                seat,
+                user_id,
+                username,
+                email,
+                notify_turn: nt != 0,
+                notify_finished: nf != 0,
+                joined_at,
+            });
+        }
+    }
+    Ok(out)
+}

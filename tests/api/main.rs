@@ -1,0 +1,6 @@
+//! Black-box API tests: the real server on port 0, spoken to over HTTP, each test on its
+//! own fresh database, on SQLite and on Postgres.
+
+pub mod common;
+
+mod games;
