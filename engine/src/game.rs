@@ -557,6 +557,12 @@ impl Game {
         }
     }
 
+    /// Wagons freed by a scoring and waiting for their owners' decisions, with the cell
+    /// each stood on (Abbey & Mayor). They are neither on the board nor in a supply.
+    pub fn freed_wagons(&self) -> &[(u8, Pos)] {
+        &self.wagons
+    }
+
     /// Empty cells with tiles on all four sides (where an abbey may go).
     pub fn holes(&self) -> Vec<Pos> {
         let mut v: Vec<Pos> = self
