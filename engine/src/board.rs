@@ -79,7 +79,12 @@ pub struct BoardFigure {
     pub owner: u8,
     pub kind: FigureKind,
     pub seg: u16,
+    /// The tile corner a barn stands on (`NO_CORNER` for other figures).
+    pub corner: u8,
 }
+
+/// [`BoardFigure::corner`] of figures that stand on a feature, not a corner.
+pub const NO_CORNER: u8 = u8::MAX;
 
 /// The board state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -537,9 +542,19 @@ impl Board {
 
     /// Puts a figure on a segment.
     pub fn add_figure(&mut self, owner: u8, kind: FigureKind, seg: u16) {
+        self.add_figure_at(owner, kind, seg, NO_CORNER);
+    }
+
+    /// Puts a figure on a segment, at a tile corner (barns).
+    pub fn add_figure_at(&mut self, owner: u8, kind: FigureKind, seg: u16, corner: u8) {
         let root = self.find(seg);
         self.segs[root as usize].figures += 1;
-        self.figures.push(BoardFigure { owner, kind, seg });
+        self.figures.push(BoardFigure {
+            owner,
+            kind,
+            seg,
+            corner,
+        });
     }
 
     /// Removes figure `i` (index into `figures`).
@@ -624,6 +639,9 @@ impl Board {
     pub fn figure_spot(&self, f: &BoardFigure) -> (Pos, Spot) {
         let seg = self.segs[f.seg as usize];
         let pt = &self.tiles[seg.tile as usize];
+        if f.corner != NO_CORNER {
+            return (pt.pos, Spot::Corner(f.corner));
+        }
         let spot = catalog()
             .get(pt.tile)
             .canonical_spot(pt.rotation, seg.feature as usize);

@@ -201,6 +201,16 @@ impl TileType {
                     NONE
                 }
             }
+            // the field at the corner, when both halves there belong to it
+            Spot::Corner(c) => {
+                let [a, b] = crate::geometry::corner_halves(c);
+                let fa = self.half_feature[r.index()][a.index()];
+                if fa == self.half_feature[r.index()][b.index()] {
+                    fa
+                } else {
+                    NONE
+                }
+            }
         };
         (i != NONE).then_some(i as usize)
     }

@@ -46,6 +46,21 @@ pub enum Event {
     FigureSkipped { player: u8 },
     /// The active player took their abbot back instead of placing a figure (The Abbot).
     AbbotReturned { player: u8 },
+    /// The active player placed their abbey into a hole instead of drawing (Abbey & Mayor).
+    AbbeyPlaced { player: u8, x: i32, y: i32 },
+    /// The active player chose to draw a tile rather than place their abbey.
+    DrawChosen { player: u8 },
+    /// In the final abbey round, the player kept their abbey.
+    AbbeySkipped { player: u8 },
+    /// The owner of a freed wagon moved it onto a feature in reach.
+    WagonMoved {
+        player: u8,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    /// The owner of a freed wagon took it back to the supply.
+    WagonReturned { player: u8 },
     /// A player left the game (resigned or forfeited on time): their figures leave the
     /// board, they are ranked last, and the others play on.
     PlayerResigned {
@@ -80,6 +95,11 @@ impl Event {
             Event::FigurePlaced { .. } => "figure_placed",
             Event::FigureSkipped { .. } => "figure_skipped",
             Event::AbbotReturned { .. } => "abbot_returned",
+            Event::AbbeyPlaced { .. } => "abbey_placed",
+            Event::DrawChosen { .. } => "draw_chosen",
+            Event::AbbeySkipped { .. } => "abbey_skipped",
+            Event::WagonMoved { .. } => "wagon_moved",
+            Event::WagonReturned { .. } => "wagon_returned",
             Event::PlayerResigned { .. } => "player_resigned",
         }
     }
@@ -97,6 +117,11 @@ impl Event {
             | Event::FigurePlaced { player, .. }
             | Event::FigureSkipped { player }
             | Event::AbbotReturned { player }
+            | Event::AbbeyPlaced { player, .. }
+            | Event::DrawChosen { player }
+            | Event::AbbeySkipped { player }
+            | Event::WagonMoved { player, .. }
+            | Event::WagonReturned { player }
             | Event::PlayerResigned { player, .. } => Some(*player),
         }
     }
@@ -112,8 +137,13 @@ impl Event {
 
     /// Reads the stored form, upcasting older versions.
     pub fn decode(kind: &str, version: u32, payload: &str) -> Result<Event, EventError> {
-        const KNOWN: [&str; 6] = [
+        const KNOWN: [&str; 11] = [
             "abbot_returned",
+            "abbey_placed",
+            "draw_chosen",
+            "abbey_skipped",
+            "wagon_moved",
+            "wagon_returned",
             "game_created",
             "tile_placed",
             "figure_placed",
@@ -181,6 +211,14 @@ pub enum Effect {
     },
     /// A player left the game.
     PlayerLeft { player: u8 },
+    /// A wagon's feature was scored: its owner may now move it (Abbey & Mayor).
+    WagonFreed { player: u8, x: i32, y: i32 },
+    /// A barn scored at the end of the game (Abbey & Mayor).
+    BarnScored {
+        player: u8,
+        points: i32,
+        tiles: Vec<Pos>,
+    },
     /// The active player took the goods of the cities completed this turn (Traders & Builders).
     GoodsTaken {
         player: u8,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::board::Board;
-use crate::catalog::{catalog, FeatureKind, TileTypeId};
+use crate::catalog::{catalog, EdgeKind, FeatureKind, TileTypeId};
 use crate::event::{Effect, Event, EventError, RankEntry};
 use crate::expansions::river::{self, RiverEnd};
 use crate::expansions::{self, Expansion, ExpansionSet};
@@ -79,6 +79,12 @@ pub enum PlayError {
     FeatureOccupied(&'static str),
     #[error("no {0} left in the supply")]
     NoFigureLeft(&'static str),
+    #[error("({x},{y}) is not an empty cell with tiles on all four sides")]
+    NotAHole { x: i32, y: i32 },
+    #[error("the wagon cannot reach that feature (it must be a road, city or monastery on the wagon's tile or next to it, incomplete and unoccupied)")]
+    WagonOutOfReach,
+    #[error("a barn may not stand there: {0}")]
+    BarnNotAllowed(&'static str),
     #[error("a {0} may only join a feature that holds one of your followers")]
     NeedsOwnFollower(&'static str),
     #[error("you have no abbot on an incomplete monastery or garden")]
@@ -104,6 +110,9 @@ impl PlayError {
             PlayError::FeatureOccupied(_) => "feature-occupied",
             PlayError::NoFigureLeft(_) => "no-figure-left",
             PlayError::NeedsOwnFollower(_) => "needs-own-follower",
+            PlayError::NotAHole { .. } => "illegal-placement",
+            PlayError::WagonOutOfReach => "wagon-out-of-reach",
+            PlayError::BarnNotAllowed(_) => "barn-not-allowed",
             PlayError::NoAbbotToReturn => "no-abbot-to-return",
             PlayError::NotInGame(_) => "not-in-game",
             PlayError::LogMismatch(_) => "log-mismatch",
@@ -145,6 +154,20 @@ pub enum Action {
     /// The Abbot: take the abbot back from an incomplete monastery or garden instead of
     /// placing a figure, scoring it at once.
     ReturnAbbot,
+    /// Abbey & Mayor: place the abbey into a hole instead of drawing a tile (also in the
+    /// final abbey round).
+    PlaceAbbey {
+        x: i32,
+        y: i32,
+    },
+    /// Abbey & Mayor: draw a tile instead of placing the abbey.
+    DrawTile,
+    /// Abbey & Mayor: move a freed wagon onto a feature in reach.
+    MoveWagon {
+        x: i32,
+        y: i32,
+        spot: String,
+    },
     Pass,
 }
 
@@ -156,6 +179,9 @@ enum ActionWire {
     PlaceTile { x: i32, y: i32, rotation: Rotation },
     PlaceFigure { figure: FigureKind, spot: String },
     ReturnAbbot {},
+    PlaceAbbey { x: i32, y: i32 },
+    DrawTile {},
+    MoveWagon { x: i32, y: i32, spot: String },
     Pass {},
 }
 
@@ -165,6 +191,9 @@ impl From<ActionWire> for Action {
             ActionWire::PlaceTile { x, y, rotation } => Action::PlaceTile { x, y, rotation },
             ActionWire::PlaceFigure { figure, spot } => Action::PlaceFigure { figure, spot },
             ActionWire::ReturnAbbot {} => Action::ReturnAbbot,
+            ActionWire::PlaceAbbey { x, y } => Action::PlaceAbbey { x, y },
+            ActionWire::DrawTile {} => Action::DrawTile,
+            ActionWire::MoveWagon { x, y, spot } => Action::MoveWagon { x, y, spot },
             ActionWire::Pass {} => Action::Pass,
         }
     }
@@ -176,6 +205,9 @@ impl Action {
             Action::PlaceTile { .. } => "place_tile",
             Action::PlaceFigure { .. } => "place_figure",
             Action::ReturnAbbot => "return_abbot",
+            Action::PlaceAbbey { .. } => "place_abbey",
+            Action::DrawTile => "draw_tile",
+            Action::MoveWagon { .. } => "move_wagon",
             Action::Pass => "pass",
         }
     }
@@ -189,6 +221,12 @@ pub enum Phase {
     PlaceTile,
     /// Place a figure on the tile just placed, or pass.
     PlaceFigure,
+    /// Abbey & Mayor: place the abbey into a hole, or draw a tile.
+    AbbeyOrDraw,
+    /// Abbey & Mayor, after the last tile: place the abbey into a hole, or pass.
+    FinalAbbey,
+    /// Abbey & Mayor: the owner of a freed wagon moves it, or takes it back (pass).
+    MoveWagon,
     /// Nothing pending.
     GameOver,
 }
@@ -198,6 +236,9 @@ impl Phase {
         match self {
             Phase::PlaceTile => "place_tile",
             Phase::PlaceFigure => "place_figure",
+            Phase::AbbeyOrDraw => "abbey_or_draw",
+            Phase::FinalAbbey => "final_abbey",
+            Phase::MoveWagon => "move_wagon",
             Phase::GameOver => "game_over",
         }
     }
@@ -221,6 +262,8 @@ pub struct PlayerState {
     pub active: bool,
     /// Goods tokens: wine, grain, cloth (Traders & Builders).
     pub goods: [u8; 3],
+    /// Still holds an abbey tile (Abbey & Mayor).
+    pub abbey: bool,
 }
 
 /// A spot of a candidate placement and the figures the current player may put there.
@@ -296,6 +339,15 @@ pub struct Game {
     builder_trigger: bool,
     /// Traders & Builders: the extra turn part of this turn was already played.
     extra_part_used: bool,
+    /// Abbey & Mayor: freed wagons waiting for their owners' decisions, in order, with
+    /// the cell they stood on.
+    wagons: Vec<(u8, Pos)>,
+    /// Abbey & Mayor: the segment of the barn placed in this turn part.
+    barn_placed: Option<u16>,
+    /// Abbey & Mayor: players still to be asked in the final abbey round.
+    final_queue: Vec<u8>,
+    /// The final abbey round is under way.
+    in_final: bool,
 }
 
 impl Game {
@@ -422,6 +474,7 @@ impl Game {
                     supply,
                     active: true,
                     goods: [0; 3],
+                    abbey: set.contains(Expansion::AbbeyMayor),
                 })
                 .collect(),
             board,
@@ -437,6 +490,10 @@ impl Game {
             river,
             builder_trigger: false,
             extra_part_used: false,
+            wagons: Vec::new(),
+            barn_placed: None,
+            final_queue: Vec::new(),
+            in_final: false,
         };
         g.start_turn(sink);
         Ok(g)
@@ -485,10 +542,74 @@ impl Game {
     /// The pending decision, `None` when the game is over.
     pub fn pending(&self) -> Option<Pending> {
         (self.phase != Phase::GameOver).then_some(Pending {
-            player: self.current,
+            player: self.decider(),
             phase: self.phase,
             tile: self.drawn,
         })
+    }
+
+    /// The player whose decision is pending (not always the active player: a freed
+    /// wagon's owner decides during someone else's turn).
+    pub fn decider(&self) -> u8 {
+        match (self.phase, self.wagons.first()) {
+            (Phase::MoveWagon, Some((owner, _))) => *owner,
+            _ => self.current,
+        }
+    }
+
+    /// Wagons freed by a scoring and waiting for their owners' decisions, with the cell
+    /// each stood on (Abbey & Mayor). They are neither on the board nor in a supply.
+    pub fn freed_wagons(&self) -> &[(u8, Pos)] {
+        &self.wagons
+    }
+
+    /// Empty cells with tiles on all four sides (where an abbey may go).
+    pub fn holes(&self) -> Vec<Pos> {
+        let mut v: Vec<Pos> = self
+            .board
+            .frontier()
+            .iter()
+            .map(|f| f.pos)
+            .filter(|p| {
+                crate::geometry::Dir::ALL
+                    .iter()
+                    .all(|d| self.board.is_occupied(p.step(*d)))
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Where the pending wagon may move: (cell, spot name, segment), the features on the
+    /// wagon's tile and the 8 around it that are roads, cities or monasteries, incomplete
+    /// and unoccupied.
+    pub fn wagon_targets(&self) -> Vec<(Pos, String, u16)> {
+        let mut out = Vec::new();
+        let Some(&(owner, from)) = self.wagons.first() else {
+            return out;
+        };
+        let _ = owner;
+        let mut cells = [from; 9];
+        cells[1..].copy_from_slice(&from.surrounding());
+        cells.sort();
+        for p in cells {
+            let Some(j) = self.board.tile_index_at(p) else {
+                continue;
+            };
+            let pt = self.board.tiles()[j];
+            let tt = pt.tile_type();
+            for (i, f) in tt.features.iter().enumerate() {
+                if !expansions::figure_allowed(self.expansions, FigureKind::Wagon, f.kind) {
+                    continue;
+                }
+                let seg = self.board.seg(j, i);
+                if self.board.is_complete(seg) || self.board.figures_in(seg) > 0 {
+                    continue;
+                }
+                out.push((p, tt.spot_name(tt.canonical_spot(pt.rotation, i)), seg));
+            }
+        }
+        out
     }
 
     /// Tiles still in the pile (not counting the drawn one).
@@ -621,6 +742,19 @@ impl Game {
                         });
                     }
                 }
+                if let Some((b, ti)) = &trial {
+                    for c in 0..4u8 {
+                        if barn_check_on(self, b, *ti, c).is_ok() {
+                            let feature =
+                                tt.feature_at(rotation, Spot::Corner(c)).unwrap_or_default() as u8;
+                            spots.push(SpotOption {
+                                spot: Spot::Corner(c),
+                                feature,
+                                figures: vec![FigureKind::Barn],
+                            });
+                        }
+                    }
+                }
                 Placement {
                     pos,
                     rotation,
@@ -722,9 +856,45 @@ impl Game {
                         }
                     }
                 }
+                if let Some(ti) = self.placed {
+                    for c in 0..4u8 {
+                        if self.barn_check(ti, c).is_ok() {
+                            v.push(Action::PlaceFigure {
+                                figure: FigureKind::Barn,
+                                spot: crate::geometry::CORNERS[c as usize].to_string(),
+                            });
+                        }
+                    }
+                }
                 if self.returnable_abbot(self.current).is_some() {
                     v.push(Action::ReturnAbbot);
                 }
+                v.push(Action::Pass);
+                v
+            }
+            Phase::AbbeyOrDraw | Phase::FinalAbbey => {
+                let mut v: Vec<Action> = self
+                    .holes()
+                    .into_iter()
+                    .map(|p| Action::PlaceAbbey { x: p.x, y: p.y })
+                    .collect();
+                v.push(if self.phase == Phase::AbbeyOrDraw {
+                    Action::DrawTile
+                } else {
+                    Action::Pass
+                });
+                v
+            }
+            Phase::MoveWagon => {
+                let mut v: Vec<Action> = self
+                    .wagon_targets()
+                    .into_iter()
+                    .map(|(p, spot, _)| Action::MoveWagon {
+                        x: p.x,
+                        y: p.y,
+                        spot,
+                    })
+                    .collect();
                 v.push(Action::Pass);
                 v
             }
@@ -752,6 +922,9 @@ impl Game {
             Action::PlaceTile { x, y, rotation } => Step::Tile(Pos::new(*x, *y), *rotation),
             Action::PlaceFigure { figure, spot } => Step::Figure(*figure, spot),
             Action::ReturnAbbot => Step::ReturnAbbot,
+            Action::PlaceAbbey { x, y } => Step::Abbey(Pos::new(*x, *y)),
+            Action::DrawTile => Step::Draw,
+            Action::MoveWagon { x, y, spot } => Step::Wagon(Pos::new(*x, *y), spot),
             Action::Pass => Step::Pass,
         };
         Ok(match self.step(player, step, sink)? {
@@ -769,6 +942,25 @@ impl Game {
             },
             Done::Pass => Event::FigureSkipped { player },
             Done::AbbotReturned => Event::AbbotReturned { player },
+            Done::AbbeyPlaced(p) => Event::AbbeyPlaced {
+                player,
+                x: p.x,
+                y: p.y,
+            },
+            Done::Drew => Event::DrawChosen { player },
+            Done::AbbeySkipped => Event::AbbeySkipped { player },
+            Done::WagonMoved(p, seg) => Event::WagonMoved {
+                player,
+                x: p.x,
+                y: p.y,
+                spot: self.spot_name_of(seg),
+            },
+            Done::WagonReturned => Event::WagonReturned { player },
+            Done::Barn(c) => Event::FigurePlaced {
+                player,
+                figure: FigureKind::Barn,
+                spot: crate::geometry::CORNERS[c as usize].to_string(),
+            },
         })
     }
 
@@ -782,10 +974,10 @@ impl Game {
         if self.phase == Phase::GameOver {
             return Err(PlayError::GameOver);
         }
-        if player != self.current {
+        if player != self.decider() {
             return Err(PlayError::NotYourTurn {
                 player,
-                expected: self.current,
+                expected: self.decider(),
             });
         }
         let done = match (self.phase, step) {
@@ -793,6 +985,75 @@ impl Game {
                 let t = self.check_tile(pos, rotation)?;
                 self.apply_tile(t, pos, rotation);
                 Done::Tile(t, pos, rotation)
+            }
+            (Phase::AbbeyOrDraw | Phase::FinalAbbey, Step::Abbey(pos)) => {
+                if !self.players[player as usize].abbey {
+                    return Err(PlayError::NoFigureLeft("abbey"));
+                }
+                if !self.holes().contains(&pos) {
+                    return Err(PlayError::NotAHole { x: pos.x, y: pos.y });
+                }
+                let abbey = catalog()
+                    .iter()
+                    .find(|(_, t)| t.not_in_draw_pile && t.edges[0] == EdgeKind::Abbey)
+                    .map(|(i, _)| i)
+                    .ok_or(PlayError::NoFigureLeft("abbey"))?;
+                self.players[player as usize].abbey = false;
+                let idx = self.board.place(abbey, pos, Rotation::R0);
+                self.placed = Some(idx);
+                self.drawn = None;
+                self.builder_trigger = false;
+                self.phase = Phase::PlaceFigure;
+                Done::AbbeyPlaced(pos)
+            }
+            (Phase::AbbeyOrDraw, Step::Draw) => {
+                self.draw_tile(sink);
+                Done::Drew
+            }
+            (Phase::FinalAbbey, Step::Pass) => {
+                self.next_final(sink);
+                Done::AbbeySkipped
+            }
+            (Phase::MoveWagon, Step::Wagon(pos, spot)) => {
+                let seg = self
+                    .board
+                    .tile_index_at(pos)
+                    .and_then(|j| {
+                        let pt = self.board.tiles()[j];
+                        let tt = pt.tile_type();
+                        let s = tt.parse_spot(spot)?;
+                        if matches!(s, Spot::Corner(_)) {
+                            return None;
+                        }
+                        tt.feature_at(pt.rotation, s).map(|i| self.board.seg(j, i))
+                    })
+                    .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
+                if !self.wagon_targets().iter().any(|t| t.2 == seg) {
+                    return Err(PlayError::WagonOutOfReach);
+                }
+                self.board.add_figure(player, FigureKind::Wagon, seg);
+                self.wagons.remove(0);
+                self.continue_wagons(sink);
+                Done::WagonMoved(pos, seg)
+            }
+            (Phase::MoveWagon, Step::Pass) => {
+                self.players[player as usize].supply[FigureKind::Wagon as usize] += 1;
+                self.wagons.remove(0);
+                self.continue_wagons(sink);
+                Done::WagonReturned
+            }
+            (Phase::PlaceFigure, Step::Figure(FigureKind::Barn, spot)) => {
+                let ti = self.placed.ok_or(PlayError::GameOver)?;
+                let c = match Spot::parse_compass(spot) {
+                    Some(Spot::Corner(c)) => c,
+                    _ => return Err(PlayError::UnknownSpot(spot.to_string())),
+                };
+                let seg = self.barn_check(ti, c)?;
+                self.board.add_figure_at(player, FigureKind::Barn, seg, c);
+                self.players[player as usize].supply[FigureKind::Barn as usize] -= 1;
+                self.barn_placed = Some(seg);
+                self.finish_turn(sink);
+                Done::Barn(c)
             }
             (Phase::PlaceFigure, Step::Figure(figure, spot)) => {
                 let seg = self.check_figure(figure, spot)?;
@@ -828,6 +1089,12 @@ impl Game {
         };
         self.version += 1;
         Ok(done)
+    }
+
+    /// May the active player put their barn on corner `c` of placed tile `ti`? Returns
+    /// the field segment it would stand in.
+    fn barn_check(&self, ti: usize, c: u8) -> Result<u16, PlayError> {
+        barn_check_on(self, &self.board, ti, c)
     }
 
     fn spot_name_of(&self, seg: u16) -> String {
@@ -921,6 +1188,7 @@ impl Game {
         let tt = pt.tile_type();
         let s = tt
             .parse_spot(spot)
+            .filter(|s| !matches!(s, Spot::Corner(_)))
             .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
         let fi = tt
             .feature_at(pt.rotation, s)
@@ -935,11 +1203,48 @@ impl Game {
         if let Some(ti) = self.placed.take() {
             self.score_completed(ti, sink);
         }
-        if self.tiles_left() == 0 {
-            self.end_game(sink);
+        self.barn_placed = None;
+        self.continue_wagons(sink);
+    }
+
+    /// Freed wagons move one by one (a wagon with nowhere to go returns at once); then the
+    /// turn part ends.
+    fn continue_wagons(&mut self, sink: &mut impl EffectSink) {
+        while let Some(&(owner, from)) = self.wagons.first() {
+            if !self.wagon_targets().is_empty() {
+                self.phase = Phase::MoveWagon;
+                return;
+            }
+            self.wagons.remove(0);
+            self.players[owner as usize].supply[FigureKind::Wagon as usize] += 1;
+            if sink.enabled() {
+                sink.push(Effect::FigureReturned {
+                    player: owner,
+                    figure: FigureKind::Wagon,
+                    x: from.x,
+                    y: from.y,
+                    spot: String::new(),
+                });
+            }
+        }
+        self.end_turn_part(sink);
+    }
+
+    /// After a turn part: the final abbey round, the builder's second part, or the next
+    /// player.
+    fn end_turn_part(&mut self, sink: &mut impl EffectSink) {
+        if self.in_final {
+            self.next_final(sink);
             return;
         }
-        if self.builder_trigger && !self.extra_part_used {
+        if self.tiles_left() == 0 {
+            self.begin_final(sink);
+            return;
+        }
+        if self.builder_trigger
+            && !self.extra_part_used
+            && self.players[self.current as usize].active
+        {
             // Traders & Builders: a second turn part for the same player
             self.builder_trigger = false;
             self.extra_part_used = true;
@@ -949,6 +1254,37 @@ impl Game {
             self.advance_player();
         }
         self.start_turn(sink);
+    }
+
+    /// Abbey & Mayor: after the last tile, each player holding an abbey may place it,
+    /// starting left of the last active player and ending with them.
+    fn begin_final(&mut self, sink: &mut impl EffectSink) {
+        self.drawn = None;
+        self.placed = None;
+        if !self.expansions.contains(Expansion::AbbeyMayor) {
+            self.end_game(sink);
+            return;
+        }
+        let n = self.players.len() as u8;
+        self.final_queue = (1..=n).map(|k| (self.current + k) % n).collect();
+        self.in_final = true;
+        self.builder_trigger = false;
+        self.next_final(sink);
+    }
+
+    fn next_final(&mut self, sink: &mut impl EffectSink) {
+        self.placed = None;
+        while !self.final_queue.is_empty() {
+            let p = self.final_queue.remove(0);
+            let pl = &self.players[p as usize];
+            if pl.active && pl.abbey && !self.holes().is_empty() {
+                self.current = p;
+                self.phase = Phase::FinalAbbey;
+                return;
+            }
+        }
+        self.in_final = false;
+        self.end_game(sink);
     }
 
     /// The next active player clockwise.
@@ -998,42 +1334,50 @@ impl Game {
                 i += 1;
             }
         }
+        // freed wagons of the leaving player go home
+        let was_deciding = self.phase == Phase::MoveWagon && self.decider() == player;
+        let before = self.wagons.len();
+        self.wagons.retain(|w| w.0 != player);
+        let dropped = (before - self.wagons.len()) as u8;
+        self.players[player as usize].supply[FigureKind::Wagon as usize] += dropped;
+        self.final_queue.retain(|p| *p != player);
         let left = self.players.iter().filter(|p| p.active).count();
-        if player == self.current {
+        if left <= 1 {
+            // the turn in progress ends with the game: what its tile completed scores first
+            if let Some(ti) = self.placed.take() {
+                self.score_completed(ti, sink);
+            }
+            for (owner, _) in std::mem::take(&mut self.wagons) {
+                self.players[owner as usize].supply[FigureKind::Wagon as usize] += 1;
+            }
+            self.end_game(sink);
+        } else if was_deciding {
+            self.continue_wagons(sink);
+        } else if player == self.current {
             match self.phase {
                 Phase::PlaceTile => {
                     // the drawn tile goes back on top of the pile for the next player
                     self.drawn = None;
                     self.next_draw -= 1;
-                    if left <= 1 {
-                        self.end_game(sink);
-                    } else {
-                        self.builder_trigger = false;
-                        self.extra_part_used = false;
-                        self.advance_player();
-                        self.start_turn(sink);
-                    }
+                    self.builder_trigger = false;
+                    self.extra_part_used = false;
+                    self.advance_player();
+                    self.start_turn(sink);
+                }
+                Phase::AbbeyOrDraw => {
+                    self.builder_trigger = false;
+                    self.extra_part_used = false;
+                    self.advance_player();
+                    self.start_turn(sink);
                 }
                 Phase::PlaceFigure => {
-                    if left <= 1 {
-                        if let Some(ti) = self.placed.take() {
-                            self.score_completed(ti, sink);
-                        }
-                        self.end_game(sink);
-                    } else {
-                        self.builder_trigger = false;
-                        self.extra_part_used = true;
-                        self.finish_turn(sink);
-                    }
+                    self.builder_trigger = false;
+                    self.finish_turn(sink);
                 }
-                Phase::GameOver => {}
+                Phase::FinalAbbey => self.next_final(sink),
+                // another player decides a wagon move; the turn ends after it
+                Phase::MoveWagon | Phase::GameOver => {}
             }
-        } else if left <= 1 {
-            // the turn in progress ends with the game: what its tile completed scores first
-            if let Some(ti) = self.placed.take() {
-                self.score_completed(ti, sink);
-            }
-            self.end_game(sink);
         }
         self.version += 1;
         Ok(())
@@ -1041,6 +1385,17 @@ impl Game {
 
     /// Draws the next placeable tile (discarding those that fit nowhere).
     fn start_turn(&mut self, sink: &mut impl EffectSink) {
+        self.drawn = None;
+        self.placed = None;
+        if self.players[self.current as usize].abbey && !self.holes().is_empty() {
+            self.phase = Phase::AbbeyOrDraw;
+            return;
+        }
+        self.draw_tile(sink);
+    }
+
+    /// Draws the next placeable tile (discarding those that fit nowhere).
+    fn draw_tile(&mut self, sink: &mut impl EffectSink) {
         self.drawn = None;
         while self.next_draw < self.pile.len() {
             let t = self.pile[self.next_draw];
@@ -1062,7 +1417,7 @@ impl Game {
                 });
             }
         }
-        self.end_game(sink);
+        self.begin_final(sink);
     }
 
     /// Scores every completed feature that the tile at `ti` completed, hands out goods,
@@ -1081,14 +1436,40 @@ impl Game {
         };
         let mut completed_cities = [0u16; 8];
         let mut nc = 0;
+        // roads and cities of the placed tile, and those of its neighbours that face it
+        // (an abbey closes them without joining them)
+        let mut segs = [0u16; 12];
+        let mut ns = 0;
         for (i, f) in tt.features.iter().enumerate() {
-            if matches!(f.kind, FeatureKind::Road | FeatureKind::City) {
-                let seg = self.board.seg(ti, i);
+            if matches!(f.kind, FeatureKind::Road | FeatureKind::City) && ns < segs.len() {
+                segs[ns] = self.board.seg(ti, i);
+                ns += 1;
+            }
+        }
+        for d in crate::geometry::Dir::ALL {
+            if let Some(j) = self.board.tile_index_at(pt.pos.step(d)) {
+                let o = self.board.tiles()[j];
+                let f = o.tile_type().edge_feature[o.rotation.index()][d.opposite().index()];
+                if f != crate::catalog::NONE && ns < segs.len() {
+                    let seg = self.board.seg(j, f as usize);
+                    if matches!(
+                        self.board.seg_kind(seg),
+                        FeatureKind::Road | FeatureKind::City
+                    ) {
+                        segs[ns] = seg;
+                        ns += 1;
+                    }
+                }
+            }
+        }
+        for &seg in &segs[..ns] {
+            let kind = self.board.seg_kind(seg);
+            {
                 if self.board.open_sides(seg) != 0 {
                     continue;
                 }
                 let root = self.board.find(seg);
-                if f.kind == FeatureKind::City
+                if kind == FeatureKind::City
                     && nc < completed_cities.len()
                     && !completed_cities[..nc].contains(&root)
                 {
@@ -1096,7 +1477,7 @@ impl Game {
                     nc += 1;
                 }
                 if self.board.figures_in(seg) > 0 {
-                    let key = if f.kind == FeatureKind::Road { 0 } else { 1 };
+                    let key = if kind == FeatureKind::Road { 0 } else { 1 };
                     add(key, self.board.smallest_pos(seg), root, &mut n);
                 }
             }
@@ -1152,9 +1533,99 @@ impl Game {
                 }
             }
         }
-        for &(_, _, root) in cands.iter() {
-            self.return_figures(root, sink);
+        // Abbey & Mayor: farmers of a field that got a barn this part score 3 per city;
+        // farmers joined to a barn field by this tile score 1 per city; then they go home
+        if self.expansions.contains(Expansion::AbbeyMayor) {
+            let mut fields = [0u16; 12];
+            let mut nf = 0;
+            if let Some(b) = self.barn_placed {
+                fields[0] = self.board.find(b);
+                nf = 1;
+            }
+            for (i, f) in tt.features.iter().enumerate() {
+                if f.kind == FeatureKind::Field && nf < fields.len() {
+                    let root = self.board.find(self.board.seg(ti, i));
+                    if !fields[..nf].contains(&root) {
+                        fields[nf] = root;
+                        nf += 1;
+                    }
+                }
+            }
+            let mut cities = Vec::new();
+            for (k, &root) in fields[..nf].iter().enumerate() {
+                let barn_here = self
+                    .board
+                    .figures
+                    .iter()
+                    .any(|f| f.kind == FigureKind::Barn && self.board.find(f.seg) == root);
+                let farmers = self
+                    .board
+                    .figures
+                    .iter()
+                    .any(|f| f.kind.is_follower() && self.board.find(f.seg) == root);
+                if !barn_here || !farmers {
+                    continue;
+                }
+                self.board.field_cities(root, &mut cities);
+                let done = cities
+                    .iter()
+                    .filter(|c| self.board.open_sides(**c) == 0)
+                    .count() as i32;
+                let placed_now = k == 0 && self.barn_placed.is_some();
+                let per_city = if placed_now { 3 } else { 1 };
+                self.award(
+                    root,
+                    FeatureKind::Field,
+                    per_city * done,
+                    expansions::PIG_BONUS_PER_CITY * done,
+                    false,
+                    sink,
+                );
+                let mut i = 0;
+                while i < self.board.figures.len() {
+                    let f = self.board.figures[i];
+                    if (f.kind.is_follower() || f.kind == FigureKind::Pig)
+                        && self.board.find(f.seg) == root
+                    {
+                        self.return_figure(i, sink);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
         }
+        // every figure of every scored feature goes home; freed wagons wait for their
+        // owners' decisions, in turn order from the active player
+        let n_players = self.players.len() as u8;
+        let mut freed: Vec<(u8, Pos)> = Vec::new();
+        for &(_, _, root) in cands.iter() {
+            let root = self.board.find(root);
+            let mut i = 0;
+            while i < self.board.figures.len() {
+                let f = self.board.figures[i];
+                if self.board.find(f.seg) != root {
+                    i += 1;
+                    continue;
+                }
+                if f.kind == FigureKind::Wagon && self.players[f.owner as usize].active {
+                    let pos = self.board.tiles()[self.board.seg_tile(f.seg)].pos;
+                    if sink.enabled() {
+                        sink.push(Effect::WagonFreed {
+                            player: f.owner,
+                            x: pos.x,
+                            y: pos.y,
+                        });
+                    }
+                    self.board.remove_figure(i);
+                    freed.push((f.owner, pos));
+                } else {
+                    self.return_figure(i, sink);
+                }
+            }
+        }
+        let cur = self.current;
+        freed.sort_by_key(|(o, _)| (o + n_players - cur) % n_players);
+        self.wagons.extend(freed);
         self.return_lonely_specials(sink);
     }
 
@@ -1174,7 +1645,9 @@ impl Game {
         let mut pig = [false; 8];
         for f in &self.board.figures {
             if self.board.find(f.seg) == root {
-                if f.kind.is_follower() {
+                if f.kind == FigureKind::Mayor {
+                    strength[f.owner as usize] += self.board.pennants(root);
+                } else if f.kind.is_follower() {
                     strength[f.owner as usize] += f.kind.base_strength();
                 } else if f.kind == FigureKind::Pig {
                     pig[f.owner as usize] = true;
@@ -1324,6 +1797,30 @@ impl Game {
             };
             self.award(seg, kind, value, pig_bonus, true, sink);
         }
+        // Abbey & Mayor: every barn scores 4 per completed city of its field
+        let barns: Vec<(u8, u16)> = self
+            .board
+            .figures
+            .iter()
+            .filter(|f| f.kind == FigureKind::Barn)
+            .map(|f| (f.owner, f.seg))
+            .collect();
+        for (owner, seg) in barns {
+            self.board.field_cities(seg, &mut cities);
+            let done = cities
+                .iter()
+                .filter(|c| self.board.open_sides(**c) == 0)
+                .count() as i32;
+            let points = expansions::BARN_POINTS_PER_CITY * done;
+            self.players[owner as usize].score += points;
+            if sink.enabled() {
+                sink.push(Effect::BarnScored {
+                    player: owner,
+                    points,
+                    tiles: self.board.feature_positions(seg),
+                });
+            }
+        }
         if self.expansions.contains(Expansion::TradersBuilders) {
             self.score_goods(sink);
         }
@@ -1437,6 +1934,11 @@ impl Game {
             Event::FigurePlaced { figure, spot, .. } => Step::Figure(*figure, spot),
             Event::FigureSkipped { .. } => Step::Pass,
             Event::AbbotReturned { .. } => Step::ReturnAbbot,
+            Event::AbbeyPlaced { x, y, .. } => Step::Abbey(Pos::new(*x, *y)),
+            Event::DrawChosen { .. } => Step::Draw,
+            Event::AbbeySkipped { .. } => Step::Pass,
+            Event::WagonMoved { x, y, spot, .. } => Step::Wagon(Pos::new(*x, *y), spot),
+            Event::WagonReturned { .. } => Step::Pass,
             Event::PlayerResigned { player, .. } => return self.resign_into(*player, sink),
         };
         let player = e.player().unwrap_or(u8::MAX);
@@ -1450,6 +1952,9 @@ enum Step<'a> {
     Tile(Pos, Rotation),
     Figure(FigureKind, &'a str),
     ReturnAbbot,
+    Abbey(Pos),
+    Draw,
+    Wagon(Pos, &'a str),
     Pass,
 }
 
@@ -1459,6 +1964,9 @@ impl Step<'_> {
             Step::Tile(..) => "place_tile",
             Step::Figure(..) => "place_figure",
             Step::ReturnAbbot => "return_abbot",
+            Step::Abbey(_) => "place_abbey",
+            Step::Draw => "draw_tile",
+            Step::Wagon(..) => "move_wagon",
             Step::Pass => "pass",
         }
     }
@@ -1469,7 +1977,58 @@ enum Done {
     Tile(TileTypeId, Pos, Rotation),
     Figure(FigureKind, u16),
     AbbotReturned,
+    AbbeyPlaced(Pos),
+    Drew,
+    AbbeySkipped,
+    WagonMoved(Pos, u16),
+    WagonReturned,
+    Barn(u8),
     Pass,
+}
+
+/// Barn placement (Abbey & Mayor): on corner `c` of the placed tile `ti` of `board`, where
+/// four tiles meet with fields only, in a field without a barn.
+fn barn_check_on(g: &Game, board: &Board, ti: usize, c: u8) -> Result<u16, PlayError> {
+    if !g.expansions.contains(Expansion::AbbeyMayor) {
+        return Err(PlayError::FigureNotAllowed {
+            figure: "barn",
+            feature: "field",
+        });
+    }
+    let pt = board.tiles()[ti];
+    for (q, qc) in crate::geometry::corner_cells(pt.pos, c) {
+        let o = board.tile_at(q).ok_or(PlayError::BarnNotAllowed(
+            "four tiles must meet at the corner",
+        ))?;
+        let f = o
+            .tile_type()
+            .feature_at(o.rotation, Spot::Corner(qc))
+            .filter(|f| o.tile_type().features[*f].kind == FeatureKind::Field);
+        if f.is_none() {
+            return Err(PlayError::BarnNotAllowed(
+                "all four corner areas must be field",
+            ));
+        }
+    }
+    let fi = pt
+        .tile_type()
+        .feature_at(pt.rotation, Spot::Corner(c))
+        .ok_or(PlayError::BarnNotAllowed(
+            "all four corner areas must be field",
+        ))?;
+    let seg = board.seg(ti, fi);
+    let root = board.find(seg);
+    if board
+        .figures
+        .iter()
+        .any(|f| f.kind == FigureKind::Barn && board.find(f.seg) == root)
+    {
+        return Err(PlayError::BarnNotAllowed("the field already has a barn"));
+    }
+    if g.players[g.current as usize].supply[FigureKind::Barn as usize] == 0 {
+        return Err(PlayError::NoFigureLeft("barn"));
+    }
+    Ok(seg)
 }
 
 /// Does `player` have a follower in the feature containing `seg`?

@@ -285,6 +285,41 @@ pub enum Spot {
     /// A feature named by its index in the tile's catalog feature list (for features that
     /// touch no side, such as inner fields). Written as the catalog feature id.
     Feature(u8),
+    /// A corner of the tile where four tiles meet (barns): 0 = `NE`, 1 = `SE`, 2 = `SW`,
+    /// 3 = `NW`.
+    Corner(u8),
+}
+
+/// Corner names, clockwise from the north-east.
+pub const CORNERS: [&str; 4] = ["NE", "SE", "SW", "NW"];
+
+/// The two halves that meet at corner `c` (board orientation).
+pub const fn corner_halves(c: u8) -> [Half; 2] {
+    [
+        Half::from_index(2 * (c & 3) + 1),
+        Half::from_index((2 * (c & 3) + 2) & 7),
+    ]
+}
+
+/// The four cells that share corner `c` of cell `p`, each with the corner it meets there
+/// (the cell itself first).
+pub fn corner_cells(p: Pos, c: u8) -> [(Pos, u8); 4] {
+    let (dx, dy) = match c & 3 {
+        0 => (1, 1),
+        1 => (1, -1),
+        2 => (-1, -1),
+        _ => (-1, 1),
+    };
+    // corner seen from the horizontal, vertical and diagonal neighbour
+    let mirror_x = |c: u8| [3, 2, 1, 0][c as usize];
+    let mirror_y = |c: u8| [1, 0, 3, 2][c as usize];
+    let c = c & 3;
+    [
+        (p, c),
+        (Pos::new(p.x + dx, p.y), mirror_x(c)),
+        (Pos::new(p.x, p.y + dy), mirror_y(c)),
+        (Pos::new(p.x + dx, p.y + dy), mirror_x(mirror_y(c))),
+    ]
 }
 
 impl Spot {
@@ -296,6 +331,9 @@ impl Spot {
         }
         if let Ok(d) = s.parse::<Dir>() {
             return Some(Spot::Edge(d));
+        }
+        if let Some(c) = CORNERS.iter().position(|c| *c == s) {
+            return Some(Spot::Corner(c as u8));
         }
         Half::ALL
             .into_iter()
@@ -309,6 +347,7 @@ impl Spot {
             Spot::Half(h) => Some(h.spot_name()),
             Spot::Center => Some("C"),
             Spot::Feature(_) => None,
+            Spot::Corner(c) => Some(CORNERS[(c & 3) as usize]),
         }
     }
 }
@@ -396,10 +435,42 @@ mod tests {
             let s = Spot::parse_compass(name).expect("compass spot");
             assert_eq!(s.compass_name(), Some(name));
         }
-        assert_eq!(Spot::parse_compass("NE"), None);
+        assert_eq!(Spot::parse_compass("NE"), Some(Spot::Corner(0)));
+        assert_eq!(Spot::parse_compass("NW"), Some(Spot::Corner(3)));
+        assert_eq!(Spot::parse_compass("NNNE"), None);
         assert_eq!(Spot::parse_compass("f1"), None);
         assert_eq!(Spot::parse_compass("NNE"), Some(Spot::Half(Half::Nr)));
         assert_eq!(Spot::parse_compass("WSW"), Some(Spot::Half(Half::Wl)));
+    }
+
+    #[test]
+    fn corners_meet_four_cells() {
+        assert_eq!(corner_halves(0), [Half::Nr, Half::El]);
+        assert_eq!(corner_halves(1), [Half::Er, Half::Sl]);
+        assert_eq!(corner_halves(2), [Half::Sr, Half::Wl]);
+        assert_eq!(corner_halves(3), [Half::Wr, Half::Nl]);
+        let p = Pos::new(2, -1);
+        let cells = corner_cells(p, 0);
+        assert_eq!(
+            cells,
+            [
+                (p, 0),
+                (Pos::new(3, -1), 3),
+                (Pos::new(2, 0), 1),
+                (Pos::new(3, 0), 2)
+            ]
+        );
+        // every cell of a corner names the same meeting point: each sees it from its side
+        for c in 0..4 {
+            for (q, qc) in corner_cells(p, c) {
+                let back = corner_cells(q, qc);
+                let mut a: Vec<Pos> = back.iter().map(|x| x.0).collect();
+                let mut b: Vec<Pos> = corner_cells(p, c).iter().map(|x| x.0).collect();
+                a.sort();
+                b.sort();
+                assert_eq!(a, b);
+            }
+        }
     }
 
     #[test]

@@ -31,7 +31,8 @@ fn spot_names(tt: &TileType) -> Vec<String> {
     .map(|s| s.to_string())
     .collect();
     v.extend(tt.features.iter().map(|f| f.id.clone()));
-    v.extend(["", "NE", "c9", "f0", "n", "CC"].map(String::from));
+    v.extend(["NE", "SE", "SW", "NW"].map(String::from));
+    v.extend(["", "c9", "f0", "n", "CC"].map(String::from));
     v
 }
 
@@ -178,8 +179,18 @@ fn check_unlisted_refused(game: &mut Game, actions: &[Action], rng: &mut Rng) {
             player = p.player + 1;
         }
     }
-    let action = match rng.below(4) {
+    let action = match rng.below(7) {
         3 => Action::ReturnAbbot,
+        4 => Action::PlaceAbbey {
+            x: x0 - 1 + rng.below((x1 - x0 + 3) as u64) as i32,
+            y: y0 - 1 + rng.below((y1 - y0 + 3) as u64) as i32,
+        },
+        5 => Action::DrawTile,
+        6 => Action::MoveWagon {
+            x: x0 - 1 + rng.below((x1 - x0 + 3) as u64) as i32,
+            y: y0 - 1 + rng.below((y1 - y0 + 3) as u64) as i32,
+            spot: ["N", "E", "S", "W", "C", "NNE", "f1"][rng.below(7) as usize].to_string(),
+        },
         0 => {
             let x = x0 - 1 + rng.below((x1 - x0 + 3) as u64) as i32;
             let y = y0 - 1 + rng.below((y1 - y0 + 3) as u64) as i32;
@@ -188,7 +199,10 @@ fn check_unlisted_refused(game: &mut Game, actions: &[Action], rng: &mut Rng) {
         1 => {
             let names = match game.placed_tile() {
                 Some(pt) => spot_names(pt.tile_type()),
-                None => spot_names(tilepost_engine::catalog().get(p.tile.unwrap())),
+                None => spot_names(
+                    tilepost_engine::catalog()
+                        .get(p.tile.unwrap_or(tilepost_engine::catalog().start_tile())),
+                ),
             };
             Action::PlaceFigure {
                 figure: FigureKind::ALL[rng.below(8) as usize],
@@ -226,7 +240,8 @@ fn check_unlisted_refused(game: &mut Game, actions: &[Action], rng: &mut Rng) {
     assert_eq!(*game, before, "refused {action:?} ({err}) changed the game");
 }
 
-/// Every figure a player started with is in their supply or on the board.
+/// Every figure a player started with is in their supply, on the board, or (a freed
+/// wagon) waiting for its owner's decision.
 fn check_conservation(game: &Game, start: &[u8; FigureKind::COUNT]) {
     for (i, pl) in game.players().iter().enumerate() {
         for k in FigureKind::ALL {
@@ -236,8 +251,16 @@ fn check_conservation(game: &Game, start: &[u8; FigureKind::COUNT]) {
                 .iter()
                 .filter(|f| f.owner as usize == i && f.kind == k)
                 .count() as u8;
+            let waiting = if k == FigureKind::Wagon {
+                game.freed_wagons()
+                    .iter()
+                    .filter(|w| w.0 as usize == i)
+                    .count() as u8
+            } else {
+                0
+            };
             assert_eq!(
-                pl.supply[k as usize] + on_board,
+                pl.supply[k as usize] + on_board + waiting,
                 start[k as usize],
                 "player {i}, {k:?}"
             );
@@ -303,12 +326,16 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
     let mut scores: Vec<i32> = vec![0; players as usize];
     let mut resigned = false;
     let mut discarded = 0usize;
+    let mut abbeys = 0usize;
     let mut step = 0usize;
 
     while let Some(p) = game.pending() {
         step += 1;
         assert!(game.players()[p.player as usize].active);
         assert_eq!(p.phase, game.phase());
+        if p.phase != Phase::MoveWagon {
+            assert_eq!(p.player, game.current_player());
+        }
         if step == snapshot_at {
             snapshot = Some((log.len(), game.clone()));
         }
@@ -356,6 +383,34 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
                     .all(|a| matches!(a, Action::PlaceFigure { .. } | Action::ReturnAbbot)));
                 assert!(game.placements().is_empty());
             }
+            Phase::AbbeyOrDraw | Phase::FinalAbbey => {
+                let last = if p.phase == Phase::AbbeyOrDraw {
+                    Action::DrawTile
+                } else {
+                    Action::Pass
+                };
+                assert_eq!(actions.last(), Some(&last));
+                let holes: Vec<Action> = game
+                    .holes()
+                    .into_iter()
+                    .map(|h| Action::PlaceAbbey { x: h.x, y: h.y })
+                    .collect();
+                assert!(!holes.is_empty());
+                assert_eq!(&actions[..actions.len() - 1], &holes[..]);
+                assert!(game.players()[p.player as usize].abbey);
+                assert_eq!(p.tile, None, "nothing is drawn before the choice");
+            }
+            Phase::MoveWagon => {
+                assert_eq!(actions.last(), Some(&Action::Pass));
+                assert!(
+                    actions.len() > 1,
+                    "a wagon with no target returns by itself"
+                );
+                assert!(actions[..actions.len() - 1]
+                    .iter()
+                    .all(|a| matches!(a, Action::MoveWagon { .. })));
+                assert_eq!(game.freed_wagons().first().map(|w| w.0), Some(p.player));
+            }
             Phase::GameOver => unreachable!(),
         }
         if rng.below(3) == 0 {
@@ -392,6 +447,21 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
             }
             (Action::Pass, Event::FigureSkipped { .. }) => {}
             (Action::ReturnAbbot, Event::AbbotReturned { .. }) => {}
+            (Action::PlaceAbbey { x, y }, Event::AbbeyPlaced { x: ex, y: ey, .. }) => {
+                assert_eq!((x, y), (ex, ey));
+                abbeys += 1;
+            }
+            (Action::DrawTile, Event::DrawChosen { .. }) => {}
+            (Action::Pass, Event::AbbeySkipped { .. } | Event::WagonReturned { .. }) => {}
+            (
+                Action::MoveWagon { x, y, spot },
+                Event::WagonMoved {
+                    x: ex,
+                    y: ey,
+                    spot: es,
+                    ..
+                },
+            ) => assert_eq!((x, y, spot), (ex, ey, es)),
             (a, e) => panic!("{a:?} produced {e:?}"),
         }
         assert_event_round_trips(&outcome.event);
@@ -421,7 +491,7 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
     assert_eq!(game.version() as usize, log.len());
     if !resigned {
         assert_eq!(game.tiles_left(), 0);
-        assert_eq!(game.board().len() + discarded, tiles_in_game);
+        assert_eq!(game.board().len() - abbeys + discarded, tiles_in_game);
     }
     let ranking = game.ranking();
     assert_eq!(ranking.len(), players as usize);

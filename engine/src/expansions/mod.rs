@@ -78,6 +78,7 @@ impl Expansion {
                 | Expansion::Abbot
                 | Expansion::InnsCathedrals
                 | Expansion::TradersBuilders
+                | Expansion::AbbeyMayor
         )
     }
 }
@@ -134,6 +135,11 @@ pub fn starting_supply(set: ExpansionSet) -> [u8; FigureKind::COUNT] {
     if set.contains(Expansion::TradersBuilders) {
         s[FigureKind::Builder as usize] = 1;
         s[FigureKind::Pig as usize] = 1;
+    }
+    if set.contains(Expansion::AbbeyMayor) {
+        s[FigureKind::Mayor as usize] = 1;
+        s[FigureKind::Wagon as usize] = 1;
+        s[FigureKind::Barn as usize] = 1;
     }
     s
 }
@@ -205,6 +211,9 @@ pub fn final_value(
 /// Points per completed city that a field owner with a pig in the field earns on top of
 /// the farmers' 3 (Traders & Builders).
 pub const PIG_BONUS_PER_CITY: i32 = 1;
+
+/// Final points per completed city for each barn (Abbey & Mayor).
+pub const BARN_POINTS_PER_CITY: i32 = 4;
 
 /// Final points per goods majority (Traders & Builders).
 pub const GOODS_MAJORITY_POINTS: i32 = 10;
