@@ -111,14 +111,42 @@ impl Config {
             }
             Ok(())
         }
-        num("TILEPOST_TOKEN_TTL_SECS", get("TILEPOST_TOKEN_TTL_SECS"), &mut c.token_ttl_secs)?;
-        num("TILEPOST_ARGON2_MEMORY_KIB", get("TILEPOST_ARGON2_MEMORY_KIB"), &mut c.argon2_memory_kib)?;
-        num("TILEPOST_ARGON2_ITERATIONS", get("TILEPOST_ARGON2_ITERATIONS"), &mut c.argon2_iterations)?;
-        num("TILEPOST_ARGON2_PARALLELISM", get("TILEPOST_ARGON2_PARALLELISM"), &mut c.argon2_parallelism)?;
-        num("TILEPOST_DB_POOL_SIZE", get("TILEPOST_DB_POOL_SIZE"), &mut c.db_pool_size)?;
-        num("TILEPOST_DB_TIMEOUT_MS", get("TILEPOST_DB_TIMEOUT_MS"), &mut c.db_timeout_ms)?;
+        num(
+            "TILEPOST_TOKEN_TTL_SECS",
+            get("TILEPOST_TOKEN_TTL_SECS"),
+            &mut c.token_ttl_secs,
+        )?;
+        num(
+            "TILEPOST_ARGON2_MEMORY_KIB",
+            get("TILEPOST_ARGON2_MEMORY_KIB"),
+            &mut c.argon2_memory_kib,
+        )?;
+        num(
+            "TILEPOST_ARGON2_ITERATIONS",
+            get("TILEPOST_ARGON2_ITERATIONS"),
+            &mut c.argon2_iterations,
+        )?;
+        num(
+            "TILEPOST_ARGON2_PARALLELISM",
+            get("TILEPOST_ARGON2_PARALLELISM"),
+            &mut c.argon2_parallelism,
+        )?;
+        num(
+            "TILEPOST_DB_POOL_SIZE",
+            get("TILEPOST_DB_POOL_SIZE"),
+            &mut c.db_pool_size,
+        )?;
+        num(
+            "TILEPOST_DB_TIMEOUT_MS",
+            get("TILEPOST_DB_TIMEOUT_MS"),
+            &mut c.db_timeout_ms,
+        )?;
         num("TILEPOST_WORKERS", get("TILEPOST_WORKERS"), &mut c.workers)?;
-        num("TILEPOST_MAX_BODY_BYTES", get("TILEPOST_MAX_BODY_BYTES"), &mut c.max_body_bytes)?;
+        num(
+            "TILEPOST_MAX_BODY_BYTES",
+            get("TILEPOST_MAX_BODY_BYTES"),
+            &mut c.max_body_bytes,
+        )?;
         c.public_url = get("TILEPOST_PUBLIC_URL").unwrap_or_else(|| format!("http://{}", c.bind));
         if c.token_ttl_secs <= 0 {
             return Err(ConfigError {

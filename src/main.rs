@@ -59,10 +59,7 @@ fn main() -> ExitCode {
             };
             match tilepost::replay::replay_text(&text) {
                 Ok(v) => {
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&v).unwrap_or_default()
-                    );
+                    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

@@ -32,7 +32,8 @@ pub struct Auth {
 
 impl Auth {
     pub fn new(secret: &[u8], ttl_secs: i64, m_kib: u32, t: u32, p: u32) -> Result<Auth, String> {
-        let params = Params::new(m_kib, t, p, None).map_err(|e| format!("argon2 parameters: {e}"))?;
+        let params =
+            Params::new(m_kib, t, p, None).map_err(|e| format!("argon2 parameters: {e}"))?;
         let argon = Argon2::new(A2::Argon2id, Version::V0x13, params);
         let mut pw = [0u8; 16];
         rand::thread_rng().fill_bytes(&mut pw);

@@ -184,21 +184,15 @@ pub struct BoardTile {
     pub figures: Vec<FigureOnBoard>,
 }
 
-/// The kind of decision pending.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum DecisionKind {
-    PlaceTile,
-    PlaceFigure,
-}
-
 /// The decision the game waits for.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PendingView {
     pub seat: u8,
     pub user_id: String,
     pub username: String,
-    pub kind: DecisionKind,
+    /// The phase: `place_tile`, `place_figure`, and the phases expansions add
+    /// (`move_wagon`, ...). Its options are listed by `…/actions`.
+    pub kind: String,
     /// The drawn tile.
     pub tile: Option<String>,
 }
@@ -317,7 +311,19 @@ pub enum ActionDto {
     /// The Abbot: take the abbot back from an incomplete monastery or garden instead of
     /// placing a figure.
     ReturnAbbot,
-    /// Place no figure.
+    /// Abbey & Mayor: place the abbey into a hole (an empty cell with tiles on all four
+    /// sides) instead of drawing a tile, or in the final abbey round.
+    PlaceAbbey { x: i32, y: i32 },
+    /// Abbey & Mayor: draw a tile rather than place the abbey.
+    DrawTile,
+    /// Abbey & Mayor: move a freed wagon onto a road, city or monastery in reach.
+    MoveWagon {
+        x: i32,
+        y: i32,
+        #[schema(max_length = 16)]
+        spot: String,
+    },
+    /// Place no figure (or: keep the abbey in the final round, take a freed wagon back).
     Pass,
 }
 
@@ -329,6 +335,9 @@ enum ActionWire {
     PlaceTile { x: i32, y: i32, rotation: u16 },
     PlaceFigure { figure: Figure, spot: String },
     ReturnAbbot {},
+    PlaceAbbey { x: i32, y: i32 },
+    DrawTile {},
+    MoveWagon { x: i32, y: i32, spot: String },
     Pass {},
 }
 
@@ -338,6 +347,9 @@ impl From<ActionWire> for ActionDto {
             ActionWire::PlaceTile { x, y, rotation } => ActionDto::PlaceTile { x, y, rotation },
             ActionWire::PlaceFigure { figure, spot } => ActionDto::PlaceFigure { figure, spot },
             ActionWire::ReturnAbbot {} => ActionDto::ReturnAbbot,
+            ActionWire::PlaceAbbey { x, y } => ActionDto::PlaceAbbey { x, y },
+            ActionWire::DrawTile {} => ActionDto::DrawTile,
+            ActionWire::MoveWagon { x, y, spot } => ActionDto::MoveWagon { x, y, spot },
             ActionWire::Pass {} => ActionDto::Pass,
         }
     }

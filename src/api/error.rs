@@ -23,7 +23,6 @@ pub const CODES: &[(&str, u16)] = &[
     ("stale-version", 409),
     ("username-taken", 409),
     ("already-seated", 409),
-    ("game-full", 409),
     ("game-already-started", 409),
     ("game-not-started", 409),
     ("not-enough-players", 409),
@@ -139,7 +138,11 @@ impl ApiError {
     /// A 500 whose cause is logged, never shown.
     pub fn internal(cause: impl std::fmt::Display) -> ApiError {
         tracing::error!(cause = %cause, "internal error");
-        ApiError::new(500, "internal-error", "the server failed; the cause is logged")
+        ApiError::new(
+            500,
+            "internal-error",
+            "the server failed; the cause is logged",
+        )
     }
 
     pub fn unavailable(cause: impl std::fmt::Display) -> ApiError {
@@ -219,7 +222,6 @@ fn conflict_detail(code: &str) -> &'static str {
     match code {
         "username-taken" => "that username is taken",
         "already-seated" => "you already have a seat at this game",
-        "game-full" => "every seat is taken",
         "game-already-started" => "the game has already started",
         "idempotency-key-in-use" => "a request with this Idempotency-Key is being processed",
         _ => "the request conflicts with the current state",

@@ -104,7 +104,9 @@ pub struct CurrentUser {
 fn bearer(req: &HttpRequest) -> Option<Result<String, ApiError>> {
     let h = req.headers().get(header::AUTHORIZATION)?;
     let Ok(s) = h.to_str() else {
-        return Some(Err(ApiError::unauthorized("malformed Authorization header")));
+        return Some(Err(ApiError::unauthorized(
+            "malformed Authorization header",
+        )));
     };
     let mut parts = s.splitn(2, ' ');
     let scheme = parts.next().unwrap_or("");

@@ -8,9 +8,7 @@ use actix_web::http::header;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
-use tilepost_engine::{
-    Effect, Event, Expansion, Game, GameConfig, PlayError, SetupError,
-};
+use tilepost_engine::{Effect, Event, Expansion, Game, GameConfig, PlayError, SetupError};
 
 use super::dto::*;
 use super::error::{ApiError, Problem};
@@ -86,7 +84,8 @@ fn play_error(e: &PlayError, index: usize) -> ApiError {
         PlayError::LogMismatch(m) => return ApiError::internal(m),
         _ => 422,
     };
-    ApiError::new(status, e.code(), e.to_string()).with_field(format!("actions[{index}]"), e.to_string())
+    ApiError::new(status, e.code(), e.to_string())
+        .with_field(format!("actions[{index}]"), e.to_string())
 }
 
 fn setup_error(e: SetupError) -> ApiError {
@@ -110,10 +109,10 @@ fn config_of(row: &GameRow, players: u8, seed: u64) -> Result<GameConfig, SetupE
     for id in ids {
         expansions.push(Expansion::from_id(&id).ok_or(SetupError::UnknownExpansion(id))?);
     }
-    let tile_order = match &row.tile_order {
-        Some(t) => Some(serde_json::from_str::<Vec<String>>(t).unwrap_or_default()),
-        None => None,
-    };
+    let tile_order = row
+        .tile_order
+        .as_ref()
+        .map(|t| serde_json::from_str::<Vec<String>>(t).unwrap_or_default());
     Ok(GameConfig {
         players,
         expansions,
@@ -129,8 +128,8 @@ fn start_plan(
     now: i64,
 ) -> impl FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String> + Send + 'static {
     move |row, seats| {
-        let config = config_of(row, seats.len() as u8, rand::random::<u64>())
-            .map_err(|e| e.to_string())?;
+        let config =
+            config_of(row, seats.len() as u8, rand::random::<u64>()).map_err(|e| e.to_string())?;
         let (game, event) = Game::new(&config).map_err(|e| e.to_string())?;
         let (kind, version, payload) = event.encode();
         let pending = game.pending();
@@ -141,9 +140,7 @@ fn start_plan(
         let outbox = seats
             .iter()
             .find(|s| s.seat == first_seat as i32)
-            .and_then(|s| {
-                notify::turn_started(s, &row.id, tile.as_deref(), 1, &public_url, now)
-            })
+            .and_then(|s| notify::turn_started(s, &row.id, tile.as_deref(), 1, &public_url, now))
             .into_iter()
             .collect();
         Ok(StartPlan {
@@ -156,7 +153,11 @@ fn start_plan(
     }
 }
 
-fn view_response(status: actix_web::http::StatusCode, data: &GameData, game: Option<&Game>) -> HttpResponse {
+fn view_response(
+    status: actix_web::http::StatusCode,
+    data: &GameData,
+    game: Option<&Game>,
+) -> HttpResponse {
     HttpResponse::build(status)
         .insert_header((header::ETAG, etag(&data.game, data.seats.len())))
         .json(views::game_view(&data.game, &data.seats, game))
@@ -177,7 +178,10 @@ struct Idempotency {
     hash: String,
 }
 
-fn idempotency(req: &HttpRequest, body: &impl serde::Serialize) -> Result<Option<Idempotency>, ApiError> {
+fn idempotency(
+    req: &HttpRequest,
+    body: &impl serde::Serialize,
+) -> Result<Option<Idempotency>, ApiError> {
     let Some(v) = req.headers().get("Idempotency-Key") else {
         return Ok(None);
     };
@@ -443,10 +447,8 @@ pub async fn create_game(
         creator_id: me.id.clone(),
         status: "open".into(),
         seats: r.seats as i32,
-        expansions: serde_json::to_string(
-            &expansions.iter().map(|e| e.id()).collect::<Vec<_>>(),
-        )
-        .map_err(ApiError::internal)?,
+        expansions: serde_json::to_string(&expansions.iter().map(|e| e.id()).collect::<Vec<_>>())
+            .map_err(ApiError::internal)?,
         tile_order: match &tile_order {
             Some(t) => Some(serde_json::to_string(t).map_err(ApiError::internal)?),
             None => None,
@@ -457,13 +459,16 @@ pub async fn create_game(
         updated_at: now,
         turn_started_at: None,
     };
-    st.store.create_game(row.clone()).await.map_err(|e| match e {
-        // the token's user does not exist (foreign key)
-        StoreError::Internal(m) if m.to_ascii_lowercase().contains("foreign") => {
-            ApiError::unauthorized("the token's user no longer exists")
-        }
-        other => other.into(),
-    })?;
+    st.store
+        .create_game(row.clone())
+        .await
+        .map_err(|e| match e {
+            // the token's user does not exist (foreign key)
+            StoreError::Internal(m) if m.to_ascii_lowercase().contains("foreign") => {
+                ApiError::unauthorized("the token's user no longer exists")
+            }
+            other => other.into(),
+        })?;
     let (data, game) = load(&st, &row.id, true).await?;
     let mut resp = view_response(actix_web::http::StatusCode::CREATED, &data, game.as_ref());
     if let Ok(v) = header::HeaderValue::from_str(&format!("/v1/games/{}", row.id)) {
@@ -482,7 +487,7 @@ pub async fn create_game(
         (status = 200, description = "The caller has a seat; the game view", body = GameView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Already seated, full or started (`already-seated`, `game-full`, `game-already-started`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Already seated, or the game has started (`already-seated`, `game-already-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/join")]
@@ -559,7 +564,11 @@ pub async fn start_game(
     }
     let now = st.clock.now_ms();
     st.store
-        .start_game(id.clone(), now, start_plan(st.config.public_url.clone(), now))
+        .start_game(
+            id.clone(),
+            now,
+            start_plan(st.config.public_url.clone(), now),
+        )
         .await
         .map_err(|e| match e {
             StoreError::NotFound => ApiError::game_not_found(),
@@ -608,7 +617,9 @@ pub async fn list_games(
         return Err(ApiError::validation("limit", "1 to 200"));
     }
     let offset = match &q.cursor {
-        Some(c) => decode_cursor(c).ok_or_else(|| ApiError::validation("cursor", "not a cursor"))?,
+        Some(c) => {
+            decode_cursor(c).ok_or_else(|| ApiError::validation("cursor", "not a cursor"))?
+        }
         None => 0,
     };
     let me_id = me.0.map(|u| u.id);
@@ -738,7 +749,11 @@ pub async fn get_game(
         .await?
         .ok_or_else(ApiError::game_not_found)?;
     let tag = etag(&data.game, data.seats.len());
-    if let Some(inm) = req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) {
+    if let Some(inm) = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+    {
         if inm
             .split(',')
             .map(|t| t.trim().trim_start_matches("W/"))
@@ -894,14 +909,17 @@ pub async fn submit_move(
         return Ok(resp);
     }
     let (data, game) = load(&st, &id.into_inner(), true).await?;
-    let seat = seat_of(&data.seats, &me.id).ok_or_else(|| {
-        ApiError::new(403, "not-a-player", "you have no seat at this game")
-    })?;
+    let seat = seat_of(&data.seats, &me.id)
+        .ok_or_else(|| ApiError::new(403, "not-a-player", "you have no seat at this game"))?;
     let mut game = require_started(&data, game)?;
     if game.is_over() {
         return Err(ApiError::new(409, "game-over", "the game is over"));
     }
     if expected != data.game.version {
+        // a retry whose first attempt won in the meantime gets the first answer
+        if let Some(resp) = idempotent_answer(&st, &me.id, &idem).await? {
+            return Ok(resp);
+        }
         return Err(ApiError::stale(Some(data.game.version)));
     }
     let mut outcomes = Vec::with_capacity(actions.len());
@@ -1007,14 +1025,22 @@ pub async fn resign_game(
         return Ok(resp);
     }
     let (data, game) = load(&st, &id.into_inner(), true).await?;
-    let seat = seat_of(&data.seats, &me.id).ok_or_else(|| {
-        ApiError::new(403, "not-a-player", "you have no seat at this game")
-    })?;
+    let seat = seat_of(&data.seats, &me.id)
+        .ok_or_else(|| ApiError::new(403, "not-a-player", "you have no seat at this game"))?;
     let mut game = require_started(&data, game)?;
     let expected = data.game.version;
     let o = game.resign(seat, false).map_err(|e| match e {
         PlayError::NotInGame(_) => ApiError::new(409, "not-in-game", "you already left this game"),
         other => play_error(&other, 0),
     })?;
-    commit(&st, &me, &data, &game, expected, vec![(o.event, o.effects)], idem).await
+    commit(
+        &st,
+        &me,
+        &data,
+        &game,
+        expected,
+        vec![(o.event, o.effects)],
+        idem,
+    )
+    .await
 }

@@ -189,8 +189,8 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
 pub fn openapi_value() -> &'static Value {
     static DOC: OnceLock<Value> = OnceLock::new();
     DOC.get_or_init(|| {
-        let (_, doc) = register(App::new().into_utoipa_app().openapi(ApiDoc::openapi()))
-            .split_for_parts();
+        let (_, doc) =
+            register(App::new().into_utoipa_app().openapi(ApiDoc::openapi())).split_for_parts();
         finish(doc)
     })
 }
@@ -303,31 +303,29 @@ pub fn app(
             .app_data(path_cfg),
     )
     .split_for_parts();
-    app.service(
-        utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", doc),
-    )
-    .default_service(web::to(fallback))
-    .wrap_fn(|req, srv| {
-        let id = request_id(&req);
-        let method = req.method().to_string();
-        let path = req.path().to_string();
-        let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
-        let started = std::time::Instant::now();
-        let fut = srv.call(req);
-        async move {
-            let mut res = fut.await?;
-            let status = res.status().as_u16();
-            if let Ok(v) = HeaderValue::from_str(&id) {
-                res.headers_mut()
-                    .insert(HeaderName::from_static("x-request-id"), v);
+    app.service(utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", doc))
+        .default_service(web::to(fallback))
+        .wrap_fn(|req, srv| {
+            let id = request_id(&req);
+            let method = req.method().to_string();
+            let path = req.path().to_string();
+            let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
+            let started = std::time::Instant::now();
+            let fut = srv.call(req);
+            async move {
+                let mut res = fut.await?;
+                let status = res.status().as_u16();
+                if let Ok(v) = HeaderValue::from_str(&id) {
+                    res.headers_mut()
+                        .insert(HeaderName::from_static("x-request-id"), v);
+                }
+                tracing::info!(
+                    status,
+                    ms = started.elapsed().as_secs_f64() * 1000.0,
+                    "request done"
+                );
+                Ok(res)
             }
-            tracing::info!(
-                status,
-                ms = started.elapsed().as_secs_f64() * 1000.0,
-                "request done"
-            );
-            Ok(res)
-        }
-        .instrument(span)
-    })
+            .instrument(span)
+        })
 }

@@ -24,8 +24,7 @@ fn user_view(u: &UserRow) -> UserView {
 
 fn valid_username(s: &str) -> bool {
     (3..=32).contains(&s.len())
-        && s
-            .chars()
+        && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 

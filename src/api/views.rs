@@ -83,11 +83,10 @@ fn seat_user(seats: &[SeatInfo], seat: u8) -> (String, String) {
 
 pub fn pending_view(game: &Game, seats: &[SeatInfo]) -> Option<PendingView> {
     let p = game.pending()?;
-    let kind = match p.phase {
-        Phase::PlaceTile => DecisionKind::PlaceTile,
-        Phase::PlaceFigure => DecisionKind::PlaceFigure,
-        Phase::GameOver => return None,
-    };
+    if p.phase == Phase::GameOver {
+        return None;
+    }
+    let kind = p.phase.name().to_string();
     let (user_id, username) = seat_user(seats, p.player);
     Some(PendingView {
         seat: p.player,
@@ -185,6 +184,11 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
             ranking = Some(ranking_view(g.ranking(), seats));
         }
     }
+    let status = match game {
+        Some(g) if g.is_over() => GameStatus::Finished,
+        Some(_) => GameStatus::Active,
+        None => status,
+    };
     GameView {
         id: row.id.clone(),
         status,

@@ -63,9 +63,7 @@ pub fn turn_started(
     let l = links(public_url, game_id);
     let game_link = l["game"].as_str().unwrap_or_default().to_string();
     let subject = format!("Your turn in tilepost game {}", short(game_id));
-    let tile_line = tile
-        .map(|t| format!("You drew {t}."))
-        .unwrap_or_default();
+    let tile_line = tile.map(|t| format!("You drew {t}.")).unwrap_or_default();
     let text = format!(
         "Hello {},\n\nIt is your turn. {tile_line}\nSee the board and play: {game_link}\n",
         to.username

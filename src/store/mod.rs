@@ -443,7 +443,7 @@ impl Store {
                 }
                 let seat = (0..data.game.seats)
                     .find(|i| !data.seats.iter().any(|s| s.seat == *i))
-                    .ok_or(TxError::Store(StoreError::Conflict("game-full")))?;
+                    .ok_or(TxError::Store(StoreError::Conflict("game-already-started")))?;
                 diesel::insert_into(game_seats::table)
                     .values((
                         game_seats::game_id.eq(&game_id),
@@ -646,7 +646,8 @@ fn start_game_tx<F>(c: &mut DbConn, data: &GameData, now: i64, start: F) -> Resu
 where
     F: FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String>,
 {
-    let plan = start(&data.game, &data.seats).map_err(|e| TxError::Store(StoreError::Rejected(e)))?;
+    let plan =
+        start(&data.game, &data.seats).map_err(|e| TxError::Store(StoreError::Rejected(e)))?;
     let first = data
         .seats
         .iter()
@@ -698,6 +699,12 @@ fn load_game(c: &mut DbConn, id: &str, with_events: bool) -> Result<Option<GameD
     } else {
         Vec::new()
     };
+    let mut game = game;
+    if let Some(last) = events.last() {
+        // the log is the truth: statements outside one snapshot may see a newer log
+        // than the summary row read just before
+        game.version = last.seq;
+    }
     Ok(Some(GameData {
         seats: seats.remove(&game.id).unwrap_or_default(),
         game,

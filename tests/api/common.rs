@@ -264,7 +264,9 @@ impl Client {
         body: Option<&str>,
         headers: &[(&str, &str)],
     ) -> Resp {
-        let mut req = self.agent.request(method, &format!("{}{}", self.base, path));
+        let mut req = self
+            .agent
+            .request(method, &format!("{}{}", self.base, path));
         if let Some(t) = &self.token {
             req = req.set("Authorization", &format!("Bearer {t}"));
         }
@@ -345,14 +347,14 @@ impl TestRng {
     pub fn new(seed: u64) -> TestRng {
         TestRng(seed ^ 0x9E37_79B9_7F4A_7C15)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        (self.next_u64() % n.max(1) as u64) as usize
     }
 }
 

@@ -39,9 +39,14 @@ fn complete_two_player_game(app: &TestApp) {
         let placements = p["placements"].as_array().unwrap();
         assert!(!placements.is_empty());
         let pl = &placements[rng.below(placements.len())];
-        let mut actions = vec![json!({"type": "place_tile", "x": pl["x"], "y": pl["y"], "rotation": pl["rotation"]})];
+        let mut actions = vec![
+            json!({"type": "place_tile", "x": pl["x"], "y": pl["y"], "rotation": pl["rotation"]}),
+        ];
         let spots = pl["spots"].as_array().unwrap();
-        match spots.iter().find(|s| !s["figures"].as_array().unwrap().is_empty()) {
+        match spots
+            .iter()
+            .find(|s| !s["figures"].as_array().unwrap().is_empty())
+        {
             Some(s) if rng.below(2) == 0 => actions.push(
                 json!({"type": "place_figure", "figure": s["figures"][0], "spot": s["spot"]}),
             ),
@@ -68,7 +73,10 @@ fn complete_two_player_game(app: &TestApp) {
         let seat = r["seat"].as_u64().unwrap() as usize;
         assert_eq!(r["score"], v["players"][seat]["score"]);
     }
-    let (a, b) = (ranking[0]["score"].as_i64().unwrap(), ranking[1]["score"].as_i64().unwrap());
+    let (a, b) = (
+        ranking[0]["score"].as_i64().unwrap(),
+        ranking[1]["score"].as_i64().unwrap(),
+    );
     assert!(a >= b);
     assert_eq!(ranking[0]["rank"], 1);
     assert_eq!(ranking[1]["rank"], if a == b { 1 } else { 2 });
@@ -163,11 +171,21 @@ fn worked_example_b1_tie(app: &TestApp) {
     let v = red.get(&format!("/v1/games/{id}"));
     assert_eq!(v.json["sandbox"], true);
     assert_eq!(v.json["pending"]["tile"], "base/D");
-    mv(&red, &id, 1, json!([{"type": "place_tile", "x": 1, "y": 0, "rotation": 0},
-        {"type": "place_figure", "figure": "follower", "spot": "N"}]))
+    mv(
+        &red,
+        &id,
+        1,
+        json!([{"type": "place_tile", "x": 1, "y": 0, "rotation": 0},
+        {"type": "place_figure", "figure": "follower", "spot": "N"}]),
+    )
     .ok();
-    mv(&blue, &id, 3, json!([{"type": "place_tile", "x": 0, "y": 1, "rotation": 180},
-        {"type": "place_figure", "figure": "follower", "spot": "S"}]))
+    mv(
+        &blue,
+        &id,
+        3,
+        json!([{"type": "place_tile", "x": 0, "y": 1, "rotation": 180},
+        {"type": "place_figure", "figure": "follower", "spot": "S"}]),
+    )
     .ok();
     // Green may not put a knight in the occupied city
     let a = green.get(&format!("/v1/games/{id}/placements"));
@@ -183,8 +201,13 @@ fn worked_example_b1_tie(app: &TestApp) {
         .unwrap()
         .iter()
         .all(|s| s["spot"] != "S" && s["spot"] != "W"));
-    let r = mv(&green, &id, 5, json!([{"type": "place_tile", "x": 1, "y": 1, "rotation": 270},
-        {"type": "pass"}]));
+    let r = mv(
+        &green,
+        &id,
+        5,
+        json!([{"type": "place_tile", "x": 1, "y": 1, "rotation": 270},
+        {"type": "pass"}]),
+    );
     let scored: Vec<&Value> = r.ok()["events"][1]["consequences"]
         .as_array()
         .unwrap()
@@ -210,14 +233,29 @@ fn worked_example_b5_final_scoring(app: &TestApp) {
         &[&red, &blue, &green],
         json!({"tile_order": ["base/F", "base/U", "base/R"]}),
     );
-    mv(&red, &id, 1, json!([{"type": "place_tile", "x": 0, "y": 1, "rotation": 90},
-        {"type": "place_figure", "figure": "follower", "spot": "S"}]))
+    mv(
+        &red,
+        &id,
+        1,
+        json!([{"type": "place_tile", "x": 0, "y": 1, "rotation": 90},
+        {"type": "place_figure", "figure": "follower", "spot": "S"}]),
+    )
     .ok();
-    mv(&blue, &id, 3, json!([{"type": "place_tile", "x": 1, "y": 0, "rotation": 0},
-        {"type": "place_figure", "figure": "follower", "spot": "E"}]))
+    mv(
+        &blue,
+        &id,
+        3,
+        json!([{"type": "place_tile", "x": 1, "y": 0, "rotation": 0},
+        {"type": "place_figure", "figure": "follower", "spot": "E"}]),
+    )
     .ok();
-    mv(&green, &id, 5, json!([{"type": "place_tile", "x": 0, "y": 2, "rotation": 180},
-        {"type": "pass"}]))
+    mv(
+        &green,
+        &id,
+        5,
+        json!([{"type": "place_tile", "x": 0, "y": 2, "rotation": 180},
+        {"type": "pass"}]),
+    )
     .ok();
     assert_eq!(scores(&red, &id), vec![4, 2, 0]);
     let v = red.get(&format!("/v1/games/{id}"));
@@ -234,10 +272,7 @@ fn generic_random_client(app: &TestApp) {
         assert!(moves > 100, "{moves} moves");
         let v = a.get(&format!("/v1/games/{id}"));
         assert_eq!(v.json["status"], "finished");
-        assert_eq!(
-            v.json["ranking"].as_array().unwrap().len(),
-            players.len()
-        );
+        assert_eq!(v.json["ranking"].as_array().unwrap().len(), players.len());
     }
 }
 
@@ -297,7 +332,13 @@ fn list_games_filters_and_pages(app: &TestApp) {
     let open_id = open.json["id"].as_str().unwrap().to_string();
     // ann moves in the first game: it becomes ben's turn there
     let acts = a.get(&format!("/v1/games/{}/actions", ids[0]));
-    mv(&a, &ids[0], 1, json!([acts.json["actions"][0], {"type": "pass"}])).ok();
+    mv(
+        &a,
+        &ids[0],
+        1,
+        json!([acts.json["actions"][0], {"type": "pass"}]),
+    )
+    .ok();
     let mine = a.get("/v1/games?player=me&status=active&my_turn=true");
     let list: Vec<&str> = mine.ok()["games"]
         .as_array()
@@ -334,7 +375,8 @@ fn list_games_filters_and_pages(app: &TestApp) {
     assert_eq!(p2.json["games"].as_array().unwrap().len(), 1);
     assert!(p2.json["next_cursor"].is_null());
     a.get("/v1/games?limit=0").problem(400, "validation-failed");
-    a.get("/v1/games?cursor=zzz").problem(400, "validation-failed");
+    a.get("/v1/games?cursor=zzz")
+        .problem(400, "validation-failed");
     app.anon()
         .get("/v1/games?player=me")
         .problem(401, "unauthorized");
@@ -351,13 +393,23 @@ fn etag_and_not_modified(app: &TestApp) {
     let tag = v.header("etag").unwrap().to_string();
     assert_eq!(tag, "\"1\"");
     assert_ne!(tag, open_tag);
-    let nm = a.request("GET", &format!("/v1/games/{id}"), None, &[("If-None-Match", &tag)]);
+    let nm = a.request(
+        "GET",
+        &format!("/v1/games/{id}"),
+        None,
+        &[("If-None-Match", &tag)],
+    );
     assert_eq!(nm.status, 304);
     assert_eq!(nm.text, "");
     assert_eq!(nm.header("etag"), Some(tag.as_str()));
     let acts = a.get(&format!("/v1/games/{id}/actions"));
     mv(&a, &id, 1, json!([acts.json["actions"][0]])).ok();
-    let again = a.request("GET", &format!("/v1/games/{id}"), None, &[("If-None-Match", &tag)]);
+    let again = a.request(
+        "GET",
+        &format!("/v1/games/{id}"),
+        None,
+        &[("If-None-Match", &tag)],
+    );
     assert_eq!(again.status, 200);
     assert_eq!(again.header("etag"), Some("\"2\""));
 }

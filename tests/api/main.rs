@@ -3,4 +3,9 @@
 
 pub mod common;
 
+mod auth;
+mod errors;
 mod games;
+mod openapi;
+mod resilience;
+mod writes;

@@ -1,0 +1,186 @@
+//! The OpenAPI document: committed, in step with the code, complete; and the project's
+//! invariants ("tidy" checks).
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::*;
+
+const METHODS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
+
+/// `openapi/openapi.json` is what the code generates. Run with
+/// `TILEPOST_UPDATE_OPENAPI=1` to rewrite it after a deliberate change.
+#[test]
+fn committed_document_matches_the_code() {
+    let generated = tilepost::api::openapi_json();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("openapi/openapi.json");
+    if std::env::var("TILEPOST_UPDATE_OPENAPI").is_ok_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "openapi/openapi.json differs from the code: run `TILEPOST_UPDATE_OPENAPI=1 cargo test --test api openapi` and commit it"
+    );
+}
+
+#[test]
+fn every_operation_is_documented() {
+    let doc = tilepost::api::openapi_value();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let mut ids = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            if !METHODS.contains(&method.as_str()) {
+                continue;
+            }
+            let id = op["operationId"].as_str().unwrap_or_default();
+            let (verb, resource) = id.split_once('_').unwrap_or(("", ""));
+            assert!(
+                !verb.is_empty()
+                    && !resource.is_empty()
+                    && id.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+                "{method} {path}: operationId {id:?} is not verb_resource"
+            );
+            ids.push(id.to_string());
+            assert!(op["summary"].is_string(), "{id}: summary");
+            assert!(
+                op["tags"].as_array().is_some_and(|t| !t.is_empty()),
+                "{id}: tag"
+            );
+            assert!(op["security"].is_array(), "{id}: security");
+            for (status, resp) in op["responses"].as_object().unwrap() {
+                let described = resp["description"].is_string() || resp["$ref"].is_string();
+                assert!(described, "{id} {status}: description");
+            }
+            assert!(op["responses"]["500"].is_object(), "{id}: 500");
+        }
+    }
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "operationIds are unique");
+    assert!(n >= 16);
+}
+
+fn served_document_and_docs(app: &TestApp) {
+    let c = app.anon();
+    let served = c.get("/openapi.json");
+    assert_eq!(served.status, 200);
+    assert_eq!(&served.json, tilepost::api::openapi_value());
+    let ui = c.get("/docs/");
+    assert_eq!(ui.status, 200);
+    assert!(ui.text.to_ascii_lowercase().contains("swagger"));
+    assert_eq!(c.get("/healthz").json["status"], "ok");
+    let ready = c.get("/readyz");
+    assert_eq!(ready.json["status"], "ok");
+    assert_eq!(
+        ready.json["database"],
+        match app.db.kind {
+            Db::Sqlite => "sqlite",
+            Db::Postgres => "postgres",
+        }
+    );
+}
+
+crate::both!(served_document_and_docs);
+
+/// Every problem code the API can produce is produced by some test. The two left out
+/// need a fault or a race that a black-box test cannot force.
+#[test]
+fn every_problem_code_is_tested() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/api");
+    let mut text = String::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.file_name()
+            .is_some_and(|n| n != "openapi.rs" && n != "common.rs")
+        {
+            text.push_str(&std::fs::read_to_string(p).unwrap());
+        }
+    }
+    let exempt = ["internal-error", "idempotency-key-in-use"];
+    for (code, status) in tilepost::api::error::CODES {
+        if exempt.contains(code) {
+            continue;
+        }
+        assert!(
+            text.contains(&format!("problem({status}, \"{code}\")")),
+            "no test produces {status} {code}"
+        );
+    }
+}
+
+/// The engine does no IO: no database, web, async runtime, clock or global randomness.
+#[test]
+fn engine_does_no_io() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let deps = manifest
+        .split("[dependencies]")
+        .nth(1)
+        .unwrap_or("")
+        .split("\n[")
+        .next()
+        .unwrap_or("");
+    for banned in [
+        "diesel", "actix", "tokio", "reqwest", "ureq", "rand", "chrono", "time", "uuid",
+    ] {
+        assert!(
+            !deps.lines().any(|l| l.trim_start().starts_with(banned)),
+            "engine depends on {banned}"
+        );
+    }
+    fn walk(p: &Path, out: &mut Vec<(String, String)>) {
+        for e in std::fs::read_dir(p).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push((
+                    p.display().to_string(),
+                    std::fs::read_to_string(&p).unwrap(),
+                ));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&root.join("src"), &mut files);
+    for (name, src) in files {
+        for banned in [
+            "std::fs",
+            "std::net",
+            "SystemTime",
+            "Instant::now",
+            "thread_rng",
+            "std::env",
+        ] {
+            assert!(!src.contains(banned), "{name} uses {banned}");
+        }
+    }
+}
+
+/// Only `src/store` names diesel; only `src/api` (and start-up) know actix-web.
+#[test]
+fn layers_keep_to_themselves() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for (file, banned) in [
+        ("notify/mod.rs", vec!["diesel", "actix"]),
+        ("clock.rs", vec!["diesel", "actix"]),
+        ("config.rs", vec!["diesel", "actix"]),
+        ("replay.rs", vec!["diesel", "actix"]),
+    ] {
+        let text = std::fs::read_to_string(src.join(file)).unwrap();
+        for b in banned {
+            assert!(!text.contains(b), "{file} names {b}");
+        }
+    }
+    for e in std::fs::read_dir(src.join("api")).unwrap() {
+        let p = e.unwrap().path();
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(!text.contains("diesel"), "{} names diesel", p.display());
+    }
+    let _: Option<Value> = None;
+}

@@ -1,0 +1,201 @@
+//! Writes under pressure: racing submissions, retried requests, hidden information.
+
+use std::sync::{Arc, Barrier};
+
+use serde_json::{json, Value};
+
+use crate::common::*;
+
+/// Two submissions for the same version: exactly one wins, the other gets 409, and the
+/// log stays a gap-free sequence.
+fn concurrent_submissions(app: &TestApp) {
+    let (a, b) = (app.user("ann"), app.user("ben"));
+    let id = start_game(&[&a, &b], Value::Null);
+    for round in 0..6 {
+        let acts = a.get(&format!("/v1/games/{id}/actions"));
+        let version = acts.json["version"].as_i64().unwrap();
+        let who = client_for(&[&a, &b], &acts.json["pending"]).clone();
+        let options = acts.json["actions"].as_array().unwrap().clone();
+        let barrier = Arc::new(Barrier::new(2));
+        let handles: Vec<_> = (0..2)
+            .map(|i| {
+                let c = who.clone();
+                let barrier = barrier.clone();
+                let action = options[i.min(options.len() - 1)].clone();
+                let id = id.clone();
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    c.post(
+                        &format!("/v1/games/{id}/moves"),
+                        json!({"expected_version": version, "actions": [action]}),
+                    )
+                })
+            })
+            .collect();
+        let results: Vec<Resp> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        let ok = results.iter().filter(|r| r.status == 200).count();
+        assert_eq!(
+            ok,
+            1,
+            "round {round}: {:?}",
+            results.iter().map(|r| &r.text).collect::<Vec<_>>()
+        );
+        let lost = results.iter().find(|r| r.status != 200).unwrap();
+        lost.problem(409, "stale-version");
+        assert_eq!(lost.json["current_version"], version + 1);
+    }
+    let ev = a.get(&format!("/v1/games/{id}/events?limit=200"));
+    let seqs: Vec<i64> = ev.json["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["seq"].as_i64().unwrap())
+        .collect();
+    assert_eq!(seqs, (1..=7).collect::<Vec<_>>());
+    assert_eq!(a.get(&format!("/v1/games/{id}")).json["version"], 7);
+}
+
+/// A retried POST with the same Idempotency-Key gets the first answer and acts once.
+fn idempotent_retry(app: &TestApp) {
+    let (a, b) = (app.user("ann"), app.user("ben"));
+    let id = start_game(&[&a, &b], Value::Null);
+    let acts = a.get(&format!("/v1/games/{id}/actions"));
+    let body =
+        json!({"expected_version": 1, "actions": [acts.json["actions"][0], {"type": "pass"}]});
+    let path = format!("/v1/games/{id}/moves");
+    let first = a.post_with(&path, body.clone(), &[("Idempotency-Key", "move-1")]);
+    first.ok();
+    let again = a.post_with(&path, body.clone(), &[("Idempotency-Key", "move-1")]);
+    assert_eq!(again.status, 200);
+    assert_eq!(again.text, first.text);
+    assert_eq!(again.header("idempotent-replayed"), Some("true"));
+    assert_eq!(a.get(&format!("/v1/games/{id}")).json["version"], 3);
+    let ev = a.get(&format!("/v1/games/{id}/events"));
+    assert_eq!(ev.json["events"].as_array().unwrap().len(), 3);
+    // the same key with another request
+    let other = json!({"expected_version": 3, "actions": [{"type": "pass"}]});
+    a.post_with(&path, other, &[("Idempotency-Key", "move-1")])
+        .problem(422, "idempotency-key-reused");
+    // keys belong to their user: ben's "move-1" is his own
+    let acts = b.get(&format!("/v1/games/{id}/actions"));
+    let bens =
+        json!({"expected_version": 3, "actions": [acts.json["actions"][0], {"type": "pass"}]});
+    b.post_with(&path, bens, &[("Idempotency-Key", "move-1")])
+        .ok();
+    // two retries racing: both get the same answer, one set of events
+    let acts = a.get(&format!("/v1/games/{id}/actions"));
+    let body =
+        json!({"expected_version": 5, "actions": [acts.json["actions"][0], {"type": "pass"}]});
+    let barrier = Arc::new(Barrier::new(2));
+    let hs: Vec<_> = (0..2)
+        .map(|_| {
+            let (c, body, path, barrier) = (a.clone(), body.clone(), path.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                barrier.wait();
+                c.post_with(&path, body, &[("Idempotency-Key", "move-3")])
+            })
+        })
+        .collect();
+    let rs: Vec<Resp> = hs.into_iter().map(|h| h.join().unwrap()).collect();
+    assert!(
+        rs.iter().all(|r| r.status == 200),
+        "{:?}",
+        rs.iter().map(|r| &r.text).collect::<Vec<_>>()
+    );
+    assert_eq!(rs[0].text, rs[1].text);
+    assert_eq!(a.get(&format!("/v1/games/{id}")).json["version"], 7);
+    a.post_with(
+        &path,
+        json!({"expected_version": 7, "actions": [{"type": "pass"}]}),
+        &[("Idempotency-Key", "")],
+    )
+    .problem(400, "validation-failed");
+}
+
+fn keys(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                out.push(k.clone());
+                keys(x, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| keys(x, out)),
+        _ => {}
+    }
+}
+
+#[derive(diesel::QueryableByName)]
+struct Payload {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    payload: String,
+}
+
+fn stored_creation(app: &TestApp, id: &str) -> Value {
+    use diesel::{Connection, RunQueryDsl};
+    let q = format!("SELECT payload FROM game_events WHERE game_id = '{id}' AND seq = 1");
+    let rows: Vec<Payload> = match app.db.kind {
+        Db::Sqlite => {
+            let path = app.db.url.trim_start_matches("sqlite://");
+            let mut c = diesel::SqliteConnection::establish(path).unwrap();
+            diesel::sql_query(q).load(&mut c).unwrap()
+        }
+        Db::Postgres => {
+            let mut c = diesel::PgConnection::establish(&app.db.url).unwrap();
+            diesel::sql_query(q).load(&mut c).unwrap()
+        }
+    };
+    serde_json::from_str(&rows[0].payload).unwrap()
+}
+
+/// Views and the events feed of a running game never contain the seed or the future pile.
+fn no_hidden_information_leaks(app: &TestApp) {
+    let (a, b) = (app.user("ann"), app.user("ben"));
+    let order = ["base/V", "base/U", "base/R", "base/N", "base/F", "base/E"];
+    for options in [Value::Null, json!({"tile_order": order})] {
+        let id = start_game(&[&a, &b], options.clone());
+        let seed = stored_creation(app, &id)["seed"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(seed.len() > 3);
+        let mut bodies = Vec::new();
+        for turn in 0..3 {
+            for path in ["", "/actions", "/placements", "/events"] {
+                bodies.push(a.get(&format!("/v1/games/{id}{path}")));
+            }
+            bodies.push(a.get("/v1/games?player=me"));
+            let acts = a.get(&format!("/v1/games/{id}/actions"));
+            let who = client_for(&[&a, &b], &acts.json["pending"]);
+            bodies.push(who.post(
+                &format!("/v1/games/{id}/moves"),
+                json!({"expected_version": acts.json["version"], "actions": [acts.json["actions"][0], {"type": "pass"}]}),
+            ));
+            let _ = turn;
+        }
+        for r in &bodies {
+            assert!((200..300).contains(&r.status), "{}", r.text);
+            assert!(!r.text.contains(&seed), "the seed leaked: {}", r.text);
+            let mut ks = Vec::new();
+            keys(&r.json, &mut ks);
+            for bad in ["seed", "tile_order", "pile", "draw_pile"] {
+                assert!(!ks.iter().any(|k| k == bad), "key {bad} in {}", r.text);
+            }
+            if !options.is_null() {
+                // the order of the tiles still to come is not revealed
+                let rest = order[4..]
+                    .iter()
+                    .map(|t| format!("\"{t}\""))
+                    .collect::<Vec<_>>()
+                    .join(",");
+                assert!(!r.text.contains(&rest), "future pile in {}", r.text);
+            }
+        }
+    }
+}
+
+crate::both!(
+    concurrent_submissions,
+    idempotent_retry,
+    no_hidden_information_leaks
+);
