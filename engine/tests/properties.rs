@@ -276,6 +276,7 @@ fn check_conservation(game: &Game, start: &[u8; FigureKind::COUNT]) {
 
 struct Summary {
     resigned: bool,
+    exhaustive_checks: usize,
     base_only: bool,
     actions: usize,
 }
@@ -320,7 +321,12 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
     let mut log = vec![created];
     let mut live_fx = fx;
     let resigner_game = rng.below(6) == 0;
-    let exhaustive_at = rng.below(140) as usize;
+    // every other game checks one tile decision exhaustively
+    let exhaustive_at = if rng.below(2) == 0 {
+        rng.below(140) as usize
+    } else {
+        usize::MAX - 2
+    };
     let snapshot_at = 1 + rng.below(150) as usize;
     let mut snapshot: Option<(usize, Game)> = None;
     let mut scores: Vec<i32> = vec![0; players as usize];
@@ -328,6 +334,7 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
     let mut discarded = 0usize;
     let mut abbeys = 0usize;
     let mut step = 0usize;
+    let mut exhaustive_checks = 0usize;
 
     while let Some(p) = game.pending() {
         step += 1;
@@ -374,6 +381,7 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
                 );
                 if step >= exhaustive_at && step < exhaustive_at + 2 {
                     check_placements_exhaustively(&game);
+                    exhaustive_checks += 1;
                 }
             }
             Phase::PlaceFigure => {
@@ -464,7 +472,10 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
             ) => assert_eq!((x, y, spot), (ex, ey, es)),
             (a, e) => panic!("{a:?} produced {e:?}"),
         }
-        assert_event_round_trips(&outcome.event);
+        // a sample of the events (all kinds occur thousands of times per run)
+        if rng.below(4) == 0 {
+            assert_event_round_trips(&outcome.event);
+        }
         discarded += outcome
             .effects
             .iter()
@@ -518,6 +529,7 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
     }
     Summary {
         resigned,
+        exhaustive_checks,
         base_only,
         actions: log.len(),
     }
@@ -539,6 +551,11 @@ fn check_coverage(s: &[Summary]) {
     assert!(
         resigned * 10 > s.len(),
         "too few games with a resignation: {resigned}"
+    );
+    let exhaustive: usize = s.iter().map(|s| s.exhaustive_checks).sum();
+    assert!(
+        exhaustive * 3 > s.len(),
+        "too few exhaustive checks: {exhaustive}"
     );
     assert!(s.iter().map(|s| s.actions).sum::<usize>() > s.len() * 100);
 }
