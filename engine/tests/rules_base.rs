@@ -528,6 +528,50 @@ fn a_field_joined_through_another_field_of_the_tile_is_occupied() {
 }
 
 #[test]
+fn a_road_ends_at_a_monastery_which_is_a_feature_of_its_own() {
+    let mut t = Table::new(2, &["base/A", "base/W"]);
+    // base/A r3 at (-1,0): road, monastery and field are three features with three spots
+    let p = t
+        .game
+        .placements()
+        .into_iter()
+        .find(|p| p.pos == tilepost_engine::Pos::new(-1, 0) && p.rotation.degrees() == 270)
+        .expect("legal");
+    let spots: Vec<&str> = p
+        .spots
+        .iter()
+        .map(|s| s.spot.compass_name().unwrap())
+        .collect();
+    assert_eq!(spots, vec!["E", "C", "NNW"]);
+    // Red's highwayman on the road from the monastery into T0's road
+    t.place(-1, 0, 270).figure("E");
+    // Blue's junction ends the road on the east: it is complete, the monastery is not
+    t.place(1, 0, 0).pass();
+    assert_eq!(t.scored(), vec![(Road, 3, vec![RED], false)]);
+    assert_eq!(t.scores(), vec![3, 0]);
+    t.assert_replays();
+}
+
+#[test]
+fn the_board_grows_without_limit_in_every_direction() {
+    let tiles = vec!["base/U"; 200];
+    let mut t = Table::new(2, &tiles);
+    for i in 1..=100 {
+        t.place(-i, 0, 0).pass();
+        t.place(i, 0, 0).pass();
+    }
+    assert!(t.is_over());
+    assert_eq!(t.game.board().len(), 201);
+    let xs: Vec<i32> = t.game.board().tiles().iter().map(|p| p.pos.x).collect();
+    assert_eq!(
+        (xs.iter().min(), xs.iter().max()),
+        (Some(&-100), Some(&100))
+    );
+    assert!(t.game.board().frontier().len() >= 400);
+    t.assert_replays();
+}
+
+#[test]
 fn a_tile_that_fits_nowhere_is_discarded_and_the_next_is_drawn() {
     let mut t = Table::new(2, &["base/E", "base/C", "base/U"]);
     // Red closes T0's cap: no empty cell now asks for a city alone.
