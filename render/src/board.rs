@@ -1,0 +1,477 @@
+//! The picture of a board: every placed tile, the figures on their spots, the players'
+//! bar, the last turn's tiles highlighted and, on request, the legal placements of the
+//! drawn tile as numbered ghosts.
+//!
+//! Only public state is read: the board's tiles and figures, the players' scores, the
+//! pending decision (whose turn, the drawn tile) and the legal placements of the drawn
+//! tile. Nothing here looks at the draw pile.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+use tilepost_engine::catalog::catalog;
+use tilepost_engine::{Dir, FigureKind, Game, Phase, Pos, Rotation, Spot, TileTypeId};
+
+use crate::art;
+use crate::figures::{figure, Shape};
+use crate::geom::{p, P};
+use crate::glyphs::number;
+use crate::layout::layout;
+use crate::palette as c;
+use crate::svg::num;
+
+/// A neutral piece to draw on the board (pieces the engine does not track yet, such as
+/// the mage, the witch, ferries and gold ingots, supplied by the caller).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NeutralFigure {
+    pub kind: NeutralKind,
+    pub pos: Pos,
+    /// The spot on the tile at `pos` (mage and witch); `None` puts the piece at the centre.
+    pub spot: Option<Spot>,
+}
+
+/// Kinds of neutral piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NeutralKind {
+    Mage,
+    Witch,
+    /// A ferry on the lake of the tile, joining the road ends at these two sides.
+    Ferry {
+        ends: [Dir; 2],
+    },
+    /// Gold ingots lying on the tile.
+    Gold {
+        count: u8,
+    },
+}
+
+/// How to draw a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardOptions {
+    /// Pixels per tile side.
+    pub tile_px: u32,
+    /// Cells to highlight (the tiles placed in the last turn).
+    pub highlight: Vec<Pos>,
+    /// Show the legal placements of the drawn tile as ghosts numbered in the order of
+    /// [`Game::placements`] (1 = the first placement listed).
+    pub ghosts: bool,
+    /// Show the players' bar (colours, seat numbers, scores, whose turn, drawn tile).
+    pub legend: bool,
+    /// Label the columns and rows with board coordinates.
+    pub coordinates: bool,
+    /// Neutral pieces to draw.
+    pub neutrals: Vec<NeutralFigure>,
+}
+
+impl Default for BoardOptions {
+    fn default() -> Self {
+        BoardOptions {
+            tile_px: 96,
+            highlight: Vec::new(),
+            ghosts: false,
+            legend: true,
+            coordinates: true,
+            neutrals: Vec::new(),
+        }
+    }
+}
+
+/// Figure scale on the board (1 = a follower 20 units high on a 100-unit tile).
+const FIG: f64 = 0.9;
+
+pub fn shape_of(k: FigureKind) -> Shape {
+    match k {
+        FigureKind::Follower => Shape::Follower,
+        FigureKind::BigFollower => Shape::BigFollower,
+        FigureKind::Abbot => Shape::Abbot,
+        FigureKind::Mayor => Shape::Mayor,
+        FigureKind::Wagon => Shape::Wagon,
+        FigureKind::Builder => Shape::Builder,
+        FigureKind::Pig => Shape::Pig,
+        FigureKind::Barn => Shape::Barn,
+    }
+}
+
+fn def_id(t: TileTypeId, r: Rotation) -> String {
+    format!("t{}r{}", t.0, r.quarters())
+}
+
+pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
+    let board = game.board();
+    let tiles = board.tiles();
+    let pending = game.pending();
+    let drawn = pending.and_then(|p| p.tile);
+    let placements = if opts.ghosts && game.phase() == Phase::PlaceTile {
+        game.placements()
+    } else {
+        Vec::new()
+    };
+
+    // extent in cells
+    let mut cells: Vec<Pos> = tiles.iter().map(|t| t.pos).collect();
+    cells.extend(placements.iter().map(|pl| pl.pos));
+    if cells.is_empty() {
+        cells.push(Pos::new(0, 0));
+    }
+    let min_x = cells.iter().map(|q| q.x).min().unwrap_or(0);
+    let max_x = cells.iter().map(|q| q.x).max().unwrap_or(0);
+    let min_y = cells.iter().map(|q| q.y).min().unwrap_or(0);
+    let max_y = cells.iter().map(|q| q.y).max().unwrap_or(0);
+    let cols = (max_x - min_x + 1) as f64;
+    let rows = (max_y - min_y + 1) as f64;
+    let margin = if opts.coordinates { 34.0 } else { 20.0 };
+    let header = if opts.legend { 56.0 } else { 0.0 };
+    let players = game.players();
+    let legend_w = players.len() as f64 * 150.0 + 190.0;
+    let width = (cols * 100.0 + 2.0 * margin).max(if opts.legend { legend_w } else { 0.0 });
+    let height = rows * 100.0 + 2.0 * margin + header;
+    let left = (width - cols * 100.0) / 2.0;
+    let top = header + margin;
+    let origin = |q: Pos| -> P {
+        p(
+            left + (q.x - min_x) as f64 * 100.0,
+            top + (max_y - q.y) as f64 * 100.0,
+        )
+    };
+    let px = opts.tile_px.max(8) as f64 / 100.0;
+
+    let mut s = String::with_capacity(64 * 1024 + tiles.len() * 512);
+    let _ = write!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">",
+        (width * px).round() as u32,
+        (height * px).round() as u32,
+        num(width),
+        num(height)
+    );
+    s.push_str("<title>tilepost board</title><defs>");
+    s.push_str(&art::defs());
+    // one definition per tile type and rotation in use
+    let mut used: BTreeSet<(TileTypeId, Rotation)> =
+        tiles.iter().map(|t| (t.tile, t.rotation)).collect();
+    if let Some(t) = drawn {
+        for pl in &placements {
+            used.insert((t, pl.rotation));
+        }
+        if opts.legend {
+            used.insert((t, Rotation::R0));
+        }
+    }
+    for (t, r) in &used {
+        let _ = write!(
+            s,
+            "<g id=\"{}\">{}</g>",
+            def_id(*t, *r),
+            art::tile_art(*t, r.quarters())
+        );
+    }
+    s.push_str("</defs>");
+    let _ = write!(
+        s,
+        "<rect width=\"{}\" height=\"{}\" fill=\"{}\"/>",
+        num(width),
+        num(height),
+        c::BOARD_BG
+    );
+
+    // players' bar
+    if opts.legend {
+        legend(&mut s, game, drawn, width);
+    }
+
+    // coordinates
+    if opts.coordinates {
+        for x in min_x..=max_x {
+            let o = origin(Pos::new(x, max_y));
+            s.push_str(&number(
+                x as i64,
+                o.x + 50.0,
+                top - 15.0,
+                11.0,
+                "#6B5E4B",
+                None,
+            ));
+        }
+        for y in min_y..=max_y {
+            let o = origin(Pos::new(min_x, y));
+            s.push_str(&number(
+                y as i64,
+                left - 17.0,
+                o.y + 50.0,
+                11.0,
+                "#6B5E4B",
+                None,
+            ));
+        }
+    }
+
+    // tiles, with a soft shadow
+    for t in tiles {
+        let o = origin(t.pos);
+        let _ = write!(
+            s,
+            "<rect x=\"{}\" y=\"{}\" width=\"100\" height=\"100\" rx=\"3\" fill=\"#000000\" opacity=\"0.18\"/>",
+            num(o.x + 2.0),
+            num(o.y + 2.5)
+        );
+    }
+    for t in tiles {
+        let o = origin(t.pos);
+        let _ = write!(
+            s,
+            "<use href=\"#{}\" xlink:href=\"#{}\" x=\"{}\" y=\"{}\"/>",
+            def_id(t.tile, t.rotation),
+            def_id(t.tile, t.rotation),
+            num(o.x),
+            num(o.y)
+        );
+    }
+
+    // last turn's tiles
+    let mut hl: Vec<Pos> = opts
+        .highlight
+        .iter()
+        .copied()
+        .filter(|q| board.is_occupied(*q))
+        .collect();
+    hl.sort();
+    hl.dedup();
+    for q in hl {
+        let o = origin(q);
+        let _ = write!(
+            s,
+            "<rect x=\"{}\" y=\"{}\" width=\"94\" height=\"94\" rx=\"3\" fill=\"none\" stroke=\"{}\" stroke-width=\"7\"/><rect x=\"{}\" y=\"{}\" width=\"94\" height=\"94\" rx=\"3\" fill=\"none\" stroke=\"{}\" stroke-width=\"3.4\"/>",
+            num(o.x + 3.0), num(o.y + 3.0), c::OUTLINE,
+            num(o.x + 3.0), num(o.y + 3.0), c::HIGHLIGHT
+        );
+    }
+
+    // figures: grouped by the segment they stand on, spread when several share one
+    let mut groups: BTreeMap<(usize, usize), Vec<(u8, FigureKind)>> = BTreeMap::new();
+    for f in &board.figures {
+        let ti = board.seg_tile(f.seg);
+        let fi = board.seg_feature(f.seg);
+        groups.entry((ti, fi)).or_default().push((f.owner, f.kind));
+    }
+    for ((ti, fi), figs) in &groups {
+        let Some(t) = tiles.get(*ti) else { continue };
+        let lay = layout(t.tile);
+        let o = origin(t.pos);
+        let a = art::anchor(lay, *fi, t.rotation.quarters());
+        let n = figs.len() as f64;
+        for (k, (owner, kind)) in figs.iter().enumerate() {
+            let dx = (k as f64 - (n - 1.0) / 2.0) * 13.0;
+            let (x, y) = if *kind == FigureKind::Barn {
+                // the barn stands on the tile corner nearest to its field
+                let cx = if a.x < 50.0 { 0.0 } else { 100.0 };
+                let cy = if a.y < 50.0 { 0.0 } else { 100.0 };
+                (o.x + cx, o.y + cy)
+            } else {
+                (o.x + a.x + dx, o.y + a.y)
+            };
+            s.push_str(&figure(
+                shape_of(*kind),
+                x,
+                y,
+                FIG,
+                c::player(*owner),
+                Some((*owner as i64 + 1, c::player_ink(*owner))),
+            ));
+        }
+    }
+
+    // neutral pieces
+    for nf in &opts.neutrals {
+        let Some(t) = board.tile_at(nf.pos) else {
+            continue;
+        };
+        let o = origin(t.pos);
+        let q = t.rotation.quarters();
+        let lay = layout(t.tile);
+        let tt = catalog().get(t.tile);
+        let spot_point = nf
+            .spot
+            .and_then(|sp| tt.feature_at(t.rotation, sp))
+            .map(|i| art::anchor(lay, i, q))
+            .unwrap_or(p(50.0, 50.0));
+        match nf.kind {
+            NeutralKind::Mage => s.push_str(&figure(
+                Shape::Mage,
+                o.x + spot_point.x + 8.0,
+                o.y + spot_point.y - 4.0,
+                FIG,
+                c::MAGIC,
+                None,
+            )),
+            NeutralKind::Witch => s.push_str(&figure(
+                Shape::Witch,
+                o.x + spot_point.x + 8.0,
+                o.y + spot_point.y - 4.0,
+                FIG,
+                "#4D4D4D",
+                None,
+            )),
+            NeutralKind::Ferry { ends } => {
+                let lake = lay
+                    .centre
+                    .iter()
+                    .find(|ce| ce.kind == crate::layout::CentreKind::Lake)
+                    .map(|ce| ce.pos.rot(q))
+                    .unwrap_or(p(50.0, 50.0));
+                let e0 = p(50.0, 0.0).rot(ends[0] as u8);
+                let e1 = p(50.0, 0.0).rot(ends[1] as u8);
+                let dir = e1.sub(e0);
+                let angle = dir.y.atan2(dir.x).to_degrees();
+                let _ = write!(
+                    s,
+                    "<path d=\"M{},{} L{},{} L{},{}\" fill=\"none\" stroke=\"#8C5A2B\" stroke-width=\"1.4\" stroke-dasharray=\"2.5 2\"/><g transform=\"rotate({} {} {})\">{}</g>",
+                    num(o.x + lake.x + (e0.x - lake.x) * 0.55), num(o.y + lake.y + (e0.y - lake.y) * 0.55),
+                    num(o.x + lake.x), num(o.y + lake.y),
+                    num(o.x + lake.x + (e1.x - lake.x) * 0.55), num(o.y + lake.y + (e1.y - lake.y) * 0.55),
+                    num(if angle.abs() > 90.0 { angle - 180.0 } else { angle }),
+                    num(o.x + lake.x), num(o.y + lake.y),
+                    figure(Shape::Ferry, o.x + lake.x, o.y + lake.y, 0.65, "#A8743F", None)
+                );
+            }
+            NeutralKind::Gold { count } => s.push_str(&figure(
+                Shape::Gold,
+                o.x + 82.0,
+                o.y + 86.0,
+                0.9,
+                c::GOLD,
+                Some((count as i64, c::OUTLINE)),
+            )),
+        }
+    }
+
+    // ghosts of the legal placements of the drawn tile
+    if let Some(t) = drawn {
+        let mut by_cell: BTreeMap<Pos, Vec<(usize, Rotation)>> = BTreeMap::new();
+        for (i, pl) in placements.iter().enumerate() {
+            by_cell
+                .entry(pl.pos)
+                .or_default()
+                .push((i + 1, pl.rotation));
+        }
+        for (pos, opts_here) in &by_cell {
+            let o = origin(*pos);
+            let _ = write!(
+                s,
+                "<rect x=\"{}\" y=\"{}\" width=\"96\" height=\"96\" rx=\"3\" fill=\"#FFFFFF\" fill-opacity=\"0.45\" stroke=\"{}\" stroke-width=\"1.6\" stroke-dasharray=\"5 4\"/>",
+                num(o.x + 2.0),
+                num(o.y + 2.0),
+                c::OUTLINE
+            );
+            let single = opts_here.len() == 1;
+            for (k, (n, r)) in opts_here.iter().enumerate() {
+                let (scale, gx, gy) = if single {
+                    (0.8, o.x + 10.0, o.y + 10.0)
+                } else {
+                    (
+                        0.44,
+                        o.x + 5.0 + (k % 2) as f64 * 46.0,
+                        o.y + 5.0 + (k / 2) as f64 * 46.0,
+                    )
+                };
+                let _ = write!(
+                    s,
+                    "<use href=\"#{}\" xlink:href=\"#{}\" transform=\"translate({} {}) scale({})\" opacity=\"0.72\"/>",
+                    def_id(t, *r),
+                    def_id(t, *r),
+                    num(gx),
+                    num(gy),
+                    num(scale)
+                );
+                let (bx, by) = (gx + 50.0 * scale, gy + 50.0 * scale);
+                let br = if single { 13.0 } else { 10.0 };
+                let _ = write!(
+                    s,
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#FFFFFF\" stroke=\"{}\" stroke-width=\"1.4\"/>",
+                    num(bx),
+                    num(by),
+                    num(br),
+                    c::OUTLINE
+                );
+                s.push_str(&number(
+                    *n as i64,
+                    bx,
+                    by,
+                    if single { 11.0 } else { 9.0 },
+                    c::OUTLINE,
+                    None,
+                ));
+            }
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
+fn legend(s: &mut String, game: &Game, drawn: Option<TileTypeId>, width: f64) {
+    let _ = write!(
+        s,
+        "<rect x=\"0\" y=\"0\" width=\"{}\" height=\"56\" fill=\"#D9CCB0\"/><path d=\"M0,56 L{},56\" stroke=\"#A8977A\" stroke-width=\"1.5\"/>",
+        num(width),
+        num(width)
+    );
+    let current = game.pending().map(|p| p.player);
+    let ranking = game.ranking();
+    for (i, pl) in game.players().iter().enumerate() {
+        let seat = i as u8;
+        let x = 20.0 + i as f64 * 150.0;
+        if current == Some(seat) {
+            let _ = write!(
+                s,
+                "<rect x=\"{}\" y=\"6\" width=\"140\" height=\"44\" rx=\"8\" fill=\"#FFFFFF\" stroke=\"{}\" stroke-width=\"2\"/>",
+                num(x - 6.0),
+                c::OUTLINE
+            );
+        }
+        s.push_str(&figure(
+            Shape::Follower,
+            x + 16.0,
+            28.0,
+            1.5,
+            c::player(seat),
+            Some((seat as i64 + 1, c::player_ink(seat))),
+        ));
+        if !pl.active {
+            let _ = write!(
+                s,
+                "<path d=\"M{},14 L{},42\" stroke=\"{}\" stroke-width=\"3\"/>",
+                num(x + 2.0),
+                num(x + 30.0),
+                c::OUTLINE
+            );
+        }
+        s.push_str(&number(
+            pl.score as i64,
+            x + 72.0,
+            28.0,
+            20.0,
+            c::OUTLINE,
+            None,
+        ));
+        if ranking.iter().any(|r| r.player == seat && r.rank == 1) {
+            // a crown for the winners
+            let _ = write!(
+                s,
+                "<path d=\"M{},36 L{},20 L{},29 L{},16 L{},29 L{},20 L{},36 Z\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.2\" stroke-linejoin=\"round\"/>",
+                num(x + 108.0), num(x + 106.0), num(x + 114.0), num(x + 120.0),
+                num(x + 126.0), num(x + 134.0), num(x + 132.0),
+                c::GOLD, c::OUTLINE
+            );
+        }
+    }
+    // the drawn tile (public), upright
+    if let Some(t) = drawn {
+        let x = 20.0 + game.players().len() as f64 * 150.0 + 10.0;
+        let _ = write!(
+            s,
+            "<use href=\"#{}\" xlink:href=\"#{}\" transform=\"translate({} 6) scale(0.44)\"/>",
+            def_id(t, Rotation::R0),
+            def_id(t, Rotation::R0),
+            num(x)
+        );
+    }
+}
