@@ -16,19 +16,48 @@ use crate::svg::{d, d_with, num};
 pub fn defs() -> String {
     let mut s = String::new();
     // roofs seen from above, for the inside of cities
-    s.push_str("<pattern id=\"roofs\" patternUnits=\"userSpaceOnUse\" width=\"25\" height=\"25\">");
-    let _ = write!(s, "<rect width=\"25\" height=\"25\" fill=\"{}\"/>", c::CITY);
+    s.push_str("<pattern id=\"roofs\" patternUnits=\"userSpaceOnUse\" width=\"30\" height=\"30\">");
+    let _ = write!(s, "<rect width=\"30\" height=\"30\" fill=\"{}\"/>", c::CITY);
     for (x, y, w, h) in [
-        (2.0, 3.0, 8.0, 6.0),
-        (14.0, 1.0, 7.0, 8.0),
-        (4.0, 14.0, 7.0, 7.0),
-        (15.0, 14.0, 8.0, 6.0),
+        (1.5, 2.0, 10.0, 6.5),
+        (15.0, 1.0, 7.0, 9.0),
+        (24.0, 4.0, 5.0, 6.0),
+        (3.0, 13.0, 7.0, 9.0),
+        (14.0, 14.5, 12.0, 6.0),
+        (8.0, 24.5, 11.0, 4.5),
     ] {
+        let (x, y, w, h): (f64, f64, f64, f64) = (x, y, w, h);
+        // a gable roof seen from above: light and dark slopes on either side of the ridge
+        let dark = if w >= h {
+            format!(
+                "M{},{} L{},{} L{},{} L{},{} Z",
+                num(x),
+                num(y + h / 2.0),
+                num(x + w),
+                num(y + h / 2.0),
+                num(x + w),
+                num(y + h),
+                num(x),
+                num(y + h)
+            )
+        } else {
+            format!(
+                "M{},{} L{},{} L{},{} L{},{} Z",
+                num(x + w / 2.0),
+                num(y),
+                num(x + w),
+                num(y),
+                num(x + w),
+                num(y + h),
+                num(x + w / 2.0),
+                num(y + h)
+            )
+        };
         let _ = write!(
             s,
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"0.6\"/><path d=\"M{},{} L{},{}\" stroke=\"{}\" stroke-width=\"0.7\"/>",
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/><path d=\"{dark}\" fill=\"{}\"/><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"0.5\"/>",
             num(x), num(y), num(w), num(h), c::ROOF, c::ROOF_DARK,
-            num(x), num(y + h / 2.0), num(x + w), num(y + h / 2.0), c::ROOF_DARK
+            num(x), num(y), num(w), num(h), c::ROOF_DARK
         );
     }
     s.push_str("</pattern>");
@@ -153,7 +182,7 @@ pub fn tile_art(id: TileTypeId, q: u8) -> String {
         let dd = d_with(&city.fill, r);
         let _ = write!(
             s,
-            "<path d=\"{dd}\" fill=\"{}\"/><path d=\"{dd}\" fill=\"url(#roofs)\" opacity=\"0.55\"/>",
+            "<path d=\"{dd}\" fill=\"{}\"/><path d=\"{dd}\" fill=\"url(#roofs)\" opacity=\"0.42\"/>",
             c::CITY
         );
         for w in &city.walls {
@@ -514,6 +543,17 @@ fn inn_icon(s: &mut String, q: P) {
 fn cathedral(s: &mut String, q: P) {
     let _ = write!(
         s,
+        "<g transform=\"translate({} {}) scale(1.5)\">",
+        num(q.x),
+        num(q.y)
+    );
+    cathedral_body(s, p(0.0, 0.0));
+    s.push_str("</g>");
+}
+
+fn cathedral_body(s: &mut String, q: P) {
+    let _ = write!(
+        s,
         "<ellipse cx=\"{}\" cy=\"{}\" rx=\"12\" ry=\"3\" fill=\"#000000\" opacity=\"0.18\"/>",
         num(q.x + 1.0),
         num(q.y + 8.0)
@@ -629,7 +669,7 @@ fn flyer(s: &mut String, q: P, dir: u8) {
     let angle = dir as f64 * 45.0;
     let _ = write!(
         s,
-        "<g transform=\"translate({} {}) rotate({})\"><circle r=\"8.5\" fill=\"#FFF8E6\" stroke=\"{}\" stroke-width=\"0.9\" opacity=\"0.9\"/><path d=\"M0,-7 L4,-1.5 L1.4,-1.5 L1.4,6 L-1.4,6 L-1.4,-1.5 L-4,-1.5 Z\" fill=\"#8C5A2B\" stroke=\"{}\" stroke-width=\"0.7\" stroke-linejoin=\"round\"/><path d=\"M-7,1.5 Q-3.5,-2.5 0,1 Q3.5,-2.5 7,1.5 L0,3.2 Z\" fill=\"#D9C7A0\" stroke=\"{}\" stroke-width=\"0.7\" stroke-linejoin=\"round\"/></g>",
+        "<g transform=\"translate({} {}) rotate({})\"><circle r=\"9\" fill=\"#FFF8E6\" stroke=\"{}\" stroke-width=\"0.9\" opacity=\"0.92\"/><path d=\"M-7.5,3.5 Q-4,-1.5 0,1.5 Q4,-1.5 7.5,3.5 Q3.5,2.5 0,4.5 Q-3.5,2.5 -7.5,3.5 Z\" fill=\"#D9C7A0\" stroke=\"{}\" stroke-width=\"0.6\" stroke-linejoin=\"round\"/><path d=\"M0,-8 L4.2,-2.6 L1.5,-2.6 L1.5,7 L-1.5,7 L-1.5,-2.6 L-4.2,-2.6 Z\" fill=\"#7A3E12\" stroke=\"{}\" stroke-width=\"0.6\" stroke-linejoin=\"round\"/></g>",
         num(q.x),
         num(q.y),
         num(angle),

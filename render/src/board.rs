@@ -77,7 +77,7 @@ impl Default for BoardOptions {
 }
 
 /// Figure scale on the board (1 = a follower 20 units high on a 100-unit tile).
-const FIG: f64 = 0.9;
+const FIG: f64 = 1.0;
 
 pub fn shape_of(k: FigureKind) -> Shape {
     match k {

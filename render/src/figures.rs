@@ -48,7 +48,7 @@ const WAGON: &str = "M-11,-7 L11,-7 L9.5,2 L-9.5,2 Z M-11,-7 L-13,-10";
 const PIG_BODY: &str = "M-9,-5 C-4,-8.5 5,-8.5 8,-5 C10.5,-7.5 14.5,-5.5 14,-2 C13.6,1 11.5,2 9.6,2.2 C8.6,4 6.5,5 4,5.4 L4.4,8.8 L1.6,8.8 L1.2,5.8 L-4.2,5.8 L-4.6,8.8 L-7.4,8.8 L-7.4,4.6 C-10,3.4 -11.2,1 -11,-1.6 C-12.6,-2 -13.6,-3.6 -12.6,-4.8 C-11.8,-5.6 -10.4,-5 -9,-5 Z";
 const PIG_EAR: &str = "M9,-5.6 L10,-9.4 L12.2,-6.4 Z";
 const BARN: &str = "M-10,10 L-10,-1.5 L0,-10 L10,-1.5 L10,10 Z";
-const BARN_DOOR: &str = "M-4,10 L-4,2 L4,2 L4,10 Z M-4,2 L4,10 M4,2 L-4,10";
+const BARN_DOOR: &str = "M-3.5,10 L-3.5,5.5 L3.5,5.5 L3.5,10 Z";
 const MAGE: &str =
     "M0,-16 L4.6,-5.2 L7.8,9.2 C8,9.8 7.6,10 7,10 L-7,10 C-7.6,10 -8,9.8 -7.8,9.2 L-4.6,-5.2 Z";
 const MAGE_BRIM: &str = "M-6.6,-5.6 L6.6,-5.6";
@@ -166,9 +166,10 @@ pub fn figure(
         let (ly, lh) = match shape {
             Shape::Pig => (0.0, 6.0),
             Shape::Wagon => (-2.6, 6.0),
-            Shape::Barn => (3.0, 6.5),
+            Shape::Barn => (-0.5, 6.0),
             Shape::Gold => (-9.0, 6.0),
-            _ => (2.4, 6.5),
+            Shape::Abbot => (2.6, 6.0),
+            _ => (0.6, 5.6),
         };
         body.push_str(&crate::glyphs::number(n, 0.0, ly, lh, ink, None));
     }
