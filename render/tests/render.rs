@@ -251,3 +251,54 @@ fn the_start_of_a_game_renders_with_ghosts() {
         assert_eq!(decode_png(&to_png(&svg).expect("png")), (w, h));
     }
 }
+
+#[test]
+fn neutral_pieces_render_on_their_tiles() {
+    use tilepost_engine::{Dir, Pos, Spot};
+    use tilepost_render::{NeutralFigure, NeutralKind};
+    let (game, _) = Game::new(&GameConfig {
+        players: 2,
+        seed: 1,
+        ..Default::default()
+    })
+    .expect("set-up");
+    let at = Pos::new(0, 0);
+    let opts = BoardOptions {
+        neutrals: vec![
+            NeutralFigure {
+                kind: NeutralKind::Mage,
+                pos: at,
+                spot: Some(Spot::Edge(Dir::N)),
+            },
+            NeutralFigure {
+                kind: NeutralKind::Witch,
+                pos: at,
+                spot: Some(Spot::Edge(Dir::E)),
+            },
+            NeutralFigure {
+                kind: NeutralKind::Ferry {
+                    ends: [Dir::E, Dir::W],
+                },
+                pos: at,
+                spot: None,
+            },
+            NeutralFigure {
+                kind: NeutralKind::Gold { count: 3 },
+                pos: at,
+                spot: None,
+            },
+            // a piece on an empty cell is left out
+            NeutralFigure {
+                kind: NeutralKind::Mage,
+                pos: Pos::new(9, 9),
+                spot: None,
+            },
+        ],
+        ..Default::default()
+    };
+    let plain = board_svg(&game, &BoardOptions::default());
+    let svg = board_svg(&game, &opts);
+    assert!(svg.len() > plain.len());
+    let (w, h) = parse_svg(&svg);
+    assert_eq!(decode_png(&to_png(&svg).expect("png")), (w, h));
+}
