@@ -64,6 +64,54 @@ pub fn gold_points(ingots: u8) -> i32 {
     per * ingots as i32
 }
 
+/// Ingots on one claimable tile and who may claim them (bit per player).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GoldPile {
+    pub ingots: u8,
+    pub claimants: u8,
+    pub pos: Pos,
+}
+
+/// Gold Mines distribution: one ingot at a time, round-robin from `first` (players
+/// without a claimable ingot are skipped); each takes from the claimable tile with the
+/// most claimants, then the smallest position. Returns the ingots taken per player and
+/// leaves what nobody could claim in `piles`.
+pub fn gold_round_robin(piles: &mut [GoldPile], first: u8, players: u8) -> [u8; 8] {
+    let mut taken = [0u8; 8];
+    let mut p = first;
+    let mut idle = 0;
+    while idle < players {
+        let bit = 1u8 << p;
+        let best = piles
+            .iter_mut()
+            .filter(|c| c.claimants & bit != 0 && c.ingots > 0)
+            .max_by_key(|c| (c.claimants.count_ones(), std::cmp::Reverse(c.pos)));
+        match best {
+            Some(c) => {
+                c.ingots -= 1;
+                taken[p as usize] += 1;
+                idle = 0;
+            }
+            None => idle += 1,
+        }
+        p = (p + 1) % players;
+    }
+    taken
+}
+
+/// Mage & Witch: a road's or city's value with the mage (+1 per tile) and/or the witch
+/// (halved, rounded up) in it.
+pub fn magic_adjusted(value: i32, tiles: u32, mage: bool, witch: bool) -> i32 {
+    let mut v = value;
+    if mage {
+        v += tiles as i32;
+    }
+    if witch {
+        v -= v / 2;
+    }
+    v
+}
+
 /// Cell offset of a flight direction in eighths of a turn clockwise from north.
 fn direction_step(eighths: u8) -> (i32, i32) {
     match eighths & 7 {
@@ -284,14 +332,14 @@ impl Game {
     /// rounded up) in it.
     pub(crate) fn magic_value(&self, root: u16, value: i32, tiles: u32) -> i32 {
         let root = self.board.find(root);
-        let mut v = value;
-        if self.magic[0].is_some_and(|s| self.board.find(s) == root) {
-            v += tiles as i32;
-        }
-        if self.magic[1].is_some_and(|s| self.board.find(s) == root) {
-            v -= v / 2;
-        }
-        v
+        let here =
+            |f: MagicFigure| self.magic[f.index()].is_some_and(|s| self.board.find(s) == root);
+        magic_adjusted(
+            value,
+            tiles,
+            here(MagicFigure::Mage),
+            here(MagicFigure::Witch),
+        )
     }
 
     /// A feature scored during the game sets its magic figure aside.
@@ -354,28 +402,17 @@ impl Game {
             return;
         }
         let n = self.players.len() as u8;
-        let mut taken = [0u8; 8];
-        let mut p = self.current;
-        let mut idle = 0;
-        while idle < n {
-            let bit = 1u8 << p;
-            let best = claims
-                .iter()
-                .filter(|c| c.1 & bit != 0 && self.gold_on[c.0] > 0)
-                .max_by_key(|c| {
-                    let pos = self.board.tiles()[c.0].pos;
-                    (c.1.count_ones(), std::cmp::Reverse(pos))
-                })
-                .map(|c| c.0);
-            match best {
-                Some(t) => {
-                    self.gold_on[t] -= 1;
-                    taken[p as usize] += 1;
-                    idle = 0;
-                }
-                None => idle += 1,
-            }
-            p = (p + 1) % n;
+        let mut piles: Vec<GoldPile> = claims
+            .iter()
+            .map(|&(t, claimants)| GoldPile {
+                ingots: self.gold_on[t],
+                claimants,
+                pos: self.board.tiles()[t].pos,
+            })
+            .collect();
+        let taken = gold_round_robin(&mut piles, self.current, n);
+        for (c, pile) in claims.iter().zip(&piles) {
+            self.gold_on[c.0] = pile.ingots;
         }
         for (pl, k) in taken.iter().enumerate().take(n as usize) {
             if *k > 0 {
