@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::catalog::FeatureKind;
+use crate::expansions::minis::{CropMode, MagicFigure};
 use crate::figures::FigureKind;
 use crate::geometry::{Pos, Rotation};
 
@@ -61,6 +62,42 @@ pub enum Event {
     },
     /// The owner of a freed wagon took it back to the supply.
     WagonReturned { player: u8 },
+    /// Gold Mines: the second ingot went on this tile.
+    IngotPlaced { player: u8, x: i32, y: i32 },
+    /// Mage & Witch: a magic figure was placed or moved.
+    MagicMoved {
+        player: u8,
+        figure: MagicFigure,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    /// Mage & Witch: a magic figure was set aside (no legal move).
+    MagicRemoved { player: u8, figure: MagicFigure },
+    /// Flying Machines: a follower took off (the die decides where it lands).
+    Flew { player: u8, figure: FigureKind },
+    /// Flying Machines: the flying follower landed on this spot of the target tile.
+    Landed { player: u8, spot: String },
+    /// Crop Circles: the active player chose to add or to remove.
+    CropModeChosen { player: u8, mode: CropMode },
+    /// Crop Circles: a follower added next to an own follower.
+    FollowerAdded {
+        player: u8,
+        figure: FigureKind,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    /// Crop Circles: a follower taken back.
+    FollowerRemoved {
+        player: u8,
+        figure: FigureKind,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    /// Crop Circles: the player added nothing.
+    CropSkipped { player: u8 },
     /// A player left the game (resigned or forfeited on time): their figures leave the
     /// board, they are ranked last, and the others play on.
     PlayerResigned {
@@ -100,6 +137,15 @@ impl Event {
             Event::AbbeySkipped { .. } => "abbey_skipped",
             Event::WagonMoved { .. } => "wagon_moved",
             Event::WagonReturned { .. } => "wagon_returned",
+            Event::IngotPlaced { .. } => "ingot_placed",
+            Event::MagicMoved { .. } => "magic_moved",
+            Event::MagicRemoved { .. } => "magic_removed",
+            Event::Flew { .. } => "flew",
+            Event::Landed { .. } => "landed",
+            Event::CropModeChosen { .. } => "crop_mode_chosen",
+            Event::FollowerAdded { .. } => "follower_added",
+            Event::FollowerRemoved { .. } => "follower_removed",
+            Event::CropSkipped { .. } => "crop_skipped",
             Event::PlayerResigned { .. } => "player_resigned",
         }
     }
@@ -122,6 +168,15 @@ impl Event {
             | Event::AbbeySkipped { player }
             | Event::WagonMoved { player, .. }
             | Event::WagonReturned { player }
+            | Event::IngotPlaced { player, .. }
+            | Event::MagicMoved { player, .. }
+            | Event::MagicRemoved { player, .. }
+            | Event::Flew { player, .. }
+            | Event::Landed { player, .. }
+            | Event::CropModeChosen { player, .. }
+            | Event::FollowerAdded { player, .. }
+            | Event::FollowerRemoved { player, .. }
+            | Event::CropSkipped { player }
             | Event::PlayerResigned { player, .. } => Some(*player),
         }
     }
@@ -137,7 +192,16 @@ impl Event {
 
     /// Reads the stored form, upcasting older versions.
     pub fn decode(kind: &str, version: u32, payload: &str) -> Result<Event, EventError> {
-        const KNOWN: [&str; 11] = [
+        const KNOWN: [&str; 20] = [
+            "ingot_placed",
+            "magic_moved",
+            "magic_removed",
+            "flew",
+            "landed",
+            "crop_mode_chosen",
+            "follower_added",
+            "follower_removed",
+            "crop_skipped",
             "abbot_returned",
             "abbey_placed",
             "draw_chosen",
@@ -213,6 +277,21 @@ pub enum Effect {
     PlayerLeft { player: u8 },
     /// A wagon's feature was scored: its owner may now move it (Abbey & Mayor).
     WagonFreed { player: u8, x: i32, y: i32 },
+    /// Gold Mines: an ingot was laid on a tile.
+    IngotLaid { x: i32, y: i32 },
+    /// Gold Mines: a player took ingots from the tiles of the scored features.
+    GoldTaken { player: u8, ingots: u8 },
+    /// Gold Mines: final value of a player's ingots.
+    GoldScored { player: u8, ingots: u8, points: i32 },
+    /// Mage & Witch: a magic figure went back beside the board.
+    MagicSetAside { figure: MagicFigure },
+    /// Flying Machines: the die was rolled; the follower flies to this cell.
+    DieRolled {
+        player: u8,
+        value: u8,
+        x: i32,
+        y: i32,
+    },
     /// A barn scored at the end of the game (Abbey & Mayor).
     BarnScored {
         player: u8,

@@ -8,6 +8,7 @@ use thiserror::Error;
 use crate::board::Board;
 use crate::catalog::{catalog, EdgeKind, FeatureKind, TileTypeId};
 use crate::event::{Effect, Event, EventError, RankEntry};
+use crate::expansions::minis::{CropMode, MagicFigure};
 use crate::expansions::river::{self, RiverEnd};
 use crate::expansions::{self, Expansion, ExpansionSet};
 use crate::figures::FigureKind;
@@ -83,6 +84,16 @@ pub enum PlayError {
     NotAHole { x: i32, y: i32 },
     #[error("the wagon cannot reach that feature (it must be a road, city or monastery on the wagon's tile or next to it, incomplete and unoccupied)")]
     WagonOutOfReach,
+    #[error("({x},{y}) is not a tile around the gold tile")]
+    NotAround { x: i32, y: i32 },
+    #[error("the mage or witch may not go there (an incomplete road or city, not the other figure's, and not where it stands)")]
+    MagicNotAllowed,
+    #[error("a {0} cannot fly now")]
+    CannotFly(&'static str),
+    #[error("the flying follower cannot land on {0}")]
+    CannotLand(String),
+    #[error("that crop-circle action is not open to you")]
+    CropNotAllowed,
     #[error("a barn may not stand there: {0}")]
     BarnNotAllowed(&'static str),
     #[error("a {0} may only join a feature that holds one of your followers")]
@@ -113,6 +124,11 @@ impl PlayError {
             PlayError::NotAHole { .. } => "illegal-placement",
             PlayError::WagonOutOfReach => "wagon-out-of-reach",
             PlayError::BarnNotAllowed(_) => "barn-not-allowed",
+            PlayError::NotAround { .. } => "illegal-placement",
+            PlayError::MagicNotAllowed => "magic-not-allowed",
+            PlayError::CannotFly(_) => "cannot-fly",
+            PlayError::CannotLand(_) => "cannot-land",
+            PlayError::CropNotAllowed => "crop-not-allowed",
             PlayError::NoAbbotToReturn => "no-abbot-to-return",
             PlayError::NotInGame(_) => "not-in-game",
             PlayError::LogMismatch(_) => "log-mismatch",
@@ -168,6 +184,48 @@ pub enum Action {
         y: i32,
         spot: String,
     },
+    /// Gold Mines: put the second ingot on a tile around the gold tile.
+    PlaceIngot {
+        x: i32,
+        y: i32,
+    },
+    /// Mage & Witch: place or move the mage or the witch onto a road or city.
+    MoveMagic {
+        figure: MagicFigure,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    /// Mage & Witch: set a figure aside (only when no move is possible).
+    RemoveMagic {
+        figure: MagicFigure,
+    },
+    /// Flying Machines: send a follower flying instead of placing a figure.
+    Fly {
+        figure: FigureKind,
+    },
+    /// Flying Machines: land the flying follower on a spot of the target tile.
+    Land {
+        spot: String,
+    },
+    /// Crop Circles: add or remove.
+    ChooseCropMode {
+        mode: CropMode,
+    },
+    /// Crop Circles: add a follower next to one of your followers of the circle's role.
+    AddFollower {
+        figure: FigureKind,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    /// Crop Circles: take back one of your followers of the circle's role.
+    RemoveFollower {
+        figure: FigureKind,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
     Pass,
 }
 
@@ -176,12 +234,60 @@ pub enum Action {
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 enum ActionWire {
-    PlaceTile { x: i32, y: i32, rotation: Rotation },
-    PlaceFigure { figure: FigureKind, spot: String },
+    PlaceTile {
+        x: i32,
+        y: i32,
+        rotation: Rotation,
+    },
+    PlaceFigure {
+        figure: FigureKind,
+        spot: String,
+    },
     ReturnAbbot {},
-    PlaceAbbey { x: i32, y: i32 },
+    PlaceAbbey {
+        x: i32,
+        y: i32,
+    },
     DrawTile {},
-    MoveWagon { x: i32, y: i32, spot: String },
+    MoveWagon {
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    PlaceIngot {
+        x: i32,
+        y: i32,
+    },
+    MoveMagic {
+        figure: MagicFigure,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    RemoveMagic {
+        figure: MagicFigure,
+    },
+    Fly {
+        figure: FigureKind,
+    },
+    Land {
+        spot: String,
+    },
+    ChooseCropMode {
+        mode: CropMode,
+    },
+    AddFollower {
+        figure: FigureKind,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    RemoveFollower {
+        figure: FigureKind,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
     Pass {},
 }
 
@@ -194,6 +300,20 @@ impl From<ActionWire> for Action {
             ActionWire::PlaceAbbey { x, y } => Action::PlaceAbbey { x, y },
             ActionWire::DrawTile {} => Action::DrawTile,
             ActionWire::MoveWagon { x, y, spot } => Action::MoveWagon { x, y, spot },
+            ActionWire::PlaceIngot { x, y } => Action::PlaceIngot { x, y },
+            ActionWire::MoveMagic { figure, x, y, spot } => {
+                Action::MoveMagic { figure, x, y, spot }
+            }
+            ActionWire::RemoveMagic { figure } => Action::RemoveMagic { figure },
+            ActionWire::Fly { figure } => Action::Fly { figure },
+            ActionWire::Land { spot } => Action::Land { spot },
+            ActionWire::ChooseCropMode { mode } => Action::ChooseCropMode { mode },
+            ActionWire::AddFollower { figure, x, y, spot } => {
+                Action::AddFollower { figure, x, y, spot }
+            }
+            ActionWire::RemoveFollower { figure, x, y, spot } => {
+                Action::RemoveFollower { figure, x, y, spot }
+            }
             ActionWire::Pass {} => Action::Pass,
         }
     }
@@ -208,6 +328,14 @@ impl Action {
             Action::PlaceAbbey { .. } => "place_abbey",
             Action::DrawTile => "draw_tile",
             Action::MoveWagon { .. } => "move_wagon",
+            Action::PlaceIngot { .. } => "place_ingot",
+            Action::MoveMagic { .. } => "move_magic",
+            Action::RemoveMagic { .. } => "remove_magic",
+            Action::Fly { .. } => "fly",
+            Action::Land { .. } => "land",
+            Action::ChooseCropMode { .. } => "choose_crop_mode",
+            Action::AddFollower { .. } => "add_follower",
+            Action::RemoveFollower { .. } => "remove_follower",
             Action::Pass => "pass",
         }
     }
@@ -227,6 +355,16 @@ pub enum Phase {
     FinalAbbey,
     /// Abbey & Mayor: the owner of a freed wagon moves it, or takes it back (pass).
     MoveWagon,
+    /// Gold Mines: put the second ingot on a tile around the gold tile.
+    PlaceIngot,
+    /// Mage & Witch: place or move the mage or the witch (or set one aside).
+    MoveMagic,
+    /// Flying Machines: the flying figure lands on a feature of the target tile.
+    FlierLanding,
+    /// Crop Circles: the active player chooses to add or to remove.
+    CropMode,
+    /// Crop Circles: a player adds a follower (or passes) or removes one.
+    CropAction,
     /// Nothing pending.
     GameOver,
 }
@@ -239,6 +377,11 @@ impl Phase {
             Phase::AbbeyOrDraw => "abbey_or_draw",
             Phase::FinalAbbey => "final_abbey",
             Phase::MoveWagon => "move_wagon",
+            Phase::PlaceIngot => "place_ingot",
+            Phase::MoveMagic => "move_magic",
+            Phase::FlierLanding => "flier_landing",
+            Phase::CropMode => "crop_mode",
+            Phase::CropAction => "crop_action",
             Phase::GameOver => "game_over",
         }
     }
@@ -264,6 +407,8 @@ pub struct PlayerState {
     pub goods: [u8; 3],
     /// Still holds an abbey tile (Abbey & Mayor).
     pub abbey: bool,
+    /// Gold ingots taken (Gold Mines).
+    pub gold: u8,
 }
 
 /// A spot of a candidate placement and the figures the current player may put there.
@@ -318,36 +463,50 @@ pub struct Outcome {
 /// A game in progress (or finished).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
-    expansions: ExpansionSet,
-    players: Vec<PlayerState>,
-    board: Board,
-    pile: Vec<TileTypeId>,
-    next_draw: usize,
-    drawn: Option<TileTypeId>,
-    current: u8,
-    phase: Phase,
+    pub(crate) expansions: ExpansionSet,
+    pub(crate) players: Vec<PlayerState>,
+    pub(crate) board: Board,
+    pub(crate) pile: Vec<TileTypeId>,
+    pub(crate) next_draw: usize,
+    pub(crate) drawn: Option<TileTypeId>,
+    pub(crate) current: u8,
+    pub(crate) phase: Phase,
     /// Index of the tile placed this turn.
-    placed: Option<usize>,
+    pub(crate) placed: Option<usize>,
     /// Number of events applied (the game's version).
-    version: u32,
-    sandbox: bool,
-    ranking: Vec<RankEntry>,
+    pub(crate) version: u32,
+    pub(crate) sandbox: bool,
+    pub(crate) ranking: Vec<RankEntry>,
     /// The River's open end while the river is being built.
-    river: Option<RiverEnd>,
+    pub(crate) river: Option<RiverEnd>,
     /// Traders & Builders: the tile placed in this part extended a road or city holding
     /// the active player's builder.
-    builder_trigger: bool,
+    pub(crate) builder_trigger: bool,
     /// Traders & Builders: the extra turn part of this turn was already played.
-    extra_part_used: bool,
+    pub(crate) extra_part_used: bool,
     /// Abbey & Mayor: freed wagons waiting for their owners' decisions, in order, with
     /// the cell they stood on.
-    wagons: Vec<(u8, Pos)>,
+    pub(crate) wagons: Vec<(u8, Pos)>,
     /// Abbey & Mayor: the segment of the barn placed in this turn part.
-    barn_placed: Option<u16>,
+    pub(crate) barn_placed: Option<u16>,
     /// Abbey & Mayor: players still to be asked in the final abbey round.
-    final_queue: Vec<u8>,
+    pub(crate) final_queue: Vec<u8>,
     /// The final abbey round is under way.
-    in_final: bool,
+    pub(crate) in_final: bool,
+    /// The game's random numbers after the set-up (die rolls), from its seed.
+    pub(crate) rng: Rng,
+    /// Index of the tile placed in this turn part (kept through scoring).
+    pub(crate) part_tile: Option<usize>,
+    /// Gold Mines: ingots lying on each placed tile (by tile index).
+    pub(crate) gold_on: Vec<u8>,
+    /// Mage & Witch: the segment each stands on (mage, witch), `None` when set aside.
+    pub(crate) magic: [Option<u16>; 2],
+    /// Mage & Witch: the placed tile's magic symbol still asks for a move.
+    pub(crate) magic_symbol_pending: bool,
+    /// Crop Circles: the action under way.
+    pub(crate) crop: Option<crate::expansions::minis::Crop>,
+    /// Flying Machines: the figure in flight and the tile it must land on.
+    pub(crate) flight: Option<(FigureKind, usize)>,
 }
 
 impl Game {
@@ -475,6 +634,7 @@ impl Game {
                     active: true,
                     goods: [0; 3],
                     abbey: set.contains(Expansion::AbbeyMayor),
+                    gold: 0,
                 })
                 .collect(),
             board,
@@ -494,6 +654,13 @@ impl Game {
             barn_placed: None,
             final_queue: Vec::new(),
             in_final: false,
+            rng,
+            part_tile: None,
+            gold_on: Vec::new(),
+            magic: [None, None],
+            magic_symbol_pending: false,
+            crop: None,
+            flight: None,
         };
         g.start_turn(sink);
         Ok(g)
@@ -553,7 +720,10 @@ impl Game {
     pub fn decider(&self) -> u8 {
         match (self.phase, self.wagons.first()) {
             (Phase::MoveWagon, Some((owner, _))) => *owner,
-            _ => self.current,
+            _ => match (self.phase, &self.crop) {
+                (Phase::CropAction, Some(c)) => c.queue.first().copied().unwrap_or(self.current),
+                _ => self.current,
+            },
         }
     }
 
@@ -869,7 +1039,78 @@ impl Game {
                 if self.returnable_abbot(self.current).is_some() {
                     v.push(Action::ReturnAbbot);
                 }
+                for figure in self.flyable() {
+                    v.push(Action::Fly { figure });
+                }
                 v.push(Action::Pass);
+                v
+            }
+            Phase::PlaceIngot => self
+                .ingot_targets()
+                .into_iter()
+                .map(|p| Action::PlaceIngot { x: p.x, y: p.y })
+                .collect(),
+            Phase::MoveMagic => {
+                let mut v: Vec<Action> = self
+                    .magic_moves()
+                    .into_iter()
+                    .map(|(figure, p, spot, _)| Action::MoveMagic {
+                        figure,
+                        x: p.x,
+                        y: p.y,
+                        spot,
+                    })
+                    .collect();
+                v.extend(
+                    self.magic_removals()
+                        .into_iter()
+                        .map(|figure| Action::RemoveMagic { figure }),
+                );
+                v
+            }
+            Phase::FlierLanding => self
+                .landings()
+                .into_iter()
+                .map(|(spot, _)| Action::Land { spot })
+                .collect(),
+            Phase::CropMode => vec![
+                Action::ChooseCropMode {
+                    mode: CropMode::Add,
+                },
+                Action::ChooseCropMode {
+                    mode: CropMode::Remove,
+                },
+            ],
+            Phase::CropAction => {
+                let p = self.decider();
+                let add = self.crop.as_ref().and_then(|c| c.mode) == Some(CropMode::Add);
+                let mut v: Vec<Action> = self
+                    .crop_options(p)
+                    .into_iter()
+                    .map(|(figure, seg)| {
+                        let ti = self.board.seg_tile(seg);
+                        let pos = self.board.tiles()[ti].pos;
+                        let spot = self.spot_name_of(seg);
+                        if add {
+                            Action::AddFollower {
+                                figure,
+                                x: pos.x,
+                                y: pos.y,
+                                spot,
+                            }
+                        } else {
+                            Action::RemoveFollower {
+                                figure,
+                                x: pos.x,
+                                y: pos.y,
+                                spot,
+                            }
+                        }
+                    })
+                    .collect();
+                if add {
+                    v.push(Action::Pass);
+                }
                 v
             }
             Phase::AbbeyOrDraw | Phase::FinalAbbey => {
@@ -925,6 +1166,20 @@ impl Game {
             Action::PlaceAbbey { x, y } => Step::Abbey(Pos::new(*x, *y)),
             Action::DrawTile => Step::Draw,
             Action::MoveWagon { x, y, spot } => Step::Wagon(Pos::new(*x, *y), spot),
+            Action::PlaceIngot { x, y } => Step::Ingot(Pos::new(*x, *y)),
+            Action::MoveMagic { figure, x, y, spot } => {
+                Step::Magic(*figure, Pos::new(*x, *y), spot)
+            }
+            Action::RemoveMagic { figure } => Step::RemoveMagic(*figure),
+            Action::Fly { figure } => Step::Fly(*figure),
+            Action::Land { spot } => Step::Land(spot),
+            Action::ChooseCropMode { mode } => Step::CropMode(*mode),
+            Action::AddFollower { figure, x, y, spot } => {
+                Step::Crop(true, *figure, Pos::new(*x, *y), spot)
+            }
+            Action::RemoveFollower { figure, x, y, spot } => {
+                Step::Crop(false, *figure, Pos::new(*x, *y), spot)
+            }
             Action::Pass => Step::Pass,
         };
         Ok(match self.step(player, step, sink)? {
@@ -956,6 +1211,46 @@ impl Game {
                 spot: self.spot_name_of(seg),
             },
             Done::WagonReturned => Event::WagonReturned { player },
+            Done::Ingot(p) => Event::IngotPlaced {
+                player,
+                x: p.x,
+                y: p.y,
+            },
+            Done::Magic(figure, p, seg) => Event::MagicMoved {
+                player,
+                figure,
+                x: p.x,
+                y: p.y,
+                spot: self.spot_name_of(seg),
+            },
+            Done::MagicRemoved(figure) => Event::MagicRemoved { player, figure },
+            Done::Flew(figure) => Event::Flew { player, figure },
+            Done::Landed(seg) => Event::Landed {
+                player,
+                spot: self.spot_name_of(seg),
+            },
+            Done::CropMode(mode) => Event::CropModeChosen { player, mode },
+            Done::Crop(add, figure, p, seg) => {
+                let spot = self.spot_name_of(seg);
+                if add {
+                    Event::FollowerAdded {
+                        player,
+                        figure,
+                        x: p.x,
+                        y: p.y,
+                        spot,
+                    }
+                } else {
+                    Event::FollowerRemoved {
+                        player,
+                        figure,
+                        x: p.x,
+                        y: p.y,
+                        spot,
+                    }
+                }
+            }
+            Done::CropSkipped => Event::CropSkipped { player },
             Done::Barn(c) => Event::FigurePlaced {
                 player,
                 figure: FigureKind::Barn,
@@ -984,6 +1279,7 @@ impl Game {
             (Phase::PlaceTile, Step::Tile(pos, rotation)) => {
                 let t = self.check_tile(pos, rotation)?;
                 self.apply_tile(t, pos, rotation);
+                self.after_tile(sink);
                 Done::Tile(t, pos, rotation)
             }
             (Phase::AbbeyOrDraw | Phase::FinalAbbey, Step::Abbey(pos)) => {
@@ -1001,6 +1297,8 @@ impl Game {
                 self.players[player as usize].abbey = false;
                 let idx = self.board.place(abbey, pos, Rotation::R0);
                 self.placed = Some(idx);
+                self.part_tile = Some(idx);
+                self.magic_symbol_pending = false;
                 self.drawn = None;
                 self.builder_trigger = false;
                 self.phase = Phase::PlaceFigure;
@@ -1042,6 +1340,57 @@ impl Game {
                 self.continue_wagons(sink);
                 Done::WagonReturned
             }
+            (Phase::PlaceIngot, Step::Ingot(pos)) => {
+                self.place_ingot(pos, sink)?;
+                Done::Ingot(pos)
+            }
+            (Phase::MoveMagic, Step::Magic(f, pos, spot)) => {
+                let seg = self.move_magic(f, pos, spot, sink)?;
+                Done::Magic(f, pos, seg)
+            }
+            (Phase::MoveMagic, Step::RemoveMagic(f)) => {
+                self.remove_magic(f, sink)?;
+                Done::MagicRemoved(f)
+            }
+            (Phase::PlaceFigure, Step::Fly(k)) => {
+                if self.fly(k, sink)? {
+                    self.phase = Phase::FlierLanding;
+                } else {
+                    // nowhere to land: the follower stays home and no figure is placed
+                    self.finish_turn(sink);
+                }
+                Done::Flew(k)
+            }
+            (Phase::FlierLanding, Step::Land(spot)) => {
+                let (_, seg) = self.land(spot)?;
+                self.finish_turn(sink);
+                Done::Landed(seg)
+            }
+            (Phase::CropMode, Step::CropMode(mode)) => {
+                self.choose_crop_mode(mode, sink);
+                Done::CropMode(mode)
+            }
+            (Phase::CropAction, Step::Crop(add, k, pos, spot)) => {
+                let seg = self
+                    .board
+                    .tile_index_at(pos)
+                    .and_then(|j| {
+                        let pt = self.board.tiles()[j];
+                        let tt = pt.tile_type();
+                        let s = tt.parse_spot(spot)?;
+                        if matches!(s, Spot::Corner(_)) {
+                            return None;
+                        }
+                        tt.feature_at(pt.rotation, s).map(|i| self.board.seg(j, i))
+                    })
+                    .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
+                self.crop_act(player, k, seg, add, sink)?;
+                Done::Crop(add, k, pos, seg)
+            }
+            (Phase::CropAction, Step::Pass) => {
+                self.crop_pass(sink)?;
+                Done::CropSkipped
+            }
             (Phase::PlaceFigure, Step::Figure(FigureKind::Barn, spot)) => {
                 let ti = self.placed.ok_or(PlayError::GameOver)?;
                 let c = match Spot::parse_compass(spot) {
@@ -1075,7 +1424,7 @@ impl Game {
                 let kind = self.board.seg_kind(f.seg);
                 let value =
                     expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0);
-                self.award(f.seg, kind, value, 0, false, sink);
+                let _ = self.award(f.seg, kind, value, 0, false, sink);
                 self.return_figures(f.seg, sink);
                 self.finish_turn(sink);
                 Done::AbbotReturned
@@ -1097,7 +1446,7 @@ impl Game {
         barn_check_on(self, &self.board, ti, c)
     }
 
-    fn spot_name_of(&self, seg: u16) -> String {
+    pub(crate) fn spot_name_of(&self, seg: u16) -> String {
         let ti = self.board.seg_tile(seg);
         let pt = self.board.tiles()[ti];
         let tt = pt.tile_type();
@@ -1163,6 +1512,7 @@ impl Game {
         }
         let idx = self.board.place(t, pos, r);
         self.placed = Some(idx);
+        self.part_tile = Some(idx);
         self.phase = Phase::PlaceFigure;
         // hook *tile placed*: Traders & Builders' builder trigger
         self.builder_trigger = false;
@@ -1199,7 +1549,7 @@ impl Game {
     }
 
     /// Scoring after the figure phase, then the next turn (or the end).
-    fn finish_turn(&mut self, sink: &mut impl EffectSink) {
+    pub(crate) fn finish_turn(&mut self, sink: &mut impl EffectSink) {
         if let Some(ti) = self.placed.take() {
             self.score_completed(ti, sink);
         }
@@ -1232,7 +1582,12 @@ impl Game {
 
     /// After a turn part: the final abbey round, the builder's second part, or the next
     /// player.
-    fn end_turn_part(&mut self, sink: &mut impl EffectSink) {
+    pub(crate) fn end_turn_part(&mut self, sink: &mut impl EffectSink) {
+        if let Some(ti) = self.part_tile.take() {
+            if self.start_crop_circle(ti, sink) {
+                return;
+            }
+        }
         if self.in_final {
             self.next_final(sink);
             return;
@@ -1336,6 +1691,10 @@ impl Game {
         }
         // freed wagons of the leaving player go home
         let was_deciding = self.phase == Phase::MoveWagon && self.decider() == player;
+        let was_cropping = self.phase == Phase::CropAction && self.decider() == player;
+        if let Some(c) = self.crop.as_mut() {
+            c.queue.retain(|p| *p != player);
+        }
         let before = self.wagons.len();
         self.wagons.retain(|w| w.0 != player);
         let dropped = (before - self.wagons.len()) as u8;
@@ -1353,6 +1712,8 @@ impl Game {
             self.end_game(sink);
         } else if was_deciding {
             self.continue_wagons(sink);
+        } else if was_cropping {
+            self.continue_crop(sink);
         } else if player == self.current {
             match self.phase {
                 Phase::PlaceTile => {
@@ -1375,6 +1736,17 @@ impl Game {
                     self.finish_turn(sink);
                 }
                 Phase::FinalAbbey => self.next_final(sink),
+                Phase::PlaceIngot | Phase::MoveMagic | Phase::FlierLanding => {
+                    self.flight = None;
+                    self.magic_symbol_pending = false;
+                    self.builder_trigger = false;
+                    self.finish_turn(sink);
+                }
+                Phase::CropMode => {
+                    self.crop = None;
+                    self.end_turn_part(sink);
+                }
+                Phase::CropAction => {}
                 // another player decides a wagon move; the turn ends after it
                 Phase::MoveWagon | Phase::GameOver => {}
             }
@@ -1500,15 +1872,24 @@ impl Game {
         }
         let cands = &mut cands[..n];
         cands.sort_by_key(|c| (c.0, c.1));
-        for &(_, _, root) in cands.iter() {
+        let mut scored = [(0u16, 0u8); 24];
+        for (k, &(_, _, root)) in cands.iter().enumerate() {
             let kind = self.board.seg_kind(root);
-            let value = expansions::completed_value(
+            let tiles = self.board.distinct_tiles(root);
+            let mut value = expansions::completed_value(
                 kind,
-                self.board.distinct_tiles(root),
+                tiles,
                 self.board.pennants(root),
                 self.board.flags(root),
             );
-            self.award(root, kind, value, 0, false, sink);
+            if matches!(kind, FeatureKind::Road | FeatureKind::City) {
+                value = self.magic_value(root, value, tiles);
+            }
+            scored[k] = (root, self.award(root, kind, value, 0, false, sink));
+        }
+        // Mage & Witch: scored features set their magic figure aside
+        for &(_, _, root) in cands.iter() {
+            self.set_magic_aside(root, sink);
         }
         // Traders & Builders: the active player takes the goods of every completed city
         if self.expansions.contains(Expansion::TradersBuilders) {
@@ -1594,6 +1975,8 @@ impl Game {
                 }
             }
         }
+        // Gold Mines: the owners of scored features share the ingots on their tiles
+        self.distribute_gold(&scored[..cands.len()], sink);
         // every figure of every scored feature goes home; freed wagons wait for their
         // owners' decisions, in turn order from the active player
         let n_players = self.players.len() as u8;
@@ -1639,7 +2022,7 @@ impl Game {
         pig_bonus: i32,
         final_scoring: bool,
         sink: &mut impl EffectSink,
-    ) {
+    ) -> u8 {
         let root = self.board.find(seg);
         let mut strength = [0u32; 8];
         let mut pig = [false; 8];
@@ -1656,14 +2039,16 @@ impl Game {
         }
         let max = strength.iter().copied().max().unwrap_or(0);
         if max == 0 {
-            return;
+            return 0;
         }
+        let mut owners = 0u8;
         // one scoring per distinct award: the plain owners, then owners with a pig
         for with_pig in [false, true] {
             let points = value + if with_pig { pig_bonus } else { 0 };
             let mut winners = Vec::new();
             for p in 0..self.players.len() {
                 if strength[p] == max && pig[p] == with_pig {
+                    owners |= 1 << p;
                     self.players[p].score += points;
                     if sink.enabled() {
                         winners.push(p as u8);
@@ -1685,6 +2070,7 @@ impl Game {
                 });
             }
         }
+        owners
     }
 
     fn return_figures(&mut self, root: u16, sink: &mut impl EffectSink) {
@@ -1699,7 +2085,7 @@ impl Game {
         }
     }
 
-    fn return_figure(&mut self, i: usize, sink: &mut impl EffectSink) {
+    pub(crate) fn return_figure(&mut self, i: usize, sink: &mut impl EffectSink) {
         let f = self.board.figures[i];
         if sink.enabled() {
             let (pos, spot) = self.board.figure_spot(&f);
@@ -1717,7 +2103,7 @@ impl Game {
     }
 
     /// Builders and pigs go home when their feature holds none of their owner's followers.
-    fn return_lonely_specials(&mut self, sink: &mut impl EffectSink) {
+    pub(crate) fn return_lonely_specials(&mut self, sink: &mut impl EffectSink) {
         let mut i = 0;
         while i < self.board.figures.len() {
             let f = self.board.figures[i];
@@ -1773,13 +2159,17 @@ impl Game {
             let kind = self.board.seg_kind(seg);
             let mut pig_bonus = 0;
             let value = match kind {
-                FeatureKind::Road | FeatureKind::City => expansions::final_value(
-                    kind,
-                    self.board.distinct_tiles(seg),
-                    self.board.pennants(seg),
-                    self.board.flags(seg),
-                    0,
-                ),
+                FeatureKind::Road | FeatureKind::City => {
+                    let tiles = self.board.distinct_tiles(seg);
+                    let v = expansions::final_value(
+                        kind,
+                        tiles,
+                        self.board.pennants(seg),
+                        self.board.flags(seg),
+                        0,
+                    );
+                    self.magic_value(seg, v, tiles)
+                }
                 FeatureKind::Monastery | FeatureKind::Garden => {
                     let p = self.board.tiles()[self.board.seg_tile(seg)].pos;
                     expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0)
@@ -1795,7 +2185,7 @@ impl Game {
                 }
                 _ => 0,
             };
-            self.award(seg, kind, value, pig_bonus, true, sink);
+            let _ = self.award(seg, kind, value, pig_bonus, true, sink);
         }
         // Abbey & Mayor: every barn scores 4 per completed city of its field
         let barns: Vec<(u8, u16)> = self
@@ -1823,6 +2213,9 @@ impl Game {
         }
         if self.expansions.contains(Expansion::TradersBuilders) {
             self.score_goods(sink);
+        }
+        if self.expansions.contains(Expansion::GoldMines) {
+            self.score_gold(sink);
         }
         self.ranking = rank(&self.players);
         if sink.enabled() {
@@ -1939,6 +2332,21 @@ impl Game {
             Event::AbbeySkipped { .. } => Step::Pass,
             Event::WagonMoved { x, y, spot, .. } => Step::Wagon(Pos::new(*x, *y), spot),
             Event::WagonReturned { .. } => Step::Pass,
+            Event::IngotPlaced { x, y, .. } => Step::Ingot(Pos::new(*x, *y)),
+            Event::MagicMoved {
+                figure, x, y, spot, ..
+            } => Step::Magic(*figure, Pos::new(*x, *y), spot),
+            Event::MagicRemoved { figure, .. } => Step::RemoveMagic(*figure),
+            Event::Flew { figure, .. } => Step::Fly(*figure),
+            Event::Landed { spot, .. } => Step::Land(spot),
+            Event::CropModeChosen { mode, .. } => Step::CropMode(*mode),
+            Event::FollowerAdded {
+                figure, x, y, spot, ..
+            } => Step::Crop(true, *figure, Pos::new(*x, *y), spot),
+            Event::FollowerRemoved {
+                figure, x, y, spot, ..
+            } => Step::Crop(false, *figure, Pos::new(*x, *y), spot),
+            Event::CropSkipped { .. } => Step::Pass,
             Event::PlayerResigned { player, .. } => return self.resign_into(*player, sink),
         };
         let player = e.player().unwrap_or(u8::MAX);
@@ -1955,6 +2363,13 @@ enum Step<'a> {
     Abbey(Pos),
     Draw,
     Wagon(Pos, &'a str),
+    Ingot(Pos),
+    Magic(MagicFigure, Pos, &'a str),
+    RemoveMagic(MagicFigure),
+    Fly(FigureKind),
+    Land(&'a str),
+    CropMode(CropMode),
+    Crop(bool, FigureKind, Pos, &'a str),
     Pass,
 }
 
@@ -1967,6 +2382,14 @@ impl Step<'_> {
             Step::Abbey(_) => "place_abbey",
             Step::Draw => "draw_tile",
             Step::Wagon(..) => "move_wagon",
+            Step::Ingot(_) => "place_ingot",
+            Step::Magic(..) => "move_magic",
+            Step::RemoveMagic(_) => "remove_magic",
+            Step::Fly(_) => "fly",
+            Step::Land(_) => "land",
+            Step::CropMode(_) => "choose_crop_mode",
+            Step::Crop(true, ..) => "add_follower",
+            Step::Crop(false, ..) => "remove_follower",
             Step::Pass => "pass",
         }
     }
@@ -1983,6 +2406,14 @@ enum Done {
     WagonMoved(Pos, u16),
     WagonReturned,
     Barn(u8),
+    Ingot(Pos),
+    Magic(MagicFigure, Pos, u16),
+    MagicRemoved(MagicFigure),
+    Flew(FigureKind),
+    Landed(u16),
+    CropMode(CropMode),
+    Crop(bool, FigureKind, Pos, u16),
+    CropSkipped,
     Pass,
 }
 

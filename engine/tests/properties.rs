@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
+use tilepost_engine::expansions::minis::{CropMode, MagicFigure};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{
     Action, Effect, Event, Expansion, FigureKind, Game, GameConfig, Phase, PlayError, Pos,
@@ -119,6 +120,11 @@ fn check_placements_exhaustively(game: &Game) {
                 };
                 accepted.insert((pos, r));
                 // figures after this placement
+                // gold and magic decisions come first; they change no figure option
+                while matches!(probe.phase(), Phase::PlaceIngot | Phase::MoveMagic) {
+                    let a = probe.legal_actions()[0].clone();
+                    probe.play(p.player, &a).expect("a listed action");
+                }
                 let after_tile = probe.clone();
                 let offered: BTreeSet<(usize, FigureKind)> = placements
                     .iter()
@@ -179,7 +185,46 @@ fn check_unlisted_refused(game: &mut Game, actions: &[Action], rng: &mut Rng) {
             player = p.player + 1;
         }
     }
-    let action = match rng.below(7) {
+    let rx = x0 - 1 + rng.below((x1 - x0 + 3) as u64) as i32;
+    let ry = y0 - 1 + rng.below((y1 - y0 + 3) as u64) as i32;
+    let rspot =
+        ["N", "E", "S", "W", "C", "NNE", "SSW", "f1", "r1"][rng.below(9) as usize].to_string();
+    let rfig = FigureKind::ALL[rng.below(8) as usize];
+    let rmagic = if rng.below(2) == 0 {
+        MagicFigure::Mage
+    } else {
+        MagicFigure::Witch
+    };
+    let action = match rng.below(14) {
+        7 => Action::PlaceIngot { x: rx, y: ry },
+        8 => Action::MoveMagic {
+            figure: rmagic,
+            x: rx,
+            y: ry,
+            spot: rspot,
+        },
+        9 => Action::RemoveMagic { figure: rmagic },
+        10 => Action::Fly { figure: rfig },
+        11 => Action::Land { spot: rspot },
+        12 => Action::ChooseCropMode {
+            mode: if rng.below(2) == 0 {
+                CropMode::Add
+            } else {
+                CropMode::Remove
+            },
+        },
+        13 if rng.below(2) == 0 => Action::AddFollower {
+            figure: rfig,
+            x: rx,
+            y: ry,
+            spot: rspot,
+        },
+        13 => Action::RemoveFollower {
+            figure: rfig,
+            x: rx,
+            y: ry,
+            spot: rspot,
+        },
         3 => Action::ReturnAbbot,
         4 => Action::PlaceAbbey {
             x: x0 - 1 + rng.below((x1 - x0 + 3) as u64) as i32,
@@ -218,7 +263,10 @@ fn check_unlisted_refused(game: &mut Game, actions: &[Action], rng: &mut Rng) {
                 feature_of(pt.tile_type(), pt.rotation, spot)
                     .is_some_and(|f| listed_figures(game, actions).contains(&(f, *figure)))
             }
-            _ => actions.contains(&action),
+            _ => {
+                actions.contains(&action)
+                    || actions.iter().any(|a| names_same_target(game, a, &action))
+            }
         };
     if listed {
         return;
@@ -238,6 +286,62 @@ fn check_unlisted_refused(game: &mut Game, actions: &[Action], rng: &mut Rng) {
     }
     assert_ne!(err.code(), "log-mismatch");
     assert_eq!(*game, before, "refused {action:?} ({err}) changed the game");
+}
+
+/// Two actions that differ only in the spot name they use for the same feature of the
+/// same tile (any spot of a feature names it).
+fn names_same_target(game: &Game, a: &Action, b: &Action) -> bool {
+    let feature = |x: i32, y: i32, spot: &str| {
+        game.board()
+            .tile_at(Pos::new(x, y))
+            .and_then(|pt| feature_of(pt.tile_type(), pt.rotation, spot))
+    };
+    let same = |x: i32, y: i32, s1: &str, bx: i32, by: i32, s2: &str| {
+        (x, y) == (bx, by)
+            && feature(x, y, s1).is_some()
+            && feature(x, y, s1) == feature(bx, by, s2)
+    };
+    match (a, b) {
+        (
+            Action::MoveWagon { x, y, spot },
+            Action::MoveWagon {
+                x: bx,
+                y: by,
+                spot: bs,
+            },
+        ) => same(*x, *y, spot, *bx, *by, bs),
+        (
+            Action::MoveMagic { figure, x, y, spot },
+            Action::MoveMagic {
+                figure: bf,
+                x: bx,
+                y: by,
+                spot: bs,
+            },
+        ) => figure == bf && same(*x, *y, spot, *bx, *by, bs),
+        (
+            Action::AddFollower { figure, x, y, spot },
+            Action::AddFollower {
+                figure: bf,
+                x: bx,
+                y: by,
+                spot: bs,
+            },
+        )
+        | (
+            Action::RemoveFollower { figure, x, y, spot },
+            Action::RemoveFollower {
+                figure: bf,
+                x: bx,
+                y: by,
+                spot: bs,
+            },
+        ) => figure == bf && same(*x, *y, spot, *bx, *by, bs),
+        (Action::Land { spot }, Action::Land { spot: bs }) => game
+            .flight_target()
+            .is_some_and(|t| same(t.x, t.y, spot, t.x, t.y, bs)),
+        _ => false,
+    }
 }
 
 /// Every figure a player started with is in their supply, on the board, or (a freed
@@ -340,7 +444,7 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
         step += 1;
         assert!(game.players()[p.player as usize].active);
         assert_eq!(p.phase, game.phase());
-        if p.phase != Phase::MoveWagon {
+        if !matches!(p.phase, Phase::MoveWagon | Phase::CropAction) {
             assert_eq!(p.player, game.current_player());
         }
         if step == snapshot_at {
@@ -386,9 +490,10 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
             }
             Phase::PlaceFigure => {
                 assert_eq!(actions.last(), Some(&Action::Pass));
-                assert!(actions[..actions.len() - 1]
-                    .iter()
-                    .all(|a| matches!(a, Action::PlaceFigure { .. } | Action::ReturnAbbot)));
+                assert!(actions[..actions.len() - 1].iter().all(|a| matches!(
+                    a,
+                    Action::PlaceFigure { .. } | Action::ReturnAbbot | Action::Fly { .. }
+                )));
                 assert!(game.placements().is_empty());
             }
             Phase::AbbeyOrDraw | Phase::FinalAbbey => {
@@ -418,6 +523,37 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
                     .iter()
                     .all(|a| matches!(a, Action::MoveWagon { .. })));
                 assert_eq!(game.freed_wagons().first().map(|w| w.0), Some(p.player));
+            }
+            Phase::PlaceIngot => {
+                assert!(actions.len() >= 2, "one target is chosen automatically");
+                assert!(actions
+                    .iter()
+                    .all(|a| matches!(a, Action::PlaceIngot { .. })));
+            }
+            Phase::MoveMagic => {
+                assert!(actions
+                    .iter()
+                    .all(|a| matches!(a, Action::MoveMagic { .. } | Action::RemoveMagic { .. })));
+                // removal only when nothing can move
+                let moves = actions
+                    .iter()
+                    .any(|a| matches!(a, Action::MoveMagic { .. }));
+                let removals = actions
+                    .iter()
+                    .any(|a| matches!(a, Action::RemoveMagic { .. }));
+                assert!(moves != removals, "{actions:?}");
+            }
+            Phase::FlierLanding => {
+                assert!(actions.iter().all(|a| matches!(a, Action::Land { .. })));
+                assert!(game.flight_target().is_some());
+            }
+            Phase::CropMode => assert_eq!(actions.len(), 2),
+            Phase::CropAction => {
+                assert!(actions.iter().all(|a| matches!(
+                    a,
+                    Action::AddFollower { .. } | Action::RemoveFollower { .. } | Action::Pass
+                )));
+                assert!(actions.iter().any(|a| !matches!(a, Action::Pass)));
             }
             Phase::GameOver => unreachable!(),
         }
@@ -460,6 +596,44 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
                 abbeys += 1;
             }
             (Action::DrawTile, Event::DrawChosen { .. }) => {}
+            (Action::PlaceIngot { x, y }, Event::IngotPlaced { x: ex, y: ey, .. }) => {
+                assert_eq!((x, y), (ex, ey))
+            }
+            (
+                Action::MoveMagic { figure, x, y, spot },
+                Event::MagicMoved {
+                    figure: ef,
+                    x: ex,
+                    y: ey,
+                    spot: es,
+                    ..
+                },
+            ) => assert_eq!((figure, x, y, spot), (ef, ex, ey, es)),
+            (Action::RemoveMagic { figure }, Event::MagicRemoved { figure: ef, .. }) => {
+                assert_eq!(figure, ef)
+            }
+            (Action::Fly { figure }, Event::Flew { figure: ef, .. }) => assert_eq!(figure, ef),
+            (Action::Land { spot }, Event::Landed { spot: es, .. }) => assert_eq!(spot, es),
+            (Action::ChooseCropMode { mode }, Event::CropModeChosen { mode: em, .. }) => {
+                assert_eq!(mode, em)
+            }
+            (
+                Action::AddFollower { figure, spot, .. },
+                Event::FollowerAdded {
+                    figure: ef,
+                    spot: es,
+                    ..
+                },
+            )
+            | (
+                Action::RemoveFollower { figure, spot, .. },
+                Event::FollowerRemoved {
+                    figure: ef,
+                    spot: es,
+                    ..
+                },
+            ) => assert_eq!((figure, spot), (ef, es)),
+            (Action::Pass, Event::CropSkipped { .. }) => {}
             (Action::Pass, Event::AbbeySkipped { .. } | Event::WagonReturned { .. }) => {}
             (
                 Action::MoveWagon { x, y, spot },

@@ -6,6 +6,7 @@
 //! game is their first user; each expansion gets its own module here and is dispatched
 //! from these functions, never from special cases in the core.
 
+pub mod minis;
 pub mod river;
 
 use serde::{Deserialize, Serialize};
@@ -79,6 +80,10 @@ impl Expansion {
                 | Expansion::InnsCathedrals
                 | Expansion::TradersBuilders
                 | Expansion::AbbeyMayor
+                | Expansion::FlyingMachines
+                | Expansion::GoldMines
+                | Expansion::MageWitch
+                | Expansion::CropCircles
         )
     }
 }

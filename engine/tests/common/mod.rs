@@ -32,6 +32,11 @@ impl Table {
 
     /// A sandbox game with expansions (ids such as `river`, `abbot`).
     pub fn with(expansions: &[&str], players: u8, tiles: &[&str]) -> Table {
+        Table::with_seed(expansions, players, tiles, 1)
+    }
+
+    /// A sandbox game with expansions and a chosen seed (the seed drives the flier's die).
+    pub fn with_seed(expansions: &[&str], players: u8, tiles: &[&str], seed: u64) -> Table {
         let config = GameConfig {
             players,
             expansions: expansions
@@ -39,7 +44,7 @@ impl Table {
                 .map(|e| tilepost_engine::Expansion::from_id(e).expect("known expansion"))
                 .collect(),
             tile_order: Some(tiles.iter().map(|s| s.to_string()).collect()),
-            seed: 1,
+            seed,
         };
         let (game, created, fx) = Game::new_with_effects(&config).expect("valid set-up");
         Table {

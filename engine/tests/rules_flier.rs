@@ -1,0 +1,142 @@
+//! The Flier as the rulebook states it (`shared/rules/flier.md`): F1–F3. The die is
+//! drawn from the game's seed, so each test picks a seed that rolls what it needs.
+
+mod common;
+
+use common::{Table, BLUE, GREEN, RED};
+use tilepost_engine::rng::Rng;
+use tilepost_engine::{Action, Effect, FeatureKind, FigureKind, Phase, PlayError, Pos};
+
+/// A seed whose first roll of the die (faces 1,1,2,2,3,3) is `d`.
+fn seed_rolling(d: u64) -> u64 {
+    (0..).find(|s| 1 + Rng::new(*s).below(3) == d).unwrap_or(0)
+}
+
+/// T0; (1,0) base/D; Blue's knight on (0,1) base/G (city N–S, open to the north);
+/// Green places elsewhere; Red places the flying machine at (2,0), pointing west.
+fn flier_board(roll: u64) -> Table {
+    let mut t = Table::with_seed(
+        &["flying_machines"],
+        3,
+        &[
+            "base/D",
+            "base/G",
+            "base/B",
+            "fm/05-frfr",
+            "base/U",
+            "base/E",
+        ],
+        seed_rolling(roll),
+    );
+    t.place(1, 0, 0).pass(); // Red
+    t.place(0, 1, 90).figure("N"); // Blue's knight
+    assert_eq!(t.edges(0, 1), "CFCF");
+    t.place(0, -1, 0).pass(); // Green, elsewhere
+    t.place(2, 0, 0); // Red: the flying machine, direction W
+    assert!(t.game.legal_actions().contains(&Action::Fly {
+        figure: FigureKind::Follower
+    }));
+    t.try_play(Action::Fly {
+        figure: FigureKind::Follower,
+    })
+    .expect("the follower takes off");
+    t
+}
+
+#[test]
+fn f1_landing_in_an_occupied_city_then_a_tie() {
+    let mut t = flier_board(2);
+    assert!(t.last.contains(&Effect::DieRolled {
+        player: RED,
+        value: 2,
+        x: 0,
+        y: 0
+    }));
+    assert_eq!(t.game.phase(), Phase::FlierLanding);
+    assert_eq!(t.game.flight_target(), Some(Pos::new(0, 0)));
+    // the city cap (Blue's, incomplete) and the road are legal; no field
+    let mut spots: Vec<String> = t
+        .game
+        .legal_actions()
+        .into_iter()
+        .map(|a| match a {
+            Action::Land { spot } => spot,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    spots.sort();
+    assert_eq!(spots, vec!["E".to_string(), "N".to_string()]);
+    assert_eq!(
+        t.try_play(Action::Land { spot: "SSW".into() }),
+        Err(PlayError::CannotLand("SSW".into()))
+    );
+    t.try_play(Action::Land { spot: "N".into() })
+        .expect("land in Blue's city");
+    assert_eq!(t.current(), BLUE);
+    t.place(3, 0, 0).pass(); // Blue
+    t.place(0, 2, 180).pass(); // Green closes {(0,0),(0,1),(0,2)}
+    assert_eq!(
+        t.scored()[0],
+        (FeatureKind::City, 6, vec![RED, BLUE], false)
+    );
+    t.assert_replays();
+}
+
+#[test]
+fn f2_a_roll_of_one_lands_next_door() {
+    let mut t = flier_board(1);
+    assert_eq!(t.game.flight_target(), Some(Pos::new(1, 0)));
+    let mut spots: Vec<String> = t
+        .game
+        .legal_actions()
+        .into_iter()
+        .filter_map(|a| match a {
+            Action::Land { spot } => Some(spot),
+            _ => None,
+        })
+        .collect();
+    spots.sort();
+    // (1,0)'s city cap and the road through (0,0), (1,0), (2,0)
+    assert_eq!(spots, vec!["E".to_string(), "N".to_string()]);
+    t.try_play(Action::Land { spot: "E".into() }).expect("road");
+    t.assert_replays();
+}
+
+#[test]
+fn f2_a_roll_of_three_finds_no_tile_and_the_follower_stays_home() {
+    let mut t = flier_board(3);
+    assert!(t.last.contains(&Effect::DieRolled {
+        player: RED,
+        value: 3,
+        x: -1,
+        y: 0
+    }));
+    // nothing at (-1,0): the turn goes on without a figure
+    assert_eq!(t.current(), BLUE);
+    assert_eq!(t.supply(RED), 7);
+    t.assert_replays();
+}
+
+#[test]
+fn f3_a_big_follower_flies_onto_an_occupied_road() {
+    let mut t = Table::with_seed(
+        &["flying_machines", "inns_cathedrals"],
+        2,
+        &["base/W", "base/U", "fm/05-frfr", "base/W"],
+        seed_rolling(2),
+    );
+    t.place(-1, 0, 0).pass(); // Red: junction, the road's west end
+    t.place(1, 0, 0).figure("E"); // Blue: highwayman
+    t.place(2, 0, 0); // Red: flying machine, west
+    t.try_play(Action::Fly {
+        figure: FigureKind::BigFollower,
+    })
+    .expect("the big follower flies");
+    t.try_play(Action::Land { spot: "E".into() })
+        .expect("onto Blue's road");
+    t.place(3, 0, 0).pass(); // Blue closes the 5-tile road
+    assert_eq!(t.scored()[0], (FeatureKind::Road, 5, vec![RED], false));
+    assert_eq!(t.scores(), vec![5, 0]);
+    let _ = GREEN;
+    t.assert_replays();
+}
