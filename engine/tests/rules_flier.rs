@@ -104,7 +104,7 @@ fn f2_a_roll_of_one_lands_next_door() {
 
 #[test]
 fn f2_a_roll_of_three_finds_no_tile_and_the_follower_stays_home() {
-    let mut t = flier_board(3);
+    let t = flier_board(3);
     assert!(t.last.contains(&Effect::DieRolled {
         player: RED,
         value: 3,
