@@ -73,6 +73,33 @@ pub const FLAG_INN: u8 = 1;
 /// A city of the feature has a cathedral.
 pub const FLAG_CATHEDRAL: u8 = 2;
 
+/// A segment on its own, as printed on the tile.
+fn fresh_seg(tt: &TileType, id: u16, tile: u16, i: usize) -> Seg {
+    let f = &tt.features[i];
+    Seg {
+        parent: id,
+        next: id,
+        tile,
+        feature: i as u8,
+        kind: f.kind,
+        size: 1,
+        open: if f.kind.is_edge_feature() {
+            f.edges.count_ones() as u16
+        } else {
+            0
+        },
+        pennants: f.pennants as u16,
+        figures: 0,
+        flags: if f.inn { FLAG_INN } else { 0 } | if f.cathedral { FLAG_CATHEDRAL } else { 0 },
+        goods: match f.goods {
+            Some(crate::catalog::Goods::Wine) => [1, 0, 0],
+            Some(crate::catalog::Goods::Grain) => [0, 1, 0],
+            Some(crate::catalog::Goods::Cloth) => [0, 0, 1],
+            None => [0, 0, 0],
+        },
+    }
+}
+
 /// A figure standing on a segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardFigure {
@@ -243,31 +270,8 @@ impl Board {
         let tt = catalog().get(tile);
         let idx = self.tiles.len() as u16;
         let seg_base = self.segs.len() as u16;
-        for (i, f) in tt.features.iter().enumerate() {
-            let id = seg_base + i as u16;
-            self.segs.push(Seg {
-                parent: id,
-                next: id,
-                tile: idx,
-                feature: i as u8,
-                kind: f.kind,
-                size: 1,
-                open: if f.kind.is_edge_feature() {
-                    f.edges.count_ones() as u16
-                } else {
-                    0
-                },
-                pennants: f.pennants as u16,
-                figures: 0,
-                flags: if f.inn { FLAG_INN } else { 0 }
-                    | if f.cathedral { FLAG_CATHEDRAL } else { 0 },
-                goods: match f.goods {
-                    Some(crate::catalog::Goods::Wine) => [1, 0, 0],
-                    Some(crate::catalog::Goods::Grain) => [0, 1, 0],
-                    Some(crate::catalog::Goods::Cloth) => [0, 0, 1],
-                    None => [0, 0, 0],
-                },
-            });
+        for i in 0..tt.features.len() {
+            self.segs.push(fresh_seg(tt, seg_base + i as u16, idx, i));
         }
         self.tiles.push(PlacedTile {
             tile,
@@ -281,11 +285,24 @@ impl Board {
             self.frontier_remove(front as usize);
         }
         self.cell_mut(p).tile = idx;
+        self.join_tile(idx as usize, true);
+        idx as usize
+    }
 
+    /// Joins tile `idx` with its neighbours (those placed before it, or all of them),
+    /// and records the frontier cells around it when `frontier` is set.
+    fn join_tile(&mut self, idx: usize, frontier: bool) {
+        let PlacedTile {
+            tile,
+            rotation: r,
+            pos: p,
+            seg_base,
+        } = self.tiles[idx];
+        let tt = catalog().get(tile);
         for d in Dir::ALL {
             let q = p.step(d);
             let my_kind = tt.edge_at(r, d);
-            match self.tile_index_at(q) {
+            match self.tile_index_at(q).filter(|j| *j < idx) {
                 Some(j) => {
                     let other = self.tiles[j];
                     let ot = catalog().get(other.tile);
@@ -319,6 +336,7 @@ impl Board {
                         }
                     }
                 }
+                None if !frontier => {}
                 None => {
                     let shift = 3 * d.opposite().index();
                     let (req, mask) = if my_kind == EdgeKind::Abbey {
@@ -343,7 +361,35 @@ impl Board {
                 }
             }
         }
-        idx as usize
+    }
+
+    /// Joins two segments that a piece on the board connects (a ferry joining two road
+    /// ends across its lake). The ends at the lake were never open, so nothing closes.
+    pub fn link(&mut self, a: u16, b: u16) {
+        self.union(a, b);
+    }
+
+    /// Rebuilds every feature from the placed tiles and the given links (after a ferry
+    /// moved and may have split a road). Figures stay on their segments.
+    pub fn rebuild(&mut self, links: &[(u16, u16)]) {
+        for idx in 0..self.tiles.len() {
+            let pt = self.tiles[idx];
+            let tt = catalog().get(pt.tile);
+            for i in 0..tt.features.len() {
+                let id = pt.seg_base + i as u16;
+                self.segs[id as usize] = fresh_seg(tt, id, idx as u16, i);
+            }
+        }
+        for idx in 0..self.tiles.len() {
+            self.join_tile(idx, false);
+        }
+        for &(a, b) in links {
+            self.union(a, b);
+        }
+        for k in 0..self.figures.len() {
+            let root = self.find(self.figures[k].seg);
+            self.segs[root as usize].figures += 1;
+        }
     }
 
     fn frontier_remove(&mut self, i: usize) {

@@ -808,6 +808,10 @@ impl Game {
             + self.players.capacity() * std::mem::size_of::<PlayerState>()
             + self.pile.capacity() * std::mem::size_of::<TileTypeId>()
             + self.ranking.capacity() * std::mem::size_of::<RankEntry>()
+            + self.wagons.capacity() * std::mem::size_of::<(u8, Pos)>()
+            + self.final_queue.capacity()
+            + self.gold_on.capacity()
+            + self.crop.as_ref().map_or(0, |c| c.queue.capacity())
     }
 
     // ----- legal moves -------------------------------------------------------------

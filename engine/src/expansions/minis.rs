@@ -134,9 +134,6 @@ impl Game {
         };
         let pt = self.board.tiles()[ti];
         let tt = pt.tile_type();
-        if self.gold_on.len() < self.board.len() {
-            self.gold_on.resize(self.board.len(), 0);
-        }
         self.magic_symbol_pending =
             self.expansions.contains(Expansion::MageWitch) && tt.symbols & symbol::MAGIC != 0;
         if self.expansions.contains(Expansion::GoldMines) && tt.symbols & symbol::GOLD != 0 {
