@@ -98,6 +98,24 @@ pub enum Event {
     },
     /// Crop Circles: the player added nothing.
     CropSkipped { player: u8 },
+    /// Ferries: the ferry of the new lake joins the road ends leaving by `from` and `to`.
+    FerryPlaced {
+        player: u8,
+        x: i32,
+        y: i32,
+        from: String,
+        to: String,
+    },
+    /// Ferries: a ferry now joins the road ends leaving by `from` and `to`.
+    FerryMoved {
+        player: u8,
+        x: i32,
+        y: i32,
+        from: String,
+        to: String,
+    },
+    /// Ferries: the player moves no (more) ferries.
+    FerriesDone { player: u8 },
     /// A player left the game (resigned or forfeited on time): their figures leave the
     /// board, they are ranked last, and the others play on.
     PlayerResigned {
@@ -146,6 +164,9 @@ impl Event {
             Event::FollowerAdded { .. } => "follower_added",
             Event::FollowerRemoved { .. } => "follower_removed",
             Event::CropSkipped { .. } => "crop_skipped",
+            Event::FerryPlaced { .. } => "ferry_placed",
+            Event::FerryMoved { .. } => "ferry_moved",
+            Event::FerriesDone { .. } => "ferries_done",
             Event::PlayerResigned { .. } => "player_resigned",
         }
     }
@@ -177,6 +198,9 @@ impl Event {
             | Event::FollowerAdded { player, .. }
             | Event::FollowerRemoved { player, .. }
             | Event::CropSkipped { player }
+            | Event::FerryPlaced { player, .. }
+            | Event::FerryMoved { player, .. }
+            | Event::FerriesDone { player }
             | Event::PlayerResigned { player, .. } => Some(*player),
         }
     }
@@ -192,7 +216,10 @@ impl Event {
 
     /// Reads the stored form, upcasting older versions.
     pub fn decode(kind: &str, version: u32, payload: &str) -> Result<Event, EventError> {
-        const KNOWN: [&str; 20] = [
+        const KNOWN: [&str; 23] = [
+            "ferry_placed",
+            "ferry_moved",
+            "ferries_done",
             "ingot_placed",
             "magic_moved",
             "magic_removed",

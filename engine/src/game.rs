@@ -94,6 +94,8 @@ pub enum PlayError {
     CannotLand(String),
     #[error("that crop-circle action is not open to you")]
     CropNotAllowed,
+    #[error("the ferry cannot go there")]
+    FerryNotAllowed,
     #[error("a barn may not stand there: {0}")]
     BarnNotAllowed(&'static str),
     #[error("a {0} may only join a feature that holds one of your followers")]
@@ -129,6 +131,7 @@ impl PlayError {
             PlayError::CannotFly(_) => "cannot-fly",
             PlayError::CannotLand(_) => "cannot-land",
             PlayError::CropNotAllowed => "crop-not-allowed",
+            PlayError::FerryNotAllowed => "ferry-not-allowed",
             PlayError::NoAbbotToReturn => "no-abbot-to-return",
             PlayError::NotInGame(_) => "not-in-game",
             PlayError::LogMismatch(_) => "log-mismatch",
@@ -226,6 +229,21 @@ pub enum Action {
         y: i32,
         spot: String,
     },
+    /// Ferries: the ferry on the lake at (x,y) joins the road ends leaving by sides
+    /// `from` and `to`.
+    PlaceFerry {
+        x: i32,
+        y: i32,
+        from: String,
+        to: String,
+    },
+    /// Ferries: move the ferry on the lake at (x,y) to join `from` and `to`.
+    MoveFerry {
+        x: i32,
+        y: i32,
+        from: String,
+        to: String,
+    },
     Pass,
 }
 
@@ -288,6 +306,18 @@ enum ActionWire {
         y: i32,
         spot: String,
     },
+    PlaceFerry {
+        x: i32,
+        y: i32,
+        from: String,
+        to: String,
+    },
+    MoveFerry {
+        x: i32,
+        y: i32,
+        from: String,
+        to: String,
+    },
     Pass {},
 }
 
@@ -314,6 +344,8 @@ impl From<ActionWire> for Action {
             ActionWire::RemoveFollower { figure, x, y, spot } => {
                 Action::RemoveFollower { figure, x, y, spot }
             }
+            ActionWire::PlaceFerry { x, y, from, to } => Action::PlaceFerry { x, y, from, to },
+            ActionWire::MoveFerry { x, y, from, to } => Action::MoveFerry { x, y, from, to },
             ActionWire::Pass {} => Action::Pass,
         }
     }
@@ -336,6 +368,8 @@ impl Action {
             Action::ChooseCropMode { .. } => "choose_crop_mode",
             Action::AddFollower { .. } => "add_follower",
             Action::RemoveFollower { .. } => "remove_follower",
+            Action::PlaceFerry { .. } => "place_ferry",
+            Action::MoveFerry { .. } => "move_ferry",
             Action::Pass => "pass",
         }
     }
@@ -365,6 +399,10 @@ pub enum Phase {
     CropMode,
     /// Crop Circles: a player adds a follower (or passes) or removes one.
     CropAction,
+    /// Ferries: place the ferry of the lake tile just placed.
+    PlaceFerry,
+    /// Ferries: move a ferry the placed tile reached, or stop (pass).
+    MoveFerry,
     /// Nothing pending.
     GameOver,
 }
@@ -382,6 +420,8 @@ impl Phase {
             Phase::FlierLanding => "flier_landing",
             Phase::CropMode => "crop_mode",
             Phase::CropAction => "crop_action",
+            Phase::PlaceFerry => "place_ferry",
+            Phase::MoveFerry => "move_ferry",
             Phase::GameOver => "game_over",
         }
     }
@@ -507,6 +547,15 @@ pub struct Game {
     pub(crate) crop: Option<crate::expansions::minis::Crop>,
     /// Flying Machines: the figure in flight and the tile it must land on.
     pub(crate) flight: Option<(FigureKind, usize)>,
+    /// Ferries: the ferry of every lake on the board.
+    pub(crate) ferries: Vec<crate::expansions::ferries::Ferry>,
+    /// Ferries: lake tiles whose ferry moved in this turn part.
+    pub(crate) ferries_moved: Vec<usize>,
+    /// Ferries: lake tiles whose ferry was placed or moved in this turn part.
+    pub(crate) ferry_touched: Vec<usize>,
+    /// Ferries: a ferry brought the mage and the witch together; after they part, the
+    /// turn goes on with the ferries.
+    pub(crate) magic_after_ferry: bool,
 }
 
 impl Game {
@@ -661,6 +710,10 @@ impl Game {
             magic_symbol_pending: false,
             crop: None,
             flight: None,
+            ferries: Vec::new(),
+            ferries_moved: Vec::new(),
+            ferry_touched: Vec::new(),
+            magic_after_ferry: false,
         };
         g.start_turn(sink);
         Ok(g)
@@ -1077,6 +1130,35 @@ impl Game {
                 .into_iter()
                 .map(|(spot, _)| Action::Land { spot })
                 .collect(),
+            Phase::PlaceFerry | Phase::MoveFerry => {
+                let moved = self.phase == Phase::MoveFerry;
+                let mut v: Vec<Action> = self
+                    .ferry_choices()
+                    .into_iter()
+                    .map(|(p, a, b)| {
+                        let (from, to) = (a.name().to_string(), b.name().to_string());
+                        if moved {
+                            Action::MoveFerry {
+                                x: p.x,
+                                y: p.y,
+                                from,
+                                to,
+                            }
+                        } else {
+                            Action::PlaceFerry {
+                                x: p.x,
+                                y: p.y,
+                                from,
+                                to,
+                            }
+                        }
+                    })
+                    .collect();
+                if moved {
+                    v.push(Action::Pass);
+                }
+                v
+            }
             Phase::CropMode => vec![
                 Action::ChooseCropMode {
                     mode: CropMode::Add,
@@ -1184,6 +1266,8 @@ impl Game {
             Action::RemoveFollower { figure, x, y, spot } => {
                 Step::Crop(false, *figure, Pos::new(*x, *y), spot)
             }
+            Action::PlaceFerry { x, y, from, to } => Step::Ferry(false, Pos::new(*x, *y), from, to),
+            Action::MoveFerry { x, y, from, to } => Step::Ferry(true, Pos::new(*x, *y), from, to),
             Action::Pass => Step::Pass,
         };
         Ok(match self.step(player, step, sink)? {
@@ -1255,6 +1339,27 @@ impl Game {
                 }
             }
             Done::CropSkipped => Event::CropSkipped { player },
+            Done::Ferry(moved, p, from, to) => {
+                let (from, to) = (from.name().to_string(), to.name().to_string());
+                if moved {
+                    Event::FerryMoved {
+                        player,
+                        x: p.x,
+                        y: p.y,
+                        from,
+                        to,
+                    }
+                } else {
+                    Event::FerryPlaced {
+                        player,
+                        x: p.x,
+                        y: p.y,
+                        from,
+                        to,
+                    }
+                }
+            }
+            Done::FerriesDone => Event::FerriesDone { player },
             Done::Barn(c) => Event::FigurePlaced {
                 player,
                 figure: FigureKind::Barn,
@@ -1350,10 +1455,12 @@ impl Game {
             }
             (Phase::MoveMagic, Step::Magic(f, pos, spot)) => {
                 let seg = self.move_magic(f, pos, spot, sink)?;
+                self.resume_after_magic(sink);
                 Done::Magic(f, pos, seg)
             }
             (Phase::MoveMagic, Step::RemoveMagic(f)) => {
                 self.remove_magic(f, sink)?;
+                self.resume_after_magic(sink);
                 Done::MagicRemoved(f)
             }
             (Phase::PlaceFigure, Step::Fly(k)) => {
@@ -1361,13 +1468,13 @@ impl Game {
                     self.phase = Phase::FlierLanding;
                 } else {
                     // nowhere to land: the follower stays home and no figure is placed
-                    self.finish_turn(sink);
+                    self.after_figure(sink);
                 }
                 Done::Flew(k)
             }
             (Phase::FlierLanding, Step::Land(spot)) => {
                 let (_, seg) = self.land(spot)?;
-                self.finish_turn(sink);
+                self.after_figure(sink);
                 Done::Landed(seg)
             }
             (Phase::CropMode, Step::CropMode(mode)) => {
@@ -1391,6 +1498,25 @@ impl Game {
                 self.crop_act(player, k, seg, add, sink)?;
                 Done::Crop(add, k, pos, seg)
             }
+            (Phase::PlaceFerry, Step::Ferry(false, pos, from, to))
+            | (Phase::MoveFerry, Step::Ferry(true, pos, from, to)) => {
+                let parse = |s: &str| {
+                    s.parse::<crate::geometry::Dir>()
+                        .map_err(|_| PlayError::UnknownSpot(s.to_string()))
+                };
+                let (f, t) = (parse(from)?, parse(to)?);
+                let moved = self.phase == Phase::MoveFerry;
+                if moved {
+                    self.move_ferry(pos, f, t, sink)?;
+                } else {
+                    self.place_ferry(pos, f, t, sink)?;
+                }
+                Done::Ferry(moved, pos, f, t)
+            }
+            (Phase::MoveFerry, Step::Pass) => {
+                self.finish_turn(sink);
+                Done::FerriesDone
+            }
             (Phase::CropAction, Step::Pass) => {
                 self.crop_pass(sink)?;
                 Done::CropSkipped
@@ -1405,18 +1531,18 @@ impl Game {
                 self.board.add_figure_at(player, FigureKind::Barn, seg, c);
                 self.players[player as usize].supply[FigureKind::Barn as usize] -= 1;
                 self.barn_placed = Some(seg);
-                self.finish_turn(sink);
+                self.after_figure(sink);
                 Done::Barn(c)
             }
             (Phase::PlaceFigure, Step::Figure(figure, spot)) => {
                 let seg = self.check_figure(figure, spot)?;
                 self.board.add_figure(player, figure, seg);
                 self.players[player as usize].supply[figure as usize] -= 1;
-                self.finish_turn(sink);
+                self.after_figure(sink);
                 Done::Figure(figure, seg)
             }
             (Phase::PlaceFigure, Step::Pass) => {
-                self.finish_turn(sink);
+                self.after_figure(sink);
                 Done::Pass
             }
             (Phase::PlaceFigure, Step::ReturnAbbot) => {
@@ -1430,7 +1556,7 @@ impl Game {
                     expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0);
                 let _ = self.award(f.seg, kind, value, 0, false, sink);
                 self.return_figures(f.seg, sink);
-                self.finish_turn(sink);
+                self.after_figure(sink);
                 Done::AbbotReturned
             }
             (phase, s) => {
@@ -1741,6 +1867,7 @@ impl Game {
                 }
                 Phase::FinalAbbey => self.next_final(sink),
                 Phase::PlaceIngot | Phase::MoveMagic | Phase::FlierLanding => {
+                    self.magic_after_ferry = false;
                     self.flight = None;
                     self.magic_symbol_pending = false;
                     self.builder_trigger = false;
@@ -1751,6 +1878,11 @@ impl Game {
                     self.end_turn_part(sink);
                 }
                 Phase::CropAction => {}
+                Phase::PlaceFerry | Phase::MoveFerry => {
+                    self.builder_trigger = false;
+                    self.magic_after_ferry = false;
+                    self.finish_turn(sink);
+                }
                 // another player decides a wagon move; the turn ends after it
                 Phase::MoveWagon | Phase::GameOver => {}
             }
@@ -1814,7 +1946,7 @@ impl Game {
         let mut nc = 0;
         // roads and cities of the placed tile, and those of its neighbours that face it
         // (an abbey closes them without joining them)
-        let mut segs = [0u16; 12];
+        let mut segs = [0u16; 24];
         let mut ns = 0;
         for (i, f) in tt.features.iter().enumerate() {
             if matches!(f.kind, FeatureKind::Road | FeatureKind::City) && ns < segs.len() {
@@ -1822,6 +1954,18 @@ impl Game {
                 ns += 1;
             }
         }
+        // Ferries: every road end of a lake whose ferry was placed or moved this part
+        for k in 0..self.ferry_touched.len() {
+            let lake = self.ferry_touched[k];
+            for (_, seg) in self.jetties(lake) {
+                if ns < segs.len() {
+                    segs[ns] = seg;
+                    ns += 1;
+                }
+            }
+        }
+        self.ferry_touched.clear();
+        self.ferries_moved.clear();
         for d in crate::geometry::Dir::ALL {
             if let Some(j) = self.board.tile_index_at(pt.pos.step(d)) {
                 let o = self.board.tiles()[j];
@@ -2351,6 +2495,13 @@ impl Game {
                 figure, x, y, spot, ..
             } => Step::Crop(false, *figure, Pos::new(*x, *y), spot),
             Event::CropSkipped { .. } => Step::Pass,
+            Event::FerryPlaced { x, y, from, to, .. } => {
+                Step::Ferry(false, Pos::new(*x, *y), from, to)
+            }
+            Event::FerryMoved { x, y, from, to, .. } => {
+                Step::Ferry(true, Pos::new(*x, *y), from, to)
+            }
+            Event::FerriesDone { .. } => Step::Pass,
             Event::PlayerResigned { player, .. } => return self.resign_into(*player, sink),
         };
         let player = e.player().unwrap_or(u8::MAX);
@@ -2374,6 +2525,7 @@ enum Step<'a> {
     Land(&'a str),
     CropMode(CropMode),
     Crop(bool, FigureKind, Pos, &'a str),
+    Ferry(bool, Pos, &'a str, &'a str),
     Pass,
 }
 
@@ -2394,6 +2546,8 @@ impl Step<'_> {
             Step::CropMode(_) => "choose_crop_mode",
             Step::Crop(true, ..) => "add_follower",
             Step::Crop(false, ..) => "remove_follower",
+            Step::Ferry(false, ..) => "place_ferry",
+            Step::Ferry(true, ..) => "move_ferry",
             Step::Pass => "pass",
         }
     }
@@ -2418,6 +2572,8 @@ enum Done {
     CropMode(CropMode),
     Crop(bool, FigureKind, Pos, u16),
     CropSkipped,
+    Ferry(bool, Pos, crate::geometry::Dir, crate::geometry::Dir),
+    FerriesDone,
     Pass,
 }
 

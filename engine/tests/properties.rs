@@ -548,6 +548,18 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
                 assert!(game.flight_target().is_some());
             }
             Phase::CropMode => assert_eq!(actions.len(), 2),
+            Phase::PlaceFerry => {
+                assert!(!actions.is_empty());
+                assert!(actions
+                    .iter()
+                    .all(|a| matches!(a, Action::PlaceFerry { .. })));
+            }
+            Phase::MoveFerry => {
+                assert_eq!(actions.last(), Some(&Action::Pass));
+                assert!(actions[..actions.len() - 1]
+                    .iter()
+                    .all(|a| matches!(a, Action::MoveFerry { .. })));
+            }
             Phase::CropAction => {
                 assert!(actions.iter().all(|a| matches!(
                     a,
@@ -633,7 +645,27 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
                     ..
                 },
             ) => assert_eq!((figure, spot), (ef, es)),
-            (Action::Pass, Event::CropSkipped { .. }) => {}
+            (Action::Pass, Event::CropSkipped { .. } | Event::FerriesDone { .. }) => {}
+            (
+                Action::PlaceFerry { x, y, from, to },
+                Event::FerryPlaced {
+                    x: ex,
+                    y: ey,
+                    from: ef,
+                    to: et,
+                    ..
+                },
+            )
+            | (
+                Action::MoveFerry { x, y, from, to },
+                Event::FerryMoved {
+                    x: ex,
+                    y: ey,
+                    from: ef,
+                    to: et,
+                    ..
+                },
+            ) => assert_eq!((x, y, from, to), (ex, ey, ef, et)),
             (Action::Pass, Event::AbbeySkipped { .. } | Event::WagonReturned { .. }) => {}
             (
                 Action::MoveWagon { x, y, spot },

@@ -6,6 +6,7 @@
 //! game is their first user; each expansion gets its own module here and is dispatched
 //! from these functions, never from special cases in the core.
 
+pub mod ferries;
 pub mod minis;
 pub mod river;
 
@@ -84,6 +85,7 @@ impl Expansion {
                 | Expansion::GoldMines
                 | Expansion::MageWitch
                 | Expansion::CropCircles
+                | Expansion::Ferries
         )
     }
 }

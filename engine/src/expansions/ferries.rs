@@ -1,0 +1,237 @@
+//! The Ferries: every lake tile holds one ferry joining two of its road ends (jetties);
+//! after a lake tile the active player places its ferry, and a tile that extends a road
+//! carrying a ferry lets the player move the first ferry met along that road in each
+//! direction (each ferry once per turn part, not the one placed this part). A move may
+//! split a road: the board is rebuilt from its tiles and the ferry links, and figures stay
+//! on their segments.
+
+use crate::catalog::FeatureKind;
+use crate::expansions::Expansion;
+use crate::game::{EffectSink, Game, Phase, PlayError};
+use crate::geometry::{Dir, Pos};
+
+/// A ferry on the lake of a placed tile, joining two jetties (segments).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ferry {
+    pub tile: u16,
+    pub a: u16,
+    pub b: u16,
+}
+
+impl Game {
+    /// The jetties of placed tile `ti` (its road segments that end at a lake), with the
+    /// side each leaves by (board orientation).
+    pub fn jetties(&self, ti: usize) -> Vec<(Dir, u16)> {
+        let pt = self.board.tiles()[ti];
+        let tt = pt.tile_type();
+        if !tt.features.iter().any(|f| f.kind == FeatureKind::Lake) {
+            return Vec::new();
+        }
+        let mut v = Vec::new();
+        for d in Dir::ALL {
+            let f = tt.edge_feature[pt.rotation.index()][d.index()];
+            if f != crate::catalog::NONE && tt.features[f as usize].kind == FeatureKind::Road {
+                v.push((d, self.board.seg(ti, f as usize)));
+            }
+        }
+        v
+    }
+
+    /// The ferries on the board.
+    pub fn ferries(&self) -> &[Ferry] {
+        &self.ferries
+    }
+
+    /// A magic move made because a ferry brought the mage and the witch together: the
+    /// turn goes on with the ferries.
+    pub(crate) fn resume_after_magic(&mut self, sink: &mut impl EffectSink) {
+        if self.magic_after_ferry && self.phase == Phase::PlaceFigure {
+            self.magic_after_ferry = false;
+            self.after_figure(sink);
+        }
+    }
+
+    /// After the figure phase: the ferry of a lake tile placed this part, then ferry
+    /// moves, then scoring.
+    pub(crate) fn after_figure(&mut self, sink: &mut impl EffectSink) {
+        // a ferry that joined the mage's and the witch's roads: one of them moves first
+        if self.magic_meeting() {
+            self.magic_after_ferry = true;
+            self.phase = Phase::MoveMagic;
+            return;
+        }
+        if self.expansions.contains(Expansion::Ferries) {
+            if let Some(ti) = self.part_tile {
+                if self.jetties(ti).len() >= 2
+                    && !self.ferries.iter().any(|f| f.tile as usize == ti)
+                {
+                    self.phase = Phase::PlaceFerry;
+                    return;
+                }
+            }
+            if !self.movable_ferries().is_empty() {
+                self.phase = Phase::MoveFerry;
+                return;
+            }
+        }
+        self.finish_turn(sink);
+    }
+
+    /// Pairs of sides the new ferry may join.
+    pub fn ferry_choices(&self) -> Vec<(Pos, Dir, Dir)> {
+        let mut v = Vec::new();
+        match self.phase {
+            Phase::PlaceFerry => {
+                if let Some(ti) = self.part_tile {
+                    let pos = self.board.tiles()[ti].pos;
+                    let j = self.jetties(ti);
+                    for x in 0..j.len() {
+                        for y in x + 1..j.len() {
+                            v.push((pos, j[x].0, j[y].0));
+                        }
+                    }
+                }
+            }
+            Phase::MoveFerry => {
+                for k in self.movable_ferries() {
+                    let f = self.ferries[k];
+                    let ti = f.tile as usize;
+                    let pos = self.board.tiles()[ti].pos;
+                    let j = self.jetties(ti);
+                    for x in 0..j.len() {
+                        for y in x + 1..j.len() {
+                            let pair = (j[x].1, j[y].1);
+                            if pair != (f.a, f.b) && pair != (f.b, f.a) {
+                                v.push((pos, j[x].0, j[y].0));
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        v
+    }
+
+    fn jetty_pair(&self, pos: Pos, from: Dir, to: Dir) -> Option<(usize, u16, u16)> {
+        let ti = self.board.tile_index_at(pos)?;
+        let j = self.jetties(ti);
+        let a = j.iter().find(|x| x.0 == from)?.1;
+        let b = j.iter().find(|x| x.0 == to)?.1;
+        (a != b).then_some((ti, a, b))
+    }
+
+    pub(crate) fn place_ferry(
+        &mut self,
+        pos: Pos,
+        from: Dir,
+        to: Dir,
+        sink: &mut impl EffectSink,
+    ) -> Result<(), PlayError> {
+        if !self.ferry_choices().contains(&(pos, from, to))
+            && !self.ferry_choices().contains(&(pos, to, from))
+        {
+            return Err(PlayError::FerryNotAllowed);
+        }
+        let (ti, a, b) = self
+            .jetty_pair(pos, from, to)
+            .ok_or(PlayError::FerryNotAllowed)?;
+        self.ferries.push(Ferry {
+            tile: ti as u16,
+            a,
+            b,
+        });
+        self.board.link(a, b);
+        self.ferry_touched.push(ti);
+        self.after_figure(sink);
+        Ok(())
+    }
+
+    pub(crate) fn move_ferry(
+        &mut self,
+        pos: Pos,
+        from: Dir,
+        to: Dir,
+        sink: &mut impl EffectSink,
+    ) -> Result<(), PlayError> {
+        if !self.ferry_choices().contains(&(pos, from, to))
+            && !self.ferry_choices().contains(&(pos, to, from))
+        {
+            return Err(PlayError::FerryNotAllowed);
+        }
+        let (ti, a, b) = self
+            .jetty_pair(pos, from, to)
+            .ok_or(PlayError::FerryNotAllowed)?;
+        if let Some(f) = self.ferries.iter_mut().find(|f| f.tile as usize == ti) {
+            f.a = a;
+            f.b = b;
+        }
+        let links: Vec<(u16, u16)> = self.ferries.iter().map(|f| (f.a, f.b)).collect();
+        self.board.rebuild(&links);
+        self.ferries_moved.push(ti);
+        self.ferry_touched.push(ti);
+        // a builder or pig cut off from its owner's followers goes home
+        self.return_lonely_specials(sink);
+        self.after_figure(sink);
+        Ok(())
+    }
+
+    /// Indices (into `ferries`) of the ferries the active player may move now: the first
+    /// ferry met along each road from the tile placed this part, not moved yet this part
+    /// and not placed this part.
+    pub fn movable_ferries(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        if !self.expansions.contains(Expansion::Ferries) {
+            return out;
+        }
+        let Some(start) = self.part_tile else {
+            return out;
+        };
+        let tt = self.board.tiles()[start].tile_type();
+        let mut seen: Vec<u16> = Vec::new();
+        let mut queue: Vec<u16> = Vec::new();
+        for (i, f) in tt.features.iter().enumerate() {
+            if f.kind == FeatureKind::Road {
+                queue.push(self.board.seg(start, i));
+            }
+        }
+        while let Some(s) = queue.pop() {
+            if seen.contains(&s) {
+                continue;
+            }
+            seen.push(s);
+            let ti = self.board.seg_tile(s);
+            if let Some(k) = self.ferries.iter().position(|f| f.a == s || f.b == s) {
+                let f = self.ferries[k];
+                let other = if f.a == s { f.b } else { f.a };
+                if ti == start {
+                    // the ferry of the tile just placed: cross it
+                    queue.push(other);
+                } else {
+                    if !self.ferries_moved.contains(&ti) && !out.contains(&k) {
+                        out.push(k);
+                    }
+                    continue;
+                }
+            }
+            // along the road to the neighbouring tiles
+            let pt = self.board.tiles()[ti];
+            let ptt = pt.tile_type();
+            let fi = self.board.seg_feature(s);
+            for d in Dir::ALL {
+                if ptt.edge_feature[pt.rotation.index()][d.index()] as usize != fi {
+                    continue;
+                }
+                if let Some(j) = self.board.tile_index_at(pt.pos.step(d)) {
+                    let o = self.board.tiles()[j];
+                    let of = o.tile_type().edge_feature[o.rotation.index()][d.opposite().index()];
+                    if of != crate::catalog::NONE {
+                        queue.push(self.board.seg(j, of as usize));
+                    }
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+}
