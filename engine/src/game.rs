@@ -1359,7 +1359,7 @@ impl Game {
                     }
                 }
             }
-            Done::FerriesDone => Event::FerriesDone { player },
+            Done::NoMoreFerries => Event::FerriesDone { player },
             Done::Barn(c) => Event::FigurePlaced {
                 player,
                 figure: FigureKind::Barn,
@@ -1515,7 +1515,7 @@ impl Game {
             }
             (Phase::MoveFerry, Step::Pass) => {
                 self.finish_turn(sink);
-                Done::FerriesDone
+                Done::NoMoreFerries
             }
             (Phase::CropAction, Step::Pass) => {
                 self.crop_pass(sink)?;
@@ -2573,7 +2573,7 @@ enum Done {
     Crop(bool, FigureKind, Pos, u16),
     CropSkipped,
     Ferry(bool, Pos, crate::geometry::Dir, crate::geometry::Dir),
-    FerriesDone,
+    NoMoreFerries,
     Pass,
 }
 
