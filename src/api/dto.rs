@@ -145,6 +145,22 @@ pub enum Figure {
     Barn,
 }
 
+/// The neutral figures of Mage & Witch.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum MagicFigure {
+    Mage,
+    Witch,
+}
+
+/// Crop Circles: what every player with a follower of the circle's role does.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CropMode {
+    Add,
+    Remove,
+}
+
 /// Figures in a player's supply, by kind (kinds the player has none of are omitted).
 pub type Supply = std::collections::BTreeMap<String, u32>;
 
@@ -323,7 +339,65 @@ pub enum ActionDto {
         #[schema(max_length = 16)]
         spot: String,
     },
-    /// Place no figure (or: keep the abbey in the final round, take a freed wagon back).
+    /// Gold Mines: put the second ingot on a tile around the gold tile.
+    PlaceIngot { x: i32, y: i32 },
+    /// Mage & Witch: place or move the mage or the witch onto an incomplete road or city.
+    MoveMagic {
+        figure: MagicFigure,
+        x: i32,
+        y: i32,
+        #[schema(max_length = 16)]
+        spot: String,
+    },
+    /// Mage & Witch: set a figure aside (offered only when no move is possible).
+    RemoveMagic { figure: MagicFigure },
+    /// Flying Machines: send a follower flying instead of placing a figure; the die
+    /// decides the target tile.
+    Fly { figure: Figure },
+    /// Flying Machines: land the flying follower on a spot of the target tile.
+    Land {
+        #[schema(max_length = 16)]
+        spot: String,
+    },
+    /// Crop Circles: add or remove.
+    ChooseCropMode { mode: CropMode },
+    /// Crop Circles: add a follower next to one of your followers of the circle's role.
+    AddFollower {
+        figure: Figure,
+        x: i32,
+        y: i32,
+        #[schema(max_length = 16)]
+        spot: String,
+    },
+    /// Crop Circles: take back one of your followers of the circle's role.
+    RemoveFollower {
+        figure: Figure,
+        x: i32,
+        y: i32,
+        #[schema(max_length = 16)]
+        spot: String,
+    },
+    /// Ferries: the ferry of the lake at (x,y) joins the road ends leaving by sides
+    /// `from` and `to` (`N`, `E`, `S`, `W`).
+    PlaceFerry {
+        x: i32,
+        y: i32,
+        #[schema(max_length = 1)]
+        from: String,
+        #[schema(max_length = 1)]
+        to: String,
+    },
+    /// Ferries: move the ferry of the lake at (x,y) to join `from` and `to`.
+    MoveFerry {
+        x: i32,
+        y: i32,
+        #[schema(max_length = 1)]
+        from: String,
+        #[schema(max_length = 1)]
+        to: String,
+    },
+    /// Place no figure (or: keep the abbey in the final round, take a freed wagon back,
+    /// add no follower at a crop circle, move no more ferries).
     Pass,
 }
 
@@ -332,12 +406,72 @@ pub enum ActionDto {
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 enum ActionWire {
-    PlaceTile { x: i32, y: i32, rotation: u16 },
-    PlaceFigure { figure: Figure, spot: String },
+    PlaceTile {
+        x: i32,
+        y: i32,
+        rotation: u16,
+    },
+    PlaceFigure {
+        figure: Figure,
+        spot: String,
+    },
     ReturnAbbot {},
-    PlaceAbbey { x: i32, y: i32 },
+    PlaceAbbey {
+        x: i32,
+        y: i32,
+    },
     DrawTile {},
-    MoveWagon { x: i32, y: i32, spot: String },
+    MoveWagon {
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    PlaceIngot {
+        x: i32,
+        y: i32,
+    },
+    MoveMagic {
+        figure: MagicFigure,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    RemoveMagic {
+        figure: MagicFigure,
+    },
+    Fly {
+        figure: Figure,
+    },
+    Land {
+        spot: String,
+    },
+    ChooseCropMode {
+        mode: CropMode,
+    },
+    AddFollower {
+        figure: Figure,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    RemoveFollower {
+        figure: Figure,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    PlaceFerry {
+        x: i32,
+        y: i32,
+        from: String,
+        to: String,
+    },
+    MoveFerry {
+        x: i32,
+        y: i32,
+        from: String,
+        to: String,
+    },
     Pass {},
 }
 
@@ -350,6 +484,22 @@ impl From<ActionWire> for ActionDto {
             ActionWire::PlaceAbbey { x, y } => ActionDto::PlaceAbbey { x, y },
             ActionWire::DrawTile {} => ActionDto::DrawTile,
             ActionWire::MoveWagon { x, y, spot } => ActionDto::MoveWagon { x, y, spot },
+            ActionWire::PlaceIngot { x, y } => ActionDto::PlaceIngot { x, y },
+            ActionWire::MoveMagic { figure, x, y, spot } => {
+                ActionDto::MoveMagic { figure, x, y, spot }
+            }
+            ActionWire::RemoveMagic { figure } => ActionDto::RemoveMagic { figure },
+            ActionWire::Fly { figure } => ActionDto::Fly { figure },
+            ActionWire::Land { spot } => ActionDto::Land { spot },
+            ActionWire::ChooseCropMode { mode } => ActionDto::ChooseCropMode { mode },
+            ActionWire::AddFollower { figure, x, y, spot } => {
+                ActionDto::AddFollower { figure, x, y, spot }
+            }
+            ActionWire::RemoveFollower { figure, x, y, spot } => {
+                ActionDto::RemoveFollower { figure, x, y, spot }
+            }
+            ActionWire::PlaceFerry { x, y, from, to } => ActionDto::PlaceFerry { x, y, from, to },
+            ActionWire::MoveFerry { x, y, from, to } => ActionDto::MoveFerry { x, y, from, to },
             ActionWire::Pass {} => ActionDto::Pass,
         }
     }
