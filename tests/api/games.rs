@@ -276,20 +276,53 @@ fn generic_random_client(app: &TestApp) {
     }
 }
 
-/// The generic client needs no rules: a game with the implemented expansions plays out
-/// the same way.
+/// The generic client needs no rules: games with the implemented expansions play out the
+/// same way, whoever's decision is pending (freed wagons and crop circles ask players
+/// other than the active one).
 fn generic_client_with_expansions(app: &TestApp) {
-    let (a, b) = (app.user("ann"), app.user("ben"));
-    let g = a.post(
-        "/v1/games",
-        json!({"seats": 2, "expansions": ["river", "abbot", "inns_cathedrals", "traders_builders"]}),
-    );
-    assert_eq!(g.status, 201, "{}", g.text);
-    let id = g.json["id"].as_str().unwrap().to_string();
-    b.post(&format!("/v1/games/{id}/join"), json!({})).ok();
-    play_random(&[&a, &b], &id, 11);
-    let v = a.get(&format!("/v1/games/{id}"));
-    assert_eq!(v.json["status"], "finished");
+    let (a, b, c) = (app.user("ann"), app.user("ben"), app.user("cat"));
+    let sets = [
+        (vec!["river", "abbot", "inns_cathedrals", "traders_builders"], 11u64),
+        (vec!["abbey_mayor", "traders_builders"], 12),
+        (
+            vec![
+                "flying_machines",
+                "gold_mines",
+                "mage_witch",
+                "crop_circles",
+                "ferries",
+            ],
+            13,
+        ),
+        (
+            vec![
+                "river",
+                "abbot",
+                "inns_cathedrals",
+                "traders_builders",
+                "abbey_mayor",
+                "flying_machines",
+                "gold_mines",
+                "mage_witch",
+                "crop_circles",
+                "ferries",
+            ],
+            14,
+        ),
+    ];
+    for (expansions, seed) in sets {
+        let g = a.post("/v1/games", json!({"seats": 3, "expansions": expansions}));
+        assert_eq!(g.status, 201, "{}", g.text);
+        let id = g.json["id"].as_str().unwrap().to_string();
+        b.post(&format!("/v1/games/{id}/join"), json!({})).ok();
+        c.post(&format!("/v1/games/{id}/join"), json!({})).ok();
+        let moves = play_random(&[&a, &b, &c], &id, seed);
+        assert!(moves > 100, "{moves} moves with {expansions:?}");
+        let v = a.get(&format!("/v1/games/{id}"));
+        assert_eq!(v.json["status"], "finished", "{expansions:?}");
+        let h = a.get(&format!("/v1/games/{id}/events"));
+        assert_eq!(h.status, 200, "{}", h.text);
+    }
 }
 
 /// Three players; the creator starts early with two; resigning players rank last and the
