@@ -177,6 +177,38 @@ pub struct PlayerView {
     pub supply: Supply,
     /// False once the player resigned or timed out.
     pub active: bool,
+    /// Traders & Builders: goods tokens taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goods: Option<GoodsView>,
+    /// Gold Mines: ingots taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gold: Option<u32>,
+    /// Abbey & Mayor: still holds the abbey tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abbey: Option<bool>,
+}
+
+/// Goods tokens by kind.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct GoodsView {
+    pub wine: u32,
+    pub grain: u32,
+    pub cloth: u32,
+}
+
+/// The mage or the witch on the board (Mage & Witch).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct NeutralOnBoard {
+    pub figure: MagicFigure,
+    /// Spot in board orientation on this tile.
+    pub spot: String,
+}
+
+/// The ferry of a lake tile: the two road ends it joins (Ferries).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct FerryView {
+    pub from: String,
+    pub to: String,
 }
 
 /// A figure on the board.
@@ -198,6 +230,15 @@ pub struct BoardTile {
     /// Degrees clockwise: 0, 90, 180 or 270.
     pub rotation: u16,
     pub figures: Vec<FigureOnBoard>,
+    /// Mage & Witch: neutral figures standing on this tile.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub neutral: Vec<NeutralOnBoard>,
+    /// Gold Mines: ingots lying on this tile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ingots: Option<u32>,
+    /// Ferries: the ferry on this tile's lake.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ferry: Option<FerryView>,
 }
 
 /// The decision the game waits for.

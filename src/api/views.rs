@@ -11,6 +11,8 @@ use super::dto::*;
 use super::error::ApiError;
 use crate::clock::rfc3339;
 use crate::store::{EventRow, GameRow, SeatInfo};
+use tilepost_engine::expansions::minis::MagicFigure as EngineMagic;
+use tilepost_engine::{Expansion, Pos};
 
 pub const COLOURS: [&str; 6] = ["red", "blue", "green", "yellow", "black", "grey"];
 
@@ -125,6 +127,9 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
             score: 0,
             supply: Supply::new(),
             active: true,
+            goods: None,
+            gold: None,
+            abbey: None,
         })
         .collect();
     let mut board = Vec::new();
@@ -142,6 +147,20 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
                     .filter(|k| ps.supply[**k as usize] > 0)
                     .map(|k| (k.id().to_string(), ps.supply[*k as usize] as u32))
                     .collect();
+                let on = |e| g.expansions().contains(e);
+                if on(Expansion::TradersBuilders) {
+                    p.goods = Some(GoodsView {
+                        wine: ps.goods[0] as u32,
+                        grain: ps.goods[1] as u32,
+                        cloth: ps.goods[2] as u32,
+                    });
+                }
+                if on(Expansion::GoldMines) {
+                    p.gold = Some(ps.gold as u32);
+                }
+                if on(Expansion::AbbeyMayor) {
+                    p.abbey = Some(ps.abbey);
+                }
             }
         }
         let b = g.board();
@@ -154,8 +173,53 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
                 tile: catalog().get(t.tile).id.clone(),
                 rotation: t.rotation.degrees(),
                 figures: Vec::new(),
+                neutral: Vec::new(),
+                ingots: None,
+                ferry: None,
             })
             .collect();
+        if g.expansions().contains(Expansion::GoldMines) {
+            for bt in board.iter_mut() {
+                let n = g.ingots_at(Pos::new(bt.x, bt.y));
+                if n > 0 {
+                    bt.ingots = Some(n as u32);
+                }
+            }
+        }
+        for (m, dto) in [
+            (EngineMagic::Mage, MagicFigure::Mage),
+            (EngineMagic::Witch, MagicFigure::Witch),
+        ] {
+            if let Some(seg) = g.magic_figure(m) {
+                let pt = b.tiles()[b.seg_tile(seg)];
+                let tt = pt.tile_type();
+                let spot = tt.spot_name(tt.canonical_spot(pt.rotation, b.seg_feature(seg)));
+                if let Some(bt) = board
+                    .iter_mut()
+                    .find(|t| t.x == pt.pos.x && t.y == pt.pos.y)
+                {
+                    bt.neutral.push(NeutralOnBoard { figure: dto, spot });
+                }
+            }
+        }
+        for f in g.ferries() {
+            let ti = f.tile as usize;
+            let pos = b.tiles()[ti].pos;
+            let jetties = g.jetties(ti);
+            let side = |s: u16| {
+                jetties
+                    .iter()
+                    .find(|j| j.1 == s)
+                    .map(|j| j.0.name().to_string())
+                    .unwrap_or_default()
+            };
+            if let Some(bt) = board.iter_mut().find(|t| t.x == pos.x && t.y == pos.y) {
+                bt.ferry = Some(FerryView {
+                    from: side(f.a),
+                    to: side(f.b),
+                });
+            }
+        }
         for f in &b.figures {
             let (pos, spot) = b.figure_spot(f);
             if let Some(bt) = board.iter_mut().find(|t| t.x == pos.x && t.y == pos.y) {

@@ -282,7 +282,10 @@ fn generic_random_client(app: &TestApp) {
 fn generic_client_with_expansions(app: &TestApp) {
     let (a, b, c) = (app.user("ann"), app.user("ben"), app.user("cat"));
     let sets = [
-        (vec!["river", "abbot", "inns_cathedrals", "traders_builders"], 11u64),
+        (
+            vec!["river", "abbot", "inns_cathedrals", "traders_builders"],
+            11u64,
+        ),
         (vec!["abbey_mayor", "traders_builders"], 12),
         (
             vec![
@@ -320,6 +323,27 @@ fn generic_client_with_expansions(app: &TestApp) {
         assert!(moves > 100, "{moves} moves with {expansions:?}");
         let v = a.get(&format!("/v1/games/{id}"));
         assert_eq!(v.json["status"], "finished", "{expansions:?}");
+        // the expansions' pieces show in the view
+        let p0 = &v.json["players"][0];
+        let has = |e: &str| expansions.contains(&e);
+        assert_eq!(p0["goods"].is_object(), has("traders_builders"), "{p0}");
+        assert_eq!(p0["gold"].is_number(), has("gold_mines"), "{p0}");
+        assert_eq!(p0["abbey"].is_boolean(), has("abbey_mayor"), "{p0}");
+        if has("ferries") {
+            let ferries = v.json["board"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|t| t["ferry"].is_object())
+                .count();
+            let lakes = v.json["board"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|t| t["tile"].as_str().unwrap().starts_with("fe/"))
+                .count();
+            assert_eq!(ferries, lakes, "every lake on the board has its ferry");
+        }
         let h = a.get(&format!("/v1/games/{id}/events"));
         assert_eq!(h.status, 200, "{}", h.text);
     }
