@@ -71,6 +71,24 @@ fn i3_completed_cathedral_city_scores_three_per_tile() {
 }
 
 #[test]
+fn i3_variant_with_a_pennant_scores_eighteen() {
+    // the same city closed on the east by a cap with a pennant (an Abbey & Mayor tile)
+    let mut t = Table::with(
+        &["inns_cathedrals", "abbey_mayor"],
+        3,
+        &["ic/01-cccc", "base/E", "am/09-fffc", "base/E"],
+    );
+    t.place(0, 1, 0).figure("N");
+    t.place(0, 2, 180).pass();
+    t.place(1, 1, 0).pass();
+    assert_eq!(t.edges(1, 1), "FFFC");
+    t.place(-1, 1, 90).pass();
+    // (5 tiles + 1 pennant) × 3
+    assert_eq!(t.scored()[0], (City, 18, vec![RED], false));
+    t.assert_replays();
+}
+
+#[test]
 fn i4_cathedral_city_incomplete_at_the_end_scores_nothing() {
     let t = cathedral(&["ic/01-cccc", "base/E", "base/E"]);
     assert!(t.is_over());

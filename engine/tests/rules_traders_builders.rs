@@ -160,6 +160,43 @@ fn the_builder_needs_an_own_follower_in_an_incomplete_road_or_city() {
 // ----- TB4 — pig ------------------------------------------------------------------------------
 
 #[test]
+fn tb4_field_of_three_cities_farmer_and_pig_against_a_farmer() {
+    // F (north of T0's and (1,0)'s caps) and F1 (T0's strip) joined by (2,1); F touches
+    // the completed cities C1, C2 and C3. Blue: farmer + pig; Green: farmer. (The
+    // rulebook's Red and Blue.)
+    let mut t = tb(
+        3,
+        &[
+            "base/D", "base/E", "base/U", "base/E", "base/B", "base/B", "base/E", "base/E",
+            "base/U",
+        ],
+    );
+    t.place(1, 0, 0).pass(); // Red
+    t.place(0, 1, 180).figure("NNW"); // Blue: farmer in F, closes C1
+    t.place(2, 0, 0).figure("NNW"); // Green: farmer in F1
+    t.place(1, 1, 180).pass(); // Red closes C2
+    t.place(0, 2, 0); // Blue: the pig beside its farmer
+    t.try_figure_kind(FigureKind::Pig, "NNW").expect("pig");
+    t.place(2, 1, 0).pass(); // Green joins F and F1
+    t.place(-1, 2, 270).pass(); // Red
+    t.place(-2, 2, 90).pass(); // Blue closes C3
+    t.place(3, 0, 0).pass(); // Green
+    assert!(t.is_over());
+    // a tie: the pig's owner 3 × 4, the other 3 × 3
+    let fields: Vec<_> = t
+        .all_scored()
+        .into_iter()
+        .filter(|s| s.0 == Field)
+        .collect();
+    assert_eq!(
+        fields,
+        vec![(Field, 9, vec![GREEN], true), (Field, 12, vec![BLUE], true)]
+    );
+    assert_eq!(t.scores(), vec![0, 12, 9]);
+    t.assert_replays();
+}
+
+#[test]
 fn tb4_the_pig_adds_one_per_city_for_a_field_owner() {
     // F1 = the strip between T0's road and cap, extended east; F2 = the field north of
     // the cities C1 (T0's cap) and C2 ((1,0)'s cap), both completed; (2,1) joins F1 and F2.
