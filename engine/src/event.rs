@@ -12,6 +12,7 @@ use thiserror::Error;
 use crate::catalog::FeatureKind;
 use crate::expansions::minis::{CropMode, MagicFigure};
 use crate::figures::FigureKind;
+use crate::game::ScoreFigure;
 use crate::geometry::{Pos, Rotation};
 
 /// Decision events.
@@ -116,6 +117,38 @@ pub enum Event {
     },
     /// Ferries: the player moves no (more) ferries.
     FerriesDone { player: u8 },
+    /// Robbers: the player put their robber on this track space.
+    RobberPlaced { player: u8, space: u8 },
+    /// Robbers: the player placed no robber.
+    RobberSkipped { player: u8 },
+    /// Robbers / Messages: this completed feature is scored next.
+    ScoringOrdered {
+        player: u8,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    /// Messages: the figure that moved for an award.
+    ScoreFigureChosen { player: u8, figure: ScoreFigure },
+    /// Messages 1–3: the smallest feature scored.
+    MessageFeatureChosen {
+        player: u8,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    /// Message 8: the follower scored and taken back.
+    MessageFollowerChosen {
+        player: u8,
+        figure: FigureKind,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    /// Messages 4–7: the message carried out.
+    MessageActionTaken { player: u8 },
+    /// Messages: 2 points instead of the message.
+    MessagePointsTaken { player: u8 },
     /// A player left the game (resigned or forfeited on time): their figures leave the
     /// board, they are ranked last, and the others play on.
     PlayerResigned {
@@ -167,6 +200,14 @@ impl Event {
             Event::FerryPlaced { .. } => "ferry_placed",
             Event::FerryMoved { .. } => "ferry_moved",
             Event::FerriesDone { .. } => "ferries_done",
+            Event::RobberPlaced { .. } => "robber_placed",
+            Event::RobberSkipped { .. } => "robber_skipped",
+            Event::ScoringOrdered { .. } => "scoring_ordered",
+            Event::ScoreFigureChosen { .. } => "score_figure_chosen",
+            Event::MessageFeatureChosen { .. } => "message_feature_chosen",
+            Event::MessageFollowerChosen { .. } => "message_follower_chosen",
+            Event::MessageActionTaken { .. } => "message_action_taken",
+            Event::MessagePointsTaken { .. } => "message_points_taken",
             Event::PlayerResigned { .. } => "player_resigned",
         }
     }
@@ -201,6 +242,14 @@ impl Event {
             | Event::FerryPlaced { player, .. }
             | Event::FerryMoved { player, .. }
             | Event::FerriesDone { player }
+            | Event::RobberPlaced { player, .. }
+            | Event::RobberSkipped { player }
+            | Event::ScoringOrdered { player, .. }
+            | Event::ScoreFigureChosen { player, .. }
+            | Event::MessageFeatureChosen { player, .. }
+            | Event::MessageFollowerChosen { player, .. }
+            | Event::MessageActionTaken { player }
+            | Event::MessagePointsTaken { player }
             | Event::PlayerResigned { player, .. } => Some(*player),
         }
     }
@@ -216,7 +265,15 @@ impl Event {
 
     /// Reads the stored form, upcasting older versions.
     pub fn decode(kind: &str, version: u32, payload: &str) -> Result<Event, EventError> {
-        const KNOWN: [&str; 23] = [
+        const KNOWN: [&str; 31] = [
+            "robber_placed",
+            "robber_skipped",
+            "scoring_ordered",
+            "score_figure_chosen",
+            "message_feature_chosen",
+            "message_follower_chosen",
+            "message_action_taken",
+            "message_points_taken",
             "ferry_placed",
             "ferry_moved",
             "ferries_done",
@@ -319,6 +376,18 @@ pub enum Effect {
         x: i32,
         y: i32,
     },
+    /// Messages: a score figure moved (its new total).
+    ScoreFigureMoved {
+        player: u8,
+        figure: String,
+        total: i32,
+    },
+    /// Robbers: a robber stole from an award and went home.
+    RobberStole { player: u8, victim: u8, points: i32 },
+    /// Messages: the active player earned a message.
+    MessageEarned { player: u8 },
+    /// Messages: the top message tile was drawn.
+    MessageDrawn { player: u8, message: u8 },
     /// A barn scored at the end of the game (Abbey & Mayor).
     BarnScored {
         player: u8,

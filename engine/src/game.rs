@@ -10,6 +10,7 @@ use crate::catalog::{catalog, EdgeKind, FeatureKind, TileTypeId};
 use crate::event::{Effect, Event, EventError, RankEntry};
 use crate::expansions::minis::{CropMode, MagicFigure};
 use crate::expansions::river::{self, RiverEnd};
+use crate::expansions::track::{Award, AwardStage, MessageChoice, OrderChoice};
 use crate::expansions::{self, Expansion, ExpansionSet};
 use crate::figures::FigureKind;
 use crate::geometry::{Pos, Rotation, Spot};
@@ -96,6 +97,12 @@ pub enum PlayError {
     CropNotAllowed,
     #[error("the ferry cannot go there")]
     FerryNotAllowed,
+    #[error("a robber may only go on a track space holding another player's score figure")]
+    RobberNotAllowed,
+    #[error("that feature is not waiting to be scored")]
+    NotInScoringOrder,
+    #[error("that is not one of the drawn message's choices")]
+    MessageNotAllowed,
     #[error("a barn may not stand there: {0}")]
     BarnNotAllowed(&'static str),
     #[error("a {0} may only join a feature that holds one of your followers")]
@@ -132,6 +139,9 @@ impl PlayError {
             PlayError::CannotLand(_) => "cannot-land",
             PlayError::CropNotAllowed => "crop-not-allowed",
             PlayError::FerryNotAllowed => "ferry-not-allowed",
+            PlayError::RobberNotAllowed => "robber-not-allowed",
+            PlayError::NotInScoringOrder => "not-in-scoring-order",
+            PlayError::MessageNotAllowed => "message-not-allowed",
             PlayError::NoAbbotToReturn => "no-abbot-to-return",
             PlayError::NotInGame(_) => "not-in-game",
             PlayError::LogMismatch(_) => "log-mismatch",
@@ -244,7 +254,47 @@ pub enum Action {
         from: String,
         to: String,
     },
+    /// Robbers: put your robber on this track space (0–49).
+    PlaceRobber {
+        space: u8,
+    },
+    /// Robbers / Messages: score this completed feature next (named by a spot on one of
+    /// its tiles).
+    ScoreNext {
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    /// Messages: the figure that moves for these points.
+    ChooseScoreFigure {
+        figure: ScoreFigure,
+    },
+    /// Messages 1–3: score this smallest road, city or monastery of yours.
+    MessageFeature {
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    /// Message 8: score this follower's feature and take the follower back.
+    MessageFollower {
+        figure: FigureKind,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    /// Messages 4–7: carry out the message (an extra tile, or its points).
+    MessageAction,
+    /// Messages: 2 points instead of the message.
+    MessageTwoPoints,
     Pass,
+}
+
+/// The Messages' score figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreFigure {
+    Meeple,
+    Messenger,
 }
 
 /// How an [`Action`] is read. serde ignores `deny_unknown_fields` on the unit variant of
@@ -318,6 +368,30 @@ enum ActionWire {
         from: String,
         to: String,
     },
+    PlaceRobber {
+        space: u8,
+    },
+    ScoreNext {
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    ChooseScoreFigure {
+        figure: ScoreFigure,
+    },
+    MessageFeature {
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    MessageFollower {
+        figure: FigureKind,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    MessageAction {},
+    MessageTwoPoints {},
     Pass {},
 }
 
@@ -346,6 +420,15 @@ impl From<ActionWire> for Action {
             }
             ActionWire::PlaceFerry { x, y, from, to } => Action::PlaceFerry { x, y, from, to },
             ActionWire::MoveFerry { x, y, from, to } => Action::MoveFerry { x, y, from, to },
+            ActionWire::PlaceRobber { space } => Action::PlaceRobber { space },
+            ActionWire::ScoreNext { x, y, spot } => Action::ScoreNext { x, y, spot },
+            ActionWire::ChooseScoreFigure { figure } => Action::ChooseScoreFigure { figure },
+            ActionWire::MessageFeature { x, y, spot } => Action::MessageFeature { x, y, spot },
+            ActionWire::MessageFollower { figure, x, y, spot } => {
+                Action::MessageFollower { figure, x, y, spot }
+            }
+            ActionWire::MessageAction {} => Action::MessageAction,
+            ActionWire::MessageTwoPoints {} => Action::MessageTwoPoints,
             ActionWire::Pass {} => Action::Pass,
         }
     }
@@ -370,6 +453,13 @@ impl Action {
             Action::RemoveFollower { .. } => "remove_follower",
             Action::PlaceFerry { .. } => "place_ferry",
             Action::MoveFerry { .. } => "move_ferry",
+            Action::PlaceRobber { .. } => "place_robber",
+            Action::ScoreNext { .. } => "score_next",
+            Action::ChooseScoreFigure { .. } => "choose_score_figure",
+            Action::MessageFeature { .. } => "message_feature",
+            Action::MessageFollower { .. } => "message_follower",
+            Action::MessageAction => "message_action",
+            Action::MessageTwoPoints => "message_two_points",
             Action::Pass => "pass",
         }
     }
@@ -403,6 +493,14 @@ pub enum Phase {
     PlaceFerry,
     /// Ferries: move a ferry the placed tile reached, or stop (pass).
     MoveFerry,
+    /// Robbers: place or move a robber onto a track space, or pass.
+    PlaceRobber,
+    /// Robbers / Messages: the active player picks the next completed feature to score.
+    ScoringOrder,
+    /// Messages: the player receiving points picks the figure that moves.
+    ChooseScoreFigure,
+    /// Messages: the active player carries out the drawn message or takes 2 points.
+    ResolveMessage,
     /// Nothing pending.
     GameOver,
 }
@@ -422,6 +520,10 @@ impl Phase {
             Phase::CropAction => "crop_action",
             Phase::PlaceFerry => "place_ferry",
             Phase::MoveFerry => "move_ferry",
+            Phase::PlaceRobber => "place_robber",
+            Phase::ScoringOrder => "scoring_order",
+            Phase::ChooseScoreFigure => "choose_score_figure",
+            Phase::ResolveMessage => "resolve_message",
             Phase::GameOver => "game_over",
         }
     }
@@ -556,6 +658,30 @@ pub struct Game {
     /// Ferries: a ferry brought the mage and the witch together; after they part, the
     /// turn goes on with the ferries.
     pub(crate) magic_after_ferry: bool,
+    /// Robbers / Messages: each player's score figures (meeple, messenger) by total.
+    pub(crate) track: Vec<[i32; 2]>,
+    /// Robbers: each player's robber's track space, `None` in the supply.
+    pub(crate) robbers: Vec<Option<u8>>,
+    /// Robbers: the player after the active one who may place a robber now.
+    pub(crate) robber_second: Option<u8>,
+    /// Robbers / Messages: awards waiting to move score figures.
+    pub(crate) awards: Vec<Award>,
+    /// What follows once the award queue is empty.
+    pub(crate) award_stage: AwardStage,
+    /// Robbers / Messages: features completed together, waiting for their order.
+    pub(crate) scoring_order: Vec<OrderChoice>,
+    /// The order chosen so far (batches).
+    pub(crate) scoring_chosen: Vec<u16>,
+    /// Messages: the face-down stack (top first).
+    pub(crate) message_stack: Vec<u8>,
+    /// Messages: the message drawn and waiting for the active player.
+    pub(crate) message_drawn: Option<u8>,
+    /// Messages: earned and not yet drawn.
+    pub(crate) messages_earned: u8,
+    /// Messages: this scoring round already earned its message.
+    pub(crate) message_round_earned: bool,
+    /// Messages: extra turn parts earned (message 4).
+    pub(crate) extra_tiles: u8,
 }
 
 impl Game {
@@ -667,6 +793,11 @@ impl Game {
             }
         };
         let supply = expansions::starting_supply(set);
+        let mut message_stack = Vec::new();
+        if set.contains(Expansion::Messages) {
+            message_stack = crate::expansions::track::MESSAGES.to_vec();
+            rng.shuffle(&mut message_stack);
+        }
         let mut board = Board::new();
         board.place(start, Pos::new(0, 0), Rotation::R0);
         let river = if with_river {
@@ -714,6 +845,18 @@ impl Game {
             ferries_moved: Vec::new(),
             ferry_touched: Vec::new(),
             magic_after_ferry: false,
+            track: vec![[0, 0]; *players as usize],
+            robbers: vec![None; *players as usize],
+            robber_second: None,
+            awards: Vec::new(),
+            award_stage: AwardStage::Scoring,
+            scoring_order: Vec::new(),
+            scoring_chosen: Vec::new(),
+            message_stack,
+            message_drawn: None,
+            messages_earned: 0,
+            message_round_earned: false,
+            extra_tiles: 0,
         };
         g.start_turn(sink);
         Ok(g)
@@ -775,6 +918,12 @@ impl Game {
             (Phase::MoveWagon, Some((owner, _))) => *owner,
             _ => match (self.phase, &self.crop) {
                 (Phase::CropAction, Some(c)) => c.queue.first().copied().unwrap_or(self.current),
+                (Phase::ChooseScoreFigure, _) => self
+                    .awards
+                    .first()
+                    .map(|a| a.player)
+                    .unwrap_or(self.current),
+                (Phase::PlaceRobber, _) => self.robber_decider(),
                 _ => self.current,
             },
         }
@@ -865,6 +1014,15 @@ impl Game {
             + self.final_queue.capacity()
             + self.gold_on.capacity()
             + self.crop.as_ref().map_or(0, |c| c.queue.capacity())
+            + self.track.capacity() * std::mem::size_of::<[i32; 2]>()
+            + self.robbers.capacity() * std::mem::size_of::<Option<u8>>()
+            + self.awards.capacity() * std::mem::size_of::<Award>()
+            + self.scoring_order.capacity() * std::mem::size_of::<OrderChoice>()
+            + self.scoring_chosen.capacity() * 2
+            + self.message_stack.capacity()
+            + self.ferries.capacity() * std::mem::size_of::<crate::expansions::ferries::Ferry>()
+            + self.ferries_moved.capacity() * std::mem::size_of::<usize>()
+            + self.ferry_touched.capacity() * std::mem::size_of::<usize>()
     }
 
     // ----- legal moves -------------------------------------------------------------
@@ -1159,6 +1317,55 @@ impl Game {
                 }
                 v
             }
+            Phase::PlaceRobber => {
+                let mut v: Vec<Action> = self
+                    .robber_spaces(self.robber_decider())
+                    .into_iter()
+                    .map(|space| Action::PlaceRobber { space })
+                    .collect();
+                v.push(Action::Pass);
+                v
+            }
+            Phase::ScoringOrder => self
+                .scoring_order
+                .iter()
+                .map(|c| Action::ScoreNext {
+                    x: c.pos.x,
+                    y: c.pos.y,
+                    spot: c.spot.clone(),
+                })
+                .collect(),
+            Phase::ChooseScoreFigure => vec![
+                Action::ChooseScoreFigure {
+                    figure: ScoreFigure::Meeple,
+                },
+                Action::ChooseScoreFigure {
+                    figure: ScoreFigure::Messenger,
+                },
+            ],
+            Phase::ResolveMessage => {
+                let mut v: Vec<Action> = Vec::new();
+                for o in self.message_options() {
+                    v.push(match o {
+                        MessageChoice::Feature { pos, spot, .. } => Action::MessageFeature {
+                            x: pos.x,
+                            y: pos.y,
+                            spot,
+                        },
+                        MessageChoice::Follower { figure, pos, spot } => Action::MessageFollower {
+                            figure,
+                            x: pos.x,
+                            y: pos.y,
+                            spot,
+                        },
+                        MessageChoice::ExtraTile | MessageChoice::Points(_) => {
+                            Action::MessageAction
+                        }
+                    });
+                }
+                v.push(Action::MessageTwoPoints);
+                v
+            }
             Phase::CropMode => vec![
                 Action::ChooseCropMode {
                     mode: CropMode::Add,
@@ -1268,6 +1475,17 @@ impl Game {
             }
             Action::PlaceFerry { x, y, from, to } => Step::Ferry(false, Pos::new(*x, *y), from, to),
             Action::MoveFerry { x, y, from, to } => Step::Ferry(true, Pos::new(*x, *y), from, to),
+            Action::PlaceRobber { space } => Step::Robber(*space),
+            Action::ScoreNext { x, y, spot } => Step::ScoreNext(Pos::new(*x, *y), spot),
+            Action::ChooseScoreFigure { figure } => Step::ScoreFigure(*figure),
+            Action::MessageFeature { x, y, spot } => {
+                Step::Message(Some((None, Pos::new(*x, *y), spot)))
+            }
+            Action::MessageFollower { figure, x, y, spot } => {
+                Step::Message(Some((Some(*figure), Pos::new(*x, *y), spot)))
+            }
+            Action::MessageAction => Step::MessagePlain,
+            Action::MessageTwoPoints => Step::Message(None),
             Action::Pass => Step::Pass,
         };
         Ok(match self.step(player, step, sink)? {
@@ -1360,6 +1578,30 @@ impl Game {
                 }
             }
             Done::NoMoreFerries => Event::FerriesDone { player },
+            Done::Robber(space) => Event::RobberPlaced { player, space },
+            Done::RobberSkipped => Event::RobberSkipped { player },
+            Done::ScoreNext(p, spot) => Event::ScoringOrdered {
+                player,
+                x: p.x,
+                y: p.y,
+                spot,
+            },
+            Done::ScoreFigure(figure) => Event::ScoreFigureChosen { player, figure },
+            Done::MessageFeature(p, spot) => Event::MessageFeatureChosen {
+                player,
+                x: p.x,
+                y: p.y,
+                spot,
+            },
+            Done::MessageFollower(figure, p, spot) => Event::MessageFollowerChosen {
+                player,
+                figure,
+                x: p.x,
+                y: p.y,
+                spot,
+            },
+            Done::MessageAction => Event::MessageActionTaken { player },
+            Done::MessageTwoPoints => Event::MessagePointsTaken { player },
             Done::Barn(c) => Event::FigurePlaced {
                 player,
                 figure: FigureKind::Barn,
@@ -1513,6 +1755,102 @@ impl Game {
                 }
                 Done::Ferry(moved, pos, f, t)
             }
+            (Phase::PlaceRobber, Step::Robber(space)) => {
+                if self.place_robber(player, Some(space))? {
+                    self.after_robbers(sink);
+                }
+                Done::Robber(space)
+            }
+            (Phase::PlaceRobber, Step::Pass) => {
+                if self.place_robber(player, None)? {
+                    self.after_robbers(sink);
+                }
+                Done::RobberSkipped
+            }
+            (Phase::ScoringOrder, Step::ScoreNext(pos, spot)) => {
+                let seg = self
+                    .seg_at(pos, spot)
+                    .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
+                let root = self.board.find(seg);
+                let k = self
+                    .scoring_order
+                    .iter()
+                    .position(|c| {
+                        self.seg_at(c.pos, &c.spot)
+                            .is_some_and(|s| self.board.find(s) == root || s == seg)
+                    })
+                    .ok_or(PlayError::NotInScoringOrder)?;
+                let c = self.scoring_order.remove(k);
+                self.scoring_chosen.push(c.batch);
+                if self.scoring_order.len() <= 1 {
+                    if let Some(last) = self.scoring_order.pop() {
+                        self.scoring_chosen.push(last.batch);
+                    }
+                    self.order_awards();
+                    self.drain_awards(sink);
+                }
+                Done::ScoreNext(c.pos, c.spot)
+            }
+            (Phase::ChooseScoreFigure, Step::ScoreFigure(f)) => {
+                self.choose_score_figure(f as u8, sink);
+                Done::ScoreFigure(f)
+            }
+            (Phase::ResolveMessage, Step::Message(choice)) => {
+                let options = self.message_options();
+                let picked = match choice {
+                    None => None,
+                    Some((figure, pos, spot)) => {
+                        let seg = self
+                            .seg_at(pos, spot)
+                            .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
+                        Some(
+                            options
+                                .iter()
+                                .find(|o| match (o, figure) {
+                                    (
+                                        MessageChoice::Feature {
+                                            pos: p, spot: s, ..
+                                        },
+                                        None,
+                                    ) => self.seg_at(*p, s).is_some_and(|x| {
+                                        self.board.find(x) == self.board.find(seg)
+                                    }),
+                                    (
+                                        MessageChoice::Follower {
+                                            figure: k,
+                                            pos: p,
+                                            spot: s,
+                                        },
+                                        Some(f),
+                                    ) => *k == f && self.seg_at(*p, s) == Some(seg),
+                                    _ => false,
+                                })
+                                .cloned()
+                                .ok_or(PlayError::MessageNotAllowed)?,
+                        )
+                    }
+                };
+                self.resolve_message(picked.as_ref(), sink)?;
+                match picked {
+                    None => Done::MessageTwoPoints,
+                    Some(MessageChoice::Feature { pos, spot, .. }) => {
+                        Done::MessageFeature(pos, spot)
+                    }
+                    Some(MessageChoice::Follower { figure, pos, spot }) => {
+                        Done::MessageFollower(figure, pos, spot)
+                    }
+                    Some(_) => Done::MessageAction,
+                }
+            }
+            (Phase::ResolveMessage, Step::MessagePlain) => {
+                let plain = self
+                    .message_options()
+                    .into_iter()
+                    .find(|o| matches!(o, MessageChoice::ExtraTile | MessageChoice::Points(_)))
+                    .ok_or(PlayError::MessageNotAllowed)?;
+                self.resolve_message(Some(&plain), sink)?;
+                Done::MessageAction
+            }
             (Phase::MoveFerry, Step::Pass) => {
                 self.finish_turn(sink);
                 Done::NoMoreFerries
@@ -1554,9 +1892,11 @@ impl Game {
                 let kind = self.board.seg_kind(f.seg);
                 let value =
                     expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0);
-                let _ = self.award(f.seg, kind, value, 0, false, sink);
+                self.message_round_earned = false;
+                self.award_stage = AwardStage::Abbot;
+                let _ = self.award(f.seg, kind, value, 0, false, 3000, sink);
                 self.return_figures(f.seg, sink);
-                self.after_figure(sink);
+                self.drain_awards(sink);
                 Done::AbbotReturned
             }
             (phase, s) => {
@@ -1680,16 +2020,36 @@ impl Game {
 
     /// Scoring after the figure phase, then the next turn (or the end).
     pub(crate) fn finish_turn(&mut self, sink: &mut impl EffectSink) {
+        // the scoring step is one scoring round (Messages)
+        self.message_round_earned = false;
+        self.award_stage = AwardStage::Scoring;
         if let Some(ti) = self.placed.take() {
             self.score_completed(ti, sink);
         }
         self.barn_placed = None;
-        self.continue_wagons(sink);
+        if self.scoring_order.len() >= 2 {
+            self.phase = Phase::ScoringOrder;
+            return;
+        }
+        self.scoring_order.clear();
+        self.drain_awards(sink);
+    }
+
+    /// Puts the queued feature awards in the chosen order (other awards stay after them).
+    fn order_awards(&mut self) {
+        let chosen = std::mem::take(&mut self.scoring_chosen);
+        let key = |a: &Award| {
+            chosen
+                .iter()
+                .position(|b| *b == a.batch)
+                .unwrap_or(chosen.len() + a.batch as usize)
+        };
+        self.awards.sort_by_key(key);
     }
 
     /// Freed wagons move one by one (a wagon with nowhere to go returns at once); then the
     /// turn part ends.
-    fn continue_wagons(&mut self, sink: &mut impl EffectSink) {
+    pub(crate) fn continue_wagons(&mut self, sink: &mut impl EffectSink) {
         while let Some(&(owner, from)) = self.wagons.first() {
             if !self.wagon_targets().is_empty() {
                 self.phase = Phase::MoveWagon;
@@ -1707,7 +2067,7 @@ impl Game {
                 });
             }
         }
-        self.end_turn_part(sink);
+        self.continue_messages(sink);
     }
 
     /// After a turn part: the final abbey round, the builder's second part, or the next
@@ -1726,7 +2086,10 @@ impl Game {
             self.begin_final(sink);
             return;
         }
-        if self.builder_trigger
+        if self.extra_tiles > 0 && self.players[self.current as usize].active {
+            // Messages: an extra tile for the same player
+            self.extra_tiles -= 1;
+        } else if self.builder_trigger
             && !self.extra_part_used
             && self.players[self.current as usize].active
         {
@@ -1736,6 +2099,7 @@ impl Game {
         } else {
             self.builder_trigger = false;
             self.extra_part_used = false;
+            self.extra_tiles = 0;
             self.advance_player();
         }
         self.start_turn(sink);
@@ -1822,6 +2186,12 @@ impl Game {
         // freed wagons of the leaving player go home
         let was_deciding = self.phase == Phase::MoveWagon && self.decider() == player;
         let was_cropping = self.phase == Phase::CropAction && self.decider() == player;
+        let was_choosing_figure =
+            self.phase == Phase::ChooseScoreFigure && self.decider() == player;
+        let was_placing_robber = self.phase == Phase::PlaceRobber && self.decider() == player;
+        if let Some(r) = self.robbers.get_mut(player as usize) {
+            *r = None;
+        }
         if let Some(c) = self.crop.as_mut() {
             c.queue.retain(|p| *p != player);
         }
@@ -1844,6 +2214,16 @@ impl Game {
             self.continue_wagons(sink);
         } else if was_cropping {
             self.continue_crop(sink);
+        } else if was_choosing_figure {
+            self.drain_awards(sink);
+        } else if was_placing_robber && player != self.current {
+            if self.place_robber(player, None).unwrap_or(true) {
+                self.after_robbers(sink);
+            }
+        } else if was_placing_robber {
+            self.robber_second = None;
+            self.builder_trigger = false;
+            self.finish_turn(sink);
         } else if player == self.current {
             match self.phase {
                 Phase::PlaceTile => {
@@ -1878,6 +2258,19 @@ impl Game {
                     self.end_turn_part(sink);
                 }
                 Phase::CropAction => {}
+                Phase::ScoringOrder => {
+                    let rest: Vec<u16> = self.scoring_order.drain(..).map(|c| c.batch).collect();
+                    self.scoring_chosen.extend(rest);
+                    self.order_awards();
+                    self.drain_awards(sink);
+                }
+                Phase::ResolveMessage => {
+                    if let Some(m) = self.message_drawn.take() {
+                        self.message_stack.push(m);
+                    }
+                    self.continue_messages(sink);
+                }
+                Phase::ChooseScoreFigure | Phase::PlaceRobber => {}
                 Phase::PlaceFerry | Phase::MoveFerry => {
                     self.builder_trigger = false;
                     self.magic_after_ferry = false;
@@ -2033,7 +2426,28 @@ impl Game {
             if matches!(kind, FeatureKind::Road | FeatureKind::City) {
                 value = self.magic_value(root, value, tiles);
             }
-            scored[k] = (root, self.award(root, kind, value, 0, false, sink));
+            scored[k] = (
+                root,
+                self.award(root, kind, value, 0, false, k as u16, sink),
+            );
+        }
+        // Robbers / Messages: with several features, the active player orders them
+        self.scoring_order.clear();
+        self.scoring_chosen.clear();
+        if self.track_mode() && cands.len() >= 2 {
+            for (k, &(_, pos, root)) in cands.iter().enumerate() {
+                // name the feature by a segment on its smallest tile
+                let seg = self
+                    .board
+                    .members(self.board.find(root))
+                    .find(|m| self.board.tiles()[self.board.seg_tile(*m)].pos == pos)
+                    .unwrap_or(root);
+                self.scoring_order.push(OrderChoice {
+                    batch: k as u16,
+                    pos,
+                    spot: self.spot_name_of(seg),
+                });
+            }
         }
         // Mage & Witch: scored features set their magic figure aside
         for &(_, _, root) in cands.iter() {
@@ -2108,6 +2522,7 @@ impl Game {
                     per_city * done,
                     expansions::PIG_BONUS_PER_CITY * done,
                     false,
+                    1000 + k as u16,
                     sink,
                 );
                 let mut i = 0;
@@ -2162,6 +2577,7 @@ impl Game {
 
     /// Gives `value` to each majority holder of the feature containing `seg`; a holder
     /// with a pig in it gets `pig_bonus` more.
+    #[allow(clippy::too_many_arguments)]
     fn award(
         &mut self,
         seg: u16,
@@ -2169,6 +2585,7 @@ impl Game {
         value: i32,
         pig_bonus: i32,
         final_scoring: bool,
+        batch: u16,
         sink: &mut impl EffectSink,
     ) -> u8 {
         let root = self.board.find(seg);
@@ -2197,7 +2614,7 @@ impl Game {
             for p in 0..self.players.len() {
                 if strength[p] == max && pig[p] == with_pig {
                     owners |= 1 << p;
-                    self.players[p].score += points;
+                    self.grant(p as u8, points, batch, sink);
                     if sink.enabled() {
                         winners.push(p as u8);
                     }
@@ -2270,6 +2687,13 @@ impl Game {
         self.drawn = None;
         self.placed = None;
         self.phase = Phase::GameOver;
+        // awards still queued (a resignation ended the game) are applied as they are
+        for a in std::mem::take(&mut self.awards) {
+            if a.points > 0 {
+                self.move_figure(a, 0, sink);
+            }
+        }
+        self.merge_score_figures();
         // features with followers, ordered: roads, cities, cloisters, fields; each by the
         // smallest position among their tiles
         let mut feats: Vec<(u8, Pos, u16)> = Vec::with_capacity(self.board.figures.len());
@@ -2333,7 +2757,7 @@ impl Game {
                 }
                 _ => 0,
             };
-            let _ = self.award(seg, kind, value, pig_bonus, true, sink);
+            let _ = self.award(seg, kind, value, pig_bonus, true, 0, sink);
         }
         // Abbey & Mayor: every barn scores 4 per completed city of its field
         let barns: Vec<(u8, u16)> = self
@@ -2350,7 +2774,7 @@ impl Game {
                 .filter(|c| self.board.open_sides(**c) == 0)
                 .count() as i32;
             let points = expansions::BARN_POINTS_PER_CITY * done;
-            self.players[owner as usize].score += points;
+            self.grant(owner, points, 0, sink);
             if sink.enabled() {
                 sink.push(Effect::BarnScored {
                     player: owner,
@@ -2384,7 +2808,7 @@ impl Game {
         let winners = expansions::goods_majorities(&tokens);
         for (k, good) in ["wine", "grain", "cloth"].into_iter().enumerate() {
             for &p in &winners[k] {
-                self.players[p as usize].score += expansions::GOODS_MAJORITY_POINTS;
+                self.grant(p, expansions::GOODS_MAJORITY_POINTS, 0, sink);
                 if sink.enabled() {
                     sink.push(Effect::GoodsScored {
                         player: p,
@@ -2502,6 +2926,18 @@ impl Game {
                 Step::Ferry(true, Pos::new(*x, *y), from, to)
             }
             Event::FerriesDone { .. } => Step::Pass,
+            Event::RobberPlaced { space, .. } => Step::Robber(*space),
+            Event::RobberSkipped { .. } => Step::Pass,
+            Event::ScoringOrdered { x, y, spot, .. } => Step::ScoreNext(Pos::new(*x, *y), spot),
+            Event::ScoreFigureChosen { figure, .. } => Step::ScoreFigure(*figure),
+            Event::MessageFeatureChosen { x, y, spot, .. } => {
+                Step::Message(Some((None, Pos::new(*x, *y), spot)))
+            }
+            Event::MessageFollowerChosen {
+                figure, x, y, spot, ..
+            } => Step::Message(Some((Some(*figure), Pos::new(*x, *y), spot))),
+            Event::MessageActionTaken { .. } => Step::MessagePlain,
+            Event::MessagePointsTaken { .. } => Step::Message(None),
             Event::PlayerResigned { player, .. } => return self.resign_into(*player, sink),
         };
         let player = e.player().unwrap_or(u8::MAX);
@@ -2526,6 +2962,12 @@ enum Step<'a> {
     CropMode(CropMode),
     Crop(bool, FigureKind, Pos, &'a str),
     Ferry(bool, Pos, &'a str, &'a str),
+    Robber(u8),
+    ScoreNext(Pos, &'a str),
+    ScoreFigure(ScoreFigure),
+    /// A message: `None` for the 2 points; a feature (no figure) or a follower.
+    Message(Option<(Option<FigureKind>, Pos, &'a str)>),
+    MessagePlain,
     Pass,
 }
 
@@ -2548,6 +2990,13 @@ impl Step<'_> {
             Step::Crop(false, ..) => "remove_follower",
             Step::Ferry(false, ..) => "place_ferry",
             Step::Ferry(true, ..) => "move_ferry",
+            Step::Robber(_) => "place_robber",
+            Step::ScoreNext(..) => "score_next",
+            Step::ScoreFigure(_) => "choose_score_figure",
+            Step::Message(None) => "message_two_points",
+            Step::Message(Some((None, ..))) => "message_feature",
+            Step::Message(Some((Some(_), ..))) => "message_follower",
+            Step::MessagePlain => "message_action",
             Step::Pass => "pass",
         }
     }
@@ -2574,6 +3023,14 @@ enum Done {
     CropSkipped,
     Ferry(bool, Pos, crate::geometry::Dir, crate::geometry::Dir),
     NoMoreFerries,
+    Robber(u8),
+    RobberSkipped,
+    ScoreNext(Pos, String),
+    ScoreFigure(ScoreFigure),
+    MessageFeature(Pos, String),
+    MessageFollower(FigureKind, Pos, String),
+    MessageAction,
+    MessageTwoPoints,
     Pass,
 }
 

@@ -121,9 +121,13 @@ fn check_placements_exhaustively(game: &Game) {
                 accepted.insert((pos, r));
                 // figures after this placement
                 // gold and magic decisions come first; they change no figure option
-                while matches!(probe.phase(), Phase::PlaceIngot | Phase::MoveMagic) {
+                while matches!(
+                    probe.phase(),
+                    Phase::PlaceIngot | Phase::MoveMagic | Phase::PlaceRobber
+                ) {
                     let a = probe.legal_actions()[0].clone();
-                    probe.play(p.player, &a).expect("a listed action");
+                    let who = probe.pending().expect("pending").player;
+                    probe.play(who, &a).expect("a listed action");
                 }
                 let after_tile = probe.clone();
                 let offered: BTreeSet<(usize, FigureKind)> = placements
@@ -442,9 +446,17 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
 
     while let Some(p) = game.pending() {
         step += 1;
-        assert!(game.players()[p.player as usize].active);
+        assert!(
+            game.players()[p.player as usize].active,
+            "the pending {:?} belongs to player {} who left",
+            p.phase,
+            p.player
+        );
         assert_eq!(p.phase, game.phase());
-        if !matches!(p.phase, Phase::MoveWagon | Phase::CropAction) {
+        if !matches!(
+            p.phase,
+            Phase::MoveWagon | Phase::CropAction | Phase::ChooseScoreFigure | Phase::PlaceRobber
+        ) {
             assert_eq!(p.player, game.current_player());
         }
         if step == snapshot_at {
@@ -548,6 +560,23 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
                 assert!(game.flight_target().is_some());
             }
             Phase::CropMode => assert_eq!(actions.len(), 2),
+            Phase::PlaceRobber => {
+                assert_eq!(actions.last(), Some(&Action::Pass));
+                assert!(actions[..actions.len() - 1]
+                    .iter()
+                    .all(|a| matches!(a, Action::PlaceRobber { space } if *space < 50)));
+            }
+            Phase::ScoringOrder => {
+                assert!(actions.len() >= 2);
+                assert!(actions
+                    .iter()
+                    .all(|a| matches!(a, Action::ScoreNext { .. })));
+            }
+            Phase::ChooseScoreFigure => assert_eq!(actions.len(), 2),
+            Phase::ResolveMessage => {
+                assert_eq!(actions.last(), Some(&Action::MessageTwoPoints));
+                assert!(game.message_drawn().is_some());
+            }
             Phase::PlaceFerry => {
                 assert!(!actions.is_empty());
                 assert!(actions
@@ -645,7 +674,31 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
                     ..
                 },
             ) => assert_eq!((figure, spot), (ef, es)),
-            (Action::Pass, Event::CropSkipped { .. } | Event::FerriesDone { .. }) => {}
+            (
+                Action::Pass,
+                Event::CropSkipped { .. } | Event::FerriesDone { .. } | Event::RobberSkipped { .. },
+            ) => {}
+            (Action::PlaceRobber { space }, Event::RobberPlaced { space: es, .. }) => {
+                assert_eq!(space, es)
+            }
+            (
+                Action::ScoreNext { x, y, spot },
+                Event::ScoringOrdered {
+                    x: ex,
+                    y: ey,
+                    spot: es,
+                    ..
+                },
+            ) => {
+                assert_eq!((x, y, spot), (ex, ey, es))
+            }
+            (Action::ChooseScoreFigure { figure }, Event::ScoreFigureChosen { figure: ef, .. }) => {
+                assert_eq!(figure, ef)
+            }
+            (Action::MessageFeature { .. }, Event::MessageFeatureChosen { .. })
+            | (Action::MessageFollower { .. }, Event::MessageFollowerChosen { .. })
+            | (Action::MessageAction, Event::MessageActionTaken { .. })
+            | (Action::MessageTwoPoints, Event::MessagePointsTaken { .. }) => {}
             (
                 Action::PlaceFerry { x, y, from, to },
                 Event::FerryPlaced {
@@ -693,6 +746,16 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
         for (i, pl) in game.players().iter().enumerate() {
             assert!(pl.score >= scores[i], "a score went down");
             scores[i] = pl.score;
+            // the score figures add up to the score (the award queue is applied as it goes)
+            let t = game.track(i as u8);
+            let track_on = game.expansions().contains(Expansion::Robbers)
+                || game.expansions().contains(Expansion::Messages);
+            if track_on
+                && game.phase() != Phase::ChooseScoreFigure
+                && game.phase() != Phase::ScoringOrder
+            {
+                assert_eq!(t[0] + t[1], pl.score, "score figures of player {i}");
+            }
         }
         assert_eq!(game.version() as usize, log.len());
     }

@@ -54,6 +54,11 @@ impl Game {
     /// After the figure phase: the ferry of a lake tile placed this part, then ferry
     /// moves, then scoring.
     pub(crate) fn after_figure(&mut self, sink: &mut impl EffectSink) {
+        if !self.players[self.current as usize].active {
+            // the active player left during the figure phase: straight to scoring
+            self.finish_turn(sink);
+            return;
+        }
         // a ferry that joined the mage's and the witch's roads: one of them moves first
         if self.magic_meeting() {
             self.magic_after_ferry = true;

@@ -136,6 +136,25 @@ impl Game {
         let tt = pt.tile_type();
         self.magic_symbol_pending =
             self.expansions.contains(Expansion::MageWitch) && tt.symbols & symbol::MAGIC != 0;
+        if self.expansions.contains(Expansion::Robbers)
+            && tt.symbols & symbol::ROBBER != 0
+            && self.start_robbers()
+        {
+            return;
+        }
+        self.after_robbers(sink);
+    }
+
+    /// After the robbers (if any): the gold, then the magic and the figure.
+    pub(crate) fn after_robbers(&mut self, sink: &mut impl EffectSink) {
+        let Some(ti) = self.placed else {
+            return;
+        };
+        if !self.players[self.current as usize].active {
+            self.finish_turn(sink);
+            return;
+        }
+        let tt = self.board.tiles()[ti].tile_type();
         if self.expansions.contains(Expansion::GoldMines) && tt.symbols & symbol::GOLD != 0 {
             self.put_ingot(ti, sink);
             let around = self.ingot_targets();
@@ -430,7 +449,7 @@ impl Game {
             let ingots = self.players[p].gold;
             let points = gold_points(ingots);
             if points > 0 {
-                self.players[p].score += points;
+                self.grant(p as u8, points, 0, sink);
                 if sink.enabled() {
                     sink.push(Effect::GoldScored {
                         player: p as u8,

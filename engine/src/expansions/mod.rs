@@ -9,6 +9,7 @@
 pub mod ferries;
 pub mod minis;
 pub mod river;
+pub mod track;
 
 use serde::{Deserialize, Serialize};
 
@@ -86,6 +87,8 @@ impl Expansion {
                 | Expansion::MageWitch
                 | Expansion::CropCircles
                 | Expansion::Ferries
+                | Expansion::Robbers
+                | Expansion::Messages
         )
     }
 }
