@@ -161,6 +161,14 @@ pub enum CropMode {
     Remove,
 }
 
+/// The Messages' score figures.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreFigure {
+    Meeple,
+    Messenger,
+}
+
 /// Figures in a player's supply, by kind (kinds the player has none of are omitted).
 pub type Supply = std::collections::BTreeMap<String, u32>;
 
@@ -186,6 +194,12 @@ pub struct PlayerView {
     /// Abbey & Mayor: still holds the abbey tile.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abbey: Option<bool>,
+    /// Robbers / Messages: the totals of the score figures (meeple, then messenger).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub track: Option<Vec<i32>>,
+    /// Robbers: the track space of the player's robber (`null` in the supply).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robber: Option<Option<u8>>,
 }
 
 /// Goods tokens by kind.
@@ -437,8 +451,43 @@ pub enum ActionDto {
         #[schema(max_length = 1)]
         to: String,
     },
+    /// Robbers: put your robber on this track space (0–49), one holding another player's
+    /// score figure.
+    PlaceRobber {
+        #[schema(maximum = 49)]
+        space: u8,
+    },
+    /// Robbers / Messages: score this completed feature next (named by a spot on one of
+    /// its tiles).
+    ScoreNext {
+        x: i32,
+        y: i32,
+        #[schema(max_length = 16)]
+        spot: String,
+    },
+    /// Messages: the score figure that moves for the points being awarded.
+    ChooseScoreFigure { figure: ScoreFigure },
+    /// Messages 1–3: score this smallest road, city or monastery of yours.
+    MessageFeature {
+        x: i32,
+        y: i32,
+        #[schema(max_length = 16)]
+        spot: String,
+    },
+    /// Message 8: score this follower's feature and take the follower back.
+    MessageFollower {
+        figure: Figure,
+        x: i32,
+        y: i32,
+        #[schema(max_length = 16)]
+        spot: String,
+    },
+    /// Messages 4–7: carry out the drawn message (an extra tile, or its points).
+    MessageAction,
+    /// Messages: 2 points instead of the drawn message.
+    MessageTwoPoints,
     /// Place no figure (or: keep the abbey in the final round, take a freed wagon back,
-    /// add no follower at a crop circle, move no more ferries).
+    /// add no follower at a crop circle, move no more ferries, place no robber).
     Pass,
 }
 
@@ -513,6 +562,30 @@ enum ActionWire {
         from: String,
         to: String,
     },
+    PlaceRobber {
+        space: u8,
+    },
+    ScoreNext {
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    ChooseScoreFigure {
+        figure: ScoreFigure,
+    },
+    MessageFeature {
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    MessageFollower {
+        figure: Figure,
+        x: i32,
+        y: i32,
+        spot: String,
+    },
+    MessageAction {},
+    MessageTwoPoints {},
     Pass {},
 }
 
@@ -541,6 +614,15 @@ impl From<ActionWire> for ActionDto {
             }
             ActionWire::PlaceFerry { x, y, from, to } => ActionDto::PlaceFerry { x, y, from, to },
             ActionWire::MoveFerry { x, y, from, to } => ActionDto::MoveFerry { x, y, from, to },
+            ActionWire::PlaceRobber { space } => ActionDto::PlaceRobber { space },
+            ActionWire::ScoreNext { x, y, spot } => ActionDto::ScoreNext { x, y, spot },
+            ActionWire::ChooseScoreFigure { figure } => ActionDto::ChooseScoreFigure { figure },
+            ActionWire::MessageFeature { x, y, spot } => ActionDto::MessageFeature { x, y, spot },
+            ActionWire::MessageFollower { figure, x, y, spot } => {
+                ActionDto::MessageFollower { figure, x, y, spot }
+            }
+            ActionWire::MessageAction {} => ActionDto::MessageAction,
+            ActionWire::MessageTwoPoints {} => ActionDto::MessageTwoPoints,
             ActionWire::Pass {} => ActionDto::Pass,
         }
     }

@@ -38,7 +38,6 @@ pub const CODES: &[(&str, u16)] = &[
     ("figure-not-allowed", 422),
     ("feature-occupied", 422),
     ("no-figure-left", 422),
-    ("unsupported-expansion", 422),
     ("idempotency-key-reused", 422),
     ("internal-error", 500),
     ("service-unavailable", 503),

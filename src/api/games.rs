@@ -90,11 +90,9 @@ fn play_error(e: &PlayError, index: usize) -> ApiError {
 
 fn setup_error(e: SetupError) -> ApiError {
     match &e {
-        SetupError::UnsupportedExpansion(_) => {
-            ApiError::new(422, "unsupported-expansion", e.to_string())
-                .with_field("expansions", e.to_string())
+        SetupError::UnsupportedExpansion(_) | SetupError::UnknownExpansion(_) => {
+            ApiError::validation("expansions", e.to_string())
         }
-        SetupError::UnknownExpansion(_) => ApiError::validation("expansions", e.to_string()),
         SetupError::PlayerCount { .. } => ApiError::validation("seats", e.to_string()),
         SetupError::UnknownTile(_) | SetupError::TileNotInGame(_) | SetupError::EmptyTileOrder => {
             ApiError::validation("options.tile_order", e.to_string())
@@ -393,7 +391,6 @@ async fn commit(
             headers(("Location" = String, description = "The game's URL"), ("ETag" = String, description = "The view's version"))),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An expansion is not available yet (`unsupported-expansion`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games")]

@@ -130,6 +130,8 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
             goods: None,
             gold: None,
             abbey: None,
+            track: None,
+            robber: None,
         })
         .collect();
     let mut board = Vec::new();
@@ -160,6 +162,14 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
                 }
                 if on(Expansion::AbbeyMayor) {
                     p.abbey = Some(ps.abbey);
+                }
+                if on(Expansion::Messages) {
+                    p.track = Some(g.track(i as u8).to_vec());
+                } else if on(Expansion::Robbers) {
+                    p.track = Some(vec![g.track(i as u8)[0]]);
+                }
+                if on(Expansion::Robbers) {
+                    p.robber = Some(g.robber(i as u8));
                 }
             }
         }

@@ -312,6 +312,24 @@ fn generic_client_with_expansions(app: &TestApp) {
             ],
             14,
         ),
+        (vec!["robbers", "messages", "traders_builders"], 15),
+        (
+            vec![
+                "river",
+                "abbot",
+                "inns_cathedrals",
+                "traders_builders",
+                "abbey_mayor",
+                "flying_machines",
+                "messages",
+                "ferries",
+                "gold_mines",
+                "mage_witch",
+                "robbers",
+                "crop_circles",
+            ],
+            16,
+        ),
     ];
     for (expansions, seed) in sets {
         let g = a.post("/v1/games", json!({"seats": 3, "expansions": expansions}));
@@ -329,6 +347,11 @@ fn generic_client_with_expansions(app: &TestApp) {
         assert_eq!(p0["goods"].is_object(), has("traders_builders"), "{p0}");
         assert_eq!(p0["gold"].is_number(), has("gold_mines"), "{p0}");
         assert_eq!(p0["abbey"].is_boolean(), has("abbey_mayor"), "{p0}");
+        assert_eq!(
+            p0["track"].is_array(),
+            has("robbers") || has("messages"),
+            "{p0}"
+        );
         if has("ferries") {
             let ferries = v.json["board"]
                 .as_array()
