@@ -207,7 +207,7 @@ impl Game {
         if self.expansions.contains(Expansion::Messages)
             && self.phase != Phase::GameOver
             && a.player == self.current
-            && to % 5 == 0
+            && to.is_multiple_of(5)
             && !self.message_round_earned
             && !self.someone_else_on(a.player, to)
         {
