@@ -3,12 +3,21 @@
 mod common;
 
 use common::{Table, BLUE, RED};
+use tilepost_engine::expansions::minis::CropMode;
+use tilepost_engine::Phase;
 use tilepost_engine::{Action, FeatureKind, FigureKind, Pos};
 
 /// Red's abbot on the garden of (0,-1); Blue's gold tile at (1,-1) puts its second ingot
 /// on the garden tile.
 fn garden_with_gold(tiles_after: &[&str]) -> Table {
-    let mut tiles = vec!["base/V-garden", "base/U", "base/U", "gm/01-frrf", "base/U", "base/U"];
+    let mut tiles = vec![
+        "base/V-garden",
+        "base/U",
+        "base/U",
+        "gm/01-frrf",
+        "base/U",
+        "base/U",
+    ];
     tiles.extend_from_slice(tiles_after);
     let mut t = Table::with(&["abbot", "gold_mines"], 2, &tiles);
     t.place(0, -1, 0);
@@ -51,5 +60,69 @@ fn x7_a_completed_garden_collects_the_gold_of_its_nine_tiles() {
     assert!(t.is_over());
     assert_eq!(t.scores(), vec![9 + 2, 0]);
     let _ = BLUE;
+    t.assert_replays();
+}
+
+#[test]
+fn x3_builder_double_turn_with_a_crop_circle_in_the_first_part() {
+    let mut t = Table::with(
+        &["traders_builders", "crop_circles"],
+        2,
+        &[
+            "base/U",
+            "base/W",
+            "base/U",
+            "base/U",
+            "base/U",
+            "base/U",
+            "cc/01-frrr",
+            "base/U",
+        ],
+    );
+    t.place(1, 0, 0).figure("E"); // Red: highwayman on T0's road (R1)
+    t.place(0, -1, 0).pass(); // Blue: a junction with three road ends
+    t.place(2, 0, 0); // Red: the builder on R1
+    t.try_figure_kind(FigureKind::Builder, "E")
+        .expect("builder");
+    t.place(1, -1, 0).figure("E"); // Blue: highwayman on the junction's east road
+    t.place(-1, -1, 0).figure("E"); // Red: highwayman on the junction's west road (R3)
+    t.place(0, -2, 90).pass(); // Blue
+                               // Red's club circle extends R1 (builder and highwayman); nothing completes
+    t.place(3, 0, 0).pass();
+    assert_eq!(t.scored(), vec![]);
+    assert_eq!(t.game.phase(), Phase::CropMode);
+    t.try_play(Action::ChooseCropMode {
+        mode: CropMode::Remove,
+    })
+    .expect("remove");
+    // Blue (left of Red) must remove her highwayman
+    assert_eq!(t.game.pending().map(|p| p.player), Some(BLUE));
+    let blue = t.game.legal_actions();
+    assert_eq!(blue.len(), 1);
+    t.try_play_as(BLUE, blue[0].clone()).expect("Blue removes");
+    // Red removes the highwayman on the other road; the builder's road keeps one
+    assert_eq!(t.game.legal_actions().len(), 2);
+    t.try_play_as(
+        RED,
+        Action::RemoveFollower {
+            figure: FigureKind::Follower,
+            x: -1,
+            y: -1,
+            spot: "E".into(),
+        },
+    )
+    .expect("Red removes R3's highwayman");
+    let red = &t.game.players()[RED as usize];
+    assert_eq!(
+        red.supply[FigureKind::Builder as usize],
+        0,
+        "the builder stays"
+    );
+    assert_eq!(red.supply[FigureKind::Follower as usize], 6);
+    // then Red plays the builder's second part
+    assert_eq!(t.game.phase(), Phase::PlaceTile);
+    assert_eq!(t.current(), RED);
+    t.place(4, 0, 0).pass();
+    assert!(t.is_over());
     t.assert_replays();
 }
