@@ -140,3 +140,84 @@ fn f3_a_big_follower_flies_onto_an_occupied_road() {
     let _ = GREEN;
     t.assert_replays();
 }
+
+/// A seed whose first rolls are `rolls`.
+fn seed_rolling_seq(rolls: &[u64]) -> u64 {
+    (0..)
+        .find(|s| {
+            let mut r = Rng::new(*s);
+            rolls.iter().all(|d| 1 + r.below(3) == *d)
+        })
+        .unwrap_or(0)
+}
+
+/// Blue's monk on the monastery at (0,-1) with 6 of its 8 neighbours; Red's flying machine
+/// at (0,-2) points north.
+fn monk_and_flier(rolls: &[u64], extra: &[&str]) -> Table {
+    let mut tiles = vec![
+        "base/U",
+        "base/B",
+        "base/U",
+        "base/B",
+        "base/B",
+        "base/B",
+        "fm/02-ffff",
+        "base/B",
+    ];
+    tiles.extend_from_slice(extra);
+    let mut t = Table::with_seed(&["flying_machines"], 2, &tiles, seed_rolling_seq(rolls));
+    t.place(1, 0, 0).pass(); // Red
+    t.place(0, -1, 0).figure("C"); // Blue's monk
+    t.place(-1, 0, 0).pass();
+    t.place(1, -1, 0).pass();
+    t.place(-1, -1, 0).pass();
+    t.place(1, -2, 0).pass(); // 6 neighbours
+    t.place(0, -2, 90); // Red: the flying machine, turned to point north
+    t.try_play(Action::Fly {
+        figure: FigureKind::Follower,
+    })
+    .expect("fly");
+    t
+}
+
+#[test]
+fn f5_a_flier_joins_a_monk_and_both_score() {
+    let mut t = monk_and_flier(&[1], &[]);
+    assert_eq!(t.game.flight_target(), Some(Pos::new(0, -1)));
+    assert_eq!(
+        t.game.legal_actions(),
+        vec![Action::Land { spot: "C".into() }],
+        "the monastery is occupied but incomplete"
+    );
+    t.try_play(Action::Land { spot: "C".into() }).expect("land");
+    t.place(-1, -2, 0).pass(); // Blue: the 8th neighbour
+    assert_eq!(
+        t.scored()[0],
+        (FeatureKind::Monastery, 9, vec![RED, BLUE], false)
+    );
+    assert_eq!((t.supply(RED), t.supply(BLUE)), (7, 7));
+    t.assert_replays();
+}
+
+#[test]
+fn f4_nothing_legal_on_the_target_tile() {
+    // after F5, Red's next flier from (0,-3) rolls 2: the complete monastery at (0,-1)
+    let mut t = monk_and_flier(&[1, 2], &["fm/02-ffff", "base/B"]);
+    t.try_play(Action::Land { spot: "C".into() }).expect("land");
+    t.place(-1, -2, 0).pass(); // completes the monastery
+    t.place(0, -3, 90);
+    t.try_play(Action::Fly {
+        figure: FigureKind::Follower,
+    })
+    .expect("fly");
+    assert!(t.last.contains(&Effect::DieRolled {
+        player: RED,
+        value: 2,
+        x: 0,
+        y: -1
+    }));
+    // a complete monastery and a field: nowhere to land; the follower stays home
+    assert_eq!(t.current(), BLUE);
+    assert_eq!(t.supply(RED), 7);
+    t.assert_replays();
+}
