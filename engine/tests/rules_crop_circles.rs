@@ -1,4 +1,4 @@
-//! Crop Circles as the rulebook states it (`shared/rules/crop-circles.md`): CC2.
+//! Crop Circles as the rulebook states it (`shared/rules/crop-circles.md`): CC2 and CC3.
 
 mod common;
 
@@ -78,5 +78,74 @@ fn cc2_club_remove() {
         vec![(FeatureKind::Road, 5, vec![RED], true)]
     );
     let _ = BLUE;
+    t.assert_replays();
+}
+
+#[test]
+fn cc3_pitchfork_remove_and_the_pig_goes_too() {
+    // F north of the caps C1 and C2: Blue's farmer and pig; Green's farmer joins it from
+    // T0's strip. Green has a second farmer south of T0.
+    let mut t = Table::with(
+        &["crop_circles", "traders_builders"],
+        3,
+        &[
+            "base/D",
+            "base/E",
+            "base/U",
+            "base/E",
+            "base/B",
+            "base/B",
+            "base/U",
+            "base/U",
+            "base/B",
+            "cc/03-cfrf",
+        ],
+    );
+    t.place(1, 0, 0).pass(); // Red
+    t.place(0, 1, 180).figure("NNW"); // Blue: farmer in F, closes C1
+    t.place(2, 0, 0).figure("NNW"); // Green: farmer in T0's strip
+    t.place(1, 1, 180).pass(); // Red closes C2
+    t.place(0, 2, 0); // Blue: the pig
+    t.try_figure_kind(FigureKind::Pig, "NNW").expect("pig");
+    t.place(2, 1, 0).pass(); // Green joins the strip to F
+    t.place(-1, 0, 0).pass(); // Red
+    t.place(3, 0, 0).pass(); // Blue
+    t.place(0, -1, 0).figure("NNW"); // Green: a farmer south of T0
+                                     // Red: the pitchfork circle; Remove
+    t.place(0, -2, 90).pass();
+    t.try_play(Action::ChooseCropMode {
+        mode: CropMode::Remove,
+    })
+    .expect("remove");
+    // Blue's only farmer is in F: it goes, and the pig with it
+    assert_eq!(t.game.pending().map(|p| p.player), Some(BLUE));
+    assert_eq!(t.game.legal_actions().len(), 1);
+    let a = t.game.legal_actions()[0].clone();
+    t.try_play_as(BLUE, a).expect("Blue removes");
+    assert_eq!(
+        t.game.players()[BLUE as usize].supply[FigureKind::Pig as usize],
+        1,
+        "the pig follows its farmer home"
+    );
+    // Green keeps the one in F and removes the other
+    t.try_play_as(
+        GREEN,
+        Action::RemoveFollower {
+            figure: FigureKind::Follower,
+            x: 0,
+            y: -1,
+            spot: "NNW".into(),
+        },
+    )
+    .expect("Green removes the southern farmer");
+    // Red has no farmer: skipped; the game ends
+    assert!(t.is_over());
+    let fields: Vec<_> = t
+        .all_scored()
+        .into_iter()
+        .filter(|s| s.0 == FeatureKind::Field)
+        .collect();
+    assert_eq!(fields, vec![(FeatureKind::Field, 6, vec![GREEN], true)]);
+    assert_eq!(t.score(BLUE), 0);
     t.assert_replays();
 }
