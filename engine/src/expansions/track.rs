@@ -874,6 +874,84 @@ mod tests {
         );
     }
 
+    /// Plays `moves` (tile x, y, degrees, then a spot for a follower or `None`) from a
+    /// sandbox pile, then puts message `m` before Red.
+    fn board_then_message(tiles: &[&str], moves: &[(i32, i32, i64, Option<&str>)], m: u8) -> Game {
+        use crate::game::Action;
+        use crate::geometry::Rotation;
+        let (mut g, _) = Game::new(&GameConfig {
+            players: 2,
+            expansions: vec![Expansion::Messages],
+            tile_order: Some(tiles.iter().map(|s| s.to_string()).collect()),
+            seed: 5,
+        })
+        .expect("set-up");
+        for &(x, y, deg, spot) in moves {
+            let p = g.decider();
+            let rotation = Rotation::from_degrees(deg).expect("rotation");
+            g.play(p, &Action::PlaceTile { x, y, rotation })
+                .expect("tile");
+            let a = match spot {
+                Some(s) => Action::PlaceFigure {
+                    figure: FigureKind::Follower,
+                    spot: s.into(),
+                },
+                None => Action::Pass,
+            };
+            g.play(p, &a).expect("figure");
+            // no awards to move in these boards (nothing with a follower completes)
+            assert!(g.awards.is_empty());
+        }
+        g.message_drawn = Some(m);
+        g.current = RED;
+        g.phase = Phase::ResolveMessage;
+        g
+    }
+
+    #[test]
+    fn ms3_coats_of_arms_without_majority() {
+        // Red's knight in A = {T0, (0,1), (0,2)} with 2 pennants and in B = (1,1) with 1
+        let g = board_then_message(
+            &["base/F", "base/M", "base/F", "base/U"],
+            &[
+                (0, 1, 90, Some("N")),
+                (0, 2, 180, None),
+                (1, 1, 90, Some("N")),
+            ],
+            5,
+        );
+        assert_eq!(g.message_options(), vec![MessageChoice::Points(6)]);
+    }
+
+    #[test]
+    fn ms4_score_a_farmer_and_take_it_back() {
+        // Red's farmer in the field north of the completed caps C1 and C2
+        let mut g = board_then_message(
+            &["base/D", "base/E", "base/E", "base/U"],
+            &[(1, 0, 0, None), (0, 1, 180, None), (1, 1, 180, Some("NNW"))],
+            8,
+        );
+        let options = g.message_options();
+        assert_eq!(
+            options,
+            vec![MessageChoice::Follower {
+                figure: FigureKind::Follower,
+                pos: Pos::new(1, 1),
+                spot: "NNW".into()
+            }]
+        );
+        let mut fx = Vec::new();
+        g.resolve_message(Some(&options[0]), &mut fx)
+            .expect("resolves");
+        g.choose_score_figure(0, &mut fx);
+        // 2 completed cities × 3, and the farmer comes home
+        assert_eq!(g.players[RED as usize].score, 6);
+        assert_eq!(
+            g.players[RED as usize].supply[FigureKind::Follower as usize],
+            7
+        );
+    }
+
     #[test]
     fn track_spaces_and_theft() {
         assert_eq!(space(0), 0);
