@@ -126,3 +126,45 @@ fn x3_builder_double_turn_with_a_crop_circle_in_the_first_part() {
     assert!(t.is_over());
     t.assert_replays();
 }
+
+#[test]
+fn x6_a_flying_mayor_must_take_the_city() {
+    let seed = (0..)
+        .find(|s| 1 + tilepost_engine::rng::Rng::new(*s).below(3) == 2)
+        .unwrap_or(0);
+    let mut t = Table::with_seed(
+        &["flying_machines", "abbey_mayor"],
+        2,
+        &[
+            "base/U",
+            "base/F",
+            "fm/05-frfr",
+            "base/F",
+            "base/G",
+            "base/G",
+            "base/E",
+        ],
+        seed,
+    );
+    t.place(1, 0, 0).pass(); // Red
+    t.place(0, 1, 90).figure("N"); // Blue's knight: the city from T0's cap north
+    t.place(2, 0, 0); // Red: the flying machine points west
+    t.try_play(Action::Fly {
+        figure: FigureKind::Mayor,
+    })
+    .expect("the mayor flies");
+    // roll 2: T0, with an incomplete road and Blue's city; a mayor only takes cities
+    assert_eq!(t.game.flight_target(), Some(Pos::new(0, 0)));
+    assert_eq!(
+        t.game.legal_actions(),
+        vec![Action::Land { spot: "N".into() }]
+    );
+    t.try_play(Action::Land { spot: "N".into() }).expect("land");
+    t.place(0, 2, 90).pass(); // Blue: the second pennant
+    t.place(0, 3, 90).pass();
+    t.place(0, 4, 90).pass();
+    t.place(0, 5, 180).pass(); // Red closes the city: 6 tiles, 2 pennants
+                               // the mayor counts 2 (pennants) against Blue's knight
+    assert_eq!(t.scored()[0], (FeatureKind::City, 16, vec![RED], false));
+    t.assert_replays();
+}
