@@ -2,8 +2,9 @@
 
 mod common;
 
-use common::{Table, BLUE, RED};
+use common::{Table, BLUE, GREEN, RED};
 use tilepost_engine::expansions::minis::CropMode;
+use tilepost_engine::expansions::minis::MagicFigure;
 use tilepost_engine::Phase;
 use tilepost_engine::{Action, FeatureKind, FigureKind, Pos};
 
@@ -166,5 +167,52 @@ fn x6_a_flying_mayor_must_take_the_city() {
     t.place(0, 5, 180).pass(); // Red closes the city: 6 tiles, 2 pennants
                                // the mayor counts 2 (pennants) against Blue's knight
     assert_eq!(t.scored()[0], (FeatureKind::City, 16, vec![RED], false));
+    t.assert_replays();
+}
+
+#[test]
+fn x1_mayor_cathedral_witch_and_big_follower() {
+    let mut t = Table::with(
+        &["inns_cathedrals", "abbey_mayor", "mage_witch"],
+        3,
+        &[
+            "base/U",
+            "base/U",
+            "mw/01-crrr",
+            "am/09-fffc",
+            "am/09-fffc",
+            "ic/01-cccc",
+            "base/E",
+        ],
+    );
+    t.place(-1, 0, 0).pass(); // Red
+    t.place(1, 0, 0).pass(); // Blue
+                             // Green: a magic tile; the witch goes into T0's city
+    t.place(2, 0, 0);
+    t.try_play(Action::MoveMagic {
+        figure: MagicFigure::Witch,
+        x: 0,
+        y: 0,
+        spot: "N".into(),
+    })
+    .expect("witch");
+    t.pass();
+    // Red: a cap with a pennant and the mayor; Blue: a cap with a pennant and the big follower
+    t.place(-1, 1, 180);
+    assert_eq!(t.edges(-1, 1), "FCFF");
+    t.try_figure_kind(FigureKind::Mayor, "E").expect("mayor");
+    t.place(1, 1, 0);
+    t.try_figure_kind(FigureKind::BigFollower, "W")
+        .expect("big follower");
+    // Green: the cathedral joins the three; Red closes the city
+    t.place(0, 1, 0).pass();
+    t.place(0, 2, 180).pass();
+    // 5 tiles, 2 pennants, cathedral: (5 + 2) × 3 = 21; the witch halves it: 11
+    assert_eq!(
+        t.scored()[0],
+        (FeatureKind::City, 11, vec![RED, BLUE], false)
+    );
+    assert_eq!(t.game.magic_figure(MagicFigure::Witch), None, "set aside");
+    let _ = GREEN;
     t.assert_replays();
 }
