@@ -720,3 +720,36 @@ fn landing_options(board: &Board, g: &Game, k: FigureKind, j: usize) -> Vec<(Str
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameConfig;
+
+    #[test]
+    fn mw5_nowhere_to_go_sets_a_figure_aside() {
+        // the mage on T0's road, the witch on T0's city, and no other road or city
+        let (mut g, _) = Game::new(&GameConfig {
+            players: 2,
+            expansions: vec![Expansion::MageWitch],
+            tile_order: Some(vec!["mw/05-cfcf".into()]),
+            seed: 1,
+        })
+        .expect("set-up");
+        let road = g.board.seg(0, 1);
+        let city = g.board.seg(0, 0);
+        g.magic = [Some(road), Some(city)];
+        g.magic_symbol_pending = true;
+        // a moved figure must change feature and may not join the other
+        assert!(g.magic_moves().is_empty());
+        assert_eq!(
+            g.magic_removals(),
+            vec![MagicFigure::Mage, MagicFigure::Witch]
+        );
+        let mut fx = Vec::new();
+        g.remove_magic(MagicFigure::Witch, &mut fx)
+            .expect("set aside");
+        assert_eq!(g.magic, [Some(road), None]);
+        assert!(!g.magic_symbol_pending);
+    }
+}
