@@ -335,7 +335,8 @@ impl Game {
                     _ => FeatureKind::Monastery,
                 };
                 let mut best: Option<i32> = None;
-                let mut cands: Vec<(i32, u16)> = Vec::new();
+                // (value, feature, the segment of the follower that names it)
+                let mut cands: Vec<(i32, u16, u16)> = Vec::new();
                 for f in &self.board.figures {
                     if f.owner != me || !f.kind.is_follower() || self.board.seg_kind(f.seg) != kind
                     {
@@ -350,12 +351,12 @@ impl Game {
                         continue;
                     }
                     let v = self.final_feature_value(id, me);
-                    cands.push((v, id));
+                    cands.push((v, id, f.seg));
                     best = Some(best.map_or(v, |b: i32| b.min(v)));
                 }
-                for (val, id) in cands {
+                for (val, _, named) in cands {
                     if Some(val) == best {
-                        let (pos, spot) = self.seg_place(id);
+                        let (pos, spot) = self.seg_place(named);
                         v.push(MessageChoice::Feature {
                             pos,
                             spot,
@@ -950,6 +951,71 @@ mod tests {
             g.players[RED as usize].supply[FigureKind::Follower as usize],
             7
         );
+    }
+
+    /// MS1: Red's knights in X (3 tiles + 1 pennant, value 4) and Y (2 tiles, value 2); Red
+    /// has just moved the meeple 12 -> 15 and earned a message; the stack holds
+    /// "smallest city" then "2 points per knight".
+    fn ms1(blue_on_five: bool) -> Game {
+        let mut g = board_then_message(
+            &[
+                "base/F", "base/G", "base/G", "base/G", "base/U", "base/U", "base/U",
+            ],
+            &[
+                (0, 1, 90, Some("N")),
+                (0, 2, 90, None),
+                (1, 1, 90, Some("N")),
+                (1, 2, 90, None),
+            ],
+            2,
+        );
+        g.message_drawn = None;
+        set(&mut g, RED, 15, 3);
+        if blue_on_five {
+            set(&mut g, BLUE, 5, 0);
+        }
+        g.message_stack = vec![2, 6, 1, 3, 4, 5, 7, 8];
+        g.messages_earned = 1;
+        let mut fx = Vec::new();
+        g.award_stage = AwardStage::Message;
+        g.continue_messages(&mut fx);
+        assert_eq!(g.message_drawn, Some(2));
+        // smallest city: Y, not X
+        let options = g.message_options();
+        assert_eq!(
+            options,
+            vec![MessageChoice::Feature {
+                pos: Pos::new(1, 1),
+                spot: "N".into(),
+                points: 2
+            }]
+        );
+        g.resolve_message(Some(&options[0]), &mut fx).expect("Y");
+        // Red puts the 2 points on the messenger: 3 -> 5
+        g.choose_score_figure(1, &mut fx);
+        g
+    }
+
+    #[test]
+    fn ms1_a_message_chain() {
+        let mut g = ms1(false);
+        // 5 is dark and empty: the second message is drawn
+        assert_eq!(g.message_drawn, Some(6));
+        assert_eq!(g.message_options(), vec![MessageChoice::Points(4)]);
+        let mut fx = Vec::new();
+        g.resolve_message(Some(&MessageChoice::Points(4)), &mut fx)
+            .expect("2 per knight");
+        g.choose_score_figure(0, &mut fx);
+        assert_eq!(g.track(RED), [19, 5]);
+        assert_eq!(g.players[RED as usize].score, 24);
+        assert_eq!(g.message_drawn, None, "19 is not dark: the chain ends");
+    }
+
+    #[test]
+    fn ms1_no_second_message_beside_another_players_figure() {
+        let g = ms1(true);
+        assert_eq!(g.track(RED), [15, 5]);
+        assert_eq!(g.message_drawn, None);
     }
 
     #[test]
