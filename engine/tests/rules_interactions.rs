@@ -216,3 +216,88 @@ fn x1_mayor_cathedral_witch_and_big_follower() {
     let _ = GREEN;
     t.assert_replays();
 }
+
+#[test]
+fn x4_barn_pig_and_big_follower() {
+    // F (north of the caps C1 and C2): Red's big farmer and pig; F1 (T0's strip): Blue's
+    // farmer, doubled by a crop circle; F and F1 joined; Green's barn. (A crop circle
+    // gives Blue his second farmer in one field, as two separate pieces cannot be built
+    // on this small board.)
+    let mut t = Table::with(
+        &[
+            "abbey_mayor",
+            "traders_builders",
+            "inns_cathedrals",
+            "crop_circles",
+        ],
+        3,
+        &[
+            "base/D",
+            "base/U",
+            "base/E",
+            "base/E",
+            "cc/03-cfrf",
+            "base/B",
+            "base/B",
+            "base/U",
+            "base/B",
+            "base/U",
+            "base/U",
+            "base/B",
+            "base/E",
+            "base/E",
+        ],
+    );
+    t.place(1, 0, 0).pass(); // Red
+    t.place(2, 0, 0).figure("NNW"); // Blue: farmer in F1
+    t.place(0, 1, 180).pass(); // Green closes C1
+    t.place(1, 1, 180); // Red closes C2; big farmer in F
+    t.try_figure_kind(FigureKind::BigFollower, "NNW")
+        .expect("big farmer");
+    // Blue: a pitchfork circle; Add: Green has no farmer, Red passes, Blue adds one
+    t.place(0, -1, 90).pass();
+    t.try_play(Action::ChooseCropMode {
+        mode: CropMode::Add,
+    })
+    .expect("add");
+    assert_eq!(t.game.pending().map(|p| p.player), Some(RED));
+    t.try_play_as(RED, Action::Pass).expect("Red adds nothing");
+    t.try_play_as(
+        BLUE,
+        Action::AddFollower {
+            figure: FigureKind::Follower,
+            x: 2,
+            y: 0,
+            spot: "NNW".into(),
+        },
+    )
+    .expect("Blue adds a farmer");
+    t.place(0, 2, 0).pass(); // Green
+    t.place(-1, 1, 0); // Red: the pig in F
+    t.try_figure_kind(FigureKind::Pig, "NNW").expect("pig");
+    t.place(3, 0, 0).pass(); // Blue
+    t.place(2, 1, 0).pass(); // Green joins F and F1
+    t.place(-1, 0, 0).pass(); // Red
+    t.place(4, 0, 0).pass(); // Blue
+                             // Green: the barn where (0,1), (1,1), (0,2) and (1,2) meet
+    t.place(1, 2, 0);
+    t.try_figure_kind(FigureKind::Barn, "SW").expect("barn");
+    // Red 2 (big) + pig against Blue 2: a tie; 2 completed cities
+    assert_eq!(
+        t.scored(),
+        vec![
+            (FeatureKind::Field, 6, vec![BLUE], false),
+            (FeatureKind::Field, 8, vec![RED], false)
+        ]
+    );
+    let red = &t.game.players()[RED as usize];
+    assert_eq!(red.supply[FigureKind::BigFollower as usize], 1);
+    assert_eq!(red.supply[FigureKind::Pig as usize], 1);
+    assert_eq!(t.supply(BLUE), 7);
+    // a third completed city joins F before the end: the barn scores 3 × 4
+    t.place(-1, 2, 270).pass(); // Red
+    t.place(-2, 2, 90).pass(); // Blue closes C3
+    assert!(t.is_over());
+    assert_eq!(t.score(GREEN), 12);
+    t.assert_replays();
+}
