@@ -1019,6 +1019,117 @@ mod tests {
     }
 
     #[test]
+    fn x2_wagon_gold_and_messages_in_order() {
+        use crate::game::Action;
+        use crate::geometry::Rotation;
+        let (mut g, _) = Game::new(&GameConfig {
+            players: 2,
+            expansions: vec![
+                Expansion::AbbeyMayor,
+                Expansion::GoldMines,
+                Expansion::Messages,
+            ],
+            tile_order: Some(
+                [
+                    "gm/01-frrf",
+                    "base/W",
+                    "base/B",
+                    "base/B",
+                    "base/E",
+                    "base/U",
+                    "base/A",
+                    "base/U",
+                    "base/U",
+                ]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            ),
+            seed: 5,
+        })
+        .expect("set-up");
+        let mut play = |g: &mut Game, a: Action| {
+            let p = g.decider();
+            g.play(p, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+        };
+        let tile = |x, y, d| Action::PlaceTile {
+            x,
+            y,
+            rotation: Rotation::from_degrees(d).expect("rotation"),
+        };
+        // Red: the gold tile (monastery, road W–S); the second ingot goes on T0 by itself;
+        // the wagon on the road
+        play(&mut g, tile(1, 0, 90));
+        assert_eq!(g.ingots_at(Pos::new(0, 0)), 1);
+        play(
+            &mut g,
+            Action::PlaceFigure {
+                figure: FigureKind::Wagon,
+                spot: "W".into(),
+            },
+        );
+        for (x, y, d) in [(-1, 0, 0), (0, -1, 0), (2, 0, 0), (0, 1, 180), (-2, 0, 0)] {
+            play(&mut g, tile(x, y, d));
+            play(&mut g, Action::Pass);
+        }
+        // Red: meeple on 11, messenger on 2; the message stack starts with "smallest monastery"
+        set(&mut g, RED, 11, 2);
+        g.message_stack = vec![3, 1, 2, 4, 5, 6, 7, 8];
+        // Red's road end at a monastery completes the road of 4 tiles carrying 2 ingots
+        play(&mut g, tile(1, -1, 180));
+        play(&mut g, Action::Pass);
+        // 1. scoring: +4 on the meeple, 11 -> 15, a message; the gold; the wagon freed
+        assert_eq!(g.phase, Phase::ChooseScoreFigure);
+        play(
+            &mut g,
+            Action::ChooseScoreFigure {
+                figure: crate::game::ScoreFigure::Meeple,
+            },
+        );
+        assert_eq!(g.track(RED), [15, 2]);
+        assert_eq!(g.players[RED as usize].gold, 2);
+        // 2. the wagon moves onto the monastery (5 neighbours)
+        assert_eq!(g.phase, Phase::MoveWagon);
+        play(
+            &mut g,
+            Action::MoveWagon {
+                x: 1,
+                y: 0,
+                spot: "C".into(),
+            },
+        );
+        // 3. the message: smallest monastery = the wagon's: 1 + 5
+        assert_eq!(g.phase, Phase::ResolveMessage);
+        assert_eq!(
+            g.message_options(),
+            vec![MessageChoice::Feature {
+                pos: Pos::new(1, 0),
+                spot: "C".into(),
+                points: 6
+            }]
+        );
+        play(
+            &mut g,
+            Action::MessageFeature {
+                x: 1,
+                y: 0,
+                spot: "C".into(),
+            },
+        );
+        play(
+            &mut g,
+            Action::ChooseScoreFigure {
+                figure: crate::game::ScoreFigure::Messenger,
+            },
+        );
+        // messenger 2 -> 8: no chain
+        assert_eq!(g.track(RED), [15, 8]);
+        assert_eq!(g.players[RED as usize].score, 23);
+        assert_eq!(g.phase, Phase::PlaceTile);
+        assert_eq!(g.current, BLUE);
+    }
+
+    #[test]
     fn track_spaces_and_theft() {
         assert_eq!(space(0), 0);
         assert_eq!(space(49), 49);
