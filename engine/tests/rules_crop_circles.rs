@@ -1,4 +1,5 @@
-//! Crop Circles as the rulebook states it (`shared/rules/crop-circles.md`): CC2 and CC3.
+//! Crop Circles as the rulebook states it (`shared/rules/crop-circles.md`): CC1–CC4 (CC4
+//! with Blue's single knight: two separate knights of Blue cannot join a 3-tile city).
 
 mod common;
 
@@ -147,5 +148,108 @@ fn cc3_pitchfork_remove_and_the_pig_goes_too() {
         .collect();
     assert_eq!(fields, vec![(FeatureKind::Field, 6, vec![GREEN], true)]);
     assert_eq!(t.score(BLUE), 0);
+    t.assert_replays();
+}
+
+/// City A on row -1: Blue's knight in the west cap, Red's in the east cap, joined by a
+/// three-sided city with a pennant, open to the south; Blue also has a knight in city B.
+/// Red then places a shield circle and chooses Add.
+fn shield_add(expansions: &[&str]) -> Table {
+    let mut t = Table::with(
+        expansions,
+        3,
+        &[
+            "base/U",
+            "base/U",
+            "base/U",
+            "base/E",
+            "base/E",
+            "base/U",
+            "base/Q",
+            "base/E",
+            "base/U",
+            "cc/05-cfcf",
+            "base/E",
+        ],
+    );
+    t.place(-1, 0, 0).pass(); // Red
+    t.place(1, 0, 0).pass(); // Blue
+    t.place(2, 0, 0).pass(); // Green
+    t.place(1, -1, 270).figure("W"); // Red: knight in the east cap
+    t.place(-1, -1, 90).figure("E"); // Blue: knight in the west cap
+    t.place(3, 0, 0).pass(); // Green
+    t.place(0, -1, 180).pass(); // Red: joins them into A (1 pennant), open south
+    assert_eq!(t.edges(0, -1), "FCCC");
+    t.place(-1, 1, 0).figure("N"); // Blue: knight in city B
+    t.place(4, 0, 0).pass(); // Green
+    t.place(2, 1, 90).pass(); // Red: the shield circle
+    t.try_play(Action::ChooseCropMode {
+        mode: CropMode::Add,
+    })
+    .expect("add");
+    t
+}
+
+#[test]
+fn cc1_shield_add_changes_a_majority() {
+    let mut t = shield_add(&["crop_circles"]);
+    // Blue (left of Red) adds next to his knight in A
+    assert_eq!(t.game.pending().map(|p| p.player), Some(BLUE));
+    t.try_play_as(
+        BLUE,
+        Action::AddFollower {
+            figure: FigureKind::Follower,
+            x: -1,
+            y: -1,
+            spot: "E".into(),
+        },
+    )
+    .expect("Blue adds");
+    // Green has no knight: skipped; Red adds in A too
+    assert_eq!(t.game.pending().map(|p| p.player), Some(RED));
+    t.try_play_as(
+        RED,
+        Action::AddFollower {
+            figure: FigureKind::Follower,
+            x: 1,
+            y: -1,
+            spot: "W".into(),
+        },
+    )
+    .expect("Red adds");
+    // later A completes: 4 tiles + 1 pennant = 10, Red 2 against Blue 2
+    t.place(0, -2, 0).pass(); // Blue closes A
+    assert_eq!(
+        t.scored()[0],
+        (FeatureKind::City, 10, vec![RED, BLUE], false)
+    );
+    let _ = GREEN;
+    t.assert_replays();
+}
+
+#[test]
+fn cc4_add_a_big_follower_next_to_a_knight() {
+    let mut t = shield_add(&["crop_circles", "inns_cathedrals"]);
+    t.try_play_as(BLUE, Action::Pass)
+        .expect("Blue adds nothing");
+    // Red adds his big follower next to his knight: 3 against Blue's 1
+    assert!(t.game.legal_actions().contains(&Action::AddFollower {
+        figure: FigureKind::BigFollower,
+        x: 1,
+        y: -1,
+        spot: "W".into(),
+    }));
+    t.try_play_as(
+        RED,
+        Action::AddFollower {
+            figure: FigureKind::BigFollower,
+            x: 1,
+            y: -1,
+            spot: "W".into(),
+        },
+    )
+    .expect("Red adds the big follower");
+    t.place(0, -2, 0).pass();
+    assert_eq!(t.scored()[0], (FeatureKind::City, 10, vec![RED], false));
     t.assert_replays();
 }

@@ -1048,7 +1048,7 @@ mod tests {
             seed: 5,
         })
         .expect("set-up");
-        let mut play = |g: &mut Game, a: Action| {
+        let play = |g: &mut Game, a: Action| {
             let p = g.decider();
             g.play(p, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
         };
