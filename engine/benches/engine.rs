@@ -4,19 +4,30 @@
 //! `cargo bench -p tilepost-engine -- --warm-up-time 1 --measurement-time 3`
 //!
 //! Targets (release, 2 cores): placements_into ≤ 3 µs, placements ≤ 20 µs, replay of a
-//! 2-player base game ≤ 50 µs, a random game ≤ 1 ms.
+//! 2-player base game ≤ 50 µs, a random game ≤ 1 ms; replay of a 5-player game with the
+//! four big expansions ≤ 150 µs, of a 6-player game with every expansion ≤ 300 µs.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use tilepost_engine::rng::Rng;
-use tilepost_engine::{Event, Game, GameConfig, Phase, Pos, Rotation};
+use tilepost_engine::{Event, Expansion, Game, GameConfig, Phase, Pos, Rotation};
 
 /// Plays random legal actions until `stop` says so; returns the game and its log.
 fn random_game(seed: u64, players: u8, stop: impl Fn(&Game) -> bool) -> (Game, Vec<Event>) {
+    random_game_with(seed, players, Vec::new(), stop)
+}
+
+fn random_game_with(
+    seed: u64,
+    players: u8,
+    expansions: Vec<Expansion>,
+    stop: impl Fn(&Game) -> bool,
+) -> (Game, Vec<Event>) {
     let (mut game, created) = Game::new(&GameConfig {
         players,
         seed,
+        expansions,
         ..Default::default()
     })
     .expect("set-up");
@@ -67,6 +78,24 @@ fn replay(c: &mut Criterion) {
     });
 }
 
+fn replay_with_expansions(c: &mut Criterion) {
+    use Expansion::*;
+    let four = vec![River, Abbot, InnsCathedrals, TradersBuilders];
+    let (game, log) = random_game_with(3, 5, four, |_| false);
+    assert!(game.is_over());
+    c.bench_function(
+        "replay of a complete 5-player game with River, Abbot, I&C, T&B",
+        |b| b.iter(|| Game::replay(black_box(&log)).expect("replays")),
+    );
+    let (game, log) = random_game_with(3, 6, Expansion::ALL.to_vec(), |_| false);
+    assert!(game.is_over());
+    assert!(game.board().len() >= 180, "{} tiles", game.board().len());
+    c.bench_function(
+        "replay of a complete 6-player game with every expansion",
+        |b| b.iter(|| Game::replay(black_box(&log)).expect("replays")),
+    );
+}
+
 fn whole_game(c: &mut Criterion) {
     let mut seed = 0u64;
     c.bench_function("random complete 2-player base game", |b| {
@@ -78,5 +107,11 @@ fn whole_game(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, placements, replay, whole_game);
+criterion_group!(
+    benches,
+    placements,
+    replay,
+    replay_with_expansions,
+    whole_game
+);
 criterion_main!(benches);

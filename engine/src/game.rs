@@ -935,6 +935,15 @@ impl Game {
         &self.wagons
     }
 
+    /// Is there an empty cell with tiles on all four sides?
+    pub fn has_hole(&self) -> bool {
+        self.board.frontier().iter().any(|f| {
+            crate::geometry::Dir::ALL
+                .iter()
+                .all(|d| self.board.is_occupied(f.pos.step(*d)))
+        })
+    }
+
     /// Empty cells with tiles on all four sides (where an abbey may go).
     pub fn holes(&self) -> Vec<Pos> {
         let mut v: Vec<Pos> = self
@@ -950,6 +959,38 @@ impl Game {
             .collect();
         v.sort();
         v
+    }
+
+    /// May the pending wagon move onto segment `seg`?
+    fn wagon_target_ok(&self, seg: u16) -> bool {
+        let Some(&(_, from)) = self.wagons.first() else {
+            return false;
+        };
+        let at = self.board.tiles()[self.board.seg_tile(seg)].pos;
+        (at.x - from.x).abs() <= 1
+            && (at.y - from.y).abs() <= 1
+            && expansions::figure_allowed(
+                self.expansions,
+                FigureKind::Wagon,
+                self.board.seg_kind(seg),
+            )
+            && !self.board.is_complete(seg)
+            && self.board.figures_in(seg) == 0
+    }
+
+    /// Has the pending wagon anywhere to go?
+    fn has_wagon_target(&self) -> bool {
+        let Some(&(_, from)) = self.wagons.first() else {
+            return false;
+        };
+        let mut cells = [from; 9];
+        cells[1..].copy_from_slice(&from.surrounding());
+        cells.iter().any(|p| {
+            self.board.tile_index_at(*p).is_some_and(|j| {
+                (0..self.board.tiles()[j].tile_type().features.len())
+                    .any(|i| self.wagon_target_ok(self.board.seg(j, i)))
+            })
+        })
     }
 
     /// Where the pending wagon may move: (cell, spot name, segment), the features on the
@@ -1637,7 +1678,11 @@ impl Game {
                 if !self.players[player as usize].abbey {
                     return Err(PlayError::NoFigureLeft("abbey"));
                 }
-                if !self.holes().contains(&pos) {
+                let hole = !self.board.is_occupied(pos)
+                    && crate::geometry::Dir::ALL
+                        .iter()
+                        .all(|d| self.board.is_occupied(pos.step(*d)));
+                if !hole {
                     return Err(PlayError::NotAHole { x: pos.x, y: pos.y });
                 }
                 let abbey = catalog()
@@ -1677,7 +1722,7 @@ impl Game {
                         tt.feature_at(pt.rotation, s).map(|i| self.board.seg(j, i))
                     })
                     .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
-                if !self.wagon_targets().iter().any(|t| t.2 == seg) {
+                if !self.wagon_target_ok(seg) {
                     return Err(PlayError::WagonOutOfReach);
                 }
                 self.board.add_figure(player, FigureKind::Wagon, seg);
@@ -2051,7 +2096,7 @@ impl Game {
     /// turn part ends.
     pub(crate) fn continue_wagons(&mut self, sink: &mut impl EffectSink) {
         while let Some(&(owner, from)) = self.wagons.first() {
-            if !self.wagon_targets().is_empty() {
+            if self.has_wagon_target() {
                 self.phase = Phase::MoveWagon;
                 return;
             }
@@ -2126,7 +2171,7 @@ impl Game {
         while !self.final_queue.is_empty() {
             let p = self.final_queue.remove(0);
             let pl = &self.players[p as usize];
-            if pl.active && pl.abbey && !self.holes().is_empty() {
+            if pl.active && pl.abbey && self.has_hole() {
                 self.current = p;
                 self.phase = Phase::FinalAbbey;
                 return;
@@ -2288,7 +2333,7 @@ impl Game {
     fn start_turn(&mut self, sink: &mut impl EffectSink) {
         self.drawn = None;
         self.placed = None;
-        if self.players[self.current as usize].abbey && !self.holes().is_empty() {
+        if self.players[self.current as usize].abbey && self.has_hole() {
             self.phase = Phase::AbbeyOrDraw;
             return;
         }

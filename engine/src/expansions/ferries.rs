@@ -192,8 +192,11 @@ impl Game {
         let Some(start) = self.part_tile else {
             return out;
         };
+        if self.ferries.is_empty() {
+            return out;
+        }
         let tt = self.board.tiles()[start].tile_type();
-        let mut seen: Vec<u16> = Vec::new();
+        let mut seen: Vec<u16> = Vec::with_capacity(32);
         let mut queue: Vec<u16> = Vec::new();
         for (i, f) in tt.features.iter().enumerate() {
             if f.kind == FeatureKind::Road {

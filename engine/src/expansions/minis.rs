@@ -224,7 +224,7 @@ impl Game {
     /// the mage and the witch; otherwise the figure phase.
     pub(crate) fn pre_figure(&mut self) {
         if self.magic_symbol_pending {
-            if !self.magic_moves().is_empty() || self.magic.iter().any(|m| m.is_some()) {
+            if self.has_magic_move() || self.magic.iter().any(|m| m.is_some()) {
                 self.phase = Phase::MoveMagic;
                 return;
             }
@@ -248,6 +248,35 @@ impl Game {
     /// Where the mage and the witch stand (segment), `None` when set aside.
     pub fn magic_figure(&self, f: MagicFigure) -> Option<u16> {
         self.magic[f.index()]
+    }
+
+    /// May magic figure `f` move onto segment `seg`? (A road or city segment of an
+    /// incomplete feature without the other figure, and not the figure's own feature; at a
+    /// meeting only a figure on the board moves.)
+    fn magic_dest_ok(&self, f: MagicFigure, seg: u16) -> bool {
+        if !matches!(
+            self.board.seg_kind(seg),
+            FeatureKind::Road | FeatureKind::City
+        ) {
+            return false;
+        }
+        let own = self.magic[f.index()].map(|s| self.board.find(s));
+        if own.is_none() && self.magic_meeting() {
+            return false;
+        }
+        let other = self.magic[f.other().index()].map(|s| self.board.find(s));
+        let root = self.board.find(seg);
+        self.board.open_sides(seg) != 0 && Some(root) != own && Some(root) != other
+    }
+
+    /// Is any magic move possible? (Without building the list.)
+    fn has_magic_move(&self) -> bool {
+        MagicFigure::BOTH.into_iter().any(|f| {
+            self.board.tiles().iter().enumerate().any(|(j, pt)| {
+                (0..pt.tile_type().features.len())
+                    .any(|i| self.magic_dest_ok(f, self.board.seg(j, i)))
+            })
+        })
     }
 
     /// Legal magic moves: (figure, cell, spot name, segment). A destination is a road or
@@ -288,7 +317,7 @@ impl Game {
 
     /// Figures that may be set aside now (only when no move is legal).
     pub fn magic_removals(&self) -> Vec<MagicFigure> {
-        if !self.magic_moves().is_empty() {
+        if self.has_magic_move() {
             return Vec::new();
         }
         let meeting = self.magic_meeting();
@@ -319,7 +348,7 @@ impl Game {
                 tt.feature_at(pt.rotation, s).map(|i| self.board.seg(j, i))
             })
             .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
-        if !self.magic_moves().iter().any(|m| m.0 == f && m.3 == seg) {
+        if !self.magic_dest_ok(f, seg) {
             return Err(PlayError::MagicNotAllowed);
         }
         self.magic[f.index()] = Some(seg);
