@@ -57,7 +57,7 @@ use thiserror::Error;
 use tilepost_engine::catalog::catalog;
 use tilepost_engine::{FigureKind, Game, Rotation, TileTypeId};
 
-pub use board::{BoardOptions, NeutralFigure, NeutralKind};
+pub use board::BoardOptions;
 pub use figures::Shape;
 
 /// Why a picture could not be made.
