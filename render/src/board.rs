@@ -222,7 +222,8 @@ pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
         let o = origin(q);
         let _ = write!(
             s,
-            "<rect x=\"{}\" y=\"{}\" width=\"94\" height=\"94\" rx=\"3\" fill=\"none\" stroke=\"{}\" stroke-width=\"7\"/><rect x=\"{}\" y=\"{}\" width=\"94\" height=\"94\" rx=\"3\" fill=\"none\" stroke=\"{}\" stroke-width=\"3.4\"/>",
+            "<g data-last-turn=\"{},{}\"><rect x=\"{}\" y=\"{}\" width=\"94\" height=\"94\" rx=\"3\" fill=\"none\" stroke=\"{}\" stroke-width=\"7\"/><rect x=\"{}\" y=\"{}\" width=\"94\" height=\"94\" rx=\"3\" fill=\"none\" stroke=\"{}\" stroke-width=\"3.4\"/></g>",
+            q.x, q.y,
             num(o.x + 3.0), num(o.y + 3.0), c::OUTLINE,
             num(o.x + 3.0), num(o.y + 3.0), c::HIGHLIGHT
         );
