@@ -192,7 +192,7 @@ pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
         let o = origin(t.pos);
         let _ = write!(
             s,
-            "<rect x=\"{}\" y=\"{}\" width=\"100\" height=\"100\" rx=\"3\" fill=\"#000000\" opacity=\"0.18\"/>",
+            "<rect x=\"{}\" y=\"{}\" width=\"100\" height=\"100\" rx=\"3\" fill=\"#000000\" fill-opacity=\"0.18\"/>",
             num(o.x + 2.0),
             num(o.y + 2.5)
         );

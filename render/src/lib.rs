@@ -197,9 +197,32 @@ pub fn to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
         tiny_skia::Transform::identity(),
         &mut pixmap.as_mut(),
     );
-    pixmap
-        .encode_png()
-        .map_err(|e| RenderError::Png(e.to_string()))
+    encode_png(&pixmap)
+}
+
+/// PNG bytes of a pixmap: straight (not premultiplied) RGBA, fast compression (most of
+/// a board is flat colour, which compresses well anyway).
+fn encode_png(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, RenderError> {
+    let mut rgba = Vec::with_capacity(pixmap.data().len());
+    for px in pixmap.pixels() {
+        let c = px.demultiply();
+        rgba.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+    }
+    let mut out = Vec::with_capacity(rgba.len() / 4);
+    {
+        let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_compression(png::Compression::Fast);
+        enc.set_filter(png::FilterType::Sub);
+        let mut w = enc
+            .write_header()
+            .map_err(|e| RenderError::Png(e.to_string()))?;
+        w.write_image_data(&rgba)
+            .map_err(|e| RenderError::Png(e.to_string()))?;
+        w.finish().map_err(|e| RenderError::Png(e.to_string()))?;
+    }
+    Ok(out)
 }
 
 /// Checks that the drawing of every tile type parts its fields exactly as the catalog
