@@ -279,7 +279,50 @@ fn running_game_picture_hides_the_pile(app: &TestApp) {
     }
 }
 
+/// The turn message carries the picture of the board at the recipient's moment and the
+/// picture of the drawn tile, and both links work.
+fn turn_message_links_the_pictures(app: &TestApp) {
+    let (red, blue) = (app.user("red"), app.user("blue"));
+    let id = start_game(&[&red, &blue], json!({"tile_order": ["base/U", "base/V"]}));
+    play_first(&[&red, &blue], &id);
+    let rt = actix_web::rt::System::new();
+    let outbox = rt
+        .block_on(app.server.state.store.outbox_for_user(blue.user_id.clone()))
+        .expect("outbox");
+    let turn: Value = serde_json::from_str(
+        &outbox
+            .iter()
+            .find(|m| m.kind == "game.turn_started")
+            .expect("blue's turn message")
+            .payload,
+    )
+    .expect("JSON");
+    let data = &turn["data"];
+    let version = data["version"].as_i64().expect("version");
+    let board = data["board_png"].as_str().expect("board_png");
+    assert_eq!(
+        board,
+        format!("http://tilepost.test/v1/games/{id}/board.png?version={version}")
+    );
+    assert_eq!(data["links"]["board_png"], board);
+    let tile = data["tile_svg"].as_str().expect("tile_svg");
+    assert_eq!(tile, "http://tilepost.test/v1/tiles/base/V.svg");
+    let html = data["html"].as_str().unwrap();
+    assert!(html.contains(&format!("<img src=\"{}\"", board.replace('&', "&amp;"))));
+    assert!(html.contains(tile));
+    assert!(data["text"].as_str().unwrap().contains(board));
+    // the links serve the pictures of that moment
+    let path = |u: &str| u.trim_start_matches("http://tilepost.test").to_string();
+    let png = raw(app, &path(board), &[]);
+    assert_eq!((png.status, png.content_type.as_str()), (200, "image/png"));
+    png_size(&png.body);
+    let svg = raw(app, &path(tile), &[]);
+    assert_eq!(svg.status, 200);
+    svg_size(&svg.body);
+}
+
 crate::both!(
+    turn_message_links_the_pictures,
     board_pictures_at_any_version,
     tile_catalog_and_pictures,
     running_game_picture_hides_the_pile,
