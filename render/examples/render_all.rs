@@ -103,6 +103,18 @@ fn main() {
         ..midway_options()
     };
     write(dir, "base-midway", &board_svg(&base, &opts));
+    match tilepost_render::board_png(&base, &opts) {
+        Ok(png) => {
+            if let Err(e) = fs::write(dir.join("base-midway-cached.png"), png) {
+                eprintln!("cannot write base-midway-cached.png: {e}");
+                std::process::exit(1);
+            }
+        }
+        Err(e) => {
+            eprintln!("cannot rasterise the base game: {e}");
+            std::process::exit(1);
+        }
+    }
 
     // a random finished game with every implemented expansion
     let expansions: Vec<Expansion> = Expansion::ALL

@@ -79,6 +79,30 @@ fn def_id(t: TileTypeId, r: Rotation) -> String {
 }
 
 pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
+    board_doc(game, opts, None)
+}
+
+/// A board picture in three layers, for rasterising with cached tile images: the SVG
+/// below the tiles (background, players' bar, coordinates, shadows), the tiles (pixel
+/// position of the top-left corner, tile type, rotation), and the SVG above them
+/// (highlights, figures, pieces, ghosts) on a transparent background.
+pub struct Layers {
+    pub under: String,
+    pub tiles: Vec<(f64, f64, TileTypeId, Rotation)>,
+    pub over: String,
+}
+
+pub fn board_layers(game: &Game, opts: &BoardOptions) -> Layers {
+    let mut layers = Layers {
+        under: String::new(),
+        tiles: Vec::new(),
+        over: String::new(),
+    };
+    board_doc(game, opts, Some(&mut layers));
+    layers
+}
+
+fn board_doc(game: &Game, opts: &BoardOptions, mut layers: Option<&mut Layers>) -> String {
     let board = game.board();
     let tiles = board.tiles();
     let pending = game.pending();
@@ -129,8 +153,11 @@ pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
     s.push_str("<title>tilepost board</title><defs>");
     s.push_str(&art::defs());
     // one definition per tile type and rotation in use
-    let mut used: BTreeSet<(TileTypeId, Rotation)> =
-        tiles.iter().map(|t| (t.tile, t.rotation)).collect();
+    let mut used: BTreeSet<(TileTypeId, Rotation)> = if layers.is_some() {
+        BTreeSet::new()
+    } else {
+        tiles.iter().map(|t| (t.tile, t.rotation)).collect()
+    };
     if let Some(t) = drawn {
         for pl in &placements {
             used.insert((t, pl.rotation));
@@ -148,6 +175,7 @@ pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
         );
     }
     s.push_str("</defs>");
+    let defs_end = s.len();
     let _ = write!(
         s,
         "<rect width=\"{}\" height=\"{}\" fill=\"{}\"/>",
@@ -197,8 +225,13 @@ pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
             num(o.y + 2.5)
         );
     }
+    let split = s.len();
     for t in tiles {
         let o = origin(t.pos);
+        if let Some(l) = layers.as_deref_mut() {
+            l.tiles.push((o.x * px, o.y * px, t.tile, t.rotation));
+            continue;
+        }
         let _ = write!(
             s,
             "<use href=\"#{}\" xlink:href=\"#{}\" x=\"{}\" y=\"{}\"/>",
@@ -407,6 +440,10 @@ pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
         }
     }
     s.push_str("</svg>");
+    if let Some(l) = layers {
+        l.under = format!("{}</svg>", &s[..split]);
+        l.over = format!("{}{}", &s[..defs_end], &s[split..]);
+    }
     s
 }
 

@@ -5,7 +5,9 @@
 use tilepost_engine::catalog::catalog;
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Expansion, Game, GameConfig, Phase, Rotation, TileTypeId};
-use tilepost_render::{board_svg, figures_svg, tile_svg, to_png, BoardOptions, RenderError};
+use tilepost_render::{
+    board_png, board_svg, figures_svg, tile_svg, to_png, BoardOptions, RenderError,
+};
 
 /// Parses `svg` as XML and returns the root's pixel size.
 fn parse_svg(svg: &str) -> (u32, u32) {
@@ -139,6 +141,10 @@ fn a_finished_game_renders_to_the_same_bytes_twice() {
     assert_eq!(decode_png(&pa), (w, h));
     // a game replayed from scratch gives the same picture as well
     assert_eq!(board_svg(&finished_game(11), &opts), a);
+    // the PNG from cached tile pictures: same size, same bytes twice (cache cold, warm)
+    let fast = board_png(&game, &opts).expect("png");
+    assert_eq!(decode_png(&fast), (w, h));
+    assert_eq!(board_png(&game, &opts).expect("png"), fast);
 }
 
 /// Base tiles, one id per copy, in catalog order (without the start copy).

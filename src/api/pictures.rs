@@ -14,7 +14,7 @@ use actix_web::http::header;
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use tilepost_engine::{catalog, Event, Expansion, Game, Pos, Rotation};
-use tilepost_render::{board_svg, tile_svg, to_png, BoardOptions};
+use tilepost_render::{board_png, board_svg, tile_svg, BoardOptions};
 use utoipa::{IntoParams, ToSchema};
 
 use super::error::{ApiError, Problem};
@@ -217,10 +217,9 @@ async fn board(
             ghosts,
             ..Default::default()
         };
-        let svg = board_svg(&game, &opts);
         match format {
-            Format::Svg => Ok(svg.into_bytes()),
-            Format::Png => to_png(&svg).map_err(|e| format!("game {game_id}: {e}")),
+            Format::Svg => Ok(board_svg(&game, &opts).into_bytes()),
+            Format::Png => board_png(&game, &opts).map_err(|e| format!("game {game_id}: {e}")),
         }
     })
     .await
