@@ -90,6 +90,32 @@ fn main() {
     write(dir, "sheet", &sheet);
     write(dir, "figures", &figures_svg(480));
 
+    // a base game half-way, with the numbered placements of the drawn tile
+    let base = midway_base_game(seed);
+    let opts = BoardOptions {
+        highlight: base
+            .board()
+            .tiles()
+            .last()
+            .map(|t| t.pos)
+            .into_iter()
+            .collect(),
+        ..midway_options()
+    };
+    write(dir, "base-midway", &board_svg(&base, &opts));
+    match tilepost_render::board_png(&base, &opts) {
+        Ok(png) => {
+            if let Err(e) = fs::write(dir.join("base-midway-cached.png"), png) {
+                eprintln!("cannot write base-midway-cached.png: {e}");
+                std::process::exit(1);
+            }
+        }
+        Err(e) => {
+            eprintln!("cannot rasterise the base game: {e}");
+            std::process::exit(1);
+        }
+    }
+
     // a random finished game with every implemented expansion
     let expansions: Vec<Expansion> = Expansion::ALL
         .into_iter()
@@ -119,6 +145,7 @@ fn main() {
             let opts = BoardOptions {
                 ghosts: true,
                 highlight: last_turn.clone(),
+                tile_px: 56,
                 ..Default::default()
             };
             write(dir, "game-running", &board_svg(&game, &opts));
@@ -140,6 +167,7 @@ fn main() {
     }
     let opts = BoardOptions {
         highlight: last_turn,
+        tile_px: 56,
         ..Default::default()
     };
     let t0 = Instant::now();
@@ -158,4 +186,51 @@ fn main() {
         t_png.as_secs_f64() * 1000.0
     );
     println!("wrote {}", dir.display());
+}
+
+fn midway_options() -> BoardOptions {
+    BoardOptions {
+        ghosts: true,
+        tile_px: 64,
+        ..Default::default()
+    }
+}
+
+/// A base game of three players after 36 tiles, playing random legal moves that place a
+/// figure whenever one may.
+fn midway_base_game(seed: u64) -> Game {
+    let config = GameConfig {
+        players: 3,
+        expansions: Vec::new(),
+        tile_order: None,
+        seed,
+    };
+    let (mut game, _) = match Game::new(&config) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("cannot set up a game: {e}");
+            std::process::exit(1);
+        }
+    };
+    let mut rng = Rng::new(seed ^ 0xba5e);
+    while let Some(p) = game.pending() {
+        if game.board().len() >= 37 && game.phase() == tilepost_engine::Phase::PlaceTile {
+            break;
+        }
+        let options = game.legal_actions();
+        let figures: Vec<_> = options
+            .iter()
+            .filter(|a| matches!(a, tilepost_engine::Action::PlaceFigure { .. }))
+            .collect();
+        let a = if !figures.is_empty() && rng.below(3) > 0 {
+            figures[rng.below(figures.len() as u64) as usize].clone()
+        } else {
+            options[rng.below(options.len() as u64) as usize].clone()
+        };
+        if let Err(e) = game.play(p.player, &a) {
+            eprintln!("listed action refused: {e}");
+            std::process::exit(1);
+        }
+    }
+    game
 }

@@ -131,7 +131,7 @@ pub fn tile_art(id: TileTypeId, q: u8) -> String {
         for tn in &rd.tunnels {
             let _ = write!(
                 s,
-                "<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2.4\" stroke-dasharray=\"3 3\" opacity=\"0.8\"/>",
+                "<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2.4\" stroke-dasharray=\"3 3\" stroke-opacity=\"0.8\"/>",
                 d_with(tn, r),
                 c::ROAD_EDGE
             );
@@ -153,7 +153,7 @@ pub fn tile_art(id: TileTypeId, q: u8) -> String {
             let dd = d_with(path, r);
             let _ = write!(
                 s,
-                "<path d=\"{dd}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" stroke-linecap=\"butt\" stroke-linejoin=\"round\"/><path d=\"{dd}\" fill=\"none\" stroke=\"{}\" stroke-width=\"0.8\" stroke-dasharray=\"1.5 5\" opacity=\"0.6\"/>",
+                "<path d=\"{dd}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" stroke-linecap=\"butt\" stroke-linejoin=\"round\"/><path d=\"{dd}\" fill=\"none\" stroke=\"{}\" stroke-width=\"0.8\" stroke-dasharray=\"1.5 5\" stroke-opacity=\"0.6\"/>",
                 c::ROAD,
                 num(2.0 * ROAD_W),
                 c::ROAD_EDGE
@@ -182,7 +182,7 @@ pub fn tile_art(id: TileTypeId, q: u8) -> String {
         let dd = d_with(&city.fill, r);
         let _ = write!(
             s,
-            "<path d=\"{dd}\" fill=\"{}\"/><path d=\"{dd}\" fill=\"url(#roofs)\" opacity=\"0.42\"/>",
+            "<path d=\"{dd}\" fill=\"{}\"/><path d=\"{dd}\" fill=\"url(#roofs)\" fill-opacity=\"0.42\"/>",
             c::CITY
         );
         for w in &city.walls {
@@ -198,7 +198,7 @@ pub fn tile_art(id: TileTypeId, q: u8) -> String {
     for tn in &lay.tunnels {
         let _ = write!(
             s,
-            "<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"3 2.5\" opacity=\"0.85\"/>",
+            "<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"3 2.5\" stroke-opacity=\"0.85\"/>",
             d_with(tn, r),
             c::WALL
         );
@@ -256,7 +256,7 @@ pub fn tile_art(id: TileTypeId, q: u8) -> String {
     }
     let _ = write!(
         s,
-        "<rect x=\"0.6\" y=\"0.6\" width=\"98.8\" height=\"98.8\" rx=\"2.5\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.2\"/><rect x=\"1.8\" y=\"1.8\" width=\"96.4\" height=\"96.4\" rx=\"1.8\" fill=\"none\" stroke=\"#FFFFFF\" stroke-width=\"0.6\" opacity=\"0.35\"/>",
+        "<rect x=\"0.6\" y=\"0.6\" width=\"98.8\" height=\"98.8\" rx=\"2.5\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.2\"/><rect x=\"1.8\" y=\"1.8\" width=\"96.4\" height=\"96.4\" rx=\"1.8\" fill=\"none\" stroke=\"#FFFFFF\" stroke-width=\"0.6\" stroke-opacity=\"0.35\"/>",
         c::TILE_EDGE
     );
     s
@@ -376,7 +376,7 @@ fn monastery(s: &mut String, q: P, k: f64, abbey: bool) {
     };
     let _ = write!(
         s,
-        "<ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\" fill=\"#000000\" opacity=\"0.18\"/>",
+        "<ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\" fill=\"#000000\" fill-opacity=\"0.18\"/>",
         num(q.x + 1.5 * k),
         num(q.y + 9.5 * k),
         num(12.0 * k),
@@ -554,7 +554,7 @@ fn cathedral(s: &mut String, q: P) {
 fn cathedral_body(s: &mut String, q: P) {
     let _ = write!(
         s,
-        "<ellipse cx=\"{}\" cy=\"{}\" rx=\"12\" ry=\"3\" fill=\"#000000\" opacity=\"0.18\"/>",
+        "<ellipse cx=\"{}\" cy=\"{}\" rx=\"12\" ry=\"3\" fill=\"#000000\" fill-opacity=\"0.18\"/>",
         num(q.x + 1.0),
         num(q.y + 8.0)
     );
@@ -669,7 +669,7 @@ fn flyer(s: &mut String, q: P, dir: u8) {
     let angle = dir as f64 * 45.0;
     let _ = write!(
         s,
-        "<g transform=\"translate({} {}) rotate({})\"><circle r=\"9\" fill=\"#FFF8E6\" stroke=\"{}\" stroke-width=\"0.9\" opacity=\"0.92\"/><path d=\"M-7.5,3.5 Q-4,-1.5 0,1.5 Q4,-1.5 7.5,3.5 Q3.5,2.5 0,4.5 Q-3.5,2.5 -7.5,3.5 Z\" fill=\"#D9C7A0\" stroke=\"{}\" stroke-width=\"0.6\" stroke-linejoin=\"round\"/><path d=\"M0,-8 L4.2,-2.6 L1.5,-2.6 L1.5,7 L-1.5,7 L-1.5,-2.6 L-4.2,-2.6 Z\" fill=\"#7A3E12\" stroke=\"{}\" stroke-width=\"0.6\" stroke-linejoin=\"round\"/></g>",
+        "<g transform=\"translate({} {}) rotate({})\"><circle r=\"9\" fill=\"#FFF8E6\" stroke=\"{}\" stroke-width=\"0.9\" fill-opacity=\"0.92\" stroke-opacity=\"0.92\"/><path d=\"M-7.5,3.5 Q-4,-1.5 0,1.5 Q4,-1.5 7.5,3.5 Q3.5,2.5 0,4.5 Q-3.5,2.5 -7.5,3.5 Z\" fill=\"#D9C7A0\" stroke=\"{}\" stroke-width=\"0.6\" stroke-linejoin=\"round\"/><path d=\"M0,-8 L4.2,-2.6 L1.5,-2.6 L1.5,7 L-1.5,7 L-1.5,-2.6 L-4.2,-2.6 Z\" fill=\"#7A3E12\" stroke=\"{}\" stroke-width=\"0.6\" stroke-linejoin=\"round\"/></g>",
         num(q.x),
         num(q.y),
         num(angle),

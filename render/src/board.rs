@@ -9,8 +9,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
-use tilepost_engine::catalog::catalog;
-use tilepost_engine::{Dir, FigureKind, Game, Phase, Pos, Rotation, Spot, TileTypeId};
+use tilepost_engine::expansions::minis::MagicFigure;
+use tilepost_engine::{FigureKind, Game, Phase, Pos, Rotation, Spot, TileTypeId};
 
 use crate::art;
 use crate::figures::{figure, Shape};
@@ -19,31 +19,6 @@ use crate::glyphs::number;
 use crate::layout::layout;
 use crate::palette as c;
 use crate::svg::num;
-
-/// A neutral piece to draw on the board (pieces the engine does not track yet, such as
-/// the mage, the witch, ferries and gold ingots, supplied by the caller).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NeutralFigure {
-    pub kind: NeutralKind,
-    pub pos: Pos,
-    /// The spot on the tile at `pos` (mage and witch); `None` puts the piece at the centre.
-    pub spot: Option<Spot>,
-}
-
-/// Kinds of neutral piece.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NeutralKind {
-    Mage,
-    Witch,
-    /// A ferry on the lake of the tile, joining the road ends at these two sides.
-    Ferry {
-        ends: [Dir; 2],
-    },
-    /// Gold ingots lying on the tile.
-    Gold {
-        count: u8,
-    },
-}
 
 /// How to draw a board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,8 +34,6 @@ pub struct BoardOptions {
     pub legend: bool,
     /// Label the columns and rows with board coordinates.
     pub coordinates: bool,
-    /// Neutral pieces to draw.
-    pub neutrals: Vec<NeutralFigure>,
 }
 
 impl Default for BoardOptions {
@@ -71,7 +44,6 @@ impl Default for BoardOptions {
             ghosts: false,
             legend: true,
             coordinates: true,
-            neutrals: Vec::new(),
         }
     }
 }
@@ -92,11 +64,45 @@ pub fn shape_of(k: FigureKind) -> Shape {
     }
 }
 
+/// Offset of corner `c` (0 = NE, 1 = SE, 2 = SW, 3 = NW) from a tile's top-left corner.
+fn corner_offset(c: u8) -> (f64, f64) {
+    match c & 3 {
+        0 => (100.0, 0.0),
+        1 => (100.0, 100.0),
+        2 => (0.0, 100.0),
+        _ => (0.0, 0.0),
+    }
+}
+
 fn def_id(t: TileTypeId, r: Rotation) -> String {
     format!("t{}r{}", t.0, r.quarters())
 }
 
 pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
+    board_doc(game, opts, None)
+}
+
+/// A board picture in three layers, for rasterising with cached tile images: the SVG
+/// below the tiles (background, players' bar, coordinates, shadows), the tiles (pixel
+/// position of the top-left corner, tile type, rotation), and the SVG above them
+/// (highlights, figures, pieces, ghosts) on a transparent background.
+pub struct Layers {
+    pub under: String,
+    pub tiles: Vec<(f64, f64, TileTypeId, Rotation)>,
+    pub over: String,
+}
+
+pub fn board_layers(game: &Game, opts: &BoardOptions) -> Layers {
+    let mut layers = Layers {
+        under: String::new(),
+        tiles: Vec::new(),
+        over: String::new(),
+    };
+    board_doc(game, opts, Some(&mut layers));
+    layers
+}
+
+fn board_doc(game: &Game, opts: &BoardOptions, mut layers: Option<&mut Layers>) -> String {
     let board = game.board();
     let tiles = board.tiles();
     let pending = game.pending();
@@ -147,8 +153,11 @@ pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
     s.push_str("<title>tilepost board</title><defs>");
     s.push_str(&art::defs());
     // one definition per tile type and rotation in use
-    let mut used: BTreeSet<(TileTypeId, Rotation)> =
-        tiles.iter().map(|t| (t.tile, t.rotation)).collect();
+    let mut used: BTreeSet<(TileTypeId, Rotation)> = if layers.is_some() {
+        BTreeSet::new()
+    } else {
+        tiles.iter().map(|t| (t.tile, t.rotation)).collect()
+    };
     if let Some(t) = drawn {
         for pl in &placements {
             used.insert((t, pl.rotation));
@@ -166,6 +175,7 @@ pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
         );
     }
     s.push_str("</defs>");
+    let defs_end = s.len();
     let _ = write!(
         s,
         "<rect width=\"{}\" height=\"{}\" fill=\"{}\"/>",
@@ -210,13 +220,18 @@ pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
         let o = origin(t.pos);
         let _ = write!(
             s,
-            "<rect x=\"{}\" y=\"{}\" width=\"100\" height=\"100\" rx=\"3\" fill=\"#000000\" opacity=\"0.18\"/>",
+            "<rect x=\"{}\" y=\"{}\" width=\"100\" height=\"100\" rx=\"3\" fill=\"#000000\" fill-opacity=\"0.18\"/>",
             num(o.x + 2.0),
             num(o.y + 2.5)
         );
     }
+    let split = s.len();
     for t in tiles {
         let o = origin(t.pos);
+        if let Some(l) = layers.as_deref_mut() {
+            l.tiles.push((o.x * px, o.y * px, t.tile, t.rotation));
+            continue;
+        }
         let _ = write!(
             s,
             "<use href=\"#{}\" xlink:href=\"#{}\" x=\"{}\" y=\"{}\"/>",
@@ -240,16 +255,36 @@ pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
         let o = origin(q);
         let _ = write!(
             s,
-            "<rect x=\"{}\" y=\"{}\" width=\"94\" height=\"94\" rx=\"3\" fill=\"none\" stroke=\"{}\" stroke-width=\"7\"/><rect x=\"{}\" y=\"{}\" width=\"94\" height=\"94\" rx=\"3\" fill=\"none\" stroke=\"{}\" stroke-width=\"3.4\"/>",
+            "<g data-last-turn=\"{},{}\"><rect x=\"{}\" y=\"{}\" width=\"94\" height=\"94\" rx=\"3\" fill=\"none\" stroke=\"{}\" stroke-width=\"7\"/><rect x=\"{}\" y=\"{}\" width=\"94\" height=\"94\" rx=\"3\" fill=\"none\" stroke=\"{}\" stroke-width=\"3.4\"/></g>",
+            q.x, q.y,
             num(o.x + 3.0), num(o.y + 3.0), c::OUTLINE,
             num(o.x + 3.0), num(o.y + 3.0), c::HIGHLIGHT
         );
     }
 
-    // figures: grouped by the segment they stand on, spread when several share one
+    // figures: grouped by the segment they stand on, spread when several share one;
+    // barns stand on the corner where four tiles meet
     let mut groups: BTreeMap<(usize, usize), Vec<(u8, FigureKind)>> = BTreeMap::new();
     for f in &board.figures {
         let ti = board.seg_tile(f.seg);
+        let Some(t) = tiles.get(ti) else { continue };
+        if let (_, Spot::Corner(corner)) = board.figure_spot(f) {
+            let o = origin(t.pos);
+            let (cx, cy) = corner_offset(corner);
+            let _ = write!(
+                s,
+                "<g data-piece=\"barn\">{}</g>",
+                figure(
+                    Shape::Barn,
+                    o.x + cx,
+                    o.y + cy,
+                    FIG,
+                    c::player(f.owner),
+                    Some((f.owner as i64 + 1, c::player_ink(f.owner))),
+                )
+            );
+            continue;
+        }
         let fi = board.seg_feature(f.seg);
         groups.entry((ti, fi)).or_default().push((f.owner, f.kind));
     }
@@ -261,18 +296,10 @@ pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
         let n = figs.len() as f64;
         for (k, (owner, kind)) in figs.iter().enumerate() {
             let dx = (k as f64 - (n - 1.0) / 2.0) * 13.0;
-            let (x, y) = if *kind == FigureKind::Barn {
-                // the barn stands on the tile corner nearest to its field
-                let cx = if a.x < 50.0 { 0.0 } else { 100.0 };
-                let cy = if a.y < 50.0 { 0.0 } else { 100.0 };
-                (o.x + cx, o.y + cy)
-            } else {
-                (o.x + a.x + dx, o.y + a.y)
-            };
             s.push_str(&figure(
                 shape_of(*kind),
-                x,
-                y,
+                o.x + a.x + dx,
+                o.y + a.y,
                 FIG,
                 c::player(*owner),
                 Some((*owner as i64 + 1, c::player_ink(*owner))),
@@ -280,68 +307,77 @@ pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
         }
     }
 
-    // neutral pieces
-    for nf in &opts.neutrals {
-        let Some(t) = board.tile_at(nf.pos) else {
+    // the neutral pieces the game tracks: ferries, gold ingots, the mage and the witch
+    for ferry in game.ferries() {
+        let ti = ferry.tile as usize;
+        let Some(t) = tiles.get(ti) else { continue };
+        let jetties = game.jetties(ti);
+        let side = |seg: u16| jetties.iter().find(|(_, j)| *j == seg).map(|(d, _)| *d);
+        let (Some(d0), Some(d1)) = (side(ferry.a), side(ferry.b)) else {
             continue;
         };
         let o = origin(t.pos);
         let q = t.rotation.quarters();
-        let lay = layout(t.tile);
-        let tt = catalog().get(t.tile);
-        let spot_point = nf
-            .spot
-            .and_then(|sp| tt.feature_at(t.rotation, sp))
-            .map(|i| art::anchor(lay, i, q))
+        let lake = layout(t.tile)
+            .centre
+            .iter()
+            .find(|ce| ce.kind == crate::layout::CentreKind::Lake)
+            .map(|ce| ce.pos.rot(q))
             .unwrap_or(p(50.0, 50.0));
-        match nf.kind {
-            NeutralKind::Mage => s.push_str(&figure(
-                Shape::Mage,
-                o.x + spot_point.x + 8.0,
-                o.y + spot_point.y - 4.0,
-                FIG,
-                c::MAGIC,
-                None,
-            )),
-            NeutralKind::Witch => s.push_str(&figure(
-                Shape::Witch,
-                o.x + spot_point.x + 8.0,
-                o.y + spot_point.y - 4.0,
-                FIG,
-                "#4D4D4D",
-                None,
-            )),
-            NeutralKind::Ferry { ends } => {
-                let lake = lay
-                    .centre
-                    .iter()
-                    .find(|ce| ce.kind == crate::layout::CentreKind::Lake)
-                    .map(|ce| ce.pos.rot(q))
-                    .unwrap_or(p(50.0, 50.0));
-                let e0 = p(50.0, 0.0).rot(ends[0] as u8);
-                let e1 = p(50.0, 0.0).rot(ends[1] as u8);
-                let dir = e1.sub(e0);
-                let angle = dir.y.atan2(dir.x).to_degrees();
-                let _ = write!(
-                    s,
-                    "<path d=\"M{},{} L{},{} L{},{}\" fill=\"none\" stroke=\"#8C5A2B\" stroke-width=\"1.4\" stroke-dasharray=\"2.5 2\"/><g transform=\"rotate({} {} {})\">{}</g>",
-                    num(o.x + lake.x + (e0.x - lake.x) * 0.55), num(o.y + lake.y + (e0.y - lake.y) * 0.55),
-                    num(o.x + lake.x), num(o.y + lake.y),
-                    num(o.x + lake.x + (e1.x - lake.x) * 0.55), num(o.y + lake.y + (e1.y - lake.y) * 0.55),
-                    num(if angle.abs() > 90.0 { angle - 180.0 } else { angle }),
-                    num(o.x + lake.x), num(o.y + lake.y),
-                    figure(Shape::Ferry, o.x + lake.x, o.y + lake.y, 0.65, "#A8743F", None)
-                );
-            }
-            NeutralKind::Gold { count } => s.push_str(&figure(
+        let e0 = p(50.0, 0.0).rot(d0 as u8);
+        let e1 = p(50.0, 0.0).rot(d1 as u8);
+        let dir = e1.sub(e0);
+        let angle = dir.y.atan2(dir.x).to_degrees();
+        let _ = write!(
+            s,
+            "<g data-piece=\"ferry\"><path d=\"M{},{} L{},{} L{},{}\" fill=\"none\" stroke=\"#8C5A2B\" stroke-width=\"1.4\" stroke-dasharray=\"2.5 2\"/><g transform=\"rotate({} {} {})\">{}</g></g>",
+            num(o.x + lake.x + (e0.x - lake.x) * 0.55), num(o.y + lake.y + (e0.y - lake.y) * 0.55),
+            num(o.x + lake.x), num(o.y + lake.y),
+            num(o.x + lake.x + (e1.x - lake.x) * 0.55), num(o.y + lake.y + (e1.y - lake.y) * 0.55),
+            num(if angle.abs() > 90.0 { angle - 180.0 } else { angle }),
+            num(o.x + lake.x), num(o.y + lake.y),
+            figure(Shape::Ferry, o.x + lake.x, o.y + lake.y, 0.65, "#A8743F", None)
+        );
+    }
+    for t in tiles {
+        let count = game.ingots_at(t.pos);
+        if count == 0 {
+            continue;
+        }
+        let o = origin(t.pos);
+        let _ = write!(
+            s,
+            "<g data-piece=\"gold\">{}</g>",
+            figure(
                 Shape::Gold,
                 o.x + 82.0,
                 o.y + 86.0,
                 0.9,
                 c::GOLD,
                 Some((count as i64, c::OUTLINE)),
-            )),
-        }
+            )
+        );
+    }
+    for (mf, shape, fill, name) in [
+        (MagicFigure::Mage, Shape::Mage, c::MAGIC, "mage"),
+        (MagicFigure::Witch, Shape::Witch, "#4D4D4D", "witch"),
+    ] {
+        let Some(seg) = game.magic_figure(mf) else {
+            continue;
+        };
+        let ti = board.seg_tile(seg);
+        let Some(t) = tiles.get(ti) else { continue };
+        let o = origin(t.pos);
+        let a = art::anchor(
+            layout(t.tile),
+            board.seg_feature(seg),
+            t.rotation.quarters(),
+        );
+        let _ = write!(
+            s,
+            "<g data-piece=\"{name}\">{}</g>",
+            figure(shape, o.x + a.x + 8.0, o.y + a.y - 4.0, FIG, fill, None)
+        );
     }
 
     // ghosts of the legal placements of the drawn tile
@@ -404,6 +440,10 @@ pub fn board_svg(game: &Game, opts: &BoardOptions) -> String {
         }
     }
     s.push_str("</svg>");
+    if let Some(l) = layers {
+        l.under = format!("{}</svg>", &s[..split]);
+        l.over = format!("{}{}", &s[..defs_end], &s[split..]);
+    }
     s
 }
 

@@ -67,7 +67,7 @@ fn path(d: &str, fill: &str, stroke: &str, w: f64) -> String {
 
 fn halo(d: &str, w: f64) -> String {
     format!(
-        "<path d=\"{d}\" fill=\"#FFFFFF\" stroke=\"#FFFFFF\" stroke-width=\"{}\" stroke-linejoin=\"round\" opacity=\"0.85\"/>",
+        "<path d=\"{d}\" fill=\"#FFFFFF\" stroke=\"#FFFFFF\" stroke-width=\"{}\" stroke-linejoin=\"round\" fill-opacity=\"0.85\" stroke-opacity=\"0.85\"/>",
         num(w)
     )
 }
@@ -103,7 +103,7 @@ pub fn figure(
         Shape::Wagon => (
             k,
             halo(WAGON, 3.2)
-                + "<circle cx=\"-5.6\" cy=\"5\" r=\"5.4\" fill=\"#FFFFFF\" opacity=\"0.85\"/><circle cx=\"5.6\" cy=\"5\" r=\"5.4\" fill=\"#FFFFFF\" opacity=\"0.85\"/>"
+                + "<circle cx=\"-5.6\" cy=\"5\" r=\"5.4\" fill=\"#FFFFFF\" fill-opacity=\"0.85\"/><circle cx=\"5.6\" cy=\"5\" r=\"5.4\" fill=\"#FFFFFF\" fill-opacity=\"0.85\"/>"
                 + &path(WAGON, fill, o, 1.1)
                 + &format!(
                     "<circle cx=\"-5.6\" cy=\"5\" r=\"3.8\" fill=\"{fill}\" stroke=\"{o}\" stroke-width=\"1.1\"/><circle cx=\"5.6\" cy=\"5\" r=\"3.8\" fill=\"{fill}\" stroke=\"{o}\" stroke-width=\"1.1\"/><circle cx=\"-5.6\" cy=\"5\" r=\"1\" fill=\"{o}\"/><circle cx=\"5.6\" cy=\"5\" r=\"1\" fill=\"{o}\"/>"

@@ -8,7 +8,8 @@
 //!   turn's tiles highlighted and, optionally, the numbered legal placements of the drawn
 //!   tile;
 //! * [`figures_svg`] draws every figure shape in every player colour (a key);
-//! * [`to_png`] rasterises any of these SVG documents in-process (resvg, pure Rust).
+//! * [`to_png`] rasterises any of these SVG documents in-process (resvg, pure Rust);
+//! * [`board_png`] makes the board's PNG faster, from cached pictures of the tiles.
 //!
 //! Every tile is drawn from the catalog geometry (cities with walls and pennants,
 //! roads, rivers, fields parted by hedges where no road parts them, monasteries,
@@ -57,7 +58,7 @@ use thiserror::Error;
 use tilepost_engine::catalog::catalog;
 use tilepost_engine::{FigureKind, Game, Rotation, TileTypeId};
 
-pub use board::{BoardOptions, NeutralFigure, NeutralKind};
+pub use board::BoardOptions;
 pub use figures::Shape;
 
 /// Why a picture could not be made.
@@ -168,18 +169,72 @@ pub fn figure_shape(kind: FigureKind) -> Shape {
     board::shape_of(kind)
 }
 
-/// Rasterises an SVG document to PNG bytes at the document's own pixel size, in-process.
-/// External files and images referenced by the document are not loaded.
-pub fn to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
-    let opt = usvg::Options {
+/// The board of `game` as PNG bytes: the same picture as rasterising [`board_svg`], made
+/// faster by drawing each tile from a cached image of its type and rotation (the cache
+/// holds pictures of the catalog only, so the output stays a function of the input).
+pub fn board_png(game: &Game, opts: &BoardOptions) -> Result<Vec<u8>, RenderError> {
+    let layers = board::board_layers(game, opts);
+    let mut pixmap = rasterise(&layers.under, None)?;
+    let size = opts.tile_px.max(8);
+    for (x, y, tile, rotation) in &layers.tiles {
+        let img = cached_tile(*tile, *rotation, size)?;
+        pixmap.draw_pixmap(
+            x.round() as i32,
+            y.round() as i32,
+            img.as_ref().as_ref(),
+            &tiny_skia::PixmapPaint::default(),
+            tiny_skia::Transform::identity(),
+            None,
+        );
+    }
+    let pixmap = rasterise(&layers.over, Some(pixmap))?;
+    encode_png(&pixmap)
+}
+
+type TileKey = (u16, u8, u32);
+
+/// A tile type's picture at `size` pixels, rasterised once per process.
+fn cached_tile(
+    tile: TileTypeId,
+    rotation: Rotation,
+    size: u32,
+) -> Result<std::sync::Arc<tiny_skia::Pixmap>, RenderError> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<TileKey, Arc<tiny_skia::Pixmap>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let key = (tile.0, rotation.quarters(), size);
+    if let Ok(c) = cache.lock() {
+        if let Some(p) = c.get(&key) {
+            return Ok(p.clone());
+        }
+    }
+    let img = Arc::new(rasterise(&tile_svg(tile, rotation, size), None)?);
+    if let Ok(mut c) = cache.lock() {
+        // bounded: a few sizes of every tile type in every rotation
+        if c.len() > 8 * 1024 {
+            c.clear();
+        }
+        c.insert(key, img.clone());
+    }
+    Ok(img)
+}
+
+fn svg_options() -> usvg::Options<'static> {
+    usvg::Options {
         resources_dir: None,
         image_href_resolver: usvg::ImageHrefResolver {
             resolve_data: Box::new(|_, _, _| None),
             resolve_string: Box::new(|_, _| None),
         },
         ..usvg::Options::default()
-    };
-    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| RenderError::Svg(e.to_string()))?;
+    }
+}
+
+/// Draws an SVG document onto `onto` (or a new transparent pixmap of its size).
+fn rasterise(svg: &str, onto: Option<tiny_skia::Pixmap>) -> Result<tiny_skia::Pixmap, RenderError> {
+    let tree =
+        usvg::Tree::from_str(svg, &svg_options()).map_err(|e| RenderError::Svg(e.to_string()))?;
     let size = tree.size().to_int_size();
     let (w, h) = (size.width(), size.height());
     if w as u64 * h as u64 > MAX_PIXELS {
@@ -188,18 +243,50 @@ pub fn to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
             height: h,
         });
     }
-    let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or(RenderError::TooLarge {
-        width: w,
-        height: h,
-    })?;
+    let mut pixmap = match onto {
+        Some(p) => p,
+        None => tiny_skia::Pixmap::new(w, h).ok_or(RenderError::TooLarge {
+            width: w,
+            height: h,
+        })?,
+    };
     resvg::render(
         &tree,
         tiny_skia::Transform::identity(),
         &mut pixmap.as_mut(),
     );
-    pixmap
-        .encode_png()
-        .map_err(|e| RenderError::Png(e.to_string()))
+    Ok(pixmap)
+}
+
+/// Rasterises an SVG document to PNG bytes at the document's own pixel size, in-process.
+/// External files and images referenced by the document are not loaded.
+pub fn to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
+    encode_png(&rasterise(svg, None)?)
+}
+
+/// PNG bytes of a pixmap: straight (not premultiplied) RGBA, fast compression (most of
+/// a board is flat colour, which compresses well anyway).
+fn encode_png(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, RenderError> {
+    let mut rgba = Vec::with_capacity(pixmap.data().len());
+    for px in pixmap.pixels() {
+        let c = px.demultiply();
+        rgba.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+    }
+    let mut out = Vec::with_capacity(rgba.len() / 4);
+    {
+        let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_compression(png::Compression::Fast);
+        enc.set_filter(png::FilterType::Sub);
+        let mut w = enc
+            .write_header()
+            .map_err(|e| RenderError::Png(e.to_string()))?;
+        w.write_image_data(&rgba)
+            .map_err(|e| RenderError::Png(e.to_string()))?;
+        w.finish().map_err(|e| RenderError::Png(e.to_string()))?;
+    }
+    Ok(out)
 }
 
 /// Checks that the drawing of every tile type parts its fields exactly as the catalog

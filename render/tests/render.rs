@@ -5,7 +5,9 @@
 use tilepost_engine::catalog::catalog;
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Expansion, Game, GameConfig, Phase, Rotation, TileTypeId};
-use tilepost_render::{board_svg, figures_svg, tile_svg, to_png, BoardOptions, RenderError};
+use tilepost_render::{
+    board_png, board_svg, figures_svg, tile_svg, to_png, BoardOptions, RenderError,
+};
 
 /// Parses `svg` as XML and returns the root's pixel size.
 fn parse_svg(svg: &str) -> (u32, u32) {
@@ -139,6 +141,10 @@ fn a_finished_game_renders_to_the_same_bytes_twice() {
     assert_eq!(decode_png(&pa), (w, h));
     // a game replayed from scratch gives the same picture as well
     assert_eq!(board_svg(&finished_game(11), &opts), a);
+    // the PNG from cached tile pictures: same size, same bytes twice (cache cold, warm)
+    let fast = board_png(&game, &opts).expect("png");
+    assert_eq!(decode_png(&fast), (w, h));
+    assert_eq!(board_png(&game, &opts).expect("png"), fast);
 }
 
 /// Base tiles, one id per copy, in catalog order (without the start copy).
@@ -253,52 +259,55 @@ fn the_start_of_a_game_renders_with_ghosts() {
 }
 
 #[test]
-fn neutral_pieces_render_on_their_tiles() {
-    use tilepost_engine::{Dir, Pos, Spot};
-    use tilepost_render::{NeutralFigure, NeutralKind};
-    let (game, _) = Game::new(&GameConfig {
-        players: 2,
-        seed: 1,
-        ..Default::default()
-    })
-    .expect("set-up");
-    let at = Pos::new(0, 0);
-    let opts = BoardOptions {
-        neutrals: vec![
-            NeutralFigure {
-                kind: NeutralKind::Mage,
-                pos: at,
-                spot: Some(Spot::Edge(Dir::N)),
-            },
-            NeutralFigure {
-                kind: NeutralKind::Witch,
-                pos: at,
-                spot: Some(Spot::Edge(Dir::E)),
-            },
-            NeutralFigure {
-                kind: NeutralKind::Ferry {
-                    ends: [Dir::E, Dir::W],
-                },
-                pos: at,
-                spot: None,
-            },
-            NeutralFigure {
-                kind: NeutralKind::Gold { count: 3 },
-                pos: at,
-                spot: None,
-            },
-            // a piece on an empty cell is left out
-            NeutralFigure {
-                kind: NeutralKind::Mage,
-                pos: Pos::new(9, 9),
-                spot: None,
-            },
-        ],
-        ..Default::default()
-    };
-    let plain = board_svg(&game, &BoardOptions::default());
-    let svg = board_svg(&game, &opts);
-    assert!(svg.len() > plain.len());
-    let (w, h) = parse_svg(&svg);
-    assert_eq!(decode_png(&to_png(&svg).expect("png")), (w, h));
+fn pieces_the_game_tracks_are_drawn_from_the_game() {
+    // finished random games with the expansions that add barns, ferries, gold and magic
+    // figures, until every kind of piece has been seen on a final board
+    let mut seen = [false; 5];
+    let names = ["barn", "ferry", "gold", "mage", "witch"];
+    for seed in 1..40u64 {
+        let config = GameConfig {
+            players: 3,
+            expansions: implemented(),
+            tile_order: None,
+            seed,
+        };
+        let (mut game, _) = Game::new(&config).expect("set-up");
+        let mut rng = Rng::new(seed);
+        while let Some(p) = game.pending() {
+            let options = game.legal_actions();
+            let a = options[rng.below(options.len() as u64) as usize].clone();
+            game.play(p.player, &a).expect("listed action");
+        }
+        let svg = board_svg(&game, &BoardOptions::default());
+        parse_svg(&svg);
+        let b = game.board();
+        let barns = b
+            .figures
+            .iter()
+            .filter(|f| f.kind == tilepost_engine::FigureKind::Barn)
+            .count();
+        assert_eq!(svg.matches("data-piece=\"barn\"").count(), barns);
+        assert_eq!(
+            svg.matches("data-piece=\"ferry\"").count(),
+            game.ferries().len()
+        );
+        let gold = b
+            .tiles()
+            .iter()
+            .filter(|t| game.ingots_at(t.pos) > 0)
+            .count();
+        assert_eq!(svg.matches("data-piece=\"gold\"").count(), gold);
+        use tilepost_engine::expansions::minis::MagicFigure;
+        for (k, m) in [(3, MagicFigure::Mage), (4, MagicFigure::Witch)] {
+            let on = game.magic_figure(m).is_some();
+            assert_eq!(svg.contains(&format!("data-piece=\"{}\"", names[k])), on);
+        }
+        for (k, n) in names.iter().enumerate() {
+            seen[k] |= svg.contains(&format!("data-piece=\"{n}\""));
+        }
+        if seen.iter().all(|s| *s) {
+            break;
+        }
+    }
+    assert_eq!(seen, [true; 5], "pieces seen: {names:?}");
 }

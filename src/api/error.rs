@@ -19,6 +19,8 @@ pub const CODES: &[(&str, u16)] = &[
     ("not-creator", 403),
     ("not-found", 404),
     ("game-not-found", 404),
+    ("version-not-found", 404),
+    ("tile-not-found", 404),
     ("method-not-allowed", 405),
     ("stale-version", 409),
     ("username-taken", 409),

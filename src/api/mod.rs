@@ -7,6 +7,7 @@ pub mod dto;
 pub mod error;
 pub mod extract;
 pub mod games;
+pub mod pictures;
 pub mod users;
 pub mod views;
 
@@ -44,6 +45,7 @@ pub struct AppState {
     tags(
         (name = "users", description = "Accounts and tokens"),
         (name = "games", description = "Games, moves and history"),
+        (name = "pictures", description = "Pictures of boards and tiles, and the tile catalog"),
         (name = "health", description = "Liveness and readiness"),
     ),
     components(schemas(Problem, error::FieldError)),
@@ -109,7 +111,11 @@ where
             .service(games::list_actions)
             .service(games::submit_move)
             .service(games::list_events)
-            .service(games::resign_game),
+            .service(games::resign_game)
+            .service(pictures::get_board_svg)
+            .service(pictures::get_board_png)
+            .service(pictures::list_tiles)
+            .service(pictures::get_tile_svg),
     )
 }
 
@@ -232,6 +238,9 @@ fn matches(template: &[String], path: &str) -> bool {
         && template.iter().zip(segs).all(|(t, s)| {
             if t.starts_with('{') && t.ends_with('}') {
                 !s.is_empty()
+            } else if let Some(suffix) = t.strip_prefix('{').and_then(|r| r.split_once('}')) {
+                // `{name}.svg`: a parameter followed by a literal suffix
+                s.len() > suffix.1.len() && s.ends_with(suffix.1)
             } else {
                 t == s
             }

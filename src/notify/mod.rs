@@ -60,18 +60,34 @@ pub fn turn_started(
     if !to.notify_turn {
         return None;
     }
-    let l = links(public_url, game_id);
+    let mut l = links(public_url, game_id);
     let game_link = l["game"].as_str().unwrap_or_default().to_string();
+    // pictures: the board at the recipient's moment, and the drawn tile
+    let base = public_url.trim_end_matches('/');
+    let board_png = format!("{base}/v1/games/{game_id}/board.png?version={version}");
+    let tile_svg = tile.map(|t| format!("{base}/v1/tiles/{t}.svg"));
+    l["board_png"] = json!(board_png);
+    l["tile_svg"] = json!(tile_svg);
     let subject = format!("Your turn in tilepost game {}", short(game_id));
     let tile_line = tile.map(|t| format!("You drew {t}.")).unwrap_or_default();
     let text = format!(
-        "Hello {},\n\nIt is your turn. {tile_line}\nSee the board and play: {game_link}\n",
+        "Hello {},\n\nIt is your turn. {tile_line}\nSee the board and play: {game_link}\nThe board: {board_png}\n",
         to.username
     );
+    let tile_img = tile_svg
+        .as_deref()
+        .map(|u| {
+            format!(
+                " <img src=\"{}\" alt=\"the drawn tile\" width=\"64\" height=\"64\">",
+                escape(u)
+            )
+        })
+        .unwrap_or_default();
     let html = format!(
-        "<p>Hello {},</p><p>It is your turn. {}</p><p><a href=\"{}\">See the board and play</a></p>",
+        "<p>Hello {},</p><p>It is your turn. {}{tile_img}</p><p><img src=\"{}\" alt=\"the board\" style=\"max-width:100%\"></p><p><a href=\"{}\">See the board and play</a></p>",
         escape(&to.username),
         escape(&tile_line),
+        escape(&board_png),
         escape(&game_link)
     );
     Some(row(
@@ -82,6 +98,8 @@ pub fn turn_started(
             "game_id": game_id,
             "version": version,
             "tile": tile,
+            "board_png": board_png,
+            "tile_svg": tile_svg,
             "recipient": {"email": to.email, "name": to.username},
             "subject": subject,
             "text": text,

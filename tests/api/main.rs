@@ -7,5 +7,6 @@ mod auth;
 mod errors;
 mod games;
 mod openapi;
+mod pictures;
 mod resilience;
 mod writes;

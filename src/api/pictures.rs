@@ -1,0 +1,433 @@
+//! Pictures: the board of a game at any version (SVG, or PNG rasterised in-process),
+//! a single tile type (SVG) and the tile catalog listing with links to the pictures.
+//!
+//! A board picture is made by replaying the first `version` events of the log and
+//! drawing the public state with `tilepost-render`; it never reads the draw pile. The
+//! replay and the drawing run inside `web::block` (CPU work off the actix worker). A
+//! version of the history never changes, so the picture of an explicit `?version=N` is
+//! cached for good; the ETag names the version and the variant.
+//!
+//! Tile ids contain a slash (`base/D`): a tile's picture is at
+//! `/v1/tiles/{set}/{name}.svg`, where `{set}/{name}` is the tile id.
+
+use actix_web::http::header;
+use actix_web::{get, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use tilepost_engine::{catalog, Event, Expansion, Game, Pos, Rotation};
+use tilepost_render::{board_png, board_svg, tile_svg, BoardOptions};
+use utoipa::{IntoParams, ToSchema};
+
+use super::error::{ApiError, Problem};
+use super::views;
+use super::AppState;
+
+/// Pixels per tile side of a board picture when `tile_px` is not given.
+pub const DEFAULT_TILE_PX: u32 = 56;
+/// Pixels of a tile picture when `size` is not given.
+pub const DEFAULT_TILE_SIZE: u32 = 200;
+/// Changes when the drawing changes, so that cached pictures are not reused.
+const STYLE: &str = "s1";
+
+/// Which board picture.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct BoardQuery {
+    /// Draw the game as it was after its first `version` events (default: now). 1 is
+    /// the start of the game.
+    #[param(minimum = 1)]
+    pub version: Option<i64>,
+    /// Show the legal placements of the drawn tile as numbered ghosts, in the order of
+    /// `GET /v1/games/{id}/placements` (default false).
+    pub placements: Option<bool>,
+    /// Pixels per tile side, 16 to 128 (default 56).
+    #[param(minimum = 16, maximum = 128)]
+    pub tile_px: Option<u32>,
+}
+
+/// Which tile picture.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct TileQuery {
+    /// Clockwise rotation in degrees: 0, 90, 180 or 270 (default 0).
+    pub rotation: Option<i64>,
+    /// Side of the picture in pixels, 16 to 1024 (default 200).
+    #[param(minimum = 16, maximum = 1024)]
+    pub size: Option<u32>,
+}
+
+/// Links to the pictures of a tile type.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TileLinks {
+    /// The tile's picture (`/v1/tiles/{set}/{name}.svg`); add `?rotation=` and `?size=`.
+    pub svg: String,
+}
+
+/// One tile type of the catalog.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TileInfo {
+    /// Catalog id, `set/name` (`base/D`), as used in games and moves.
+    pub id: String,
+    pub name: String,
+    /// The expansion's id, or `base`.
+    pub expansion: String,
+    /// Copies in the box (the start tile included).
+    pub count: u32,
+    /// Terrain of the sides in the catalog orientation, N, E, S, W (`field`, `road`,
+    /// `city`, `river`, `abbey`).
+    pub edges: Vec<String>,
+    pub links: TileLinks,
+}
+
+/// The tile catalog.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TileCatalog {
+    /// Every tile type, in catalog order (a fixed list of about 150: not paginated).
+    pub tiles: Vec<TileInfo>,
+}
+
+/// The `If-None-Match` header lists `tag` (or `*`).
+fn not_modified(req: &HttpRequest, tag: &str) -> bool {
+    req.headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|inm| {
+            inm.split(',')
+                .map(|t| t.trim().trim_start_matches("W/"))
+                .any(|t| t == tag || t == "*")
+        })
+}
+
+/// The cells where the most recent turn placed tiles: the trailing tile (or abbey)
+/// placements of the last player who placed one, at most two (a Traders & Builders
+/// double turn), and only one without that expansion.
+pub fn last_turn_tiles(events: &[Event]) -> Vec<Pos> {
+    let builders = events.iter().any(|e| {
+        matches!(e, Event::GameCreated { expansions, .. }
+            if expansions.iter().any(|x| x == Expansion::TradersBuilders.id()))
+    });
+    let max = if builders { 2 } else { 1 };
+    let mut out = Vec::new();
+    let mut who = None;
+    for e in events.iter().rev() {
+        let (player, x, y) = match e {
+            Event::TilePlaced { player, x, y, .. } | Event::AbbeyPlaced { player, x, y } => {
+                (*player, *x, *y)
+            }
+            _ => continue,
+        };
+        if who.is_some_and(|w| w != player) {
+            break;
+        }
+        who = Some(player);
+        out.push(Pos::new(x, y));
+        if out.len() == max {
+            break;
+        }
+    }
+    out
+}
+
+/// A picture's bytes with its headers.
+fn picture(content_type: &str, tag: String, cache: &str, body: Vec<u8>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((header::ETAG, tag))
+        .insert_header((header::CACHE_CONTROL, cache.to_string()))
+        .body(body)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Svg,
+    Png,
+}
+
+async fn board(
+    st: web::Data<AppState>,
+    req: HttpRequest,
+    id: String,
+    q: BoardQuery,
+    format: Format,
+) -> Result<HttpResponse, ApiError> {
+    if let Some(v) = q.version {
+        if v < 1 {
+            return Err(ApiError::validation("version", "must be at least 1"));
+        }
+    }
+    let tile_px = q.tile_px.unwrap_or(DEFAULT_TILE_PX);
+    if !(16..=128).contains(&tile_px) {
+        return Err(ApiError::validation("tile_px", "16 to 128"));
+    }
+    let ghosts = q.placements.unwrap_or(false);
+    if id.len() > 64 {
+        return Err(ApiError::game_not_found());
+    }
+    let head = st
+        .store
+        .load_game(id.clone(), false)
+        .await?
+        .ok_or_else(ApiError::game_not_found)?;
+    if head.game.status == "open" {
+        return Err(ApiError::new(
+            409,
+            "game-not-started",
+            "the game is waiting for players: there is no board yet",
+        ));
+    }
+    let current = head.game.version;
+    let version = q.version.unwrap_or(current);
+    if version > current {
+        return Err(version_not_found(version, current));
+    }
+    let tag = format!(
+        "\"{version}-{tile_px}{}-{STYLE}\"",
+        if ghosts { "-placements" } else { "" }
+    );
+    // an explicit version never changes; "now" must be revalidated
+    let cache = if q.version.is_some() {
+        "public, max-age=31536000, immutable"
+    } else {
+        "public, no-cache"
+    };
+    if not_modified(&req, &tag) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag))
+            .insert_header((header::CACHE_CONTROL, cache))
+            .finish());
+    }
+    let data = st
+        .store
+        .load_game(id, true)
+        .await?
+        .ok_or_else(ApiError::game_not_found)?;
+    let n = usize::try_from(version).unwrap_or(usize::MAX);
+    if n > data.events.len() {
+        return Err(version_not_found(version, data.game.version));
+    }
+    let mut events = views::decode_events(&data.events)?;
+    events.truncate(n);
+    let game_id = data.game.id.clone();
+    let body = web::block(move || -> Result<Vec<u8>, String> {
+        let game = Game::replay(&events).map_err(|e| format!("game {game_id}: {e}"))?;
+        let opts = BoardOptions {
+            tile_px,
+            highlight: last_turn_tiles(&events),
+            ghosts,
+            ..Default::default()
+        };
+        match format {
+            Format::Svg => Ok(board_svg(&game, &opts).into_bytes()),
+            Format::Png => board_png(&game, &opts).map_err(|e| format!("game {game_id}: {e}")),
+        }
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(ApiError::internal)?;
+    let content_type = match format {
+        Format::Svg => "image/svg+xml",
+        Format::Png => "image/png",
+    };
+    Ok(picture(content_type, tag, cache, body))
+}
+
+fn version_not_found(version: i64, current: i64) -> ApiError {
+    ApiError::new(
+        404,
+        "version-not-found",
+        format!("the game has no version {version}; its current version is {current}"),
+    )
+}
+
+/// The board of a game as SVG.
+#[utoipa::path(
+    operation_id = "get_board_svg",
+    tag = "pictures",
+    params(
+        ("id" = String, Path, description = "Game id"),
+        BoardQuery,
+        ("If-None-Match" = Option<String>, Header, description = "An ETag from an earlier answer"),
+    ),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "The board: placed tiles, figures and neutral pieces, the players' bar with scores and the drawn tile, the last turn's tiles highlighted", body = String, content_type = "image/svg+xml",
+            headers(("ETag" = String, description = "The version and variant of the picture"), ("Cache-Control" = String, description = "Immutable for an explicit version, revalidate otherwise"))),
+        (status = 304, description = "Not modified since the given ETag"),
+        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game, or no such version yet (`game-not-found`, `version-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games/{id}/board.svg")]
+pub async fn get_board_svg(
+    st: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    q: web::Query<BoardQuery>,
+) -> Result<HttpResponse, ApiError> {
+    board(st, req, id.into_inner(), q.into_inner(), Format::Svg).await
+}
+
+/// The board of a game as PNG.
+#[utoipa::path(
+    operation_id = "get_board_png",
+    tag = "pictures",
+    params(
+        ("id" = String, Path, description = "Game id"),
+        BoardQuery,
+        ("If-None-Match" = Option<String>, Header, description = "An ETag from an earlier answer"),
+    ),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "The board as a PNG image (the SVG picture rasterised)", body = String, content_type = "image/png",
+            headers(("ETag" = String, description = "The version and variant of the picture"), ("Cache-Control" = String, description = "Immutable for an explicit version, revalidate otherwise"))),
+        (status = 304, description = "Not modified since the given ETag"),
+        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game, or no such version yet (`game-not-found`, `version-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games/{id}/board.png")]
+pub async fn get_board_png(
+    st: web::Data<AppState>,
+    req: HttpRequest,
+    id: web::Path<String>,
+    q: web::Query<BoardQuery>,
+) -> Result<HttpResponse, ApiError> {
+    board(st, req, id.into_inner(), q.into_inner(), Format::Png).await
+}
+
+/// Where the picture of tile type `id` is served.
+pub fn tile_svg_path(id: &str) -> String {
+    format!("/v1/tiles/{id}.svg")
+}
+
+/// The tile catalog: every tile type with its sides and a link to its picture.
+#[utoipa::path(
+    operation_id = "list_tiles",
+    tag = "pictures",
+    security(()),
+    responses(
+        (status = 200, description = "Every tile type of the catalog", body = TileCatalog),
+    )
+)]
+#[get("/tiles")]
+pub async fn list_tiles() -> HttpResponse {
+    let tiles = catalog()
+        .tiles
+        .iter()
+        .map(|t| TileInfo {
+            id: t.id.clone(),
+            name: t.name.clone(),
+            expansion: t.expansion.map_or("base", |e| e.id()).to_string(),
+            count: t.count as u32,
+            edges: t.edges.iter().map(|e| e.name().to_string()).collect(),
+            links: TileLinks {
+                svg: tile_svg_path(&t.id),
+            },
+        })
+        .collect();
+    HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .json(TileCatalog { tiles })
+}
+
+/// The picture of one tile type, as SVG.
+#[utoipa::path(
+    operation_id = "get_tile_svg",
+    tag = "pictures",
+    params(
+        ("set" = String, Path, description = "The part of the tile id before the slash (`base` in `base/D`)"),
+        ("name" = String, Path, description = "The part of the tile id after the slash (`D` in `base/D`)"),
+        TileQuery,
+    ),
+    security(()),
+    responses(
+        (status = 200, description = "The tile, drawn from the catalog geometry", body = String, content_type = "image/svg+xml",
+            headers(("ETag" = String, description = "The tile, rotation, size and style"))),
+        (status = 304, description = "Not modified since the given ETag"),
+        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tile type (`tile-not-found`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/tiles/{set}/{name}.svg")]
+pub async fn get_tile_svg(
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+    q: web::Query<TileQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (set, name) = path.into_inner();
+    let degrees = q.rotation.unwrap_or(0);
+    let rotation = Rotation::from_degrees(degrees)
+        .ok_or_else(|| ApiError::validation("rotation", "must be 0, 90, 180 or 270"))?;
+    let size = q.size.unwrap_or(DEFAULT_TILE_SIZE);
+    if !(16..=1024).contains(&size) {
+        return Err(ApiError::validation("size", "16 to 1024"));
+    }
+    let id = format!("{set}/{name}");
+    let tile = catalog()
+        .id(&id)
+        .ok_or_else(|| ApiError::new(404, "tile-not-found", "no tile type with this id"))?;
+    let tag = format!("\"{}-{}-{size}-{STYLE}\"", tile.0, rotation.degrees());
+    let cache = "public, max-age=86400";
+    if not_modified(&req, &tag) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag))
+            .insert_header((header::CACHE_CONTROL, cache))
+            .finish());
+    }
+    Ok(picture(
+        "image/svg+xml",
+        tag,
+        cache,
+        tile_svg(tile, rotation, size).into_bytes(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn created(expansions: &[&str]) -> Event {
+        Event::GameCreated {
+            seed: "1".into(),
+            players: 2,
+            expansions: expansions.iter().map(|s| s.to_string()).collect(),
+            tile_order: None,
+        }
+    }
+
+    fn placed(player: u8, x: i32) -> Event {
+        Event::TilePlaced {
+            player,
+            tile: "base/D".into(),
+            x,
+            y: 0,
+            rotation: Rotation::R0,
+        }
+    }
+
+    #[test]
+    fn the_last_turn_is_the_last_players_trailing_placements() {
+        assert!(last_turn_tiles(&[created(&[])]).is_empty());
+        let log = [
+            created(&[]),
+            placed(0, 1),
+            Event::FigureSkipped { player: 0 },
+            placed(1, 2),
+            Event::FigureSkipped { player: 1 },
+        ];
+        assert_eq!(last_turn_tiles(&log), vec![Pos::new(2, 0)]);
+        // mid-turn: the tile just placed
+        assert_eq!(last_turn_tiles(&log[..2]), vec![Pos::new(1, 0)]);
+        // a builder's double turn places two tiles
+        let log = [
+            created(&["traders_builders"]),
+            placed(0, 1),
+            placed(1, 2),
+            placed(1, 3),
+        ];
+        assert_eq!(last_turn_tiles(&log), vec![Pos::new(3, 0), Pos::new(2, 0)]);
+    }
+}
