@@ -3,6 +3,8 @@
 //! the problem+json error type, request ids, and `405` answers built from the document.
 
 pub mod auth;
+pub mod corr_dto;
+pub mod correspondence;
 pub mod dto;
 pub mod error;
 pub mod extract;
@@ -109,7 +111,17 @@ where
             .service(games::list_actions)
             .service(games::submit_move)
             .service(games::list_events)
-            .service(games::resign_game),
+            .service(games::resign_game)
+            .service(correspondence::claim_timeout)
+            .service(correspondence::accept_invitation)
+            .service(correspondence::decline_invitation)
+            .service(correspondence::leave_game)
+            .service(correspondence::abort_game)
+            .service(correspondence::list_chat)
+            .service(correspondence::post_chat)
+            .service(correspondence::export_game)
+            .service(correspondence::start_vacation)
+            .service(correspondence::end_vacation),
     )
 }
 
