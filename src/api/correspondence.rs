@@ -723,12 +723,14 @@ pub async fn post_chat(
     let row = ChatRow {
         id: uuid::Uuid::new_v4().to_string(),
         game_id: data.game.id.clone(),
+        n: 0,
         user_id: me.id.clone(),
         body: text,
         after_seq: data.game.version,
         created_at: now,
     };
     st.store.add_chat(row.clone()).await?;
+
     Ok(HttpResponse::Created().json(ChatMessage {
         id: row.id,
         seat: Some(seat.seat as u8),

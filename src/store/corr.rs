@@ -58,6 +58,8 @@ pub struct InviteInfo {
 pub struct ChatRow {
     pub id: String,
     pub game_id: String,
+    /// The message's number in its game, from 1 (set by [`Store::add_chat`]).
+    pub n: i64,
     pub user_id: String,
     pub body: String,
     pub after_seq: i64,
@@ -569,12 +571,29 @@ impl Store {
 
     // ----- chat ---------------------------------------------------------------------
 
-    pub async fn add_chat(&self, row: ChatRow) -> Result<(), StoreError> {
+    /// Appends a message to its game's chat; returns its number.
+    pub async fn add_chat(&self, mut row: ChatRow) -> Result<i64, StoreError> {
         self.run(move |c| {
-            diesel::insert_into(chat_messages::table)
-                .values(&row)
-                .execute(c)?;
-            Ok(())
+            // two writers may pick the same number: the unique key refuses one, which
+            // tries the next
+            for _ in 0..5 {
+                let last: Option<i64> = chat_messages::table
+                    .filter(chat_messages::game_id.eq(&row.game_id))
+                    .select(diesel::dsl::max(chat_messages::n))
+                    .first(c)?;
+                row.n = last.unwrap_or(0) + 1;
+                match diesel::insert_into(chat_messages::table)
+                    .values(&row)
+                    .execute(c)
+                {
+                    Ok(_) => return Ok(row.n),
+                    Err(e) => match StoreError::from(e) {
+                        StoreError::Conflict(_) => continue,
+                        other => return Err(other),
+                    },
+                }
+            }
+            Err(StoreError::Conflict("stale-version"))
         })
         .await
     }
@@ -584,7 +603,7 @@ impl Store {
         self.run(move |c| {
             let rows: Vec<ChatRow> = chat_messages::table
                 .filter(chat_messages::game_id.eq(&game_id))
-                .order((chat_messages::created_at.asc(), chat_messages::id.asc()))
+                .order(chat_messages::n.asc())
                 .limit(10_000)
                 .select(ChatRow::as_select())
                 .load(c)?;

@@ -33,6 +33,7 @@ diesel::table! {
     chat_messages (id) {
         id -> Text,
         game_id -> Text,
+        n -> BigInt,
         user_id -> Text,
         body -> Text,
         after_seq -> BigInt,

@@ -32,14 +32,15 @@ CREATE TABLE game_invites (
 );
 CREATE INDEX game_invites_by_user ON game_invites (user_id, status);
 
--- Chat: `after_seq` is the game's version when the message was written (its place in
--- the events feed).
+-- Chat: `n` numbers a game's messages from 1; `after_seq` is the game's version when
+-- the message was written (its place in the events feed).
 CREATE TABLE chat_messages (
     id TEXT PRIMARY KEY,
     game_id TEXT NOT NULL REFERENCES games (id),
+    n BIGINT NOT NULL,
     user_id TEXT NOT NULL REFERENCES users (id),
     body TEXT NOT NULL,
     after_seq BIGINT NOT NULL,
     created_at BIGINT NOT NULL
 );
-CREATE INDEX chat_by_game ON chat_messages (game_id, created_at);
+CREATE UNIQUE INDEX chat_by_game ON chat_messages (game_id, n);
