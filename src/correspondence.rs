@@ -280,14 +280,9 @@ pub async fn sweep(store: &Store, config: &Config, now: i64) -> Result<Swept, St
     let mut out = Swept::default();
     // a turn can be due for a reminder only when its base deadline minus the reminder
     // time has passed; vacations only move deadlines out
-    let candidates = store.clocked_turns(now.saturating_add(remind_ms)).await?;
-    let mut candidates: Vec<(GameRow, ClockRow)> = candidates
-        .into_iter()
-        .filter(|(g, k)| {
-            g.turn_started_at
-                .is_some_and(|t| t + k.days_per_move as i64 * DAY_MS - remind_ms <= now)
-        })
-        .collect();
+    let mut candidates: Vec<(GameRow, ClockRow)> = store
+        .clocked_turns(now.saturating_add(remind_ms), 1000)
+        .await?;
     if candidates.is_empty() {
         return Ok(out);
     }

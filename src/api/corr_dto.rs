@@ -20,7 +20,8 @@ pub struct ClockView {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct InvitationView {
     pub username: String,
-    /// `pending` (the seat is reserved), `accepted` or `declined`.
+    /// `pending` (the seat is reserved), `accepted`, `declined`, or `lapsed` (not
+    /// answered before the game started).
     pub status: String,
 }
 

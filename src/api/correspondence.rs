@@ -169,7 +169,12 @@ pub async fn decorate(st: &AppState, view: &mut GameView, data: &GameData) -> Re
         .into_iter()
         .map(|i| InvitationView {
             username: i.username,
-            status: i.status,
+            // an invitation nobody answered before the start has lapsed
+            status: if i.status == "pending" && g.status != "open" {
+                "lapsed".into()
+            } else {
+                i.status
+            },
         })
         .collect();
     Ok(())
@@ -645,6 +650,21 @@ async fn chat_messages(st: &AppState, data: &GameData) -> Result<Vec<ChatMessage
             after_seq: r.after_seq,
             at: rfc3339(r.created_at),
         })
+        .collect())
+}
+
+/// The messages that belong on a page of the events feed covering the events after
+/// `after` up to `until` (the rest of the log when `None`).
+pub async fn chat_between(
+    st: &AppState,
+    data: &GameData,
+    after: i64,
+    until: Option<i64>,
+) -> Result<Vec<ChatMessage>, ApiError> {
+    Ok(chat_messages(st, data)
+        .await?
+        .into_iter()
+        .filter(|m| (after == 0 || m.after_seq > after) && until.is_none_or(|u| m.after_seq <= u))
         .collect())
 }
 

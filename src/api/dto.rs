@@ -615,6 +615,10 @@ pub struct EventsPage {
     pub events: Vec<HistoryEntry>,
     /// Pass as `after` for the next page; absent on the last page.
     pub next_after: Option<i64>,
+    /// The chat messages written between the events of this page, oldest first: each
+    /// comes after the event whose `seq` is its `after_seq`.
+    #[serde(default)]
+    pub chat: Vec<ChatMessage>,
 }
 
 /// Paging of the history.

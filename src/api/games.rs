@@ -985,11 +985,13 @@ pub async fn list_events(
             entries.push(views::history_entry(row, &events[i], fx, &data.seats));
         }
     }
+    let chat = super::correspondence::chat_between(&st, &data, after, next_after).await?;
     Ok(HttpResponse::Ok().json(EventsPage {
         game_id: data.game.id.clone(),
         version: rows.last().map(|r| r.seq).unwrap_or(0),
         events: entries,
         next_after,
+        chat,
     }))
 }
 

@@ -125,32 +125,50 @@ impl Store {
         .await
     }
 
-    /// Running games with a clock whose turn started at or before `started_before`: the
-    /// candidates of a deadline sweep.
+    /// Running games with a clock whose base deadline (turn start plus the clock's days)
+    /// is at or before `due_before`: the candidates of a deadline sweep (vacations only
+    /// move deadlines out), most overdue first, at most `limit` per clock length.
     pub async fn clocked_turns(
         &self,
-        started_before: i64,
+        due_before: i64,
+        limit: i64,
     ) -> Result<Vec<(GameRow, ClockRow)>, StoreError> {
         self.run(move |c| {
-            let rows: Vec<GameRow> = games::table
-                .filter(games::status.eq("active"))
-                .filter(games::turn_started_at.le(started_before))
-                .filter(games::id.eq_any(game_clocks::table.select(game_clocks::game_id)))
-                .order(games::turn_started_at.asc())
-                .limit(1000)
-                .select(GameRow::as_select())
-                .load(c)?;
-            let ids: Vec<String> = rows.iter().map(|g| g.id.clone()).collect();
-            let clocks: Vec<ClockRow> = game_clocks::table
-                .filter(game_clocks::game_id.eq_any(&ids))
-                .select(ClockRow::as_select())
-                .load(c)?;
-            let mut by_id: HashMap<String, ClockRow> =
-                clocks.into_iter().map(|r| (r.game_id.clone(), r)).collect();
-            Ok(rows
-                .into_iter()
-                .filter_map(|g| by_id.remove(&g.id).map(|k| (g, k)))
-                .collect())
+            let mut out = Vec::new();
+            for days in 1..=14i32 {
+                let rows: Vec<GameRow> = games::table
+                    .filter(games::status.eq("active"))
+                    .filter(
+                        games::turn_started_at
+                            .le(due_before.saturating_sub(days as i64 * 86_400_000)),
+                    )
+                    .filter(
+                        games::id.eq_any(
+                            game_clocks::table
+                                .filter(game_clocks::days_per_move.eq(days))
+                                .select(game_clocks::game_id),
+                        ),
+                    )
+                    .order(games::turn_started_at.asc())
+                    .limit(limit)
+                    .select(GameRow::as_select())
+                    .load(c)?;
+                if rows.is_empty() {
+                    continue;
+                }
+                let ids: Vec<String> = rows.iter().map(|g| g.id.clone()).collect();
+                let clocks: Vec<ClockRow> = game_clocks::table
+                    .filter(game_clocks::game_id.eq_any(&ids))
+                    .select(ClockRow::as_select())
+                    .load(c)?;
+                let mut by_id: HashMap<String, ClockRow> =
+                    clocks.into_iter().map(|r| (r.game_id.clone(), r)).collect();
+                out.extend(
+                    rows.into_iter()
+                        .filter_map(|g| by_id.remove(&g.id).map(|k| (g, k))),
+                );
+            }
+            Ok(out)
         })
         .await
     }
@@ -524,6 +542,13 @@ impl Store {
                 }
                 diesel::delete(chat_messages::table.filter(chat_messages::game_id.eq(&game_id)))
                     .execute(c)?;
+                // notifications about the game that were not sent yet are void
+                diesel::delete(
+                    outbox::table
+                        .filter(outbox::game_id.eq(&game_id))
+                        .filter(outbox::status.eq("pending")),
+                )
+                .execute(c)?;
                 diesel::delete(game_invites::table.filter(game_invites::game_id.eq(&game_id)))
                     .execute(c)?;
                 diesel::delete(game_clocks::table.filter(game_clocks::game_id.eq(&game_id)))

@@ -404,6 +404,9 @@ fn invitations_accepted_and_declined(kind: Db) {
     let s = ann.post(&format!("/v1/games/{id}/start"), json!({}));
     assert_eq!(s.json["status"], "active", "{}", s.text);
     assert_eq!(s.json["players"].as_array().unwrap().len(), 2);
+    assert_eq!(s.json["invitations"][0]["username"], "dan");
+    assert_eq!(s.json["invitations"][0]["status"], "lapsed");
+    assert_eq!(outbox(&app, &dan, "game.invited").len(), 1);
     cat.post(&format!("/v1/games/{id}/leave"), json!({}))
         .problem(409, "game-already-started");
     dan.post(&format!("/v1/games/{id}/invitation/accept"), json!({}))
@@ -413,6 +416,8 @@ fn invitations_accepted_and_declined(kind: Db) {
     assert_eq!(r.status, 204, "{}", r.text);
     ann.get(&format!("/v1/games/{id}"))
         .problem(404, "game-not-found");
+    // its invitation was not sent yet: it is void
+    assert!(outbox(&app, &dan, "game.invited").is_empty());
     // not after a move
     let id = clocked_game(&[&ann, &ben], None);
     let who = pending_client(&[&ann, &ben], &id);
@@ -514,6 +519,18 @@ fn chat_for_readers_not_for_strangers(kind: Db) {
         .problem(404, "game-not-found");
     let e = app.anon().get(&format!("/v1/games/{id}/export"));
     assert_eq!(e.ok()["chat"].as_array().unwrap().len(), 2);
+    // in the events feed, each message sits after the event it followed
+    let page = app.anon().get(&format!("/v1/games/{id}/events?limit=1"));
+    let chat = page.ok()["chat"].as_array().unwrap();
+    assert_eq!(chat.len(), 1);
+    assert_eq!(chat[0]["username"], "ann");
+    let next = page.json["next_after"].as_i64().unwrap();
+    let page = app
+        .anon()
+        .get(&format!("/v1/games/{id}/events?after={next}"));
+    let chat = page.ok()["chat"].as_array().unwrap();
+    assert_eq!(chat.len(), 1);
+    assert_eq!(chat[0]["text"], "thanks\nyou too");
 }
 
 fn run_replay(json: &str) -> (bool, Value, String) {
