@@ -370,3 +370,84 @@ pub async fn run_sweeper(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vac(user: &str, start: i64, ends: i64, ended: Option<i64>) -> VacationRow {
+        VacationRow {
+            id: format!("{user}{start}"),
+            user_id: user.into(),
+            started_at: start,
+            ends_at: ends,
+            until_move: 0,
+            ended_at: ended,
+        }
+    }
+
+    fn game(started: i64) -> GameRow {
+        GameRow {
+            id: "g".into(),
+            creator_id: "a".into(),
+            status: "active".into(),
+            seats: 2,
+            expansions: "[]".into(),
+            tile_order: None,
+            version: 1,
+            current_user_id: Some("a".into()),
+            created_at: 0,
+            updated_at: 0,
+            turn_started_at: Some(started),
+        }
+    }
+
+    #[test]
+    fn vacations_move_the_deadline_by_the_time_they_overlap_the_turn() {
+        let clock = ClockRow {
+            game_id: "g".into(),
+            days_per_move: 2,
+            reminded_turn: None,
+        };
+        let g = game(10 * DAY_MS);
+        let vs = vec![
+            // before the turn: no effect
+            vac("a", 0, 5 * DAY_MS, None),
+            // started before the turn, ended one day into it
+            vac("a", 9 * DAY_MS, 20 * DAY_MS, Some(11 * DAY_MS)),
+            // someone else's
+            vac("b", 10 * DAY_MS, 30 * DAY_MS, None),
+        ];
+        let d = deadline(&g, &clock, &vs, 11 * DAY_MS + 1).unwrap();
+        assert_eq!(
+            d,
+            Deadline {
+                at: 13 * DAY_MS,
+                paused: false
+            }
+        );
+        // on vacation now: the deadline moves with the time
+        let mut vs = vs;
+        vs.push(vac("a", 12 * DAY_MS, 15 * DAY_MS, None));
+        let d = deadline(&g, &clock, &vs, 14 * DAY_MS).unwrap();
+        assert_eq!(
+            d,
+            Deadline {
+                at: 15 * DAY_MS,
+                paused: true
+            }
+        );
+        // the vacation's planned end passed: 3 days paused in all, the clock runs again
+        let d = deadline(&g, &clock, &vs, 16 * DAY_MS).unwrap();
+        assert_eq!(
+            d,
+            Deadline {
+                at: 16 * DAY_MS,
+                paused: false
+            }
+        );
+        let mut done = g.clone();
+        done.status = "finished".into();
+        assert!(deadline(&done, &clock, &vs, 0).is_none());
+    }
+}
