@@ -31,6 +31,14 @@ pub struct Config {
     pub workers: usize,
     /// `TILEPOST_MAX_BODY_BYTES`: larger request bodies get `413`; default 65536.
     pub max_body_bytes: usize,
+    /// `TILEPOST_REMINDER_BEFORE_SECS`: a `game.deadline_near` reminder goes out when
+    /// this much time remains before a deadline; default 86400 (24 h).
+    pub reminder_before_secs: i64,
+    /// `TILEPOST_DEADLINE_SWEEP_MS`: how often the deadline sweep runs (reminders and
+    /// timeouts); 0 turns it off; default 60000.
+    pub deadline_sweep_ms: u64,
+    /// `TILEPOST_VACATION_DAYS`: vacation days per user and calendar year; default 14.
+    pub vacation_days_per_year: i64,
 }
 
 impl Default for Config {
@@ -50,6 +58,9 @@ impl Default for Config {
                 .map(|n| n.get())
                 .unwrap_or(2),
             max_body_bytes: 64 * 1024,
+            reminder_before_secs: 86_400,
+            deadline_sweep_ms: 60_000,
+            vacation_days_per_year: 14,
         }
     }
 }
@@ -69,6 +80,9 @@ impl fmt::Debug for Config {
             .field("db_timeout_ms", &self.db_timeout_ms)
             .field("workers", &self.workers)
             .field("max_body_bytes", &self.max_body_bytes)
+            .field("reminder_before_secs", &self.reminder_before_secs)
+            .field("deadline_sweep_ms", &self.deadline_sweep_ms)
+            .field("vacation_days_per_year", &self.vacation_days_per_year)
             .finish()
     }
 }
@@ -147,6 +161,27 @@ impl Config {
             get("TILEPOST_MAX_BODY_BYTES"),
             &mut c.max_body_bytes,
         )?;
+        num(
+            "TILEPOST_REMINDER_BEFORE_SECS",
+            get("TILEPOST_REMINDER_BEFORE_SECS"),
+            &mut c.reminder_before_secs,
+        )?;
+        num(
+            "TILEPOST_DEADLINE_SWEEP_MS",
+            get("TILEPOST_DEADLINE_SWEEP_MS"),
+            &mut c.deadline_sweep_ms,
+        )?;
+        num(
+            "TILEPOST_VACATION_DAYS",
+            get("TILEPOST_VACATION_DAYS"),
+            &mut c.vacation_days_per_year,
+        )?;
+        if c.reminder_before_secs < 0 || !(0..=366).contains(&c.vacation_days_per_year) {
+            return Err(ConfigError {
+                name: "TILEPOST_REMINDER_BEFORE_SECS/TILEPOST_VACATION_DAYS",
+                problem: "out of range".into(),
+            });
+        }
         c.public_url = get("TILEPOST_PUBLIC_URL").unwrap_or_else(|| format!("http://{}", c.bind));
         if c.token_ttl_secs <= 0 {
             return Err(ConfigError {

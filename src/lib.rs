@@ -9,6 +9,7 @@
 pub mod api;
 pub mod clock;
 pub mod config;
+pub mod correspondence;
 pub mod notify;
 pub mod replay;
 pub mod startup;

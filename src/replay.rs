@@ -1,9 +1,11 @@
 //! `tilepost replay FILE`: replays an exported game log through the engine and prints
 //! the final state as JSON.
 //!
-//! The file is a JSON array of stored events, each `{"type", "version", "payload"}`
-//! (the payload as an object or as a JSON string), in log order. A game's events feed
-//! is not such a log (it hides the seed); the export comes from the database.
+//! The file is the export of a finished game (`GET /v1/games/{id}/export`: an object
+//! whose `events` are the stored events), or a bare JSON array of stored events, each
+//! `{"type", "version", "payload"}` (the payload as an object or as a JSON string; `seq`
+//! and `at` may come along), in log order. A game's events feed is not such a log (it
+//! hides the seed), and neither is the export of a running game.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -18,19 +20,37 @@ struct StoredEvent {
     kind: String,
     version: u32,
     payload: Value,
+    #[serde(default)]
+    at: Option<String>,
+}
+
+/// An export (other fields are informative) or a bare log.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum LogFile {
+    Log(Vec<StoredEvent>),
+    Export { events: Vec<StoredEvent> },
 }
 
 /// Replays the log in `text` and renders the final state.
 pub fn replay_text(text: &str) -> Result<Value, String> {
-    let rows: Vec<StoredEvent> =
-        serde_json::from_str(text).map_err(|e| format!("not an event log: {e}"))?;
+    let rows = match serde_json::from_str::<LogFile>(text) {
+        Ok(LogFile::Log(rows)) | Ok(LogFile::Export { events: rows }) => rows,
+        Err(_) => {
+            return Err(
+                "not an event log: expected an export object with `events` or an array of \
+                 stored events"
+                    .into(),
+            )
+        }
+    };
     let mut events = Vec::with_capacity(rows.len());
     for (i, r) in rows.iter().enumerate() {
         let payload = match &r.payload {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        let _ = r.seq;
+        let _ = (&r.seq, &r.at);
         events.push(
             Event::decode(&r.kind, r.version, &payload).map_err(|e| format!("event {i}: {e}"))?,
         );

@@ -62,12 +62,18 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
     }))
 }
 
-/// Builds the server on a bound listener.
+/// Builds the server on a bound listener, and starts the deadline sweep on the current
+/// runtime (call it inside the actix system that runs the server).
 pub fn server(
     state: web::Data<AppState>,
     listener: TcpListener,
     workers: usize,
 ) -> std::io::Result<actix_web::dev::Server> {
+    actix_web::rt::spawn(crate::correspondence::run_sweeper(
+        state.store.clone(),
+        state.config.clone(),
+        state.clock.clone(),
+    ));
     Ok(HttpServer::new(move || api::app(state.clone()))
         .workers(workers.max(1))
         .shutdown_timeout(5)

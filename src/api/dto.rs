@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+pub use super::corr_dto::*;
+
 // ----- users ---------------------------------------------------------------------------
 
 /// Registration.
@@ -58,6 +60,12 @@ pub struct UserView {
     pub notifications: NotificationPrefs,
     /// RFC 3339 UTC.
     pub created_at: String,
+    /// Games and invitations waiting for the caller (in `GET /v1/users/me`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<WaitingView>,
+    /// The vacation bank (in `GET /v1/users/me`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vacation: Option<VacationStatus>,
 }
 
 /// Changes to the caller's account; absent fields stay as they are.
@@ -87,6 +95,9 @@ pub struct GameOptions {
     /// first. A game created with it is a sandbox game.
     #[schema(max_items = 500)]
     pub tile_order: Option<Vec<String>>,
+    /// Days per move, 1 to 14; without it the game has no clock.
+    #[schema(minimum = 1, maximum = 14)]
+    pub days_per_move: Option<i64>,
 }
 
 /// A new game.
@@ -102,6 +113,11 @@ pub struct CreateGameRequest {
     pub seats: i64,
     #[serde(default)]
     pub options: Option<GameOptions>,
+    /// Usernames invited to the game: a seat is reserved for each (`game.invited` is
+    /// sent); the other free seats are open to anyone.
+    #[serde(default)]
+    #[schema(max_items = 5)]
+    pub invite: Vec<String>,
 }
 
 /// Where a game is in its life.
@@ -307,6 +323,12 @@ pub struct GameView {
     pub ranking: Option<Vec<RankView>>,
     pub created_at: String,
     pub updated_at: String,
+    /// The clock, when the game has one.
+    pub clock: Option<ClockView>,
+    /// Invitations to seats (pending ones reserve a seat while the game is open).
+    pub invitations: Vec<InvitationView>,
+    /// Players on vacation now (their clocks stand still).
+    pub on_vacation: Vec<VacationView>,
 }
 
 /// A game in a list.
@@ -322,6 +344,8 @@ pub struct GameSummary {
     pub current_username: Option<String>,
     /// The caller's decision is pending.
     pub my_turn: bool,
+    /// When the pending decision is due (games with a clock).
+    pub deadline: Option<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -714,6 +738,10 @@ pub struct EventsPage {
     pub events: Vec<HistoryEntry>,
     /// Pass as `after` for the next page; absent on the last page.
     pub next_after: Option<i64>,
+    /// The chat messages written between the events of this page, oldest first: each
+    /// comes after the event whose `seq` is its `after_seq`.
+    #[serde(default)]
+    pub chat: Vec<ChatMessage>,
 }
 
 /// Paging of the history.

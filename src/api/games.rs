@@ -121,7 +121,7 @@ fn config_of(row: &GameRow, players: u8, seed: u64) -> Result<GameConfig, SetupE
 
 /// What the store runs when a game starts: the creation event (with a fresh secret seed)
 /// and the first turn's notification.
-fn start_plan(
+pub(crate) fn start_plan(
     public_url: String,
     now: i64,
 ) -> impl FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String> + Send + 'static {
@@ -151,23 +151,22 @@ fn start_plan(
     }
 }
 
-fn view_response(
+async fn view_response(
+    st: &AppState,
     status: actix_web::http::StatusCode,
     data: &GameData,
     game: Option<&Game>,
-) -> HttpResponse {
-    HttpResponse::build(status)
+) -> Result<HttpResponse, ApiError> {
+    let mut view = views::game_view(&data.game, &data.seats, game);
+    super::correspondence::decorate(st, &mut view, data).await?;
+    Ok(HttpResponse::build(status)
         .insert_header((header::ETAG, etag(&data.game, data.seats.len())))
-        .json(views::game_view(&data.game, &data.seats, game))
+        .json(view))
 }
 
-async fn current_view(st: &AppState, id: &str) -> Result<HttpResponse, ApiError> {
+pub(crate) async fn current_view(st: &AppState, id: &str) -> Result<HttpResponse, ApiError> {
     let (data, game) = load(st, id, true).await?;
-    Ok(view_response(
-        actix_web::http::StatusCode::OK,
-        &data,
-        game.as_ref(),
-    ))
+    view_response(st, actix_web::http::StatusCode::OK, &data, game.as_ref()).await
 }
 
 /// An `Idempotency-Key` with the hash of the request it came with.
@@ -282,6 +281,8 @@ async fn commit(
             .find(|s| s.seat == p.player as i32)
             .map(|s| s.user_id.clone())
     });
+    // a new decider starts a new turn (and a new deadline)
+    turn_changed |= !over && current_user_id != data.game.current_user_id;
     let mut outbox = Vec::new();
     if over {
         let ranking: Vec<(String, i32, u8)> = game
@@ -424,6 +425,9 @@ pub async fn create_game(
             }
         }
     }
+    let days_per_move = r.options.as_ref().and_then(|o| o.days_per_move);
+    let (clock, invited) =
+        super::correspondence::check_new_game(&st, &me, r.seats, days_per_move, &r.invite).await?;
     let tile_order = r.options.and_then(|o| o.tile_order);
     if tile_order.as_ref().is_some_and(|t| t.len() > 500) {
         return Err(ApiError::validation(
@@ -466,8 +470,15 @@ pub async fn create_game(
             }
             other => other.into(),
         })?;
+    super::correspondence::set_up_new_game(&st, &row.id, &me.id, clock, invited).await?;
     let (data, game) = load(&st, &row.id, true).await?;
-    let mut resp = view_response(actix_web::http::StatusCode::CREATED, &data, game.as_ref());
+    let mut resp = view_response(
+        &st,
+        actix_web::http::StatusCode::CREATED,
+        &data,
+        game.as_ref(),
+    )
+    .await?;
     if let Ok(v) = header::HeaderValue::from_str(&format!("/v1/games/{}", row.id)) {
         resp.headers_mut().insert(header::LOCATION, v);
     }
@@ -497,22 +508,8 @@ pub async fn join_game(
     if id.len() > 64 {
         return Err(ApiError::game_not_found());
     }
-    let now = st.clock.now_ms();
-    st.store
-        .join_game(
-            id.clone(),
-            me.id.clone(),
-            now,
-            start_plan(st.config.public_url.clone(), now),
-        )
-        .await
-        .map_err(|e| match e {
-            StoreError::NotFound => ApiError::game_not_found(),
-            StoreError::Internal(m) if m.to_ascii_lowercase().contains("foreign") => {
-                ApiError::unauthorized("the token's user no longer exists")
-            }
-            other => other.into(),
-        })?;
+    // an invited caller takes their reserved seat; others only a seat nobody reserved
+    super::correspondence::take_seat(&st, &id, &me.id, false).await?;
     current_view(&st, &id).await
 }
 
@@ -659,17 +656,20 @@ pub async fn list_games(
     if q.my_turn == Some(false) {
         games.retain(|g| g.game.current_user_id.is_none() || g.game.current_user_id != me_id);
     }
-    let key = |g: &GameData| -> (u8, i64) {
+    let deadlines = super::correspondence::deadlines_of(&st, &games).await?;
+    let key = |g: &GameData| -> (u8, i64, i64) {
         let r = &g.game;
         if me_id.is_some() && r.current_user_id == me_id && r.status == "active" {
-            (0, r.turn_started_at.unwrap_or(r.updated_at))
+            // the nearest deadline first, then games without a clock, longest waiting
+            let d = deadlines.get(&r.id).copied().unwrap_or(i64::MAX);
+            (0, d, r.turn_started_at.unwrap_or(r.updated_at))
         } else {
             let group = match r.status.as_str() {
                 "active" => 1,
                 "open" => 2,
                 _ => 3,
             };
-            (group, -r.updated_at)
+            (group, -r.updated_at, 0)
         }
     };
     games.sort_by(|a, b| key(a).cmp(&key(b)).then_with(|| a.game.id.cmp(&b.game.id)));
@@ -702,6 +702,7 @@ pub async fn list_games(
                         .map(|s| s.username.clone())
                 }),
                 my_turn: me_id.is_some() && r.current_user_id == me_id,
+                deadline: deadlines.get(&r.id).map(|d| crate::clock::rfc3339(*d)),
                 created_at: crate::clock::rfc3339(r.created_at),
                 updated_at: crate::clock::rfc3339(r.updated_at),
             }
@@ -766,11 +767,7 @@ pub async fn get_game(
     } else {
         Some(replay(&data)?)
     };
-    Ok(view_response(
-        actix_web::http::StatusCode::OK,
-        &data,
-        game.as_ref(),
-    ))
+    view_response(&st, actix_web::http::StatusCode::OK, &data, game.as_ref()).await
 }
 
 /// Every legal placement of the drawn tile, with the spots where a figure may go.
@@ -924,7 +921,9 @@ pub async fn submit_move(
         let o = game.play(seat, a).map_err(|e| play_error(&e, i))?;
         outcomes.push((o.event, o.effects));
     }
-    commit(&st, &me, &data, &game, expected, outcomes, idem).await
+    let resp = commit(&st, &me, &data, &game, expected, outcomes, idem).await?;
+    super::correspondence::after_move(&st, &me.id).await;
+    Ok(resp)
 }
 
 /// The history: each stored decision with its seq, actor and time, and the consequences
@@ -983,11 +982,13 @@ pub async fn list_events(
             entries.push(views::history_entry(row, &events[i], fx, &data.seats));
         }
     }
+    let chat = super::correspondence::chat_between(&st, &data, after, next_after).await?;
     Ok(HttpResponse::Ok().json(EventsPage {
         game_id: data.game.id.clone(),
         version: rows.last().map(|r| r.seq).unwrap_or(0),
         events: entries,
         next_after,
+        chat,
     }))
 }
 

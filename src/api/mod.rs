@@ -3,6 +3,8 @@
 //! the problem+json error type, request ids, and `405` answers built from the document.
 
 pub mod auth;
+pub mod corr_dto;
+pub mod correspondence;
 pub mod dto;
 pub mod error;
 pub mod extract;
@@ -115,7 +117,17 @@ where
             .service(pictures::get_board_svg)
             .service(pictures::get_board_png)
             .service(pictures::list_tiles)
-            .service(pictures::get_tile_svg),
+            .service(pictures::get_tile_svg)
+            .service(correspondence::claim_timeout)
+            .service(correspondence::accept_invitation)
+            .service(correspondence::decline_invitation)
+            .service(correspondence::leave_game)
+            .service(correspondence::abort_game)
+            .service(correspondence::list_chat)
+            .service(correspondence::post_chat)
+            .service(correspondence::export_game)
+            .service(correspondence::start_vacation)
+            .service(correspondence::end_vacation),
     )
 }
 

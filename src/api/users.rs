@@ -19,6 +19,8 @@ fn user_view(u: &UserRow) -> UserView {
             finished: u.notify_finished != 0,
         },
         created_at: rfc3339(u.created_at),
+        waiting: None,
+        vacation: None,
     }
 }
 
@@ -164,7 +166,11 @@ pub async fn get_me(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResp
         .user_by_id(me.id)
         .await?
         .ok_or_else(|| ApiError::unauthorized("the token's user no longer exists"))?;
-    Ok(HttpResponse::Ok().json(user_view(&u)))
+    let mut view = user_view(&u);
+    let (waiting, vacation) = super::correspondence::account_extras(&st, &u.id).await?;
+    view.waiting = Some(waiting);
+    view.vacation = Some(vacation);
+    Ok(HttpResponse::Ok().json(view))
 }
 
 /// Change the caller's email or notification preferences.

@@ -283,6 +283,9 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
         ranking,
         created_at: rfc3339(row.created_at),
         updated_at: rfc3339(row.updated_at),
+        clock: None,
+        invitations: Vec::new(),
+        on_vacation: Vec::new(),
     }
 }
 

@@ -3,6 +3,8 @@
 //! needs); the store writes them in the move's transaction. Delivery (signed webhook
 //! POSTs with retries) is the notify worker's job and lives here too once it exists.
 
+pub mod correspondence;
+
 use serde_json::json;
 
 use crate::clock::rfc3339;

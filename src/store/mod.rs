@@ -7,6 +7,8 @@
 //! transaction; a write that fails leaves nothing behind.
 
 mod conn;
+mod corr;
+mod corr_schema;
 mod schema;
 
 use std::sync::Arc;
@@ -20,6 +22,7 @@ use thiserror::Error;
 
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
+pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
 
 /// Why a store operation failed.

@@ -132,6 +132,9 @@ pub fn test_config(url: &str) -> Config {
         db_timeout_ms: 1500,
         workers: 2,
         max_body_bytes: 64 * 1024,
+        reminder_before_secs: 86_400,
+        deadline_sweep_ms: 0,
+        vacation_days_per_year: 14,
     }
 }
 

@@ -4,6 +4,7 @@
 pub mod common;
 
 mod auth;
+mod correspondence;
 mod errors;
 mod games;
 mod openapi;

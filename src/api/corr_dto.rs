@@ -1,0 +1,128 @@
+//! Request and response bodies of correspondence play: clocks, vacations, invitations,
+//! chat and the export.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A game's clock.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ClockView {
+    /// Days each player has for a decision (1 to 14).
+    pub days_per_move: u8,
+    /// When the pending decision is due (RFC 3339 UTC); absent when nothing is pending.
+    pub deadline: Option<String>,
+    /// The deciding player is on vacation: their clock stands still and the deadline
+    /// moves out with the time.
+    pub paused: bool,
+}
+
+/// An invitation to a seat.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct InvitationView {
+    pub username: String,
+    /// `pending` (the seat is reserved), `accepted`, `declined`, or `lapsed` (not
+    /// answered before the game started).
+    pub status: String,
+}
+
+/// A player on vacation.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct VacationView {
+    pub username: String,
+    /// The latest end of the vacation (RFC 3339 UTC).
+    pub until: String,
+    /// The vacation also ends with the player's next move.
+    pub until_move: bool,
+}
+
+/// Games and invitations that wait for the caller.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct WaitingView {
+    /// Running games where the caller's decision is pending.
+    pub my_turn: i64,
+    /// Invitations to open games not answered yet.
+    pub invitations: i64,
+}
+
+/// The caller's vacation bank and current vacation.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct VacationStatus {
+    /// Vacation days per calendar year.
+    pub days_per_year: i64,
+    /// Days left this year.
+    pub days_left: i64,
+    /// The current vacation's latest end, when on vacation.
+    pub until: Option<String>,
+    /// The current vacation ends with the next move.
+    pub until_move: bool,
+}
+
+/// Start a vacation now.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VacationRequest {
+    /// When the vacation ends (RFC 3339). Without it the vacation ends with the caller's
+    /// next move (or when the year's bank runs out).
+    pub until: Option<String>,
+}
+
+/// A chat message to post.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChatRequest {
+    /// Plain text, 1 to 1000 characters; no control characters but line breaks and tabs.
+    #[schema(min_length = 1, max_length = 1000)]
+    pub text: String,
+}
+
+/// A chat message.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ChatMessage {
+    pub id: String,
+    pub seat: Option<u8>,
+    pub username: String,
+    /// Plain text (never markup).
+    pub text: String,
+    /// The game's version when it was written: the message comes after the event with
+    /// this `seq` in the events feed.
+    pub after_seq: i64,
+    /// RFC 3339 UTC.
+    pub at: String,
+}
+
+/// A game's chat, oldest first.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ChatPage {
+    pub game_id: String,
+    pub messages: Vec<ChatMessage>,
+}
+
+/// One stored event of an export.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ExportedEvent {
+    pub seq: i64,
+    /// The stored event type (`game_created`, `tile_placed`, ...).
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub version: u32,
+    /// The stored payload. While the game runs the creation's seed and pile are left
+    /// out.
+    #[schema(value_type = Object)]
+    pub payload: serde_json::Value,
+    /// RFC 3339 UTC.
+    pub at: String,
+}
+
+/// A game's complete log, for offline verification with `tilepost replay FILE`.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameExport {
+    pub game_id: String,
+    pub status: super::dto::GameStatus,
+    /// The log is complete (the seed included): the game is over. While it runs the
+    /// hidden parts are left out and the log cannot be replayed.
+    pub complete: bool,
+    /// Seat, username and colour of each player, in seat order.
+    pub players: Vec<super::dto::SeatView>,
+    pub events: Vec<ExportedEvent>,
+    pub chat: Vec<ChatMessage>,
+}

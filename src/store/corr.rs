@@ -1,0 +1,654 @@
+//! The store's part of correspondence play: game clocks and deadline reminders,
+//! vacations, invitations and reserved seats, leaving and aborting open games, chat, and
+//! the counts of games waiting for a user.
+
+use std::collections::HashMap;
+
+use diesel::prelude::*;
+use diesel::result::Error as DieselError;
+
+use super::corr_schema::{chat_messages, game_clocks, game_invites, vacations};
+use super::schema::{game_events, game_seats, games, outbox, users};
+use super::{
+    load_game, lock_open_game, DbConn, GameData, GameRow, OutboxRow, SeatInfo, StartPlan, Store,
+    StoreError, TxError,
+};
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = game_clocks)]
+pub struct ClockRow {
+    pub game_id: String,
+    pub days_per_move: i32,
+    pub reminded_turn: Option<i64>,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = vacations)]
+pub struct VacationRow {
+    pub id: String,
+    pub user_id: String,
+    pub started_at: i64,
+    /// The planned end (or where the bank runs out).
+    pub ends_at: i64,
+    pub until_move: i32,
+    pub ended_at: Option<i64>,
+}
+
+impl VacationRow {
+    /// When the vacation ends (or ended).
+    pub fn end(&self) -> i64 {
+        self.ended_at.map_or(self.ends_at, |e| e.min(self.ends_at))
+    }
+    /// The vacation is on at `now`.
+    pub fn is_on(&self, now: i64) -> bool {
+        self.started_at <= now && now < self.end()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct InviteInfo {
+    pub user_id: String,
+    pub username: String,
+    pub status: String,
+    pub created_at: i64,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = chat_messages)]
+pub struct ChatRow {
+    pub id: String,
+    pub game_id: String,
+    /// The message's number in its game, from 1 (set by [`Store::add_chat`]).
+    pub n: i64,
+    pub user_id: String,
+    pub body: String,
+    pub after_seq: i64,
+    pub created_at: i64,
+}
+
+/// What a user is waited for.
+#[derive(Clone, Debug, Default)]
+pub struct WaitingCounts {
+    pub my_turn: i64,
+    pub invitations: i64,
+}
+
+fn usernames(c: &mut DbConn, ids: &[String]) -> Result<HashMap<String, String>, DieselError> {
+    let rows: Vec<(String, String)> = users::table
+        .filter(users::id.eq_any(ids))
+        .select((users::id, users::username))
+        .load(c)?;
+    Ok(rows.into_iter().collect())
+}
+
+fn pending_invites(c: &mut DbConn, game_id: &str) -> Result<Vec<String>, DieselError> {
+    game_invites::table
+        .filter(game_invites::game_id.eq(game_id))
+        .filter(game_invites::status.eq("pending"))
+        .select(game_invites::user_id)
+        .load(c)
+}
+
+impl Store {
+    // ----- clocks -------------------------------------------------------------------
+
+    pub async fn set_clock(&self, game_id: String, days_per_move: i32) -> Result<(), StoreError> {
+        self.run(move |c| {
+            diesel::insert_into(game_clocks::table)
+                .values(ClockRow {
+                    game_id,
+                    days_per_move,
+                    reminded_turn: None,
+                })
+                .execute(c)?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// The clocks of these games (games without a clock are missing).
+    pub async fn clocks_of(
+        &self,
+        ids: Vec<String>,
+    ) -> Result<HashMap<String, ClockRow>, StoreError> {
+        self.run(move |c| {
+            let mut out = HashMap::new();
+            for chunk in ids.chunks(500) {
+                let rows: Vec<ClockRow> = game_clocks::table
+                    .filter(game_clocks::game_id.eq_any(chunk))
+                    .select(ClockRow::as_select())
+                    .load(c)?;
+                out.extend(rows.into_iter().map(|r| (r.game_id.clone(), r)));
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    /// Running games with a clock whose base deadline (turn start plus the clock's days)
+    /// is at or before `due_before`: the candidates of a deadline sweep (vacations only
+    /// move deadlines out), most overdue first, at most `limit` per clock length.
+    pub async fn clocked_turns(
+        &self,
+        due_before: i64,
+        limit: i64,
+    ) -> Result<Vec<(GameRow, ClockRow)>, StoreError> {
+        self.run(move |c| {
+            let mut out = Vec::new();
+            for days in 1..=14i32 {
+                let rows: Vec<GameRow> = games::table
+                    .filter(games::status.eq("active"))
+                    .filter(
+                        games::turn_started_at
+                            .le(due_before.saturating_sub(days as i64 * 86_400_000)),
+                    )
+                    .filter(
+                        games::id.eq_any(
+                            game_clocks::table
+                                .filter(game_clocks::days_per_move.eq(days))
+                                .select(game_clocks::game_id),
+                        ),
+                    )
+                    .order(games::turn_started_at.asc())
+                    .limit(limit)
+                    .select(GameRow::as_select())
+                    .load(c)?;
+                if rows.is_empty() {
+                    continue;
+                }
+                let ids: Vec<String> = rows.iter().map(|g| g.id.clone()).collect();
+                let clocks: Vec<ClockRow> = game_clocks::table
+                    .filter(game_clocks::game_id.eq_any(&ids))
+                    .select(ClockRow::as_select())
+                    .load(c)?;
+                let mut by_id: HashMap<String, ClockRow> =
+                    clocks.into_iter().map(|r| (r.game_id.clone(), r)).collect();
+                out.extend(
+                    rows.into_iter()
+                        .filter_map(|g| by_id.remove(&g.id).map(|k| (g, k))),
+                );
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    /// Records the reminder of the turn that started at `turn_started` and writes its
+    /// outbox row, once: of several processes racing, exactly one gets `true`. Nothing
+    /// happens when the turn has moved on.
+    pub async fn claim_reminder(
+        &self,
+        game_id: String,
+        user_id: String,
+        turn_started: i64,
+        row: OutboxRow,
+    ) -> Result<bool, StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                let n = diesel::update(
+                    game_clocks::table
+                        .filter(game_clocks::game_id.eq(&game_id))
+                        .filter(
+                            game_clocks::reminded_turn
+                                .is_null()
+                                .or(game_clocks::reminded_turn.ne(turn_started)),
+                        ),
+                )
+                .set(game_clocks::reminded_turn.eq(Some(turn_started)))
+                .execute(c)?;
+                if n == 0 {
+                    return Ok(false);
+                }
+                let same_turn: Option<String> = games::table
+                    .filter(games::id.eq(&game_id))
+                    .filter(games::status.eq("active"))
+                    .filter(games::turn_started_at.eq(turn_started))
+                    .filter(games::current_user_id.eq(&user_id))
+                    .select(games::id)
+                    .first(c)
+                    .optional()?;
+                if same_turn.is_none() {
+                    // roll back: the reminder belongs to a turn that is over
+                    return Err(DieselError::RollbackTransaction);
+                }
+                diesel::insert_into(outbox::table).values(&row).execute(c)?;
+                Ok(true)
+            })
+            .or_else(|e| match e {
+                DieselError::RollbackTransaction => Ok(false),
+                other => Err(StoreError::from(other)),
+            })
+        })
+        .await
+    }
+
+    // ----- vacations ----------------------------------------------------------------
+
+    /// The vacations of these users that overlap `[since, ∞)`.
+    pub async fn vacations_of(
+        &self,
+        user_ids: Vec<String>,
+        since: i64,
+    ) -> Result<Vec<VacationRow>, StoreError> {
+        self.run(move |c| {
+            Ok(vacations::table
+                .filter(vacations::user_id.eq_any(user_ids))
+                .filter(vacations::ends_at.ge(since))
+                .filter(
+                    vacations::ended_at
+                        .is_null()
+                        .or(vacations::ended_at.ge(since)),
+                )
+                .order(vacations::started_at.asc())
+                .select(VacationRow::as_select())
+                .load(c)?)
+        })
+        .await
+    }
+
+    /// Starts a vacation unless one is on; the caller checks the bank.
+    pub async fn start_vacation(&self, row: VacationRow) -> Result<(), StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                // a write first, so that SQLite queues concurrent starts
+                diesel::update(users::table.find(&row.user_id))
+                    .set(users::id.eq(&row.user_id))
+                    .execute(c)?;
+                let on: Vec<VacationRow> = vacations::table
+                    .filter(vacations::user_id.eq(&row.user_id))
+                    .filter(vacations::ended_at.is_null())
+                    .filter(vacations::ends_at.gt(row.started_at))
+                    .select(VacationRow::as_select())
+                    .load(c)?;
+                if on.iter().any(|v| v.is_on(row.started_at)) {
+                    return Err(TxError::Store(StoreError::Conflict("already-on-vacation")));
+                }
+                diesel::insert_into(vacations::table)
+                    .values(&row)
+                    .execute(c)?;
+                Ok(())
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    /// Ends the user's current vacation at `now` (only one that ends on the next move
+    /// when `only_until_move`). Returns whether one was on.
+    pub async fn end_vacation(
+        &self,
+        user_id: String,
+        now: i64,
+        only_until_move: bool,
+    ) -> Result<bool, StoreError> {
+        self.run(move |c| {
+            let mut q = diesel::update(
+                vacations::table
+                    .filter(vacations::user_id.eq(&user_id))
+                    .filter(vacations::ended_at.is_null())
+                    .filter(vacations::started_at.le(now))
+                    .filter(vacations::ends_at.gt(now)),
+            )
+            .into_boxed();
+            if only_until_move {
+                q = q.filter(vacations::until_move.eq(1));
+            }
+            let n = q.set(vacations::ended_at.eq(Some(now))).execute(c)?;
+            Ok(n > 0)
+        })
+        .await
+    }
+
+    /// The user's vacations that started at or after `since` (for the yearly bank).
+    pub async fn vacations_since(
+        &self,
+        user_id: String,
+        since: i64,
+    ) -> Result<Vec<VacationRow>, StoreError> {
+        self.run(move |c| {
+            Ok(vacations::table
+                .filter(vacations::user_id.eq(user_id))
+                .filter(vacations::started_at.ge(since))
+                .select(VacationRow::as_select())
+                .load(c)?)
+        })
+        .await
+    }
+
+    // ----- invitations and seats ----------------------------------------------------
+
+    /// Records invitations (seats reserved) with their outbox rows.
+    pub async fn invite(
+        &self,
+        game_id: String,
+        user_ids: Vec<String>,
+        now: i64,
+        rows: Vec<OutboxRow>,
+    ) -> Result<(), StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                for u in &user_ids {
+                    diesel::insert_into(game_invites::table)
+                        .values((
+                            game_invites::game_id.eq(&game_id),
+                            game_invites::user_id.eq(u),
+                            game_invites::status.eq("pending"),
+                            game_invites::created_at.eq(now),
+                        ))
+                        .execute(c)?;
+                }
+                for r in &rows {
+                    diesel::insert_into(outbox::table).values(r).execute(c)?;
+                }
+                Ok::<_, DieselError>(())
+            })?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// The invitations of a game with the invitees' names.
+    pub async fn invites_of(&self, game_id: String) -> Result<Vec<InviteInfo>, StoreError> {
+        self.run(move |c| {
+            let rows: Vec<(String, String, i64)> = game_invites::table
+                .filter(game_invites::game_id.eq(&game_id))
+                .order(game_invites::created_at.asc())
+                .select((
+                    game_invites::user_id,
+                    game_invites::status,
+                    game_invites::created_at,
+                ))
+                .load(c)?;
+            let ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+            let names = usernames(c, &ids)?;
+            Ok(rows
+                .into_iter()
+                .map(|(user_id, status, created_at)| InviteInfo {
+                    username: names.get(&user_id).cloned().unwrap_or_default(),
+                    user_id,
+                    status,
+                    created_at,
+                })
+                .collect())
+        })
+        .await
+    }
+
+    /// Takes a seat of an open game: the invited user takes their reserved seat (the
+    /// invitation is accepted), anyone else only a seat no invitation reserves. The game
+    /// starts with the plan of `start` when the last seat is taken.
+    pub async fn take_seat<F>(
+        &self,
+        game_id: String,
+        user_id: String,
+        now: i64,
+        invited_only: bool,
+        start: F,
+    ) -> Result<(), StoreError>
+    where
+        F: FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String> + Send + 'static,
+    {
+        self.run(move |c| {
+            c.transaction(|c| {
+                lock_open_game(c, &game_id, now)?;
+                let data = load_game(c, &game_id, false)
+                    .map_err(TxError::Store)?
+                    .ok_or(TxError::Store(StoreError::NotFound))?;
+                if data.seats.iter().any(|s| s.user_id == user_id) {
+                    return Err(TxError::Store(StoreError::Conflict("already-seated")));
+                }
+                let invited = pending_invites(c, &game_id)?;
+                let mine = invited.contains(&user_id);
+                if invited_only && !mine {
+                    return Err(TxError::Store(StoreError::Conflict("not-invited")));
+                }
+                let free = data.game.seats as usize - data.seats.len();
+                let reserved = invited.len() - usize::from(mine);
+                if free <= reserved {
+                    return Err(TxError::Store(StoreError::Conflict("no-open-seat")));
+                }
+                let seat = (0..data.game.seats)
+                    .find(|i| !data.seats.iter().any(|s| s.seat == *i))
+                    .ok_or(TxError::Store(StoreError::Conflict("no-open-seat")))?;
+                diesel::insert_into(game_seats::table)
+                    .values((
+                        game_seats::game_id.eq(&game_id),
+                        game_seats::seat.eq(seat),
+                        game_seats::user_id.eq(&user_id),
+                        game_seats::joined_at.eq(now),
+                    ))
+                    .execute(c)?;
+                if mine {
+                    diesel::update(
+                        game_invites::table
+                            .filter(game_invites::game_id.eq(&game_id))
+                            .filter(game_invites::user_id.eq(&user_id)),
+                    )
+                    .set(game_invites::status.eq("accepted"))
+                    .execute(c)?;
+                }
+                if data.seats.len() as i32 + 1 >= data.game.seats {
+                    let data = load_game(c, &game_id, false)
+                        .map_err(TxError::Store)?
+                        .ok_or(TxError::Store(StoreError::NotFound))?;
+                    super::start_game_tx(c, &data, now, start)?;
+                }
+                Ok(())
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    /// Declines a pending invitation: the seat it reserved opens to anyone.
+    pub async fn decline_invite(
+        &self,
+        game_id: String,
+        user_id: String,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                lock_open_game(c, &game_id, now)?;
+                let n = diesel::update(
+                    game_invites::table
+                        .filter(game_invites::game_id.eq(&game_id))
+                        .filter(game_invites::user_id.eq(&user_id))
+                        .filter(game_invites::status.eq("pending")),
+                )
+                .set(game_invites::status.eq("declined"))
+                .execute(c)?;
+                if n == 0 {
+                    return Err(TxError::Store(StoreError::Conflict("not-invited")));
+                }
+                Ok(())
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    /// Gives up a seat of an open game; the seats after it move up so that seats stay
+    /// numbered from 0.
+    pub async fn leave_open_game(
+        &self,
+        game_id: String,
+        user_id: String,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                lock_open_game(c, &game_id, now)?;
+                let data = load_game(c, &game_id, false)
+                    .map_err(TxError::Store)?
+                    .ok_or(TxError::Store(StoreError::NotFound))?;
+                let Some(mine) = data.seats.iter().find(|s| s.user_id == user_id) else {
+                    return Err(TxError::Store(StoreError::Conflict("not-a-player")));
+                };
+                let seat = mine.seat;
+                diesel::delete(
+                    game_seats::table
+                        .filter(game_seats::game_id.eq(&game_id))
+                        .filter(game_seats::seat.eq(seat)),
+                )
+                .execute(c)?;
+                let mut after: Vec<i32> = data
+                    .seats
+                    .iter()
+                    .map(|s| s.seat)
+                    .filter(|s| *s > seat)
+                    .collect();
+                after.sort_unstable();
+                for s in after {
+                    diesel::update(
+                        game_seats::table
+                            .filter(game_seats::game_id.eq(&game_id))
+                            .filter(game_seats::seat.eq(s)),
+                    )
+                    .set(game_seats::seat.eq(s - 1))
+                    .execute(c)?;
+                }
+                Ok(())
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    /// Deletes a game that has no move yet (open, or started with only its creation in
+    /// the log), with everything that belongs to it. `Conflict("game-has-moves")` once a
+    /// move was made.
+    pub async fn abort_game(&self, game_id: String, now: i64) -> Result<(), StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                let n = diesel::update(
+                    games::table
+                        .filter(games::id.eq(&game_id))
+                        .filter(games::version.le(1i64))
+                        .filter(games::status.ne("finished")),
+                )
+                .set(games::updated_at.eq(now))
+                .execute(c)?;
+                if n == 0 {
+                    let exists: Option<String> = games::table
+                        .find(&game_id)
+                        .select(games::id)
+                        .first(c)
+                        .optional()?;
+                    return Err(TxError::Store(match exists {
+                        Some(_) => StoreError::Conflict("game-has-moves"),
+                        None => StoreError::NotFound,
+                    }));
+                }
+                diesel::delete(chat_messages::table.filter(chat_messages::game_id.eq(&game_id)))
+                    .execute(c)?;
+                // notifications about the game that were not sent yet are void
+                diesel::delete(
+                    outbox::table
+                        .filter(outbox::game_id.eq(&game_id))
+                        .filter(outbox::status.eq("pending")),
+                )
+                .execute(c)?;
+                diesel::delete(game_invites::table.filter(game_invites::game_id.eq(&game_id)))
+                    .execute(c)?;
+                diesel::delete(game_clocks::table.filter(game_clocks::game_id.eq(&game_id)))
+                    .execute(c)?;
+                diesel::delete(game_events::table.filter(game_events::game_id.eq(&game_id)))
+                    .execute(c)?;
+                diesel::delete(game_seats::table.filter(game_seats::game_id.eq(&game_id)))
+                    .execute(c)?;
+                diesel::delete(games::table.filter(games::id.eq(&game_id))).execute(c)?;
+                Ok(())
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    /// How many running games wait for the user's decision, and how many invitations to
+    /// open games wait for an answer.
+    pub async fn waiting_counts(&self, user_id: String) -> Result<WaitingCounts, StoreError> {
+        self.run(move |c| {
+            let my_turn: i64 = games::table
+                .filter(games::status.eq("active"))
+                .filter(games::current_user_id.eq(&user_id))
+                .count()
+                .get_result(c)?;
+            let invitations: i64 = game_invites::table
+                .filter(game_invites::user_id.eq(&user_id))
+                .filter(game_invites::status.eq("pending"))
+                .filter(
+                    game_invites::game_id.eq_any(
+                        games::table
+                            .filter(games::status.eq("open"))
+                            .select(games::id),
+                    ),
+                )
+                .count()
+                .get_result(c)?;
+            Ok(WaitingCounts {
+                my_turn,
+                invitations,
+            })
+        })
+        .await
+    }
+
+    // ----- chat ---------------------------------------------------------------------
+
+    /// Appends a message to its game's chat; returns its number.
+    pub async fn add_chat(&self, mut row: ChatRow) -> Result<i64, StoreError> {
+        self.run(move |c| {
+            // two writers may pick the same number: the unique key refuses one, which
+            // tries the next
+            for _ in 0..5 {
+                let last: Option<i64> = chat_messages::table
+                    .filter(chat_messages::game_id.eq(&row.game_id))
+                    .select(diesel::dsl::max(chat_messages::n))
+                    .first(c)?;
+                row.n = last.unwrap_or(0) + 1;
+                match diesel::insert_into(chat_messages::table)
+                    .values(&row)
+                    .execute(c)
+                {
+                    Ok(_) => return Ok(row.n),
+                    Err(e) => match StoreError::from(e) {
+                        StoreError::Conflict(_) => continue,
+                        other => return Err(other),
+                    },
+                }
+            }
+            Err(StoreError::Conflict("stale-version"))
+        })
+        .await
+    }
+
+    /// A game's chat in the order written, with the writers' names.
+    pub async fn chat_of(&self, game_id: String) -> Result<Vec<(ChatRow, String)>, StoreError> {
+        self.run(move |c| {
+            let rows: Vec<ChatRow> = chat_messages::table
+                .filter(chat_messages::game_id.eq(&game_id))
+                .order(chat_messages::n.asc())
+                .limit(10_000)
+                .select(ChatRow::as_select())
+                .load(c)?;
+            let mut ids: Vec<String> = rows.iter().map(|r| r.user_id.clone()).collect();
+            ids.sort();
+            ids.dedup();
+            let names = usernames(c, &ids)?;
+            Ok(rows
+                .into_iter()
+                .map(|r| {
+                    let n = names.get(&r.user_id).cloned().unwrap_or_default();
+                    (r, n)
+                })
+                .collect())
+        })
+        .await
+    }
+
+    /// A game with its log, for the export.
+    pub async fn game_for_export(&self, id: String) -> Result<Option<GameData>, StoreError> {
+        self.run(move |c| load_game(c, &id, true)).await
+    }
+}
