@@ -194,6 +194,8 @@ pub struct PlayerView {
     pub seat: u8,
     pub user_id: String,
     pub username: String,
+    /// Seat colour as drawn in the board pictures (colour-blind-safe Okabe-Ito palette):
+    /// `orange`, `sky_blue`, `bluish_green`, `yellow`, `blue`, `vermillion`.
     pub colour: String,
     pub score: i32,
     /// Figures in the supply by kind, e.g. `{"follower": 5}`.

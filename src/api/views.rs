@@ -14,7 +14,15 @@ use crate::store::{EventRow, GameRow, SeatInfo};
 use tilepost_engine::expansions::minis::MagicFigure as EngineMagic;
 use tilepost_engine::{Expansion, Pos};
 
-pub const COLOURS: [&str; 6] = ["red", "blue", "green", "yellow", "black", "grey"];
+/// Seat colours, the colour-blind-safe Okabe-Ito palette of the board pictures.
+pub const COLOURS: [&str; 6] = [
+    "orange",
+    "sky_blue",
+    "bluish_green",
+    "yellow",
+    "blue",
+    "vermillion",
+];
 
 pub fn colour(seat: u8) -> String {
     COLOURS

@@ -373,9 +373,9 @@ fn invitations_accepted_and_declined(kind: Db) {
     assert_eq!(
         seats,
         vec![
-            (0, "ann".into(), "red".into()),
-            (1, "ben".into(), "blue".into()),
-            (2, "dan".into(), "green".into())
+            (0, "ann".into(), "orange".into()),
+            (1, "ben".into(), "sky_blue".into()),
+            (2, "dan".into(), "bluish_green".into())
         ]
     );
 

@@ -23,8 +23,8 @@ fn complete_two_player_game(app: &TestApp) {
     let j = bob.post(&format!("/v1/games/{id}/join"), json!({}));
     assert_eq!(j.json["status"], "active", "{}", j.text);
     assert_eq!(j.json["version"], 1);
-    assert_eq!(j.json["players"][0]["colour"], "red");
-    assert_eq!(j.json["players"][1]["colour"], "blue");
+    assert_eq!(j.json["players"][0]["colour"], "orange");
+    assert_eq!(j.json["players"][1]["colour"], "sky_blue");
     assert_eq!(j.json["board"][0]["tile"], "base/D");
     let mut turns = 0;
     let mut rng = TestRng::new(3);
