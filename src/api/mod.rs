@@ -32,6 +32,8 @@ pub struct AppState {
     pub auth: Arc<auth::Auth>,
     pub clock: Arc<dyn Clock>,
     pub config: Arc<Config>,
+    /// Notifications: worker wake-up, unsubscribe key, link base.
+    pub notifier: Arc<crate::notify::Notifier>,
 }
 
 #[derive(OpenApi)]

@@ -8,6 +8,7 @@
 
 mod conn;
 mod schema;
+mod webhooks;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,6 +22,7 @@ use thiserror::Error;
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
+pub use webhooks::*;
 
 /// Why a store operation failed.
 #[derive(Debug, Error)]

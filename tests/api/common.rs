@@ -132,6 +132,7 @@ pub fn test_config(url: &str) -> Config {
         db_timeout_ms: 1500,
         workers: 2,
         max_body_bytes: 64 * 1024,
+        ..Config::default()
     }
 }
 
