@@ -9,6 +9,7 @@ pub mod extract;
 pub mod games;
 pub mod users;
 pub mod views;
+pub mod webhooks;
 
 use std::sync::{Arc, OnceLock};
 
@@ -47,8 +48,9 @@ pub struct AppState {
         (name = "users", description = "Accounts and tokens"),
         (name = "games", description = "Games, moves and history"),
         (name = "health", description = "Liveness and readiness"),
+        (name = "notifications", description = "Webhook endpoints, deliveries, email settings and unsubscribe links"),
     ),
-    components(schemas(Problem, error::FieldError)),
+    components(schemas(Problem, error::FieldError, webhooks::WebhookMessage, webhooks::WebhookData, webhooks::WebhookRecipient, webhooks::WebhookLinks)),
 )]
 struct ApiDoc;
 
@@ -111,7 +113,17 @@ where
             .service(games::list_actions)
             .service(games::submit_move)
             .service(games::list_events)
-            .service(games::resign_game),
+            .service(games::resign_game)
+            .service(webhooks::create_webhook)
+            .service(webhooks::list_webhooks)
+            .service(webhooks::delete_webhook)
+            .service(webhooks::rotate_webhook_secret)
+            .service(webhooks::list_webhook_deliveries)
+            .service(webhooks::redeliver_webhook_delivery)
+            .service(webhooks::get_notification_settings)
+            .service(webhooks::update_notification_settings)
+            .service(webhooks::get_unsubscribe)
+            .service(webhooks::create_unsubscribe),
     )
 }
 
@@ -165,6 +177,9 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                     .or_insert_with(|| json!({"$ref": "#/components/responses/Unavailable"}));
             }
         }
+    }
+    if let Some(o) = v.as_object_mut() {
+        o.insert("webhooks".into(), webhooks::openapi_webhooks());
     }
     if let Some(c) = v.get_mut("components").and_then(|c| c.as_object_mut()) {
         c.insert(
