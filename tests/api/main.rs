@@ -6,6 +6,7 @@ pub mod common;
 mod auth;
 mod errors;
 mod games;
+mod notifications;
 mod openapi;
 mod resilience;
 mod writes;
