@@ -639,6 +639,6 @@ fn email_on_raw(c: &mut DbConn, user_id: &str, kind: &str) -> Result<bool, Diese
             .select(notification_prefs::email)
             .first::<i32>(c)
             .optional()?
-            .map_or(true, |e| e != 0)),
+            != Some(0)),
     }
 }
