@@ -301,8 +301,6 @@ pub fn app(
         InitError = (),
     >,
 > {
-    let doc: utoipa::openapi::OpenApi =
-        serde_json::from_value(openapi_value().clone()).unwrap_or_default();
     let query_cfg = web::QueryConfig::default().error_handler(|e, _| {
         let mut msg = e.to_string();
         if let Some(rest) = msg.strip_prefix("Query deserialize error: ") {
@@ -320,29 +318,32 @@ pub fn app(
             .app_data(path_cfg),
     )
     .split_for_parts();
-    app.service(utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", doc))
-        .default_service(web::to(fallback))
-        .wrap_fn(|req, srv| {
-            let id = request_id(&req);
-            let method = req.method().to_string();
-            let path = req.path().to_string();
-            let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
-            let started = std::time::Instant::now();
-            let fut = srv.call(req);
-            async move {
-                let mut res = fut.await?;
-                let status = res.status().as_u16();
-                if let Ok(v) = HeaderValue::from_str(&id) {
-                    res.headers_mut()
-                        .insert(HeaderName::from_static("x-request-id"), v);
-                }
-                tracing::info!(
-                    status,
-                    ms = started.elapsed().as_secs_f64() * 1000.0,
-                    "request done"
-                );
-                Ok(res)
+    app.service(
+        utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
+            .external_url_unchecked("/openapi.json", openapi_value().clone()),
+    )
+    .default_service(web::to(fallback))
+    .wrap_fn(|req, srv| {
+        let id = request_id(&req);
+        let method = req.method().to_string();
+        let path = req.path().to_string();
+        let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
+        let started = std::time::Instant::now();
+        let fut = srv.call(req);
+        async move {
+            let mut res = fut.await?;
+            let status = res.status().as_u16();
+            if let Ok(v) = HeaderValue::from_str(&id) {
+                res.headers_mut()
+                    .insert(HeaderName::from_static("x-request-id"), v);
             }
-            .instrument(span)
-        })
+            tracing::info!(
+                status,
+                ms = started.elapsed().as_secs_f64() * 1000.0,
+                "request done"
+            );
+            Ok(res)
+        }
+        .instrument(span)
+    })
 }
