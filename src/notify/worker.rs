@@ -15,7 +15,7 @@ use super::sign;
 use super::Notifier;
 use crate::clock::Clock;
 use crate::config::Config;
-use crate::store::{AttemptRow, Claimed, Next, Store, StoreError, RELAY};
+use crate::store::{AttemptRow, Claimed, Next, Recorded, Store, StoreError, RELAY};
 
 const BATCH: i64 = 64;
 const MAX_DELAY_MS: i64 = 6 * 3600 * 1000;
@@ -122,28 +122,36 @@ impl Worker {
             .await?;
         let n = claimed.len();
         let sends = claimed.into_iter().map(|c| self.deliver(c, token.clone()));
+        let mut done = Vec::with_capacity(n);
         for r in futures_util::future::join_all(sends).await {
-            if let Err(e) = r {
-                tracing::warn!(error = %e, "notification worker: recording an attempt");
+            match r {
+                Ok(Some(rec)) => done.push(rec),
+                Ok(None) => {}
+                Err(e) => tracing::warn!(error = %e, "notification worker: releasing a delivery"),
             }
+        }
+        if !done.is_empty() {
+            self.store.record_attempts(done).await?;
         }
         Ok(fanned + n)
     }
 
-    async fn deliver(&self, c: Claimed, token: String) -> Result<(), StoreError> {
+    /// Posts one claimed delivery; returns the attempt to record (None when the
+    /// delivery was dropped without an attempt).
+    async fn deliver(&self, c: Claimed, token: String) -> Result<Option<Recorded>, StoreError> {
         let d = &c.delivery;
         let (url, key, is_relay) = if d.endpoint_id == RELAY {
             match &self.relay {
                 Some((u, k)) => (u.clone(), k.clone(), true),
-                None => return self.store.drop_delivery(d.id.clone(), "failed").await,
+                None => return self.drop(d.id.clone()).await,
             }
         } else {
             match c.endpoint.as_ref().filter(|e| e.enabled != 0) {
                 Some(e) => match sign::secret_key(&e.secret) {
                     Some(k) => (e.url.clone(), k, false),
-                    None => return self.store.drop_delivery(d.id.clone(), "failed").await,
+                    None => return self.drop(d.id.clone()).await,
                 },
-                None => return self.store.drop_delivery(d.id.clone(), "failed").await,
+                None => return self.drop(d.id.clone()).await,
             }
         };
         let attempted_at = self.clock.now_ms();
@@ -188,23 +196,26 @@ impl Worker {
             ms = duration_ms,
             "webhook attempt"
         );
-        self.store
-            .record_attempt(
-                AttemptRow {
-                    id: uuid::Uuid::new_v4().to_string(),
-                    delivery_id: d.id.clone(),
-                    attempted_at,
-                    http_status: outcome.status.map(i32::from),
-                    duration_ms,
-                    error: outcome.error,
-                    excerpt: outcome.excerpt,
-                },
-                token,
-                d.endpoint_id.clone(),
-                next,
-                now,
-            )
-            .await
+        Ok(Some(Recorded {
+            attempt: AttemptRow {
+                id: uuid::Uuid::new_v4().to_string(),
+                delivery_id: d.id.clone(),
+                attempted_at,
+                http_status: outcome.status.map(i32::from),
+                duration_ms,
+                error: outcome.error,
+                excerpt: outcome.excerpt,
+            },
+            token,
+            endpoint_id: d.endpoint_id.clone(),
+            next,
+            now,
+        }))
+    }
+
+    async fn drop(&self, id: String) -> Result<Option<Recorded>, StoreError> {
+        self.store.drop_delivery(id, "failed").await?;
+        Ok(None)
     }
 
     async fn post(

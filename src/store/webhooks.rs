@@ -289,58 +289,14 @@ impl Store {
         .await
     }
 
-    /// Records an attempt and what follows from it. A delivery whose claim was taken
-    /// over by another worker (expired lease) keeps that worker's state.
-    pub async fn record_attempt(
-        &self,
-        attempt: AttemptRow,
-        token: String,
-        endpoint_id: String,
-        next: Next,
-        now: i64,
-    ) -> Result<(), StoreError> {
+    /// Records attempts (one transaction for a round of the worker) and what follows
+    /// from each. A delivery whose claim was taken over by another worker (expired
+    /// lease) keeps that worker's state.
+    pub async fn record_attempts(&self, outcomes: Vec<Recorded>) -> Result<(), StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
-                let did = attempt.delivery_id.clone();
-                let status = attempt.http_status;
-                diesel::insert_into(webhook_attempts::table)
-                    .values(&attempt)
-                    .execute(c)?;
-                let mine = webhook_deliveries::table
-                    .filter(webhook_deliveries::id.eq(&did))
-                    .filter(webhook_deliveries::claim_token.eq(Some(token)));
-                let (st, next_at, delivered) = match next {
-                    Next::Delivered => ("delivered", now, Some(now)),
-                    Next::Retry(at) => ("pending", at, None),
-                    Next::Failed => ("failed", now, None),
-                    Next::DisableEndpoint => ("failed", now, None),
-                };
-                diesel::update(mine)
-                    .set((
-                        webhook_deliveries::status.eq(st),
-                        webhook_deliveries::next_attempt_at.eq(next_at),
-                        webhook_deliveries::delivered_at.eq(delivered),
-                        webhook_deliveries::last_status.eq(status),
-                        webhook_deliveries::attempts.eq(webhook_deliveries::attempts + 1),
-                        webhook_deliveries::claim_token.eq(None::<String>),
-                        webhook_deliveries::claimed_until.eq(None::<i64>),
-                    ))
-                    .execute(c)?;
-                if matches!(next, Next::DisableEndpoint) && endpoint_id != RELAY {
-                    diesel::update(webhook_endpoints::table.find(&endpoint_id))
-                        .set((
-                            webhook_endpoints::enabled.eq(0),
-                            webhook_endpoints::disabled_reason
-                                .eq(Some("the endpoint answered 410 Gone")),
-                        ))
-                        .execute(c)?;
-                    diesel::update(
-                        webhook_deliveries::table
-                            .filter(webhook_deliveries::endpoint_id.eq(&endpoint_id))
-                            .filter(webhook_deliveries::status.eq("pending")),
-                    )
-                    .set(webhook_deliveries::status.eq("failed"))
-                    .execute(c)?;
+                for o in outcomes {
+                    record_one(c, o)?;
                 }
                 Ok::<_, DieselError>(())
             })
@@ -641,4 +597,65 @@ fn email_on_raw(c: &mut DbConn, user_id: &str, kind: &str) -> Result<bool, Diese
             .optional()?
             != Some(0)),
     }
+}
+
+/// One attempt to record.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub attempt: AttemptRow,
+    pub token: String,
+    pub endpoint_id: String,
+    pub next: Next,
+    pub now: i64,
+}
+
+fn record_one(c: &mut DbConn, o: Recorded) -> Result<(), DieselError> {
+    let Recorded {
+        attempt,
+        token,
+        endpoint_id,
+        next,
+        now,
+    } = o;
+    let did = attempt.delivery_id.clone();
+    let status = attempt.http_status;
+    diesel::insert_into(webhook_attempts::table)
+        .values(&attempt)
+        .execute(c)?;
+    let mine = webhook_deliveries::table
+        .filter(webhook_deliveries::id.eq(&did))
+        .filter(webhook_deliveries::claim_token.eq(Some(token)));
+    let (st, next_at, delivered) = match next {
+        Next::Delivered => ("delivered", now, Some(now)),
+        Next::Retry(at) => ("pending", at, None),
+        Next::Failed => ("failed", now, None),
+        Next::DisableEndpoint => ("failed", now, None),
+    };
+    diesel::update(mine)
+        .set((
+            webhook_deliveries::status.eq(st),
+            webhook_deliveries::next_attempt_at.eq(next_at),
+            webhook_deliveries::delivered_at.eq(delivered),
+            webhook_deliveries::last_status.eq(status),
+            webhook_deliveries::attempts.eq(webhook_deliveries::attempts + 1),
+            webhook_deliveries::claim_token.eq(None::<String>),
+            webhook_deliveries::claimed_until.eq(None::<i64>),
+        ))
+        .execute(c)?;
+    if matches!(next, Next::DisableEndpoint) && endpoint_id != RELAY {
+        diesel::update(webhook_endpoints::table.find(&endpoint_id))
+            .set((
+                webhook_endpoints::enabled.eq(0),
+                webhook_endpoints::disabled_reason.eq(Some("the endpoint answered 410 Gone")),
+            ))
+            .execute(c)?;
+        diesel::update(
+            webhook_deliveries::table
+                .filter(webhook_deliveries::endpoint_id.eq(&endpoint_id))
+                .filter(webhook_deliveries::status.eq("pending")),
+        )
+        .set(webhook_deliveries::status.eq("failed"))
+        .execute(c)?;
+    }
+    Ok(())
 }
