@@ -21,6 +21,7 @@ pub const CODES: &[(&str, u16)] = &[
     ("not-found", 404),
     ("game-not-found", 404),
     ("webhook-not-found", 404),
+    ("user-not-found", 404),
     ("delivery-not-found", 404),
     ("method-not-allowed", 405),
     ("stale-version", 409),

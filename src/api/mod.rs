@@ -123,7 +123,8 @@ where
             .service(webhooks::get_notification_settings)
             .service(webhooks::update_notification_settings)
             .service(webhooks::get_unsubscribe)
-            .service(webhooks::create_unsubscribe),
+            .service(webhooks::create_unsubscribe)
+            .service(webhooks::create_invitation),
     )
 }
 

@@ -653,3 +653,103 @@ pub fn openapi_webhooks() -> serde_json::Value {
     }
     serde_json::Value::Object(out)
 }
+
+/// Whom to invite.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InviteRequest {
+    /// The username of the user to invite.
+    #[schema(max_length = 64)]
+    pub username: String,
+}
+
+/// An invitation sent.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct InviteResult {
+    pub game_id: String,
+    pub invited: String,
+}
+
+/// Invite a user to an open game (a seated player asks; the user gets `game.invited`).
+#[utoipa::path(
+    operation_id = "create_invitation",
+    tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    request_body = InviteRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 202, description = "The invitation is queued", body = InviteResult),
+        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller has no seat at this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game or user (`game-not-found`, `user-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has started, or the user is seated (`game-already-started`, `already-seated`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/invitations")]
+pub async fn create_invitation(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: web::Path<String>,
+    body: ApiJson<InviteRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    if id.len() > 64 {
+        return Err(ApiError::game_not_found());
+    }
+    let data = st
+        .store
+        .load_game(id.clone(), false)
+        .await?
+        .ok_or_else(ApiError::game_not_found)?;
+    let Some(inviter) = data.seats.iter().find(|s| s.user_id == me.id) else {
+        return Err(ApiError::new(
+            403,
+            "not-a-player",
+            "you have no seat at this game",
+        ));
+    };
+    if data.game.status != "open" {
+        return Err(ApiError::new(
+            409,
+            "game-already-started",
+            "the game has started",
+        ));
+    }
+    let name = body.0.username;
+    let user = if name.len() <= 64 {
+        st.store.user_by_username(name.clone()).await?
+    } else {
+        None
+    };
+    let Some(user) = user else {
+        return Err(ApiError::new(
+            404,
+            "user-not-found",
+            "no user has this username",
+        ));
+    };
+    if data.seats.iter().any(|s| s.user_id == user.id) {
+        return Err(ApiError::new(
+            409,
+            "already-seated",
+            "the user is seated at this game",
+        ));
+    }
+    let to = crate::store::SeatInfo {
+        seat: -1,
+        user_id: user.id.clone(),
+        username: user.username.clone(),
+        email: user.email.clone(),
+        notify_turn: user.notify_turn != 0,
+        notify_finished: user.notify_finished != 0,
+        joined_at: 0,
+    };
+    let row = crate::notify::invited(&st.notifier, &to, &id, &inviter.username, st.clock.now_ms());
+    st.store.enqueue(vec![row]).await?;
+    st.notifier.wake();
+    Ok(HttpResponse::Accepted().json(InviteResult {
+        game_id: id,
+        invited: user.username,
+    }))
+}

@@ -839,6 +839,53 @@ fn failed_move_leaves_no_message(app: &TestApp) {
     }
 }
 
+/// A seated player invites a user to an open game: the user gets `game.invited` with
+/// the join link.
+fn invitations(app: &TestApp) {
+    let rx = Receiver::start();
+    let (ann, ben, cat) = (app.user("ann"), app.user("ben"), app.user("cat"));
+    let ep = endpoint(&ben, &rx.url(), json!(["game.invited"]));
+    let g = ann.post("/v1/games", json!({"seats": 3}));
+    let id = g.json["id"].as_str().unwrap().to_string();
+    let p = format!("/v1/games/{id}/invitations");
+    let r = ann.post(&p, json!({"username": "ben"}));
+    assert_eq!(r.status, 202, "{}", r.text);
+    wait_for(app, 0, "game.invited", || rx.accepted().len() == 1);
+    let m = &rx.accepted()[0];
+    assert!(verify(ep["secret"].as_str().unwrap(), m));
+    assert_eq!(m.json["type"], "game.invited");
+    assert_eq!(m.json["data"]["invited_by"], "ann");
+    assert_eq!(m.json["data"]["recipient"]["email"], "ben@example.com");
+    assert!(m.json["data"]["join"]
+        .as_str()
+        .unwrap()
+        .ends_with(&format!("{id}/join")));
+    ann.post(&p, json!({"username": "nobody"}))
+        .problem(404, "user-not-found");
+    ann.post(&p, json!({"username": "ann"}))
+        .problem(409, "already-seated");
+    cat.post(&p, json!({"username": "ben"}))
+        .problem(403, "not-a-player");
+    ann.post(&p, json!({"user": "ben"}))
+        .problem(400, "validation-failed");
+    ann.post("/v1/games/nope/invitations", json!({"username": "ben"}))
+        .problem(404, "game-not-found");
+    ben.post(&format!("/v1/games/{id}/join"), json!({})).ok();
+    cat.post(&format!("/v1/games/{id}/join"), json!({})).ok();
+    ann.post(&p, json!({"username": "ben"}))
+        .problem(409, "game-already-started");
+}
+
+#[test]
+fn invitations_sqlite() {
+    invitations(&private_ok(Db::Sqlite))
+}
+
+#[test]
+fn invitations_postgres() {
+    invitations(&private_ok(Db::Postgres))
+}
+
 crate::both!(private_addresses_refused, failed_move_leaves_no_message);
 
 #[test]
