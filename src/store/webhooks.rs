@@ -364,11 +364,13 @@ impl Store {
     pub async fn delete_endpoint(&self, user_id: String, id: String) -> Result<bool, StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
-                let n = webhook_endpoints::table
-                    .filter(webhook_endpoints::user_id.eq(&user_id))
-                    .filter(webhook_endpoints::id.eq(&id))
-                    .count()
-                    .get_result::<i64>(c)?;
+                // a write first, so that SQLite takes its lock before reading
+                let n = diesel::delete(
+                    webhook_endpoints::table
+                        .filter(webhook_endpoints::user_id.eq(&user_id))
+                        .filter(webhook_endpoints::id.eq(&id)),
+                )
+                .execute(c)?;
                 if n == 0 {
                     return Ok(false);
                 }
@@ -383,7 +385,6 @@ impl Store {
                     webhook_deliveries::table.filter(webhook_deliveries::endpoint_id.eq(&id)),
                 )
                 .execute(c)?;
-                diesel::delete(webhook_endpoints::table.find(&id)).execute(c)?;
                 Ok::<_, DieselError>(true)
             })
             .map_err(StoreError::from)
