@@ -39,6 +39,26 @@ pub struct Config {
     pub deadline_sweep_ms: u64,
     /// `TILEPOST_VACATION_DAYS`: vacation days per user and calendar year; default 14.
     pub vacation_days_per_year: i64,
+    /// `TILEPOST_EMAIL_WEBHOOK_URL`: the email relay (trusted); unset: no email.
+    pub email_webhook_url: Option<String>,
+    /// `TILEPOST_EMAIL_WEBHOOK_SECRET`: the relay's `whsec_` secret. Never printed.
+    pub email_webhook_secret: Option<String>,
+    /// `TILEPOST_WEBHOOK_ALLOW_PRIVATE`: let user webhook URLs reach loopback, link-local
+    /// and private addresses (self-hosting, tests); default false.
+    pub webhook_allow_private: bool,
+    /// `TILEPOST_WEBHOOK_TIMEOUT_MS`: time limit of one delivery attempt; default 10000.
+    pub webhook_timeout_ms: u64,
+    /// `TILEPOST_NOTIFY_WORKER`: run the delivery worker in this process; default true.
+    pub notify_worker: bool,
+    /// `TILEPOST_NOTIFY_POLL_MS`: how often the worker looks for due deliveries when it
+    /// is not woken by a write; default 1000.
+    pub notify_poll_ms: u64,
+    /// `TILEPOST_NOTIFY_BACKOFF_BASE_MS`: first retry delay, doubled (with jitter) after
+    /// each failure up to six hours; default 30000.
+    pub notify_backoff_base_ms: i64,
+    /// `TILEPOST_NOTIFY_MAX_AGE_MS`: a delivery is given up after this long; default
+    /// three days.
+    pub notify_max_age_ms: i64,
 }
 
 impl Default for Config {
@@ -61,6 +81,14 @@ impl Default for Config {
             reminder_before_secs: 86_400,
             deadline_sweep_ms: 60_000,
             vacation_days_per_year: 14,
+            email_webhook_url: None,
+            email_webhook_secret: None,
+            webhook_allow_private: false,
+            webhook_timeout_ms: 10_000,
+            notify_worker: true,
+            notify_poll_ms: 1_000,
+            notify_backoff_base_ms: 30_000,
+            notify_max_age_ms: 3 * 24 * 3600 * 1000,
         }
     }
 }
@@ -83,6 +111,17 @@ impl fmt::Debug for Config {
             .field("reminder_before_secs", &self.reminder_before_secs)
             .field("deadline_sweep_ms", &self.deadline_sweep_ms)
             .field("vacation_days_per_year", &self.vacation_days_per_year)
+            .field("email_webhook_url", &self.email_webhook_url)
+            .field(
+                "email_webhook_secret",
+                &self.email_webhook_secret.as_ref().map(|_| "***"),
+            )
+            .field("webhook_allow_private", &self.webhook_allow_private)
+            .field("webhook_timeout_ms", &self.webhook_timeout_ms)
+            .field("notify_worker", &self.notify_worker)
+            .field("notify_poll_ms", &self.notify_poll_ms)
+            .field("notify_backoff_base_ms", &self.notify_backoff_base_ms)
+            .field("notify_max_age_ms", &self.notify_max_age_ms)
             .finish()
     }
 }
@@ -180,6 +219,67 @@ impl Config {
             return Err(ConfigError {
                 name: "TILEPOST_REMINDER_BEFORE_SECS/TILEPOST_VACATION_DAYS",
                 problem: "out of range".into(),
+            });
+        }
+        c.email_webhook_url = get("TILEPOST_EMAIL_WEBHOOK_URL");
+        c.email_webhook_secret = get("TILEPOST_EMAIL_WEBHOOK_SECRET");
+        fn flag(name: &'static str, v: Option<String>, into: &mut bool) -> Result<(), ConfigError> {
+            if let Some(v) = v {
+                *into = match v.trim().to_ascii_lowercase().as_str() {
+                    "1" | "true" | "yes" | "on" => true,
+                    "0" | "false" | "no" | "off" => false,
+                    _ => {
+                        return Err(ConfigError {
+                            name,
+                            problem: format!("not a boolean: {v:?}"),
+                        })
+                    }
+                };
+            }
+            Ok(())
+        }
+        flag(
+            "TILEPOST_WEBHOOK_ALLOW_PRIVATE",
+            get("TILEPOST_WEBHOOK_ALLOW_PRIVATE"),
+            &mut c.webhook_allow_private,
+        )?;
+        flag(
+            "TILEPOST_NOTIFY_WORKER",
+            get("TILEPOST_NOTIFY_WORKER"),
+            &mut c.notify_worker,
+        )?;
+        num(
+            "TILEPOST_WEBHOOK_TIMEOUT_MS",
+            get("TILEPOST_WEBHOOK_TIMEOUT_MS"),
+            &mut c.webhook_timeout_ms,
+        )?;
+        num(
+            "TILEPOST_NOTIFY_POLL_MS",
+            get("TILEPOST_NOTIFY_POLL_MS"),
+            &mut c.notify_poll_ms,
+        )?;
+        num(
+            "TILEPOST_NOTIFY_BACKOFF_BASE_MS",
+            get("TILEPOST_NOTIFY_BACKOFF_BASE_MS"),
+            &mut c.notify_backoff_base_ms,
+        )?;
+        num(
+            "TILEPOST_NOTIFY_MAX_AGE_MS",
+            get("TILEPOST_NOTIFY_MAX_AGE_MS"),
+            &mut c.notify_max_age_ms,
+        )?;
+        if let Some(s) = &c.email_webhook_secret {
+            if crate::notify::sign::secret_key(s).is_none() {
+                return Err(ConfigError {
+                    name: "TILEPOST_EMAIL_WEBHOOK_SECRET",
+                    problem: "must be whsec_ followed by base64".into(),
+                });
+            }
+        }
+        if c.email_webhook_url.is_some() && c.email_webhook_secret.is_none() {
+            return Err(ConfigError {
+                name: "TILEPOST_EMAIL_WEBHOOK_SECRET",
+                problem: "required with TILEPOST_EMAIL_WEBHOOK_URL".into(),
             });
         }
         c.public_url = get("TILEPOST_PUBLIC_URL").unwrap_or_else(|| format!("http://{}", c.bind));

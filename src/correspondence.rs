@@ -115,6 +115,7 @@ pub struct TimedOut {
 pub async fn time_out(
     store: &Store,
     config: &Config,
+    notifier: &notify::Notifier,
     game_id: &str,
     claimer: Option<&str>,
     now: i64,
@@ -203,11 +204,9 @@ pub async fn time_out(
             .find(|s| s.seat == p.player as i32)
             .map(|s| s.user_id.clone())
     });
-    let public_url = &config.public_url;
+    let _ = config;
     let gid = data.game.id.clone();
-    let mut outbox = vec![notify::correspondence::timed_out(
-        &late, &gid, due.at, public_url, now,
-    )];
+    let mut outbox = notify::correspondence::timed_out(notifier, &late, &gid, now);
     if over {
         let ranking: Vec<(String, i32, u8)> = game
             .ranking()
@@ -222,24 +221,25 @@ pub async fn time_out(
                 (name, r.score, r.rank)
             })
             .collect();
-        outbox.extend(notify::finished(
-            &data.seats,
-            &gid,
-            &ranking,
-            public_url,
-            now,
-        ));
+        outbox.extend(notify::finished(notifier, &data.seats, &gid, &ranking, now));
     } else if let Some(p) = next {
         if let Some(s) = data.seats.iter().find(|s| s.seat == p.player as i32) {
             let tile = p.tile.map(|t| tilepost_engine::catalog().get(t).id.clone());
-            outbox.extend(notify::turn_started(
-                s,
-                &gid,
-                tile.as_deref(),
-                expected + 1,
-                public_url,
-                now,
-            ));
+            if s.notify_turn {
+                outbox.push(notify::turn_started(
+                    notifier,
+                    s,
+                    &notify::Turn {
+                        game_id: &gid,
+                        version: expected + 1,
+                        tile: tile.as_deref(),
+                        decision: Some(p.phase.name()),
+                        deadline: None,
+                    },
+                    &notify::Since::default(),
+                    now,
+                ));
+            }
         }
     }
     let append = Append {
@@ -275,7 +275,12 @@ pub struct Swept {
 }
 
 /// One pass over the running games with a clock: reminders and timeouts due at `now`.
-pub async fn sweep(store: &Store, config: &Config, now: i64) -> Result<Swept, StoreError> {
+pub async fn sweep(
+    store: &Store,
+    config: &Config,
+    notifier: &notify::Notifier,
+    now: i64,
+) -> Result<Swept, StoreError> {
     let remind_ms = config.reminder_before_secs.saturating_mul(1000);
     let mut out = Swept::default();
     // a turn can be due for a reminder only when its base deadline minus the reminder
@@ -306,7 +311,7 @@ pub async fn sweep(store: &Store, config: &Config, now: i64) -> Result<Swept, St
             continue;
         }
         if d.at <= now {
-            match time_out(store, config, &game.id, None, now).await {
+            match time_out(store, config, notifier, &game.id, None, now).await {
                 Ok(_) => out.timeouts += 1,
                 Err(TimeoutError::Store(e)) => return Err(e),
                 Err(TimeoutError::Corrupt(m)) => {
@@ -324,13 +329,9 @@ pub async fn sweep(store: &Store, config: &Config, now: i64) -> Result<Swept, St
             let Some(seat) = data.seats.iter().find(|s| &s.user_id == user) else {
                 continue;
             };
-            let Some(row) = notify::correspondence::deadline_near(
-                seat,
-                &game.id,
-                d.at,
-                &config.public_url,
-                now,
-            ) else {
+            let Some(row) =
+                notify::correspondence::deadline_near(notifier, seat, &game.id, d.at, now)
+            else {
                 continue;
             };
             if store
@@ -350,6 +351,7 @@ pub async fn run_sweeper(
     store: Store,
     config: std::sync::Arc<Config>,
     clock: std::sync::Arc<dyn crate::clock::Clock>,
+    notifier: std::sync::Arc<notify::Notifier>,
 ) {
     if config.deadline_sweep_ms == 0 {
         return;
@@ -357,7 +359,7 @@ pub async fn run_sweeper(
     let mut tick = actix_web::rt::time::interval(Duration::from_millis(config.deadline_sweep_ms));
     loop {
         tick.tick().await;
-        match sweep(&store, &config, clock.now_ms()).await {
+        match sweep(&store, &config, &notifier, clock.now_ms()).await {
             Ok(s) if s != Swept::default() => {
                 tracing::info!(
                     reminders = s.reminders,

@@ -119,6 +119,7 @@ fn main() -> ExitCode {
             };
             tracing::info!(bind = %c.bind, database = state.store.backend(), "listening");
             let result = actix_web::rt::System::new().block_on(async move {
+                tilepost::startup::start_worker(&state);
                 tilepost::startup::server(state, listener, c.workers)?.await
             });
             match result {

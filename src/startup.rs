@@ -54,12 +54,35 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
         config.argon2_parallelism,
     )
     .map_err(StartError::Auth)?;
+    let unsubscribe_key = {
+        use sha2::Digest;
+        sha2::Sha256::digest(format!("tilepost-unsubscribe:{secret}").as_bytes()).to_vec()
+    };
     Ok(web::Data::new(AppState {
         store,
         auth: Arc::new(auth),
         clock,
         config: Arc::new(config.clone()),
+        notifier: Arc::new(crate::notify::Notifier::new(
+            unsubscribe_key,
+            &config.public_url,
+        )),
     }))
+}
+
+/// Starts the notification worker on the current actix runtime (when configured); it
+/// stops with the runtime.
+pub fn start_worker(state: &web::Data<AppState>) {
+    if !state.config.notify_worker {
+        return;
+    }
+    let w = crate::notify::worker::Worker::new(
+        state.store.clone(),
+        state.clock.clone(),
+        state.notifier.clone(),
+        state.config.clone(),
+    );
+    actix_web::rt::spawn(w.run());
 }
 
 /// Builds the server on a bound listener, and starts the deadline sweep on the current
@@ -73,6 +96,7 @@ pub fn server(
         state.store.clone(),
         state.config.clone(),
         state.clock.clone(),
+        state.notifier.clone(),
     ));
     Ok(HttpServer::new(move || api::app(state.clone()))
         .workers(workers.max(1))
@@ -118,6 +142,7 @@ pub fn spawn(config: Config, clock: Arc<dyn Clock>) -> Result<Running, StartErro
         .spawn(move || {
             let sys = actix_web::rt::System::new();
             sys.block_on(async move {
+                start_worker(&st);
                 match server(st, listener, workers) {
                     Ok(srv) => {
                         let _ = tx.send(Ok(srv.handle()));

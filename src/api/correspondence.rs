@@ -111,10 +111,10 @@ pub async fn set_up_new_game(
             .iter()
             .map(|u| {
                 crate::notify::correspondence::invited(
+                    &st.notifier,
                     &seat_info(u),
                     game_id,
                     &inviter,
-                    &st.config.public_url,
                     now,
                 )
             })
@@ -303,7 +303,7 @@ pub async fn claim_timeout(
     let id = id.into_inner();
     check_id(&id)?;
     let now = st.clock.now_ms();
-    let t = corr::time_out(&st.store, &st.config, &id, Some(&me.id), now)
+    let t = corr::time_out(&st.store, &st.config, &st.notifier, &id, Some(&me.id), now)
         .await
         .map_err(|e| match e {
             TimeoutError::NotFound => ApiError::game_not_found(),
@@ -495,7 +495,7 @@ pub async fn take_seat(
             user_id.to_string(),
             now,
             invited_only,
-            super::games::start_plan(st.config.public_url.clone(), now),
+            super::games::start_plan(st.notifier.clone(), now),
         )
         .await
         .map_err(seat_error)

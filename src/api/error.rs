@@ -12,6 +12,7 @@ use crate::store::StoreError;
 /// Every problem code the API produces, with its HTTP status.
 pub const CODES: &[(&str, u16)] = &[
     ("validation-failed", 400),
+    ("invalid-unsubscribe-token", 400),
     ("unauthorized", 401),
     ("invalid-credentials", 401),
     ("not-a-player", 403),
@@ -22,6 +23,9 @@ pub const CODES: &[(&str, u16)] = &[
     ("game-not-found", 404),
     ("version-not-found", 404),
     ("tile-not-found", 404),
+    ("webhook-not-found", 404),
+    ("user-not-found", 404),
+    ("delivery-not-found", 404),
     ("method-not-allowed", 405),
     ("stale-version", 409),
     ("username-taken", 409),
@@ -40,6 +44,7 @@ pub const CODES: &[(&str, u16)] = &[
     ("not-invited", 409),
     ("no-open-seat", 409),
     ("game-has-moves", 409),
+    ("webhook-limit-reached", 409),
     ("payload-too-large", 413),
     ("unsupported-media-type", 415),
     ("unexpected-action", 422),
@@ -50,6 +55,7 @@ pub const CODES: &[(&str, u16)] = &[
     ("feature-occupied", 422),
     ("no-figure-left", 422),
     ("idempotency-key-reused", 422),
+    ("webhook-url-not-allowed", 422),
     ("internal-error", 500),
     ("service-unavailable", 503),
 ];

@@ -119,10 +119,10 @@ fn config_of(row: &GameRow, players: u8, seed: u64) -> Result<GameConfig, SetupE
     })
 }
 
-/// What the store runs when a game starts: the creation event (with a fresh secret seed)
-/// and the first turn's notification.
+/// What the store runs when a game starts: the creation event (with a fresh secret seed),
+/// `game.started` for every player and the first turn's notification.
 pub(crate) fn start_plan(
-    public_url: String,
+    notifier: std::sync::Arc<notify::Notifier>,
     now: i64,
 ) -> impl FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String> + Send + 'static {
     move |row, seats| {
@@ -135,12 +135,29 @@ pub(crate) fn start_plan(
         let tile = pending
             .and_then(|p| p.tile)
             .map(|t| tilepost_engine::catalog().get(t).id.clone());
-        let outbox = seats
-            .iter()
-            .find(|s| s.seat == first_seat as i32)
-            .and_then(|s| notify::turn_started(s, &row.id, tile.as_deref(), 1, &public_url, now))
-            .into_iter()
-            .collect();
+        let first = seats.iter().find(|s| s.seat == first_seat as i32);
+        let mut outbox = notify::started(
+            &notifier,
+            seats,
+            &row.id,
+            first.map(|s| s.username.as_str()).unwrap_or_default(),
+            now,
+        );
+        if let Some(s) = first {
+            outbox.push(notify::turn_started(
+                &notifier,
+                s,
+                &notify::Turn {
+                    game_id: &row.id,
+                    version: 1,
+                    tile: tile.as_deref(),
+                    decision: pending.map(|p| p.phase.name()),
+                    deadline: None,
+                },
+                &notify::Since::default(),
+                now,
+            ));
+        }
         Ok(StartPlan {
             event_type: kind.to_string(),
             event_version: version as i32,
@@ -149,6 +166,22 @@ pub(crate) fn start_plan(
             outbox,
         })
     }
+}
+
+/// What happened since `seat`'s last turn: the stored log replayed with its effects,
+/// followed by the events of the move being committed.
+fn since_last_turn(data: &GameData, outcomes: &[(Event, Vec<Effect>)], seat: u8) -> notify::Since {
+    let Ok(mut events) = views::decode_events(&data.events) else {
+        return notify::Since::default();
+    };
+    let Ok((_, mut effects)) = Game::replay_with_effects(&events) else {
+        return notify::Since::default();
+    };
+    for (e, fx) in outcomes {
+        events.push(e.clone());
+        effects.push(fx.clone());
+    }
+    notify::Since::compute(&events, &effects, seat, &data.seats)
 }
 
 async fn view_response(
@@ -299,27 +332,36 @@ async fn commit(
             })
             .collect();
         outbox.extend(notify::finished(
+            &st.notifier,
             &data.seats,
             &gid,
             &ranking,
-            &st.config.public_url,
             now,
         ));
-    } else if turn_changed {
-        if let Some(p) = pending {
-            if let Some(s) = data.seats.iter().find(|s| s.seat == p.player as i32) {
+    } else if let Some(p) = pending {
+        // a new turn (tile drawn), or a decision that passed to someone else (a wagon
+        // owner, ...): tell whoever has to decide now
+        if let Some(s) = data.seats.iter().find(|s| s.seat == p.player as i32) {
+            if turn_changed || s.user_id != me.id {
                 let tile = p.tile.map(|t| tilepost_engine::catalog().get(t).id.clone());
-                outbox.extend(notify::turn_started(
+                let since = since_last_turn(data, &outcomes, p.player);
+                outbox.push(notify::turn_started(
+                    &st.notifier,
                     s,
-                    &gid,
-                    tile.as_deref(),
-                    new_version,
-                    &st.config.public_url,
+                    &notify::Turn {
+                        game_id: &gid,
+                        version: new_version,
+                        tile: tile.as_deref(),
+                        decision: Some(p.phase.name()),
+                        deadline: None,
+                    },
+                    &since,
                     now,
                 ));
             }
         }
     }
+    let queued = !outbox.is_empty();
     let result = MoveResult {
         game_id: gid.clone(),
         version: new_version,
@@ -347,10 +389,15 @@ async fn commit(
         outbox,
     };
     match st.store.append(append).await {
-        Ok(()) => Ok(HttpResponse::Ok()
-            .content_type("application/json")
-            .insert_header((header::ETAG, format!("\"{new_version}\"")))
-            .body(body)),
+        Ok(()) => {
+            if queued {
+                st.notifier.wake();
+            }
+            Ok(HttpResponse::Ok()
+                .content_type("application/json")
+                .insert_header((header::ETAG, format!("\"{new_version}\"")))
+                .body(body))
+        }
         Err(StoreError::Conflict("idempotency-key-in-use")) => {
             match idempotent_answer(st, &me.id, &idem).await? {
                 Some(r) => Ok(r),
@@ -510,6 +557,7 @@ pub async fn join_game(
     }
     // an invited caller takes their reserved seat; others only a seat nobody reserved
     super::correspondence::take_seat(&st, &id, &me.id, false).await?;
+    st.notifier.wake();
     current_view(&st, &id).await
 }
 
@@ -558,16 +606,13 @@ pub async fn start_game(
     }
     let now = st.clock.now_ms();
     st.store
-        .start_game(
-            id.clone(),
-            now,
-            start_plan(st.config.public_url.clone(), now),
-        )
+        .start_game(id.clone(), now, start_plan(st.notifier.clone(), now))
         .await
         .map_err(|e| match e {
             StoreError::NotFound => ApiError::game_not_found(),
             other => other.into(),
         })?;
+    st.notifier.wake();
     current_view(&st, &id).await
 }
 

@@ -12,6 +12,7 @@ pub mod games;
 pub mod pictures;
 pub mod users;
 pub mod views;
+pub mod webhooks;
 
 use std::sync::{Arc, OnceLock};
 
@@ -35,6 +36,8 @@ pub struct AppState {
     pub auth: Arc<auth::Auth>,
     pub clock: Arc<dyn Clock>,
     pub config: Arc<Config>,
+    /// Notifications: worker wake-up, unsubscribe key, link base.
+    pub notifier: Arc<crate::notify::Notifier>,
 }
 
 #[derive(OpenApi)]
@@ -49,8 +52,9 @@ pub struct AppState {
         (name = "games", description = "Games, moves and history"),
         (name = "pictures", description = "Pictures of boards and tiles, and the tile catalog"),
         (name = "health", description = "Liveness and readiness"),
+        (name = "notifications", description = "Webhook endpoints, deliveries, email settings and unsubscribe links"),
     ),
-    components(schemas(Problem, error::FieldError)),
+    components(schemas(Problem, error::FieldError, webhooks::WebhookMessage, webhooks::WebhookData, webhooks::WebhookRecipient, webhooks::WebhookLinks)),
 )]
 struct ApiDoc;
 
@@ -127,7 +131,18 @@ where
             .service(correspondence::post_chat)
             .service(correspondence::export_game)
             .service(correspondence::start_vacation)
-            .service(correspondence::end_vacation),
+            .service(correspondence::end_vacation)
+            .service(webhooks::create_webhook)
+            .service(webhooks::list_webhooks)
+            .service(webhooks::delete_webhook)
+            .service(webhooks::rotate_webhook_secret)
+            .service(webhooks::list_webhook_deliveries)
+            .service(webhooks::redeliver_webhook_delivery)
+            .service(webhooks::get_notification_settings)
+            .service(webhooks::update_notification_settings)
+            .service(webhooks::get_unsubscribe)
+            .service(webhooks::create_unsubscribe)
+            .service(webhooks::create_invitation),
     )
 }
 
@@ -181,6 +196,9 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                     .or_insert_with(|| json!({"$ref": "#/components/responses/Unavailable"}));
             }
         }
+    }
+    if let Some(o) = v.as_object_mut() {
+        o.insert("webhooks".into(), webhooks::openapi_webhooks());
     }
     if let Some(c) = v.get_mut("components").and_then(|c| c.as_object_mut()) {
         c.insert(
@@ -305,8 +323,6 @@ pub fn app(
         InitError = (),
     >,
 > {
-    let doc: utoipa::openapi::OpenApi =
-        serde_json::from_value(openapi_value().clone()).unwrap_or_default();
     let query_cfg = web::QueryConfig::default().error_handler(|e, _| {
         let mut msg = e.to_string();
         if let Some(rest) = msg.strip_prefix("Query deserialize error: ") {
@@ -324,29 +340,32 @@ pub fn app(
             .app_data(path_cfg),
     )
     .split_for_parts();
-    app.service(utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", doc))
-        .default_service(web::to(fallback))
-        .wrap_fn(|req, srv| {
-            let id = request_id(&req);
-            let method = req.method().to_string();
-            let path = req.path().to_string();
-            let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
-            let started = std::time::Instant::now();
-            let fut = srv.call(req);
-            async move {
-                let mut res = fut.await?;
-                let status = res.status().as_u16();
-                if let Ok(v) = HeaderValue::from_str(&id) {
-                    res.headers_mut()
-                        .insert(HeaderName::from_static("x-request-id"), v);
-                }
-                tracing::info!(
-                    status,
-                    ms = started.elapsed().as_secs_f64() * 1000.0,
-                    "request done"
-                );
-                Ok(res)
+    app.service(
+        utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
+            .external_url_unchecked("/openapi.json", openapi_value().clone()),
+    )
+    .default_service(web::to(fallback))
+    .wrap_fn(|req, srv| {
+        let id = request_id(&req);
+        let method = req.method().to_string();
+        let path = req.path().to_string();
+        let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
+        let started = std::time::Instant::now();
+        let fut = srv.call(req);
+        async move {
+            let mut res = fut.await?;
+            let status = res.status().as_u16();
+            if let Ok(v) = HeaderValue::from_str(&id) {
+                res.headers_mut()
+                    .insert(HeaderName::from_static("x-request-id"), v);
             }
-            .instrument(span)
-        })
+            tracing::info!(
+                status,
+                ms = started.elapsed().as_secs_f64() * 1000.0,
+                "request done"
+            );
+            Ok(res)
+        }
+        .instrument(span)
+    })
 }

@@ -1,39 +1,140 @@
 //! Notifications: what to tell whom when a game moves on. This module builds the outbox
 //! rows (Standard Webhooks body `{type, timestamp, data}`, with everything an email
-//! needs); the store writes them in the move's transaction. Delivery (signed webhook
-//! POSTs with retries) is the notify worker's job and lives here too once it exists.
+//! needs: recipient, subject, plain-text and HTML bodies, links and an unsubscribe
+//! link); the store writes them in the move's transaction. The [`worker`] delivers them
+//! as signed webhooks ([`sign`]) to the email relay and to the users' own endpoints
+//! ([`guard`] keeps those away from internal addresses).
 
 pub mod correspondence;
+pub mod guard;
+pub mod sign;
+pub mod worker;
 
-use serde_json::json;
+use serde_json::{json, Value};
+use tilepost_engine::{Effect, Event};
 
 use crate::clock::rfc3339;
 use crate::store::{OutboxRow, SeatInfo};
 
-/// Links to a game for a message.
-fn links(public_url: &str, game_id: &str) -> serde_json::Value {
-    let base = public_url.trim_end_matches('/');
-    json!({
-        "game": format!("{base}/v1/games/{game_id}"),
-        "actions": format!("{base}/v1/games/{game_id}/actions"),
-        "placements": format!("{base}/v1/games/{game_id}/placements"),
-        "moves": format!("{base}/v1/games/{game_id}/moves"),
-        "events": format!("{base}/v1/games/{game_id}/events"),
-    })
+/// Every event type, in the order documents list them.
+pub const EVENT_TYPES: &[&str] = &[
+    "game.turn_started",
+    "game.invited",
+    "game.started",
+    "game.finished",
+    "game.deadline_near",
+    "game.timed_out",
+];
+
+/// Shared by the API and the worker: the wake-up signal (a committed write wakes the
+/// worker at once instead of at its next poll), the key of unsubscribe tokens and the
+/// base of links.
+pub struct Notifier {
+    pub wake: tokio::sync::Notify,
+    unsubscribe_key: Vec<u8>,
+    pub public_url: String,
 }
 
-fn row(kind: &str, to: &SeatInfo, game_id: &str, data: serde_json::Value, now: i64) -> OutboxRow {
+impl Notifier {
+    pub fn new(unsubscribe_key: Vec<u8>, public_url: &str) -> Notifier {
+        Notifier {
+            wake: tokio::sync::Notify::new(),
+            unsubscribe_key,
+            public_url: public_url.trim_end_matches('/').to_string(),
+        }
+    }
+
+    /// Wakes the worker (after a write that queued messages).
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    pub fn unsubscribe_key(&self) -> &[u8] {
+        &self.unsubscribe_key
+    }
+
+    fn unsubscribe_url(&self, user_id: &str, kind: &str) -> String {
+        format!(
+            "{}/v1/unsubscribe?token={}",
+            self.public_url,
+            sign::unsubscribe_token(&self.unsubscribe_key, user_id, kind)
+        )
+    }
+
+    /// Links to a game for a message to `to`.
+    fn links(&self, game_id: &str, to: &SeatInfo, kind: &str) -> Value {
+        let base = &self.public_url;
+        json!({
+            "game": format!("{base}/v1/games/{game_id}"),
+            "actions": format!("{base}/v1/games/{game_id}/actions"),
+            "placements": format!("{base}/v1/games/{game_id}/placements"),
+            "moves": format!("{base}/v1/games/{game_id}/moves"),
+            "events": format!("{base}/v1/games/{game_id}/events"),
+            "notification_settings": format!("{base}/v1/users/me/notifications"),
+            "unsubscribe": self.unsubscribe_url(&to.user_id, kind),
+            "unsubscribe_all": self.unsubscribe_url(&to.user_id, "*"),
+        })
+    }
+}
+
+/// One message: `text` and `html` get the common greeting and footer here.
+struct Message<'a> {
+    kind: &'a str,
+    to: &'a SeatInfo,
+    game_id: &'a str,
+    subject: String,
+    text: String,
+    html: String,
+    extra: Value,
+}
+
+fn row(n: &Notifier, m: Message<'_>, now: i64) -> OutboxRow {
     let id = format!("msg_{}", uuid::Uuid::new_v4().simple());
+    let links = n.links(m.game_id, m.to, m.kind);
+    let s = |k: &str| links[k].as_str().unwrap_or_default().to_string();
+    let (game, settings, unsub) = (s("game"), s("notification_settings"), s("unsubscribe"));
+    let text = format!(
+        "Hello {},\n\n{}\nThe game: {game}\n\n--\nNotification settings: {settings}\nUnsubscribe from these emails: {unsub}\n",
+        m.to.username, m.text
+    );
+    let html = format!(
+        "<p>Hello {},</p>{}<p><a href=\"{}\">The game</a></p><hr><p><small><a href=\"{}\">Notification settings</a> · <a href=\"{}\">Unsubscribe from these emails</a></small></p>",
+        escape(&m.to.username),
+        m.html,
+        escape(&game),
+        escape(&settings),
+        escape(&unsub)
+    );
+    let mut data = json!({
+        "game_id": m.game_id,
+        "recipient": {"user_id": m.to.user_id, "email": m.to.email, "name": m.to.username},
+        "subject": m.subject,
+        "text": text,
+        "html": html,
+        "list_unsubscribe": format!("<{unsub}>"),
+        "links": links,
+    });
+    if let (Some(d), Some(e)) = (data.as_object_mut(), m.extra.as_object()) {
+        for (k, v) in e {
+            d.insert(k.clone(), v.clone());
+        }
+    }
+    // the pictures are links too
+    for k in ["board_png", "tile_svg"] {
+        if let Some(v) = m.extra.get(k) {
+            data["links"][k] = v.clone();
+        }
+    }
     let body = json!({
-        "type": kind,
+        "type": m.kind,
         "timestamp": rfc3339(now),
         "data": data,
     });
     OutboxRow {
         id,
-        kind: kind.to_string(),
-        user_id: to.user_id.clone(),
-        game_id: Some(game_id.to_string()),
+        kind: m.kind.to_string(),
+        user_id: m.to.user_id.clone(),
+        game_id: Some(m.game_id.to_string()),
         payload: body.to_string(),
         status: "pending".into(),
         attempts: 0,
@@ -50,119 +151,417 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// `game.turn_started` for the player whose decision is now pending (if they want it).
-pub fn turn_started(
-    to: &SeatInfo,
-    game_id: &str,
-    tile: Option<&str>,
-    version: i64,
-    public_url: &str,
-    now: i64,
-) -> Option<OutboxRow> {
-    if !to.notify_turn {
-        return None;
+fn short(id: &str) -> &str {
+    id.get(..8).unwrap_or(id)
+}
+
+fn name_of(seats: &[SeatInfo], seat: u8) -> String {
+    seats
+        .iter()
+        .find(|s| s.seat == seat as i32)
+        .map(|s| s.username.clone())
+        .unwrap_or_else(|| format!("seat {seat}"))
+}
+
+/// What happened in a game since a player's last turn, from the log and the effects the
+/// engine derived for each event.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Since {
+    /// `(player, tile, x, y)` of each tile placed.
+    pub tiles: Vec<(String, String, i32, i32)>,
+    /// `(player, points, feature)` of each score.
+    pub scores: Vec<(String, i32, String)>,
+}
+
+impl Since {
+    /// Everything after the last tile `seat` placed (the whole game when none).
+    pub fn compute(
+        events: &[Event],
+        effects: &[Vec<Effect>],
+        seat: u8,
+        seats: &[SeatInfo],
+    ) -> Since {
+        let start = events
+            .iter()
+            .rposition(|e| matches!(e, Event::TilePlaced { player, .. } if *player == seat))
+            .map(|i| i + 1)
+            .unwrap_or(0);
+        let mut out = Since::default();
+        for (i, e) in events.iter().enumerate().skip(start) {
+            if let Event::TilePlaced {
+                player, tile, x, y, ..
+            } = e
+            {
+                out.tiles
+                    .push((name_of(seats, *player), tile.clone(), *x, *y));
+            }
+            for fx in effects.get(i).map(|v| v.as_slice()).unwrap_or_default() {
+                if let Effect::FeatureScored {
+                    feature,
+                    points,
+                    players,
+                    ..
+                } = fx
+                {
+                    for p in players {
+                        out.scores
+                            .push((name_of(seats, *p), *points, feature.name().to_string()));
+                    }
+                }
+            }
+        }
+        out
     }
-    let mut l = links(public_url, game_id);
-    let game_link = l["game"].as_str().unwrap_or_default().to_string();
+
+    fn text(&self) -> String {
+        if self.tiles.is_empty() && self.scores.is_empty() {
+            return String::new();
+        }
+        let mut s = String::from("Since your last turn:\n");
+        for (p, t, x, y) in &self.tiles {
+            s.push_str(&format!("- {p} placed {t} at ({x}, {y})\n"));
+        }
+        for (p, pts, f) in &self.scores {
+            s.push_str(&format!("- {p} scored {pts} points for a {f}\n"));
+        }
+        s
+    }
+
+    fn html(&self) -> String {
+        if self.tiles.is_empty() && self.scores.is_empty() {
+            return String::new();
+        }
+        let mut s = String::from("<p>Since your last turn:</p><ul>");
+        for (p, t, x, y) in &self.tiles {
+            s.push_str(&format!(
+                "<li>{} placed {} at ({x}, {y})</li>",
+                escape(p),
+                escape(t)
+            ));
+        }
+        for (p, pts, f) in &self.scores {
+            s.push_str(&format!(
+                "<li>{} scored {pts} points for a {}</li>",
+                escape(p),
+                escape(f)
+            ));
+        }
+        s.push_str("</ul>");
+        s
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "tiles_placed": self.tiles.iter().map(|(p, t, x, y)| json!({"player": p, "tile": t, "x": x, "y": y})).collect::<Vec<_>>(),
+            "points_scored": self.scores.iter().map(|(p, pts, f)| json!({"player": p, "points": pts, "feature": f})).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// The turn a message is about.
+pub struct Turn<'a> {
+    pub game_id: &'a str,
+    pub version: i64,
+    /// The drawn tile (catalog id), when the decision is a tile placement.
+    pub tile: Option<&'a str>,
+    /// What is to be decided (`place_tile`, `move_wagon`, ...).
+    pub decision: Option<&'a str>,
+    /// When the turn times out (ms), if the game has a deadline.
+    pub deadline: Option<i64>,
+}
+
+/// `game.turn_started` for the player whose decision is now pending.
+pub fn turn_started(
+    n: &Notifier,
+    to: &SeatInfo,
+    turn: &Turn<'_>,
+    since: &Since,
+    now: i64,
+) -> OutboxRow {
+    let gid = turn.game_id;
+    let tile_line = turn
+        .tile
+        .map(|t| format!("You drew {t}."))
+        .unwrap_or_else(|| "A decision is waiting for you.".to_string());
+    let deadline_line = turn
+        .deadline
+        .map(|d| format!("Please play before {}.\n", rfc3339(d)))
+        .unwrap_or_default();
+    let placements = format!("{}/v1/games/{gid}/placements", n.public_url);
     // pictures: the board at the recipient's moment, and the drawn tile
-    let base = public_url.trim_end_matches('/');
-    let board_png = format!("{base}/v1/games/{game_id}/board.png?version={version}");
-    let tile_svg = tile.map(|t| format!("{base}/v1/tiles/{t}.svg"));
-    l["board_png"] = json!(board_png);
-    l["tile_svg"] = json!(tile_svg);
-    let subject = format!("Your turn in tilepost game {}", short(game_id));
-    let tile_line = tile.map(|t| format!("You drew {t}.")).unwrap_or_default();
-    let text = format!(
-        "Hello {},\n\nIt is your turn. {tile_line}\nSee the board and play: {game_link}\nThe board: {board_png}\n",
-        to.username
+    let board_png = format!(
+        "{}/v1/games/{gid}/board.png?version={}",
+        n.public_url, turn.version
     );
+    let tile_svg = turn
+        .tile
+        .map(|t| format!("{}/v1/tiles/{t}.svg", n.public_url));
     let tile_img = tile_svg
         .as_deref()
         .map(|u| {
             format!(
-                " <img src=\"{}\" alt=\"the drawn tile\" width=\"64\" height=\"64\">",
+                "<p><img src=\"{}\" alt=\"the drawn tile\" width=\"64\" height=\"64\"></p>",
                 escape(u)
             )
         })
         .unwrap_or_default();
-    let html = format!(
-        "<p>Hello {},</p><p>It is your turn. {}{tile_img}</p><p><img src=\"{}\" alt=\"the board\" style=\"max-width:100%\"></p><p><a href=\"{}\">See the board and play</a></p>",
-        escape(&to.username),
-        escape(&tile_line),
-        escape(&board_png),
-        escape(&game_link)
-    );
-    Some(row(
-        "game.turn_started",
-        to,
-        game_id,
-        json!({
-            "game_id": game_id,
-            "version": version,
-            "tile": tile,
-            "board_png": board_png,
-            "tile_svg": tile_svg,
-            "recipient": {"email": to.email, "name": to.username},
-            "subject": subject,
-            "text": text,
-            "html": html,
-            "links": l,
-        }),
+    row(
+        n,
+        Message {
+            kind: "game.turn_started",
+            to,
+            game_id: gid,
+            subject: format!("Your turn in tilepost game {}", short(gid)),
+            text: format!(
+                "It is your turn. {tile_line}\n{deadline_line}\n{}\nThe board: {board_png}\nWhere it fits: {placements}\n",
+                since.text()
+            ),
+            html: format!(
+                "<p>It is your turn. {}</p>{tile_img}<p><img src=\"{}\" alt=\"the board\" style=\"max-width:100%\"></p>{}{}<p><a href=\"{}\">Where it fits</a></p>",
+                escape(&tile_line),
+                escape(&board_png),
+                turn.deadline
+                    .map(|d| format!("<p>Please play before {}.</p>", rfc3339(d)))
+                    .unwrap_or_default(),
+                since.html(),
+                escape(&placements)
+            ),
+            extra: json!({
+                "board_png": board_png,
+                "tile_svg": tile_svg,
+                "version": turn.version,
+                "tile": turn.tile,
+                "decision": turn.decision,
+                "deadline": turn.deadline.map(rfc3339),
+                "since_last_turn": since.json(),
+            }),
+        },
         now,
-    ))
+    )
 }
 
-/// `game.finished` for every player who wants it, with the final scores.
-pub fn finished(
+/// `game.invited`: someone asks `to` to take a seat.
+pub fn invited(n: &Notifier, to: &SeatInfo, game_id: &str, by: &str, now: i64) -> OutboxRow {
+    let join = format!("{}/v1/games/{game_id}/join", n.public_url);
+    row(
+        n,
+        Message {
+            kind: "game.invited",
+            to,
+            game_id,
+            subject: format!("{by} invites you to a tilepost game"),
+            text: format!(
+                "{by} invites you to play tilepost game {}.\nJoin: POST {join}\n",
+                short(game_id)
+            ),
+            html: format!(
+                "<p>{} invites you to play tilepost game {}.</p><p>Join: POST <code>{}</code></p>",
+                escape(by),
+                escape(short(game_id)),
+                escape(&join)
+            ),
+            extra: json!({"invited_by": by, "inviter": by, "join": join}),
+        },
+        now,
+    )
+}
+
+/// `game.started` for every player.
+pub fn started(
+    n: &Notifier,
     seats: &[SeatInfo],
     game_id: &str,
-    ranking: &[(String, i32, u8)],
-    public_url: &str,
+    first: &str,
     now: i64,
 ) -> Vec<OutboxRow> {
-    let l = links(public_url, game_id);
-    let game_link = l["game"].as_str().unwrap_or_default().to_string();
-    let lines: Vec<String> = ranking
-        .iter()
-        .map(|(name, score, rank)| format!("{rank}. {name}: {score}"))
-        .collect();
+    let players: Vec<&str> = seats.iter().map(|s| s.username.as_str()).collect();
     seats
         .iter()
-        .filter(|s| s.notify_finished)
         .map(|to| {
-            let text = format!(
-                "Hello {},\n\nThe game is over.\n{}\n\nThe board: {game_link}\n",
-                to.username,
-                lines.join("\n")
-            );
-            let html = format!(
-                "<p>Hello {},</p><p>The game is over.</p><ol>{}</ol><p><a href=\"{}\">The board</a></p>",
-                escape(&to.username),
-                ranking
-                    .iter()
-                    .map(|(n, s, _)| format!("<li>{}: {s}</li>", escape(n)))
-                    .collect::<String>(),
-                escape(&game_link)
-            );
             row(
-                "game.finished",
-                to,
-                game_id,
-                json!({
-                    "game_id": game_id,
-                    "recipient": {"email": to.email, "name": to.username},
-                    "subject": format!("tilepost game {} is over", short(game_id)),
-                    "text": text,
-                    "html": html,
-                    "ranking": ranking.iter().map(|(n, s, r)| json!({"username": n, "score": s, "rank": r})).collect::<Vec<_>>(),
-                    "links": l,
-                }),
+                n,
+                Message {
+                    kind: "game.started",
+                    to,
+                    game_id,
+                    subject: format!("tilepost game {} has started", short(game_id)),
+                    text: format!(
+                        "The game has started with {}. {first} plays first.\n",
+                        players.join(", ")
+                    ),
+                    html: format!(
+                        "<p>The game has started with {}. {} plays first.</p>",
+                        escape(&players.join(", ")),
+                        escape(first)
+                    ),
+                    extra: json!({"players": players, "first_player": first}),
+                },
                 now,
             )
         })
         .collect()
 }
 
-fn short(id: &str) -> &str {
-    id.get(..8).unwrap_or(id)
+/// `game.finished` for every player, with the final ranking `(username, score, rank)`.
+pub fn finished(
+    n: &Notifier,
+    seats: &[SeatInfo],
+    game_id: &str,
+    ranking: &[(String, i32, u8)],
+    now: i64,
+) -> Vec<OutboxRow> {
+    let lines: Vec<String> = ranking
+        .iter()
+        .map(|(name, score, rank)| format!("{rank}. {name}: {score}"))
+        .collect();
+    seats
+        .iter()
+        .map(|to| {
+            row(
+                n,
+                Message {
+                    kind: "game.finished",
+                    to,
+                    game_id,
+                    subject: format!("tilepost game {} is over", short(game_id)),
+                    text: format!("The game is over.\n{}\n", lines.join("\n")),
+                    html: format!(
+                        "<p>The game is over.</p><ol>{}</ol>",
+                        ranking
+                            .iter()
+                            .map(|(n, s, _)| format!("<li>{}: {s}</li>", escape(n)))
+                            .collect::<String>()
+                    ),
+                    extra: json!({
+                        "ranking": ranking.iter().map(|(n, s, r)| json!({"username": n, "score": s, "rank": r})).collect::<Vec<_>>(),
+                    }),
+                },
+                now,
+            )
+        })
+        .collect()
+}
+
+/// `game.deadline_near`: `to` has until `deadline` (ms) to play.
+pub fn deadline_near(
+    n: &Notifier,
+    to: &SeatInfo,
+    game_id: &str,
+    deadline: i64,
+    now: i64,
+) -> OutboxRow {
+    let at = rfc3339(deadline);
+    row(
+        n,
+        Message {
+            kind: "game.deadline_near",
+            to,
+            game_id,
+            subject: format!(
+                "Your turn in tilepost game {} times out soon",
+                short(game_id)
+            ),
+            text: format!(
+                "Your move is due by {at}; if you miss it you leave the game. Please play before then.\n"
+            ),
+            html: format!(
+                "<p>Your move is due by {}; if you miss it you leave the game. Please play before then.</p>",
+                escape(&at)
+            ),
+            extra: json!({"deadline": at}),
+        },
+        now,
+    )
+}
+
+/// `game.timed_out` for every player: `who` ran out of time.
+pub fn timed_out(
+    n: &Notifier,
+    seats: &[SeatInfo],
+    game_id: &str,
+    who: &str,
+    now: i64,
+) -> Vec<OutboxRow> {
+    seats
+        .iter()
+        .map(|to| {
+            row(
+                n,
+                Message {
+                    kind: "game.timed_out",
+                    to,
+                    game_id,
+                    subject: format!("{who} timed out in tilepost game {}", short(game_id)),
+                    text: format!("{who} did not play in time.\n"),
+                    html: format!("<p>{} did not play in time.</p>", escape(who)),
+                    extra: json!({"player": who}),
+                },
+                now,
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seat(n: i32, name: &str) -> SeatInfo {
+        SeatInfo {
+            seat: n,
+            user_id: format!("u{n}"),
+            username: name.into(),
+            email: format!("{name}@example.com"),
+            notify_turn: true,
+            notify_finished: true,
+            joined_at: 0,
+        }
+    }
+
+    #[test]
+    fn every_builder_carries_an_email_and_an_unsubscribe_link() {
+        let n = Notifier::new(b"k".to_vec(), "http://t.test/");
+        let seats = vec![seat(0, "ann"), seat(1, "b<o>b")];
+        let mut rows = vec![
+            turn_started(
+                &n,
+                &seats[1],
+                &Turn {
+                    game_id: "g1",
+                    version: 3,
+                    tile: Some("base/D"),
+                    decision: Some("place_tile"),
+                    deadline: Some(0),
+                },
+                &Since {
+                    tiles: vec![("ann".into(), "base/E".into(), 1, 0)],
+                    scores: vec![("ann".into(), 4, "city".into())],
+                },
+                0,
+            ),
+            invited(&n, &seats[1], "g1", "ann", 0),
+            deadline_near(&n, &seats[1], "g1", 1000, 0),
+        ];
+        rows.extend(started(&n, &seats, "g1", "ann", 0));
+        rows.extend(finished(&n, &seats, "g1", &[("ann".into(), 10, 1)], 0));
+        rows.extend(timed_out(&n, &seats, "g1", "ann", 0));
+        for r in &rows {
+            let v: Value = serde_json::from_str(&r.payload).unwrap_or(Value::Null);
+            assert_eq!(v["type"], r.kind.as_str());
+            let d = &v["data"];
+            assert!(d["subject"].as_str().is_some_and(|s| !s.is_empty()));
+            assert!(d["recipient"]["email"]
+                .as_str()
+                .is_some_and(|s| s.contains('@')));
+            let unsub = d["links"]["unsubscribe"].as_str().unwrap_or_default();
+            assert!(unsub.starts_with("http://t.test/v1/unsubscribe?token="));
+            assert!(d["text"].as_str().unwrap_or_default().contains(unsub));
+            assert!(!d["html"].as_str().unwrap_or_default().contains("b<o>b"));
+        }
+        let t: Value = serde_json::from_str(&rows[0].payload).unwrap_or(Value::Null);
+        let text = t["data"]["text"].as_str().unwrap_or_default();
+        assert!(text.contains("You drew base/D"));
+        assert!(text.contains("ann placed base/E at (1, 0)"));
+        assert!(text.contains("ann scored 4 points for a city"));
+    }
 }

@@ -10,6 +10,7 @@ mod conn;
 mod corr;
 mod corr_schema;
 mod schema;
+mod webhooks;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,6 +25,7 @@ pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
 pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
+pub use webhooks::*;
 
 /// Why a store operation failed.
 #[derive(Debug, Error)]

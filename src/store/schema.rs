@@ -95,3 +95,66 @@ diesel::allow_tables_to_appear_in_same_query!(
     idempotency_keys,
     outbox,
 );
+
+diesel::table! {
+    webhook_endpoints (id) {
+        id -> Text,
+        user_id -> Text,
+        url -> Text,
+        secret -> Text,
+        event_types -> Text,
+        enabled -> Integer,
+        disabled_reason -> Nullable<Text>,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    webhook_deliveries (id) {
+        id -> Text,
+        outbox_id -> Text,
+        endpoint_id -> Text,
+        user_id -> Text,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> BigInt,
+        claim_token -> Nullable<Text>,
+        claimed_until -> Nullable<BigInt>,
+        last_status -> Nullable<Integer>,
+        delivered_at -> Nullable<BigInt>,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    webhook_attempts (id) {
+        id -> Text,
+        delivery_id -> Text,
+        attempted_at -> BigInt,
+        http_status -> Nullable<Integer>,
+        duration_ms -> BigInt,
+        error -> Nullable<Text>,
+        excerpt -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    notification_prefs (user_id, event_type) {
+        user_id -> Text,
+        event_type -> Text,
+        email -> Integer,
+    }
+}
+
+diesel::joinable!(webhook_deliveries -> outbox (outbox_id));
+diesel::joinable!(webhook_attempts -> webhook_deliveries (delivery_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    webhook_endpoints,
+    webhook_deliveries,
+    webhook_attempts,
+    notification_prefs,
+);
+diesel::allow_tables_to_appear_in_same_query!(webhook_deliveries, outbox);
+diesel::allow_tables_to_appear_in_same_query!(webhook_deliveries, users);
+diesel::allow_tables_to_appear_in_same_query!(webhook_endpoints, users);

@@ -135,6 +135,7 @@ pub fn test_config(url: &str) -> Config {
         reminder_before_secs: 86_400,
         deadline_sweep_ms: 0,
         vacation_days_per_year: 14,
+        ..Config::default()
     }
 }
 

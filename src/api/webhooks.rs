@@ -1,0 +1,755 @@
+//! Notification settings: the caller's webhook endpoints (create with a secret shown
+//! once, list, delete, rotate the secret, recent deliveries, redeliver one), email
+//! switches per event type, and the unsubscribe link that works without logging in.
+//! Also the schemas of the webhook payloads, for the OpenAPI document's `webhooks`.
+
+use std::collections::BTreeMap;
+
+use actix_web::{delete, get, patch, post, web, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::error::{ApiError, Problem};
+use super::extract::{ApiJson, CurrentUser};
+use super::AppState;
+use crate::clock::rfc3339;
+use crate::notify::{guard, sign, EVENT_TYPES};
+use crate::store::{DeliveryInfo, EndpointRow};
+
+const MAX_ENDPOINTS: usize = 10;
+
+/// A new webhook endpoint.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateWebhookRequest {
+    /// An http(s) URL that does not resolve to a loopback, link-local or private address.
+    #[schema(max_length = 2048, example = "https://bot.example.com/tilepost")]
+    pub url: String,
+    /// The event types to receive (`game.turn_started`, `game.invited`, `game.started`,
+    /// `game.finished`, `game.deadline_near`, `game.timed_out`), or `["*"]` for all.
+    #[schema(example = json!(["game.turn_started", "game.finished"]))]
+    pub event_types: Vec<String>,
+}
+
+/// A webhook endpoint. `secret` is present only in the answers of creation and rotation.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct WebhookView {
+    pub id: String,
+    pub url: String,
+    pub event_types: Vec<String>,
+    /// False once the endpoint answered `410 Gone`.
+    pub enabled: bool,
+    pub disabled_reason: Option<String>,
+    /// RFC 3339 UTC.
+    pub created_at: String,
+    /// `whsec_` + base64: the signing key. Shown once; store it now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+}
+
+/// The caller's endpoints.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct WebhookList {
+    pub webhooks: Vec<WebhookView>,
+}
+
+/// One attempt to deliver a message.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct AttemptView {
+    /// RFC 3339 UTC.
+    pub at: String,
+    /// The HTTP status answered, absent when no answer came (see `error`).
+    pub status: Option<i32>,
+    pub duration_ms: i64,
+    /// Why no answer came (connection refused, time-out).
+    pub error: Option<String>,
+    /// The first 512 bytes of the answer.
+    pub excerpt: Option<String>,
+}
+
+/// The delivery of one message to one endpoint.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct DeliveryView {
+    pub id: String,
+    /// The message id, sent as `webhook-id` (the same on every attempt).
+    pub webhook_id: String,
+    pub event_type: String,
+    /// `pending`, `sending`, `delivered` or `failed`.
+    pub status: String,
+    pub attempts: i32,
+    /// RFC 3339 UTC: when the next attempt is due (pending deliveries).
+    pub next_attempt_at: Option<String>,
+    pub delivered_at: Option<String>,
+    pub last_status: Option<i32>,
+    pub created_at: String,
+    /// Every attempt, oldest first.
+    pub attempt_log: Vec<AttemptView>,
+}
+
+/// Recent deliveries, newest first.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct DeliveryList {
+    pub deliveries: Vec<DeliveryView>,
+}
+
+/// Page size of the delivery list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct DeliveriesQuery {
+    /// 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<i64>,
+}
+
+/// Email switches per event type.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NotificationSettings {
+    /// Event type → whether the email relay gets a message for the caller.
+    #[schema(example = json!({"game.turn_started": true, "game.finished": false}))]
+    pub email: BTreeMap<String, bool>,
+}
+
+/// The unsubscribe token of a link.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct UnsubscribeQuery {
+    /// The signed token from the email's link.
+    pub token: String,
+}
+
+/// What an unsubscribe link did.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct UnsubscribeResult {
+    /// The event types whose email is now off.
+    pub unsubscribed: Vec<String>,
+    /// Where to change this back.
+    pub settings: String,
+}
+
+// ----- webhook payloads (documented under `webhooks`) ---------------------------------
+
+/// The recipient of a message.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct WebhookRecipient {
+    pub user_id: String,
+    pub email: String,
+    pub name: String,
+}
+
+/// Links of a message.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct WebhookLinks {
+    pub game: String,
+    pub actions: String,
+    pub placements: String,
+    pub moves: String,
+    pub events: String,
+    pub notification_settings: String,
+    /// Turns off email of this type, without logging in.
+    pub unsubscribe: String,
+    /// Turns off all email, without logging in.
+    pub unsubscribe_all: String,
+}
+
+/// The data of every message: a ready-to-send email, plus the fields of its type
+/// (`version`, `tile`, `decision`, `deadline`, `since_last_turn` for
+/// `game.turn_started`; `ranking` for `game.finished`; `players`, `first_player` for
+/// `game.started`; `invited_by`, `join` for `game.invited`; `deadline` for
+/// `game.deadline_near`; `player` for `game.timed_out`).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct WebhookData {
+    pub game_id: String,
+    pub recipient: WebhookRecipient,
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+    /// Value for a `List-Unsubscribe` header.
+    pub list_unsubscribe: String,
+    pub links: WebhookLinks,
+    #[schema(value_type = Object)]
+    #[serde(flatten)]
+    pub extra: serde_json::Value,
+}
+
+/// The body of every webhook (Standard Webhooks). Headers: `webhook-id` (stable across
+/// retries), `webhook-timestamp` (Unix seconds), `webhook-signature` (`v1,` + base64
+/// HMAC-SHA256 of `id.timestamp.body` with the key of the endpoint's `whsec_` secret).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct WebhookMessage {
+    /// `game.turn_started`, `game.invited`, `game.started`, `game.finished`,
+    /// `game.deadline_near` or `game.timed_out`.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// RFC 3339 UTC: when the event happened.
+    pub timestamp: String,
+    pub data: WebhookData,
+}
+
+// ----- helpers -------------------------------------------------------------------------
+
+fn view(e: &EndpointRow, with_secret: bool) -> WebhookView {
+    WebhookView {
+        id: e.id.clone(),
+        url: e.url.clone(),
+        event_types: e.types(),
+        enabled: e.enabled != 0,
+        disabled_reason: e.disabled_reason.clone(),
+        created_at: rfc3339(e.created_at),
+        secret: with_secret.then(|| e.secret.clone()),
+    }
+}
+
+fn delivery_view(d: &DeliveryInfo) -> DeliveryView {
+    let r = &d.delivery;
+    DeliveryView {
+        id: r.id.clone(),
+        webhook_id: r.outbox_id.clone(),
+        event_type: d.kind.clone(),
+        status: r.status.clone(),
+        attempts: r.attempts,
+        next_attempt_at: (r.status == "pending").then(|| rfc3339(r.next_attempt_at)),
+        delivered_at: r.delivered_at.map(rfc3339),
+        last_status: r.last_status,
+        created_at: rfc3339(r.created_at),
+        attempt_log: d
+            .attempts
+            .iter()
+            .map(|a| AttemptView {
+                at: rfc3339(a.attempted_at),
+                status: a.http_status,
+                duration_ms: a.duration_ms,
+                error: a.error.clone(),
+                excerpt: a.excerpt.clone(),
+            })
+            .collect(),
+    }
+}
+
+fn webhook_not_found() -> ApiError {
+    ApiError::new(404, "webhook-not-found", "you have no webhook with this id")
+}
+
+fn check_types(types: &[String]) -> Result<(), ApiError> {
+    if types.is_empty() || types.len() > 16 {
+        return Err(ApiError::validation("event_types", "1 to 16 event types"));
+    }
+    for (i, t) in types.iter().enumerate() {
+        if t != "*" && !EVENT_TYPES.contains(&t.as_str()) {
+            return Err(ApiError::validation(
+                format!("event_types[{i}]"),
+                format!("unknown event type; one of {} or *", EVENT_TYPES.join(", ")),
+            ));
+        }
+    }
+    Ok(())
+}
+
+async fn my_endpoint(st: &AppState, me: &CurrentUser, id: &str) -> Result<EndpointRow, ApiError> {
+    if id.len() > 64 {
+        return Err(webhook_not_found());
+    }
+    st.store
+        .endpoint_of(me.id.clone(), id.to_string())
+        .await?
+        .ok_or_else(webhook_not_found)
+}
+
+// ----- handlers ------------------------------------------------------------------------
+
+/// Add a webhook endpoint; the answer shows its signing secret, once.
+#[utoipa::path(
+    operation_id = "create_webhook",
+    tag = "notifications",
+    request_body = CreateWebhookRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "The endpoint, with its secret (shown only now)", body = WebhookView),
+        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The caller has the maximum number of endpoints (`webhook-limit-reached`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The URL points to a loopback, link-local or private address, or does not resolve (`webhook-url-not-allowed`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/users/me/webhooks")]
+pub async fn create_webhook(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    body: ApiJson<CreateWebhookRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let r = body.0;
+    let url = guard::parse_url(r.url.trim()).map_err(|m| ApiError::validation("url", m))?;
+    check_types(&r.event_types)?;
+    guard::check_url(&url, st.config.webhook_allow_private)
+        .await
+        .map_err(|m| {
+            ApiError::new(422, "webhook-url-not-allowed", m).with_field("url", "not allowed")
+        })?;
+    let existing = st.store.endpoints_of(me.id.clone()).await?;
+    if existing.len() >= MAX_ENDPOINTS {
+        return Err(ApiError::new(
+            409,
+            "webhook-limit-reached",
+            format!("at most {MAX_ENDPOINTS} webhook endpoints per user"),
+        ));
+    }
+    let mut types = r.event_types;
+    types.sort();
+    types.dedup();
+    let row = EndpointRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        user_id: me.id.clone(),
+        url: url.to_string(),
+        secret: sign::new_secret(),
+        event_types: serde_json::to_string(&types).map_err(ApiError::internal)?,
+        enabled: 1,
+        disabled_reason: None,
+        created_at: st.clock.now_ms(),
+    };
+    st.store
+        .create_endpoint(row.clone())
+        .await
+        .map_err(|e| match e {
+            crate::store::StoreError::Internal(m) if m.to_ascii_lowercase().contains("foreign") => {
+                ApiError::unauthorized("the token's user no longer exists")
+            }
+            other => other.into(),
+        })?;
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/v1/users/me/webhooks/{}", row.id)))
+        .insert_header(("Cache-Control", "no-store"))
+        .json(view(&row, true)))
+}
+
+/// The caller's webhook endpoints (without secrets).
+#[utoipa::path(
+    operation_id = "list_webhooks",
+    tag = "notifications",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The endpoints", body = WebhookList),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/users/me/webhooks")]
+pub async fn list_webhooks(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+) -> Result<HttpResponse, ApiError> {
+    let rows = st.store.endpoints_of(me.id).await?;
+    Ok(HttpResponse::Ok().json(WebhookList {
+        webhooks: rows.iter().map(|e| view(e, false)).collect(),
+    }))
+}
+
+/// Remove a webhook endpoint with its delivery history.
+#[utoipa::path(
+    operation_id = "delete_webhook",
+    tag = "notifications",
+    params(("id" = String, Path, description = "Webhook id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "The endpoint is gone"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The caller has no such endpoint (`webhook-not-found`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[delete("/users/me/webhooks/{id}")]
+pub async fn delete_webhook(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    if id.len() > 64 || !st.store.delete_endpoint(me.id, id).await? {
+        return Err(webhook_not_found());
+    }
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Replace an endpoint's signing secret (the new one is shown once) and enable it again.
+#[utoipa::path(
+    operation_id = "rotate_webhook_secret",
+    tag = "notifications",
+    params(("id" = String, Path, description = "Webhook id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The endpoint with its new secret (shown only now)", body = WebhookView),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The caller has no such endpoint (`webhook-not-found`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/users/me/webhooks/{id}/rotate-secret")]
+pub async fn rotate_webhook_secret(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    my_endpoint(&st, &me, &id).await?;
+    let row = st
+        .store
+        .rotate_endpoint_secret(me.id, id, sign::new_secret())
+        .await?
+        .ok_or_else(webhook_not_found)?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(view(&row, true)))
+}
+
+/// Recent deliveries to an endpoint, newest first, with every attempt.
+#[utoipa::path(
+    operation_id = "list_webhook_deliveries",
+    tag = "notifications",
+    params(("id" = String, Path, description = "Webhook id"), DeliveriesQuery),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The deliveries", body = DeliveryList),
+        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "The caller has no such endpoint (`webhook-not-found`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/users/me/webhooks/{id}/deliveries")]
+pub async fn list_webhook_deliveries(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: web::Path<String>,
+    q: web::Query<DeliveriesQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let limit = q.limit.unwrap_or(50);
+    if !(1..=200).contains(&limit) {
+        return Err(ApiError::validation("limit", "1 to 200"));
+    }
+    let e = my_endpoint(&st, &me, &id.into_inner()).await?;
+    let rows = st.store.deliveries_of(e.id, limit).await?;
+    Ok(HttpResponse::Ok().json(DeliveryList {
+        deliveries: rows.iter().map(delivery_view).collect(),
+    }))
+}
+
+/// Deliver a message again now (same `webhook-id`), whatever its state.
+#[utoipa::path(
+    operation_id = "redeliver_webhook_delivery",
+    tag = "notifications",
+    params(
+        ("id" = String, Path, description = "Webhook id"),
+        ("delivery_id" = String, Path, description = "Delivery id"),
+    ),
+    security(("bearer" = [])),
+    responses(
+        (status = 202, description = "The delivery is queued", body = DeliveryView),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such endpoint or delivery (`webhook-not-found`, `delivery-not-found`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/users/me/webhooks/{id}/deliveries/{delivery_id}/redeliver")]
+pub async fn redeliver_webhook_delivery(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, delivery_id) = path.into_inner();
+    let e = my_endpoint(&st, &me, &id).await?;
+    let not_found = || {
+        ApiError::new(
+            404,
+            "delivery-not-found",
+            "this endpoint has no such delivery",
+        )
+    };
+    if delivery_id.len() > 64 {
+        return Err(not_found());
+    }
+    let d = st
+        .store
+        .redeliver(e.id, delivery_id, st.clock.now_ms())
+        .await?
+        .ok_or_else(not_found)?;
+    st.notifier.wake();
+    let info = DeliveryInfo {
+        delivery: d,
+        kind: String::new(),
+        attempts: Vec::new(),
+    };
+    let mut v = delivery_view(&info);
+    if let Some(found) = st
+        .store
+        .deliveries_of(info.delivery.endpoint_id.clone(), 200)
+        .await?
+        .iter()
+        .find(|x| x.delivery.id == info.delivery.id)
+    {
+        v = delivery_view(found);
+    }
+    Ok(HttpResponse::Accepted().json(v))
+}
+
+async fn settings_of(st: &AppState, user_id: &str) -> Result<NotificationSettings, ApiError> {
+    let prefs = st
+        .store
+        .email_prefs(
+            user_id.to_string(),
+            EVENT_TYPES.iter().map(|s| s.to_string()).collect(),
+        )
+        .await?;
+    Ok(NotificationSettings {
+        email: prefs.into_iter().collect(),
+    })
+}
+
+/// The caller's email switches per event type.
+#[utoipa::path(
+    operation_id = "get_notification_settings",
+    tag = "notifications",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The switches", body = NotificationSettings),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/users/me/notifications")]
+pub async fn get_notification_settings(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(settings_of(&st, &me.id).await?))
+}
+
+/// Turn email of some event types on or off; types not listed stay as they are.
+#[utoipa::path(
+    operation_id = "update_notification_settings",
+    tag = "notifications",
+    request_body = NotificationSettings,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The switches after the change", body = NotificationSettings),
+        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[patch("/users/me/notifications")]
+pub async fn update_notification_settings(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    body: ApiJson<NotificationSettings>,
+) -> Result<HttpResponse, ApiError> {
+    for k in body.0.email.keys() {
+        if !EVENT_TYPES.contains(&k.as_str()) {
+            return Err(ApiError::validation(
+                format!("email.{k}"),
+                format!("unknown event type; one of {}", EVENT_TYPES.join(", ")),
+            ));
+        }
+    }
+    st.store
+        .set_email_prefs(me.id.clone(), body.0.email.into_iter().collect())
+        .await?;
+    Ok(HttpResponse::Ok().json(settings_of(&st, &me.id).await?))
+}
+
+async fn unsubscribe(st: &AppState, token: &str) -> Result<HttpResponse, ApiError> {
+    let bad = || {
+        ApiError::new(
+            400,
+            "invalid-unsubscribe-token",
+            "the unsubscribe link is not valid",
+        )
+    };
+    if token.len() > 512 {
+        return Err(bad());
+    }
+    let u = sign::verify_unsubscribe(st.notifier.unsubscribe_key(), token).ok_or_else(bad)?;
+    let types: Vec<String> = if u.event_type == "*" {
+        EVENT_TYPES.iter().map(|s| s.to_string()).collect()
+    } else if EVENT_TYPES.contains(&u.event_type.as_str()) {
+        vec![u.event_type.clone()]
+    } else {
+        return Err(bad());
+    };
+    if st.store.user_by_id(u.user_id.clone()).await?.is_none() {
+        return Err(bad());
+    }
+    st.store
+        .set_email_prefs(
+            u.user_id,
+            types.iter().map(|t| (t.clone(), false)).collect(),
+        )
+        .await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(UnsubscribeResult {
+            unsubscribed: types,
+            settings: format!("{}/v1/users/me/notifications", st.notifier.public_url),
+        }))
+}
+
+/// Turn off email of one type (or all) for the user named by a signed link; no login.
+#[utoipa::path(
+    operation_id = "get_unsubscribe",
+    tag = "notifications",
+    params(UnsubscribeQuery),
+    security(()),
+    responses(
+        (status = 200, description = "Email of the link's type is off", body = UnsubscribeResult),
+        (status = 400, description = "The token is missing or not valid (`validation-failed`, `invalid-unsubscribe-token`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/unsubscribe")]
+pub async fn get_unsubscribe(
+    st: web::Data<AppState>,
+    q: web::Query<UnsubscribeQuery>,
+) -> Result<HttpResponse, ApiError> {
+    unsubscribe(&st, &q.token).await
+}
+
+/// One-click unsubscribe (RFC 8058: mail clients POST to the `List-Unsubscribe` link).
+#[utoipa::path(
+    operation_id = "create_unsubscribe",
+    tag = "notifications",
+    params(UnsubscribeQuery),
+    security(()),
+    responses(
+        (status = 200, description = "Email of the link's type is off", body = UnsubscribeResult),
+        (status = 400, description = "The token is missing or not valid (`validation-failed`, `invalid-unsubscribe-token`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/unsubscribe")]
+pub async fn create_unsubscribe(
+    st: web::Data<AppState>,
+    q: web::Query<UnsubscribeQuery>,
+) -> Result<HttpResponse, ApiError> {
+    unsubscribe(&st, &q.token).await
+}
+
+/// The `webhooks` section of the OpenAPI document: one entry per event type, each a POST
+/// of a [`WebhookMessage`] with the Standard Webhooks headers.
+pub fn openapi_webhooks() -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    for t in EVENT_TYPES {
+        out.insert(
+            t.to_string(),
+            serde_json::json!({"post": {
+                "operationId": format!("webhook_{}", t.replace('.', "_")),
+                "summary": format!("`{t}` message"),
+                "description": "Sent to the email relay (one message per recipient with an email address) and to every endpoint of the recipient subscribed to this type. See docs/notifications.md.",
+                "tags": ["notifications"],
+                "parameters": [
+                    {"name": "webhook-id", "in": "header", "required": true, "description": "Message id, the same on every retry", "schema": {"type": "string"}},
+                    {"name": "webhook-timestamp", "in": "header", "required": true, "description": "Unix seconds of this attempt", "schema": {"type": "string"}},
+                    {"name": "webhook-signature", "in": "header", "required": true, "description": "`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the secret's key", "schema": {"type": "string"}},
+                ],
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WebhookMessage"}}}},
+                "responses": {
+                    "2XX": {"description": "Received; not sent again"},
+                    "410": {"description": "Gone: the endpoint is disabled"},
+                    "429": {"description": "Retried after `Retry-After`"},
+                    "default": {"description": "Retried with exponential backoff for about three days"},
+                },
+            }}),
+        );
+    }
+    serde_json::Value::Object(out)
+}
+
+/// Whom to invite.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InviteRequest {
+    /// The username of the user to invite.
+    #[schema(max_length = 64)]
+    pub username: String,
+}
+
+/// An invitation sent.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct InviteResult {
+    pub game_id: String,
+    pub invited: String,
+}
+
+/// Invite a user to an open game (a seated player asks; the user gets `game.invited`).
+#[utoipa::path(
+    operation_id = "create_invitation",
+    tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    request_body = InviteRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 202, description = "The invitation is queued", body = InviteResult),
+        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller has no seat at this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game or user (`game-not-found`, `user-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has started, or the user is seated (`game-already-started`, `already-seated`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/invitations")]
+pub async fn create_invitation(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: web::Path<String>,
+    body: ApiJson<InviteRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    if id.len() > 64 {
+        return Err(ApiError::game_not_found());
+    }
+    let data = st
+        .store
+        .load_game(id.clone(), false)
+        .await?
+        .ok_or_else(ApiError::game_not_found)?;
+    let Some(inviter) = data.seats.iter().find(|s| s.user_id == me.id) else {
+        return Err(ApiError::new(
+            403,
+            "not-a-player",
+            "you have no seat at this game",
+        ));
+    };
+    if data.game.status != "open" {
+        return Err(ApiError::new(
+            409,
+            "game-already-started",
+            "the game has started",
+        ));
+    }
+    let name = body.0.username;
+    let user = if name.len() <= 64 {
+        st.store.user_by_username(name.clone()).await?
+    } else {
+        None
+    };
+    let Some(user) = user else {
+        return Err(ApiError::new(
+            404,
+            "user-not-found",
+            "no user has this username",
+        ));
+    };
+    if data.seats.iter().any(|s| s.user_id == user.id) {
+        return Err(ApiError::new(
+            409,
+            "already-seated",
+            "the user is seated at this game",
+        ));
+    }
+    let to = crate::store::SeatInfo {
+        seat: -1,
+        user_id: user.id.clone(),
+        username: user.username.clone(),
+        email: user.email.clone(),
+        notify_turn: user.notify_turn != 0,
+        notify_finished: user.notify_finished != 0,
+        joined_at: 0,
+    };
+    let row = crate::notify::invited(&st.notifier, &to, &id, &inviter.username, st.clock.now_ms());
+    st.store.enqueue(vec![row]).await?;
+    st.notifier.wake();
+    Ok(HttpResponse::Accepted().json(InviteResult {
+        game_id: id,
+        invited: user.username,
+    }))
+}

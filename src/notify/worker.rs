@@ -1,0 +1,331 @@
+//! The delivery worker, started with the server: it fans pending outbox messages out into
+//! deliveries, claims due deliveries (several server processes share the work without
+//! sending one twice at once), posts them as signed Standard Webhooks with a timeout,
+//! and records every attempt. Failures are retried with exponential backoff and jitter
+//! for about three days; `Retry-After` is honoured on 429 and 503; `410 Gone` disables a
+//! user endpoint. Time comes from the injectable [`Clock`], so tests drive retries.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+
+use super::guard;
+use super::sign;
+use super::Notifier;
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::store::{AttemptRow, Claimed, Next, Recorded, Store, StoreError, RELAY};
+
+const BATCH: i64 = 64;
+const MAX_DELAY_MS: i64 = 6 * 3600 * 1000;
+const EXCERPT_BYTES: usize = 512;
+
+/// The worker's parts.
+pub struct Worker {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    notifier: Arc<Notifier>,
+    config: Arc<Config>,
+    relay: Option<(String, Vec<u8>)>,
+    relay_client: reqwest::Client,
+    user_client: reqwest::Client,
+}
+
+fn client(timeout: Duration, public_only: bool) -> reqwest::Client {
+    let b = reqwest::Client::builder()
+        .timeout(timeout)
+        .connect_timeout(timeout)
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("tilepost-webhooks/", env!("CARGO_PKG_VERSION")));
+    let b = if public_only {
+        b.dns_resolver(Arc::new(guard::PublicOnly))
+    } else {
+        b
+    };
+    b.build().unwrap_or_default()
+}
+
+/// The delay before attempt `n + 1` after `n` failed attempts: `base * 2^(n-1)`, at most
+/// six hours, times a random factor in [0.8, 1.2].
+pub fn backoff_ms(base: i64, failed: i32) -> i64 {
+    let exp = (failed.max(1) - 1).min(30) as u32;
+    let d = base.max(1).saturating_mul(1i64 << exp).min(MAX_DELAY_MS);
+    let f: f64 = rand::thread_rng().gen_range(0.8..=1.2);
+    ((d as f64) * f) as i64
+}
+
+/// Seconds of a `Retry-After` header (delta-seconds or an HTTP date).
+fn retry_after_ms(v: &str, now_ms: i64) -> Option<i64> {
+    let v = v.trim();
+    if let Ok(s) = v.parse::<i64>() {
+        return Some(s.max(0).saturating_mul(1000));
+    }
+    let fmt = time::format_description::well_known::Rfc2822;
+    let t = time::OffsetDateTime::parse(v, &fmt).ok()?;
+    Some((t.unix_timestamp() * 1000 - now_ms).max(0))
+}
+
+/// An answer from an endpoint, or a transport error.
+struct Outcome {
+    status: Option<u16>,
+    retry_after: Option<String>,
+    excerpt: Option<String>,
+    error: Option<String>,
+}
+
+impl Worker {
+    pub fn new(
+        store: Store,
+        clock: Arc<dyn Clock>,
+        notifier: Arc<Notifier>,
+        config: Arc<Config>,
+    ) -> Worker {
+        let timeout = Duration::from_millis(config.webhook_timeout_ms.max(100));
+        let relay = match (&config.email_webhook_url, &config.email_webhook_secret) {
+            (Some(u), Some(s)) => sign::secret_key(s).map(|k| (u.clone(), k)),
+            _ => None,
+        };
+        Worker {
+            store,
+            clock,
+            notifier,
+            relay,
+            relay_client: client(timeout, false),
+            user_client: client(timeout, !config.webhook_allow_private),
+            config,
+        }
+    }
+
+    /// Runs until the runtime it was spawned on stops.
+    pub async fn run(self) {
+        let poll = Duration::from_millis(self.config.notify_poll_ms.max(5));
+        loop {
+            match self.tick().await {
+                Ok(n) if n > 0 => continue,
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "notification worker: database"),
+            }
+            let _ = tokio::time::timeout(poll, self.notifier.wake.notified()).await;
+        }
+    }
+
+    /// One round: fan out, claim, deliver. Returns how much work it found.
+    pub async fn tick(&self) -> Result<usize, StoreError> {
+        let now = self.clock.now_ms();
+        let fanned = self.store.fan_out(BATCH, now, self.relay.is_some()).await?;
+        let token = uuid::Uuid::new_v4().simple().to_string();
+        let lease = (self.config.webhook_timeout_ms as i64).saturating_mul(3) + 60_000;
+        let claimed = self
+            .store
+            .claim_deliveries(BATCH, now, lease, token.clone())
+            .await?;
+        let n = claimed.len();
+        let sends = claimed.into_iter().map(|c| self.deliver(c, token.clone()));
+        let mut done = Vec::with_capacity(n);
+        for r in futures_util::future::join_all(sends).await {
+            match r {
+                Ok(Some(rec)) => done.push(rec),
+                Ok(None) => {}
+                Err(e) => tracing::warn!(error = %e, "notification worker: releasing a delivery"),
+            }
+        }
+        if !done.is_empty() {
+            self.store.record_attempts(done).await?;
+        }
+        Ok(fanned + n)
+    }
+
+    /// Posts one claimed delivery; returns the attempt to record (None when the
+    /// delivery was dropped without an attempt).
+    async fn deliver(&self, c: Claimed, token: String) -> Result<Option<Recorded>, StoreError> {
+        let d = &c.delivery;
+        let (url, key, is_relay) = if d.endpoint_id == RELAY {
+            match &self.relay {
+                Some((u, k)) => (u.clone(), k.clone(), true),
+                None => return self.drop(d.id.clone()).await,
+            }
+        } else {
+            match c.endpoint.as_ref().filter(|e| e.enabled != 0) {
+                Some(e) => match sign::secret_key(&e.secret) {
+                    Some(k) => (e.url.clone(), k, false),
+                    None => return self.drop(d.id.clone()).await,
+                },
+                None => return self.drop(d.id.clone()).await,
+            }
+        };
+        let attempted_at = self.clock.now_ms();
+        let ts = attempted_at.div_euclid(1000);
+        let body = c.message.payload.clone();
+        let sig = sign::signature(&key, &c.message.id, ts, &body);
+        let started = Instant::now();
+        let outcome = self
+            .post(&url, is_relay, &c.message.id, ts, &sig, body)
+            .await;
+        let duration_ms = started.elapsed().as_millis() as i64;
+        let now = self.clock.now_ms();
+        let next = match outcome.status {
+            Some(s) if (200..300).contains(&s) => Next::Delivered,
+            Some(410) if is_relay => Next::Failed,
+            Some(410) => Next::DisableEndpoint,
+            s => {
+                let failed = d.attempts + 1;
+                let honoured = match (s, &outcome.retry_after) {
+                    (Some(429) | Some(503), Some(v)) => {
+                        retry_after_ms(v, now).map(|ms| ms.clamp(1000, 24 * 3600 * 1000))
+                    }
+                    _ => None,
+                };
+                let delay = honoured
+                    .unwrap_or_else(|| backoff_ms(self.config.notify_backoff_base_ms, failed));
+                let at = now + delay;
+                if at - d.created_at > self.config.notify_max_age_ms {
+                    Next::Failed
+                } else {
+                    Next::Retry(at)
+                }
+            }
+        };
+        if matches!(next, Next::DisableEndpoint) {
+            tracing::warn!(endpoint = %d.endpoint_id, "webhook endpoint answered 410 Gone: disabled");
+        }
+        tracing::debug!(
+            delivery = %d.id,
+            message = %c.message.id,
+            status = ?outcome.status,
+            ms = duration_ms,
+            "webhook attempt"
+        );
+        Ok(Some(Recorded {
+            attempt: AttemptRow {
+                id: uuid::Uuid::new_v4().to_string(),
+                delivery_id: d.id.clone(),
+                attempted_at,
+                http_status: outcome.status.map(i32::from),
+                duration_ms,
+                error: outcome.error,
+                excerpt: outcome.excerpt,
+            },
+            token,
+            endpoint_id: d.endpoint_id.clone(),
+            next,
+            now,
+        }))
+    }
+
+    async fn drop(&self, id: String) -> Result<Option<Recorded>, StoreError> {
+        self.store.drop_delivery(id, "failed").await?;
+        Ok(None)
+    }
+
+    async fn post(
+        &self,
+        url: &str,
+        is_relay: bool,
+        id: &str,
+        ts: i64,
+        sig: &str,
+        body: String,
+    ) -> Outcome {
+        let fail = |e: String| Outcome {
+            status: None,
+            retry_after: None,
+            excerpt: None,
+            error: Some(e),
+        };
+        let client = if is_relay {
+            &self.relay_client
+        } else {
+            // IP literals bypass the resolver: check them here
+            let parsed = match guard::parse_url(url) {
+                Ok(u) => u,
+                Err(e) => return fail(e),
+            };
+            if let Some(Ok(ip)) = parsed
+                .host_str()
+                .map(|h| h.trim_start_matches('[').trim_end_matches(']').parse())
+            {
+                if !self.config.webhook_allow_private && guard::is_internal(ip) {
+                    return fail("the address is not allowed".into());
+                }
+            }
+            &self.user_client
+        };
+        let res = client
+            .post(url)
+            .header("content-type", "application/json")
+            .header("webhook-id", id)
+            .header("webhook-timestamp", ts.to_string())
+            .header("webhook-signature", sig)
+            .body(body)
+            .send()
+            .await;
+        match res {
+            Ok(r) => {
+                let status = r.status().as_u16();
+                let retry_after = r
+                    .headers()
+                    .get("retry-after")
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_string);
+                let excerpt = read_excerpt(r).await;
+                Outcome {
+                    status: Some(status),
+                    retry_after,
+                    excerpt,
+                    error: None,
+                }
+            }
+            Err(e) => {
+                let kind = if e.is_timeout() {
+                    "timed out"
+                } else if e.is_connect() {
+                    "could not connect"
+                } else {
+                    "request failed"
+                };
+                fail(format!("{kind}: {}", e.without_url()))
+            }
+        }
+    }
+}
+
+async fn read_excerpt(mut r: reqwest::Response) -> Option<String> {
+    let mut buf = Vec::new();
+    while buf.len() < EXCERPT_BYTES {
+        match r.chunk().await {
+            Ok(Some(c)) => buf.extend_from_slice(&c),
+            _ => break,
+        }
+    }
+    buf.truncate(EXCERPT_BYTES);
+    if buf.is_empty() {
+        return None;
+    }
+    Some(String::from_utf8_lossy(&buf).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_with_jitter_and_is_capped() {
+        for n in 1..8 {
+            let d = backoff_ms(1000, n);
+            let nominal = 1000i64 << (n - 1);
+            assert!(d >= nominal * 8 / 10 && d <= nominal * 12 / 10, "{n}: {d}");
+        }
+        assert!(backoff_ms(30_000, 40) <= MAX_DELAY_MS * 12 / 10);
+    }
+
+    #[test]
+    fn retry_after_forms() {
+        assert_eq!(retry_after_ms("7", 0), Some(7000));
+        assert_eq!(
+            retry_after_ms("Thu, 01 Jan 1970 00:00:10 +0000", 4000),
+            Some(6000)
+        );
+        assert_eq!(retry_after_ms("soon", 0), None);
+    }
+}

@@ -1,0 +1,662 @@
+//! Webhook endpoints, deliveries and attempts, and email preferences: what the notify
+//! worker and the webhook API need from the database.
+//!
+//! An outbox row is one message to one user. The worker fans each pending message out
+//! into deliveries (one per endpoint: the email relay from configuration, named
+//! `relay`, and every enabled endpoint of the user that subscribed to the message's
+//! type), then claims due deliveries (`FOR UPDATE SKIP LOCKED` on Postgres; a
+//! single-statement claim on SQLite, whose writers are serialised), posts them and
+//! records each attempt.
+
+use diesel::prelude::*;
+use diesel::result::Error as DieselError;
+
+use super::conn::DbConn;
+use super::schema::{
+    notification_prefs, outbox, users, webhook_attempts, webhook_deliveries, webhook_endpoints,
+};
+use super::{OutboxRow, Store, StoreError};
+
+/// The endpoint id of the server-wide email relay.
+pub const RELAY: &str = "relay";
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = webhook_endpoints)]
+pub struct EndpointRow {
+    pub id: String,
+    pub user_id: String,
+    pub url: String,
+    pub secret: String,
+    /// JSON array of event types.
+    pub event_types: String,
+    pub enabled: i32,
+    pub disabled_reason: Option<String>,
+    pub created_at: i64,
+}
+
+impl EndpointRow {
+    pub fn types(&self) -> Vec<String> {
+        serde_json::from_str(&self.event_types).unwrap_or_default()
+    }
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = webhook_deliveries)]
+pub struct DeliveryRow {
+    pub id: String,
+    pub outbox_id: String,
+    pub endpoint_id: String,
+    pub user_id: String,
+    pub status: String,
+    pub attempts: i32,
+    pub next_attempt_at: i64,
+    pub claim_token: Option<String>,
+    pub claimed_until: Option<i64>,
+    pub last_status: Option<i32>,
+    pub delivered_at: Option<i64>,
+    pub created_at: i64,
+}
+
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = webhook_attempts)]
+pub struct AttemptRow {
+    pub id: String,
+    pub delivery_id: String,
+    pub attempted_at: i64,
+    pub http_status: Option<i32>,
+    pub duration_ms: i64,
+    pub error: Option<String>,
+    pub excerpt: Option<String>,
+}
+
+/// A delivery with its message and attempts, as the API lists it.
+#[derive(Clone, Debug)]
+pub struct DeliveryInfo {
+    pub delivery: DeliveryRow,
+    pub kind: String,
+    pub attempts: Vec<AttemptRow>,
+}
+
+/// A claimed delivery, ready to post.
+#[derive(Clone, Debug)]
+pub struct Claimed {
+    pub delivery: DeliveryRow,
+    /// The message (outbox row id is the `webhook-id`).
+    pub message: OutboxRow,
+    /// The user endpoint (None for the relay).
+    pub endpoint: Option<EndpointRow>,
+}
+
+/// What an attempt decided for its delivery.
+#[derive(Clone, Debug)]
+pub enum Next {
+    Delivered,
+    /// Try again at this time.
+    Retry(i64),
+    /// Give up (too old, or the relay answered 410).
+    Failed,
+    /// The endpoint answered 410 Gone: disable it.
+    DisableEndpoint,
+}
+
+/// Event types with their email switch (absent: on).
+pub type EmailPrefs = Vec<(String, bool)>;
+
+fn email_on(c: &mut DbConn, user_id: &str, kind: &str) -> Result<bool, DieselError> {
+    let email: Option<String> = users::table
+        .find(user_id)
+        .select(users::email)
+        .first(c)
+        .optional()?;
+    match email {
+        Some(e) if !e.trim().is_empty() => email_on_raw(c, user_id, kind),
+        _ => Ok(false),
+    }
+}
+
+/// Fans claimed outbox rows out into deliveries and marks them dispatched.
+fn fan_out_rows(
+    c: &mut DbConn,
+    rows: &[OutboxRow],
+    relay: bool,
+    now: i64,
+) -> Result<(), DieselError> {
+    for m in rows {
+        let mut targets = Vec::new();
+        if relay && email_on(c, &m.user_id, &m.kind)? {
+            targets.push(RELAY.to_string());
+        }
+        let eps: Vec<EndpointRow> = webhook_endpoints::table
+            .filter(webhook_endpoints::user_id.eq(&m.user_id))
+            .filter(webhook_endpoints::enabled.eq(1))
+            .select(EndpointRow::as_select())
+            .load(c)?;
+        for e in eps {
+            let types = e.types();
+            if types.iter().any(|t| t == &m.kind || t == "*") {
+                targets.push(e.id);
+            }
+        }
+        for t in targets {
+            diesel::insert_into(webhook_deliveries::table)
+                .values(DeliveryRow {
+                    id: uuid::Uuid::new_v4().to_string(),
+                    outbox_id: m.id.clone(),
+                    endpoint_id: t,
+                    user_id: m.user_id.clone(),
+                    status: "pending".into(),
+                    attempts: 0,
+                    next_attempt_at: now.max(m.next_attempt_at),
+                    claim_token: None,
+                    claimed_until: None,
+                    last_status: None,
+                    delivered_at: None,
+                    created_at: m.created_at,
+                })
+                .execute(c)?;
+        }
+        diesel::update(outbox::table.find(&m.id))
+            .set(outbox::status.eq("dispatched"))
+            .execute(c)?;
+    }
+    Ok(())
+}
+
+impl Store {
+    // ----- worker -------------------------------------------------------------------
+
+    /// Turns up to `limit` pending outbox messages into deliveries; returns how many.
+    pub async fn fan_out(&self, limit: i64, now: i64, relay: bool) -> Result<usize, StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                let rows: Vec<OutboxRow> = match c {
+                    DbConn::Pg(pg) => outbox::table
+                        .filter(outbox::status.eq("pending"))
+                        .order(outbox::created_at.asc())
+                        .limit(limit)
+                        .select(OutboxRow::as_select())
+                        .for_update()
+                        .skip_locked()
+                        .load(pg)?,
+                    DbConn::Sqlite(sq) => {
+                        // one writing statement first: SQLite queues other writers
+                        let token = format!("fanning:{}", uuid::Uuid::new_v4().simple());
+                        diesel::sql_query(
+                            "UPDATE outbox SET status = ? WHERE id IN (SELECT id FROM outbox \
+                             WHERE status = 'pending' ORDER BY created_at LIMIT ?)",
+                        )
+                        .bind::<diesel::sql_types::Text, _>(&token)
+                        .bind::<diesel::sql_types::BigInt, _>(limit)
+                        .execute(sq)?;
+                        outbox::table
+                            .filter(outbox::status.eq(&token))
+                            .select(OutboxRow::as_select())
+                            .load(sq)?
+                    }
+                };
+                fan_out_rows(c, &rows, relay, now)?;
+                Ok::<_, DieselError>(rows.len())
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    /// Claims up to `limit` due deliveries (pending and due, or sending with an expired
+    /// lease) for `lease_ms`, with their messages and endpoints.
+    pub async fn claim_deliveries(
+        &self,
+        limit: i64,
+        now: i64,
+        lease_ms: i64,
+        token: String,
+    ) -> Result<Vec<Claimed>, StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                let due = webhook_deliveries::status
+                    .eq("pending")
+                    .and(webhook_deliveries::next_attempt_at.le(now))
+                    .or(webhook_deliveries::status
+                        .eq("sending")
+                        .and(webhook_deliveries::claimed_until.lt(now)));
+                let claim = (
+                    webhook_deliveries::status.eq("sending"),
+                    webhook_deliveries::claim_token.eq(Some(token.clone())),
+                    webhook_deliveries::claimed_until.eq(Some(now + lease_ms)),
+                );
+                match c {
+                    DbConn::Pg(pg) => {
+                        let ids: Vec<String> = webhook_deliveries::table
+                            .filter(due)
+                            .order(webhook_deliveries::next_attempt_at.asc())
+                            .limit(limit)
+                            .select(webhook_deliveries::id)
+                            .for_update()
+                            .skip_locked()
+                            .load(pg)?;
+                        diesel::update(
+                            webhook_deliveries::table.filter(webhook_deliveries::id.eq_any(&ids)),
+                        )
+                        .set(claim)
+                        .execute(pg)?;
+                    }
+                    DbConn::Sqlite(sq) => {
+                        diesel::sql_query(
+                            "UPDATE webhook_deliveries SET status = 'sending', claim_token = ?, \
+                             claimed_until = ? WHERE id IN (SELECT id FROM webhook_deliveries \
+                             WHERE (status = 'pending' AND next_attempt_at <= ?) \
+                             OR (status = 'sending' AND claimed_until < ?) \
+                             ORDER BY next_attempt_at LIMIT ?)",
+                        )
+                        .bind::<diesel::sql_types::Text, _>(&token)
+                        .bind::<diesel::sql_types::BigInt, _>(now + lease_ms)
+                        .bind::<diesel::sql_types::BigInt, _>(now)
+                        .bind::<diesel::sql_types::BigInt, _>(now)
+                        .bind::<diesel::sql_types::BigInt, _>(limit)
+                        .execute(sq)?;
+                    }
+                }
+                let rows: Vec<(DeliveryRow, OutboxRow)> = webhook_deliveries::table
+                    .inner_join(outbox::table)
+                    .filter(webhook_deliveries::claim_token.eq(Some(token.clone())))
+                    .filter(webhook_deliveries::status.eq("sending"))
+                    .select((DeliveryRow::as_select(), OutboxRow::as_select()))
+                    .load(c)?;
+                let ep_ids: Vec<String> = rows
+                    .iter()
+                    .map(|(d, _)| d.endpoint_id.clone())
+                    .filter(|e| e != RELAY)
+                    .collect();
+                let eps: Vec<EndpointRow> = webhook_endpoints::table
+                    .filter(webhook_endpoints::id.eq_any(&ep_ids))
+                    .select(EndpointRow::as_select())
+                    .load(c)?;
+                Ok::<_, DieselError>(
+                    rows.into_iter()
+                        .map(|(d, m)| {
+                            let endpoint = eps.iter().find(|e| e.id == d.endpoint_id).cloned();
+                            Claimed {
+                                delivery: d,
+                                message: m,
+                                endpoint,
+                            }
+                        })
+                        .collect(),
+                )
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    /// Records attempts (one transaction for a round of the worker) and what follows
+    /// from each. A delivery whose claim was taken over by another worker (expired
+    /// lease) keeps that worker's state.
+    pub async fn record_attempts(&self, outcomes: Vec<Recorded>) -> Result<(), StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                for o in outcomes {
+                    record_one(c, o)?;
+                }
+                Ok::<_, DieselError>(())
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    /// Releases a claim without an attempt (the endpoint vanished or the worker stops).
+    pub async fn drop_delivery(&self, id: String, status: &'static str) -> Result<(), StoreError> {
+        self.run(move |c| {
+            diesel::update(webhook_deliveries::table.find(id))
+                .set((
+                    webhook_deliveries::status.eq(status),
+                    webhook_deliveries::claim_token.eq(None::<String>),
+                    webhook_deliveries::claimed_until.eq(None::<i64>),
+                ))
+                .execute(c)?;
+            Ok(())
+        })
+        .await
+    }
+
+    // ----- endpoints ----------------------------------------------------------------
+
+    pub async fn create_endpoint(&self, row: EndpointRow) -> Result<(), StoreError> {
+        self.run(move |c| {
+            diesel::insert_into(webhook_endpoints::table)
+                .values(&row)
+                .execute(c)?;
+            Ok(())
+        })
+        .await
+    }
+
+    pub async fn endpoints_of(&self, user_id: String) -> Result<Vec<EndpointRow>, StoreError> {
+        self.run(move |c| {
+            Ok(webhook_endpoints::table
+                .filter(webhook_endpoints::user_id.eq(user_id))
+                .order(webhook_endpoints::created_at.asc())
+                .select(EndpointRow::as_select())
+                .load(c)?)
+        })
+        .await
+    }
+
+    pub async fn endpoint_of(
+        &self,
+        user_id: String,
+        id: String,
+    ) -> Result<Option<EndpointRow>, StoreError> {
+        self.run(move |c| {
+            Ok(webhook_endpoints::table
+                .filter(webhook_endpoints::user_id.eq(user_id))
+                .filter(webhook_endpoints::id.eq(id))
+                .select(EndpointRow::as_select())
+                .first(c)
+                .optional()?)
+        })
+        .await
+    }
+
+    /// Deletes an endpoint with its deliveries and their attempts; false when the user
+    /// has no such endpoint.
+    pub async fn delete_endpoint(&self, user_id: String, id: String) -> Result<bool, StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                // a write first, so that SQLite takes its lock before reading
+                let n = diesel::delete(
+                    webhook_endpoints::table
+                        .filter(webhook_endpoints::user_id.eq(&user_id))
+                        .filter(webhook_endpoints::id.eq(&id)),
+                )
+                .execute(c)?;
+                if n == 0 {
+                    return Ok(false);
+                }
+                let ds = webhook_deliveries::table
+                    .filter(webhook_deliveries::endpoint_id.eq(&id))
+                    .select(webhook_deliveries::id);
+                diesel::delete(
+                    webhook_attempts::table.filter(webhook_attempts::delivery_id.eq_any(ds)),
+                )
+                .execute(c)?;
+                diesel::delete(
+                    webhook_deliveries::table.filter(webhook_deliveries::endpoint_id.eq(&id)),
+                )
+                .execute(c)?;
+                Ok::<_, DieselError>(true)
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    /// Sets a new secret (and re-enables the endpoint); None when not found.
+    pub async fn rotate_endpoint_secret(
+        &self,
+        user_id: String,
+        id: String,
+        secret: String,
+    ) -> Result<Option<EndpointRow>, StoreError> {
+        self.run(move |c| {
+            let n = diesel::update(
+                webhook_endpoints::table
+                    .filter(webhook_endpoints::user_id.eq(&user_id))
+                    .filter(webhook_endpoints::id.eq(&id)),
+            )
+            .set(webhook_endpoints::secret.eq(secret))
+            .execute(c)?;
+            if n == 0 {
+                return Ok(None);
+            }
+            Ok(webhook_endpoints::table
+                .find(&id)
+                .select(EndpointRow::as_select())
+                .first(c)
+                .optional()?)
+        })
+        .await
+    }
+
+    /// The most recent deliveries to an endpoint, newest first, with their attempts.
+    pub async fn deliveries_of(
+        &self,
+        endpoint_id: String,
+        limit: i64,
+    ) -> Result<Vec<DeliveryInfo>, StoreError> {
+        self.run(move |c| {
+            let rows: Vec<(DeliveryRow, String)> = webhook_deliveries::table
+                .inner_join(outbox::table)
+                .filter(webhook_deliveries::endpoint_id.eq(&endpoint_id))
+                .order((
+                    webhook_deliveries::created_at.desc(),
+                    webhook_deliveries::id.asc(),
+                ))
+                .limit(limit)
+                .select((DeliveryRow::as_select(), outbox::kind))
+                .load(c)?;
+            let ids: Vec<String> = rows.iter().map(|(d, _)| d.id.clone()).collect();
+            let attempts: Vec<AttemptRow> = webhook_attempts::table
+                .filter(webhook_attempts::delivery_id.eq_any(&ids))
+                .order(webhook_attempts::attempted_at.asc())
+                .select(AttemptRow::as_select())
+                .load(c)?;
+            Ok(rows
+                .into_iter()
+                .map(|(d, kind)| DeliveryInfo {
+                    attempts: attempts
+                        .iter()
+                        .filter(|a| a.delivery_id == d.id)
+                        .cloned()
+                        .collect(),
+                    delivery: d,
+                    kind,
+                })
+                .collect())
+        })
+        .await
+    }
+
+    /// Every delivery of a message (all endpoints), for inspection and tests.
+    pub async fn deliveries_of_message(
+        &self,
+        outbox_id: String,
+    ) -> Result<Vec<DeliveryRow>, StoreError> {
+        self.run(move |c| {
+            Ok(webhook_deliveries::table
+                .filter(webhook_deliveries::outbox_id.eq(outbox_id))
+                .select(DeliveryRow::as_select())
+                .load(c)?)
+        })
+        .await
+    }
+
+    /// Queues a delivery again now (keeping its history); None when not found.
+    pub async fn redeliver(
+        &self,
+        endpoint_id: String,
+        delivery_id: String,
+        now: i64,
+    ) -> Result<Option<DeliveryRow>, StoreError> {
+        self.run(move |c| {
+            let n = diesel::update(
+                webhook_deliveries::table
+                    .filter(webhook_deliveries::id.eq(&delivery_id))
+                    .filter(webhook_deliveries::endpoint_id.eq(&endpoint_id))
+                    .filter(webhook_deliveries::status.ne("sending")),
+            )
+            .set((
+                webhook_deliveries::status.eq("pending"),
+                webhook_deliveries::next_attempt_at.eq(now),
+            ))
+            .execute(c)?;
+            let row = webhook_deliveries::table
+                .filter(webhook_deliveries::id.eq(&delivery_id))
+                .filter(webhook_deliveries::endpoint_id.eq(&endpoint_id))
+                .select(DeliveryRow::as_select())
+                .first(c)
+                .optional()?;
+            let _ = n;
+            Ok(row)
+        })
+        .await
+    }
+
+    /// Inserts messages outside a game move (invitations, deadlines).
+    pub async fn enqueue(&self, rows: Vec<OutboxRow>) -> Result<(), StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                for m in &rows {
+                    diesel::insert_into(outbox::table).values(m).execute(c)?;
+                }
+                Ok::<_, DieselError>(())
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    // ----- preferences --------------------------------------------------------------
+
+    /// The email switch of each listed event type for a user.
+    pub async fn email_prefs(
+        &self,
+        user_id: String,
+        kinds: Vec<String>,
+    ) -> Result<EmailPrefs, StoreError> {
+        self.run(move |c| {
+            let mut out = Vec::new();
+            for k in kinds {
+                let on = email_on_raw(c, &user_id, &k)?;
+                out.push((k, on));
+            }
+            Ok(out)
+        })
+        .await
+    }
+
+    /// Sets email switches (the turn and finished switches are the user's columns).
+    pub async fn set_email_prefs(
+        &self,
+        user_id: String,
+        prefs: EmailPrefs,
+    ) -> Result<(), StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                for (k, on) in &prefs {
+                    let v = *on as i32;
+                    match k.as_str() {
+                        "game.turn_started" => {
+                            diesel::update(users::table.find(&user_id))
+                                .set(users::notify_turn.eq(v))
+                                .execute(c)?;
+                        }
+                        "game.finished" => {
+                            diesel::update(users::table.find(&user_id))
+                                .set(users::notify_finished.eq(v))
+                                .execute(c)?;
+                        }
+                        _ => {
+                            diesel::delete(notification_prefs::table.find((&user_id, k)))
+                                .execute(c)?;
+                            diesel::insert_into(notification_prefs::table)
+                                .values((
+                                    notification_prefs::user_id.eq(&user_id),
+                                    notification_prefs::event_type.eq(k),
+                                    notification_prefs::email.eq(v),
+                                ))
+                                .execute(c)?;
+                        }
+                    }
+                }
+                Ok::<_, DieselError>(())
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+}
+
+/// The switch alone (ignoring whether the user has an address).
+fn email_on_raw(c: &mut DbConn, user_id: &str, kind: &str) -> Result<bool, DieselError> {
+    let u: Option<(i32, i32)> = users::table
+        .find(user_id)
+        .select((users::notify_turn, users::notify_finished))
+        .first(c)
+        .optional()?;
+    let Some((turn, finished)) = u else {
+        return Ok(false);
+    };
+    match kind {
+        "game.turn_started" => Ok(turn != 0),
+        "game.finished" => Ok(finished != 0),
+        _ => Ok(notification_prefs::table
+            .find((user_id, kind))
+            .select(notification_prefs::email)
+            .first::<i32>(c)
+            .optional()?
+            != Some(0)),
+    }
+}
+
+/// One attempt to record.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub attempt: AttemptRow,
+    pub token: String,
+    pub endpoint_id: String,
+    pub next: Next,
+    pub now: i64,
+}
+
+fn record_one(c: &mut DbConn, o: Recorded) -> Result<(), DieselError> {
+    let Recorded {
+        attempt,
+        token,
+        endpoint_id,
+        next,
+        now,
+    } = o;
+    let did = attempt.delivery_id.clone();
+    let status = attempt.http_status;
+    diesel::insert_into(webhook_attempts::table)
+        .values(&attempt)
+        .execute(c)?;
+    let mine = webhook_deliveries::table
+        .filter(webhook_deliveries::id.eq(&did))
+        .filter(webhook_deliveries::claim_token.eq(Some(token)));
+    let (st, next_at, delivered) = match next {
+        Next::Delivered => ("delivered", now, Some(now)),
+        Next::Retry(at) => ("pending", at, None),
+        Next::Failed => ("failed", now, None),
+        Next::DisableEndpoint => ("failed", now, None),
+    };
+    diesel::update(mine)
+        .set((
+            webhook_deliveries::status.eq(st),
+            webhook_deliveries::next_attempt_at.eq(next_at),
+            webhook_deliveries::delivered_at.eq(delivered),
+            webhook_deliveries::last_status.eq(status),
+            webhook_deliveries::attempts.eq(webhook_deliveries::attempts + 1),
+            webhook_deliveries::claim_token.eq(None::<String>),
+            webhook_deliveries::claimed_until.eq(None::<i64>),
+        ))
+        .execute(c)?;
+    if matches!(next, Next::DisableEndpoint) && endpoint_id != RELAY {
+        diesel::update(webhook_endpoints::table.find(&endpoint_id))
+            .set((
+                webhook_endpoints::enabled.eq(0),
+                webhook_endpoints::disabled_reason.eq(Some("the endpoint answered 410 Gone")),
+            ))
+            .execute(c)?;
+        diesel::update(
+            webhook_deliveries::table
+                .filter(webhook_deliveries::endpoint_id.eq(&endpoint_id))
+                .filter(webhook_deliveries::status.eq("pending")),
+        )
+        .set(webhook_deliveries::status.eq("failed"))
+        .execute(c)?;
+    }
+    Ok(())
+}
