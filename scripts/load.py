@@ -15,15 +15,23 @@ import argparse, http.client, json, shutil, statistics, subprocess, threading, t
 
 class Api:
     def __init__(self, url):
-        u = urllib.parse.urlparse(url)
-        self.conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+        self.u = urllib.parse.urlparse(url)
+        self.conn = http.client.HTTPConnection(self.u.hostname, self.u.port, timeout=30)
 
     def call(self, method, path, body=None, token=None):
         h = {"Content-Type": "application/json"}
         if token:
             h["Authorization"] = "Bearer " + token
-        self.conn.request(method, path, json.dumps(body) if body is not None else None, h)
-        r = self.conn.getresponse()
+        data = json.dumps(body) if body is not None else None
+        try:
+            self.conn.request(method, path, data, h)
+            r = self.conn.getresponse()
+        except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+            # the server closed the idle keep-alive connection (during a wrk run): reconnect
+            self.conn.close()
+            self.conn = http.client.HTTPConnection(self.u.hostname, self.u.port, timeout=30)
+            self.conn.request(method, path, data, h)
+            r = self.conn.getresponse()
         data = r.read()
         return r.status, (json.loads(data) if data else None)
 
