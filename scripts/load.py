@@ -10,20 +10,28 @@ Plays a complete base game through the API, then measures:
 Usage: scripts/load.py --url http://127.0.0.1:18181 [--pid PID] [--seconds 10]
 Only addresses on this machine are meant as targets; every loop is bounded.
 """
-import argparse, http.client, json, shutil, statistics, subprocess, time, urllib.parse, uuid
+import argparse, http.client, json, shutil, statistics, subprocess, threading, time, urllib.parse, uuid
 
 
 class Api:
     def __init__(self, url):
-        u = urllib.parse.urlparse(url)
-        self.conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)
+        self.u = urllib.parse.urlparse(url)
+        self.conn = http.client.HTTPConnection(self.u.hostname, self.u.port, timeout=30)
 
     def call(self, method, path, body=None, token=None):
         h = {"Content-Type": "application/json"}
         if token:
             h["Authorization"] = "Bearer " + token
-        self.conn.request(method, path, json.dumps(body) if body is not None else None, h)
-        r = self.conn.getresponse()
+        data = json.dumps(body) if body is not None else None
+        try:
+            self.conn.request(method, path, data, h)
+            r = self.conn.getresponse()
+        except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+            # the server closed the idle keep-alive connection (during a wrk run): reconnect
+            self.conn.close()
+            self.conn = http.client.HTTPConnection(self.u.hostname, self.u.port, timeout=30)
+            self.conn.request(method, path, data, h)
+            r = self.conn.getresponse()
         data = r.read()
         return r.status, (json.loads(data) if data else None)
 
@@ -69,6 +77,29 @@ def rss(pid):
         return None
 
 
+class PeakRss:
+    """Samples the server's RSS every 50 ms while a load runs; keeps the peak."""
+
+    def __init__(self, pid):
+        self.pid, self.peak, self.stop = pid, 0.0, threading.Event()
+        self.t = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        while not self.stop.is_set():
+            self.peak = max(self.peak, rss(self.pid) or 0.0)
+            self.stop.wait(0.05)
+
+    def __enter__(self):
+        if self.pid:
+            self.t.start()
+        return self
+
+    def __exit__(self, *_):
+        self.stop.set()
+        if self.pid:
+            self.t.join()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--url", default="http://127.0.0.1:18181")
@@ -86,6 +117,8 @@ def main():
     _, v = api.call("GET", "/v1/games/" + finished)
     print("finished game %s: version %s, %s tiles" % (finished, v["version"], len(v["board"])))
     url = o.url + "/v1/games/" + finished
+    peak = PeakRss(o.pid)
+    peak.__enter__()
     if shutil.which("wrk"):
         for c in (1, 16):
             out = subprocess.run(["wrk", "-t", "1" if c == 1 else "2", "-c", str(c), "-d", "%ds" % o.seconds,
@@ -100,15 +133,17 @@ def main():
             lat.append((time.perf_counter() - t) * 1000)
         print("GET finished game, 1 connection: p50 %.2f ms, p99 %.2f ms, %d req/s" %
               (pct(lat, .5), pct(lat, .99), len(lat) / o.seconds))
+    peak.__exit__()
     if o.pid:
-        print("RSS after GET load: %.1f MiB" % rss(o.pid))
+        print("RSS after GET load: %.1f MiB, peak during it: %.1f MiB" % (rss(o.pid), peak.peak))
     timings = []
     second = game(api, a, b)
-    play(api, second, tokens, timings)
+    with PeakRss(o.pid) as peak:
+        play(api, second, tokens, timings)
     print("POST move (%d moves, 1 connection): p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, mean %.2f ms" %
           (len(timings), pct(timings, .5), pct(timings, .9), pct(timings, .99), statistics.mean(timings)))
     if o.pid:
-        print("RSS after load: %.1f MiB" % rss(o.pid))
+        print("RSS after load: %.1f MiB, peak during the POSTs: %.1f MiB" % (rss(o.pid), peak.peak))
 
 
 if __name__ == "__main__":

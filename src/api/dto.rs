@@ -15,7 +15,11 @@ pub struct RegisterRequest {
     /// 3 to 32 characters: letters, digits, `_`, `-`, `.`.
     #[schema(min_length = 3, max_length = 32, pattern = "^[A-Za-z0-9_.-]{3,32}$")]
     pub username: String,
-    #[schema(min_length = 3, max_length = 254)]
+    #[schema(
+        min_length = 3,
+        max_length = 254,
+        pattern = r"^[^@\s\x00-\x1f\x7f-\x9f]+@[^@\s\x00-\x1f\x7f-\x9f]+$"
+    )]
     pub email: String,
     /// 8 to 256 characters.
     #[schema(min_length = 8, max_length = 256)]
@@ -72,8 +76,13 @@ pub struct UserView {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateUserRequest {
-    #[schema(min_length = 3, max_length = 254)]
+    #[schema(
+        min_length = 3,
+        max_length = 254,
+        pattern = r"^[^@\s\x00-\x1f\x7f-\x9f]+@[^@\s\x00-\x1f\x7f-\x9f]+$"
+    )]
     pub email: Option<String>,
+    #[serde(default, deserialize_with = "super::extract::optional_object")]
     pub notifications: Option<NotificationPatch>,
 }
 
@@ -111,7 +120,7 @@ pub struct CreateGameRequest {
     /// Number of seats, 2 to 6 (6 needs `inns_cathedrals`).
     #[schema(minimum = 2, maximum = 6)]
     pub seats: i64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::extract::optional_object")]
     pub options: Option<GameOptions>,
     /// Usernames invited to the game: a seat is reserved for each (`game.invited` is
     /// sent); the other free seats are open to anyone.
@@ -662,6 +671,7 @@ pub struct MoveRequest {
     #[schema(minimum = 0)]
     pub expected_version: Option<i64>,
     #[schema(min_items = 1, max_items = 16)]
+    #[serde(deserialize_with = "super::extract::objects")]
     pub actions: Vec<ActionDto>,
 }
 

@@ -77,6 +77,10 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     if body.is_empty() {
         return Err(ApiError::validation("body", "a JSON body is required"));
     }
+    // every request body is an object; serde would also take a struct as an array
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::validation("body", "expected a JSON object"));
+    }
     let de = &mut serde_json::Deserializer::from_slice(body);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
@@ -154,4 +158,48 @@ impl FromRequest for MaybeUser {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         std::future::ready(authenticate(req).map(MaybeUser))
     }
+}
+
+/// A JSON object deserialized as `T`: serde also takes a struct written as an array
+/// (`[true, false]`), which the API document does not allow.
+struct Object<T>(T);
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Object<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for V<T> {
+            type Value = Object<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Object<T>, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(Object)
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+/// `deserialize_with` for an optional nested object.
+pub fn optional_object<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    Ok(<Option<Object<T>> as serde::Deserialize>::deserialize(d)?.map(|o| o.0))
+}
+
+/// `deserialize_with` for a list of objects.
+pub fn objects<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    Ok(<Vec<Object<T>> as serde::Deserialize>::deserialize(d)?
+        .into_iter()
+        .map(|o| o.0)
+        .collect())
 }

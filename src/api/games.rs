@@ -891,8 +891,8 @@ fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
     tag = "games",
     params(
         ("id" = String, Path, description = "Game id"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried request return the first response instead of acting twice"),
-        ("If-Match" = Option<String>, Header, description = "The expected game version, instead of `expected_version`"),
+        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes a retried request return the first response instead of acting twice: 1 to 255 visible ASCII characters"),
+        ("If-Match" = Option<String>, Header, pattern = "^(W/)?\"?[0-9]{1,18}\"?$", description = "The expected game version, instead of `expected_version`"),
     ),
     request_body = MoveRequest,
     security(("bearer" = [])),
@@ -1044,7 +1044,7 @@ pub async fn list_events(
     tag = "games",
     params(
         ("id" = String, Path, description = "Game id"),
-        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retried request return the first response instead of acting twice"),
+        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes a retried request return the first response instead of acting twice: 1 to 255 visible ASCII characters"),
     ),
     security(("bearer" = [])),
     responses(

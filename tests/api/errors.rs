@@ -211,6 +211,21 @@ fn bad_input(app: &TestApp) {
         json!({"expected_version": 1, "actions": [{"type": "place_tile", "x": 1e12, "y": 0, "rotation": 0}]}),
     );
     bad(json!({"expected_version": 1, "actions": [{"type": "fly"}]}));
+    // objects written as arrays (serde would take a struct as a sequence)
+    bad(json!([1, [{"type": "pass"}]]));
+    let r = bad(json!({"expected_version": 1, "actions": [["place_tile", 1, 0, 0]]}));
+    assert_eq!(r.json["errors"][0]["field"], "actions[0]");
+    a.post("/v1/games", json!({"seats": 2, "options": [["base/D"]]}))
+        .problem(400, "validation-failed");
+    a.request(
+        "PATCH",
+        "/v1/users/me",
+        Some(r#"{"notifications": [false, false]}"#),
+        &[],
+    )
+    .problem(400, "validation-failed");
+    a.request("PATCH", "/v1/users/me", Some("[null, null]"), &[])
+        .problem(400, "validation-failed");
     let r = bad(json!({"expected_version": 1, "actions": [{"type": "pass", "extra": 1}]}));
     assert!(r.json["errors"][0]["field"]
         .as_str()

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Schemathesis against the live server: no 5xx, and every response conforms to
+# openapi/openapi.json (all checks). Starts the server (debug build, or release with
+# PROFILE=release) on a free port with a fresh SQLite file, registers a user so the
+# authenticated operations are exercised too, runs a bounded fuzz, stops the server.
+#
+#   scripts/schemathesis.sh            # ~2-4 minutes on 2 cores
+#   MAX_TIME=60 MAX_EXAMPLES=20 scripts/schemathesis.sh
+#
+# Schemathesis comes from $SCHEMATHESIS, or PATH, or is installed with pip into a
+# virtualenv under the cargo target dir.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TARGET="${CARGO_TARGET_DIR:-target}"
+PROFILE="${PROFILE:-debug}"
+MAX_TIME="${MAX_TIME:-150}"
+MAX_EXAMPLES="${MAX_EXAMPLES:-40}"
+ST_VERSION="${ST_VERSION:-4.32.5}"
+
+if [[ -n "${SCHEMATHESIS:-}" ]]; then
+    ST="$SCHEMATHESIS"
+elif command -v schemathesis >/dev/null 2>&1; then
+    ST="$(command -v schemathesis)"
+else
+    VENV="$TARGET/py"
+    if [[ ! -x "$VENV/bin/schemathesis" ]]; then
+        python3 -m venv "$VENV"
+        "$VENV/bin/pip" install -q "schemathesis==$ST_VERSION"
+    fi
+    ST="$VENV/bin/schemathesis"
+fi
+echo "using $("$ST" --version)"
+
+if [[ "$PROFILE" == release ]]; then cargo build -q --release --bin tilepost; else cargo build -q --bin tilepost; fi
+BIN="$TARGET/$PROFILE/tilepost"
+
+WORK="$(mktemp -d /tmp/tilepost-st.XXXXXX)"
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+BASE="http://127.0.0.1:$PORT"
+DATABASE_URL="sqlite://$WORK/st.db" TILEPOST_BIND="127.0.0.1:$PORT" \
+    TILEPOST_ARGON2_MEMORY_KIB=256 TILEPOST_ARGON2_ITERATIONS=1 RUST_LOG=warn \
+    "$BIN" serve >"$WORK/server.log" 2>&1 &
+SERVER=$!
+cleanup() { kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+for _ in $(seq 1 100); do
+    curl -fsS "$BASE/healthz" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+
+curl -fsS -X POST "$BASE/v1/users" -H 'Content-Type: application/json' \
+    -d '{"username":"fuzzer","email":"fuzzer@example.com","password":"correct horse"}' >/dev/null
+TOKEN="$(curl -fsS -X POST "$BASE/v1/auth/token" -H 'Content-Type: application/json' \
+    -d '{"username":"fuzzer","password":"correct horse"}' |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')"
+
+curl -fsS -X POST "$BASE/v1/users" -H 'Content-Type: application/json' \
+    -d '{"username":"fuzzer2","email":"fuzzer2@example.com","password":"correct horse"}' >/dev/null
+TOKEN2="$(curl -fsS -X POST "$BASE/v1/auth/token" -H 'Content-Type: application/json' \
+    -d '{"username":"fuzzer2","password":"correct horse"}' |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')"
+# a running 2-seat game of the fuzzer for the operations on one game
+export TILEPOST_GAME="$(curl -fsS -X POST "$BASE/v1/games" -H 'Content-Type: application/json' \
+    -H "Authorization: Bearer $TOKEN" -d '{"seats":2}' |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')"
+curl -fsS -X POST "$BASE/v1/games/$TILEPOST_GAME/join" -H "Authorization: Bearer $TOKEN2" >/dev/null
+
+set +e
+"$ST" --no-color --config-file scripts/schemathesis.toml run openapi/openapi.json --url "$BASE" --checks all \
+    -H "Authorization: Bearer $TOKEN" \
+    --max-examples "$MAX_EXAMPLES" --max-time "$MAX_TIME" --workers 2 \
+    --request-timeout 10 --seed "${SEED:-1}" --generation-database none \
+    --report junit --report-dir "$TARGET/schemathesis-report" "$@"
+rc=$?
+set -e
+if grep -q 'panicked' "$WORK/server.log"; then
+    echo "the server panicked:" >&2
+    grep -A3 'panicked' "$WORK/server.log" >&2
+    rc=1
+fi
+exit $rc
