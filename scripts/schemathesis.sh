@@ -27,9 +27,9 @@ else
         # CPython 3.11 can crash inside Hypothesis ("AST constructor recursion depth
         # mismatch"); prefer a newer interpreter when the machine has one
         PY=python3
-        for cand in python3.13 python3.12 "$HOME"/.pyenv/versions/3.13*/bin/python3 \
-            "$HOME"/.pyenv/versions/3.12*/bin/python3; do
-            if command -v "$cand" >/dev/null 2>&1; then PY="$cand"; break; fi
+        for cand in "$HOME"/.pyenv/versions/3.12*/bin/python3 \
+            "$HOME"/.pyenv/versions/3.13*/bin/python3 python3.12 python3.13; do
+            if "$cand" -c 'import venv' >/dev/null 2>&1; then PY="$cand"; break; fi
         done
         "$PY" -m venv "$VENV"
         "$VENV/bin/pip" install -q "schemathesis==$ST_VERSION"
