@@ -11,7 +11,7 @@
 # virtualenv under the cargo target dir.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TARGET="${CARGO_TARGET_DIR:-target}"
+TARGET="$(realpath -m "${CARGO_TARGET_DIR:-target}")"
 PROFILE="${PROFILE:-debug}"
 MAX_TIME="${MAX_TIME:-150}"
 MAX_EXAMPLES="${MAX_EXAMPLES:-40}"

@@ -6,7 +6,7 @@
 #   scripts/python-client/run.sh            # PROFILE=release for the release build
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-TARGET="${CARGO_TARGET_DIR:-target}"
+TARGET="$(realpath -m "${CARGO_TARGET_DIR:-target}")"
 PROFILE="${PROFILE:-debug}"
 OPC_VERSION="${OPC_VERSION:-0.29.1}"
 
