@@ -27,6 +27,10 @@ pub struct Config {
     /// `TILEPOST_DB_TIMEOUT_MS`: how long a request waits for a database connection
     /// before it gets `503`; default 2000.
     pub db_timeout_ms: u64,
+    /// `TILEPOST_REPLAY_CACHE`: how many replayed games each process keeps in memory
+    /// (keyed by game and version; it saves work, never changes an answer); 0 turns it
+    /// off; default 256.
+    pub replay_cache: usize,
     /// `TILEPOST_WORKERS`: HTTP worker threads; default: the number of cores.
     pub workers: usize,
     /// `TILEPOST_MAX_BODY_BYTES`: larger request bodies get `413`; default 65536.
@@ -74,6 +78,7 @@ impl Default for Config {
             argon2_parallelism: 1,
             db_pool_size: 10,
             db_timeout_ms: 2_000,
+            replay_cache: 256,
             workers: std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(2),
@@ -106,6 +111,7 @@ impl fmt::Debug for Config {
             .field("argon2_parallelism", &self.argon2_parallelism)
             .field("db_pool_size", &self.db_pool_size)
             .field("db_timeout_ms", &self.db_timeout_ms)
+            .field("replay_cache", &self.replay_cache)
             .field("workers", &self.workers)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("reminder_before_secs", &self.reminder_before_secs)
@@ -193,6 +199,11 @@ impl Config {
             "TILEPOST_DB_TIMEOUT_MS",
             get("TILEPOST_DB_TIMEOUT_MS"),
             &mut c.db_timeout_ms,
+        )?;
+        num(
+            "TILEPOST_REPLAY_CACHE",
+            get("TILEPOST_REPLAY_CACHE"),
+            &mut c.replay_cache,
         )?;
         num("TILEPOST_WORKERS", get("TILEPOST_WORKERS"), &mut c.workers)?;
         num(

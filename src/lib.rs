@@ -7,6 +7,7 @@
 //! (`notify`) and start-up (`startup`).
 
 pub mod api;
+pub mod cache;
 pub mod clock;
 pub mod config;
 pub mod correspondence;

@@ -67,6 +67,7 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
             unsubscribe_key,
             &config.public_url,
         )),
+        replays: Arc::new(crate::cache::ReplayCache::new(config.replay_cache)),
     }))
 }
 

@@ -23,13 +23,7 @@ fn check_id(id: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-async fn load_data(st: &AppState, id: &str, with_events: bool) -> Result<GameData, ApiError> {
-    check_id(id)?;
-    st.store
-        .load_game(id.to_string(), with_events)
-        .await?
-        .ok_or_else(ApiError::game_not_found)
-}
+use super::games::load_data;
 
 fn seat_info(u: &UserRow) -> SeatInfo {
     SeatInfo {
@@ -136,7 +130,17 @@ pub async fn decorate(st: &AppState, view: &mut GameView, data: &GameData) -> Re
     let now = st.clock.now_ms();
     let g = &data.game;
     let users: Vec<String> = data.seats.iter().map(|s| s.user_id.clone()).collect();
-    let vacations = st.store.vacations_of(users, now).await?;
+    let turn = match (&g.current_user_id, g.turn_started_at) {
+        (Some(user), Some(started)) if view.status == GameStatus::Active => {
+            Some((user.clone(), started))
+        }
+        _ => None,
+    };
+    let extras = st
+        .store
+        .game_extras(g.id.clone(), users, now, turn.clone())
+        .await?;
+    let vacations = extras.vacations;
     view.on_vacation = data
         .seats
         .iter()
@@ -148,24 +152,19 @@ pub async fn decorate(st: &AppState, view: &mut GameView, data: &GameData) -> Re
             })
         })
         .collect();
-    if let Some(clock) = st.store.clocks_of(vec![g.id.clone()]).await?.remove(&g.id) {
-        let mut d = None;
-        if let (Some(user), Some(started)) = (&g.current_user_id, g.turn_started_at) {
-            if view.status == GameStatus::Active {
-                let vac = st.store.vacations_of(vec![user.clone()], started).await?;
-                d = corr::deadline(g, &clock, &vac, now);
-            }
-        }
+    if let Some(clock) = extras.clock {
+        let d = match turn {
+            Some(_) => corr::deadline(g, &clock, &extras.turn_vacations, now),
+            None => None,
+        };
         view.clock = Some(ClockView {
             days_per_move: clock.days_per_move.clamp(0, 255) as u8,
             deadline: d.map(|d| rfc3339(d.at)),
             paused: d.is_some_and(|d| d.paused),
         });
     }
-    view.invitations = st
-        .store
-        .invites_of(g.id.clone())
-        .await?
+    view.invitations = extras
+        .invites
         .into_iter()
         .map(|i| InvitationView {
             username: i.username,

@@ -4,6 +4,8 @@
 //! Every read replays the game's log through the engine; every write replays, lets the
 //! engine validate, and appends the new events in one transaction.
 
+use std::sync::Arc;
+
 use actix_web::http::header;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use base64::Engine as _;
@@ -25,25 +27,68 @@ const MAX_ACTIONS: usize = 16;
 
 // ----- helpers -------------------------------------------------------------------------
 
+/// A game's summary and seats, with its whole log when `with_events`.
+pub(crate) async fn load_data(
+    st: &AppState,
+    id: &str,
+    with_events: bool,
+) -> Result<GameData, ApiError> {
+    if id.len() > 64 {
+        return Err(ApiError::game_not_found());
+    }
+    st.store
+        .load_game(id.to_string(), with_events)
+        .await?
+        .ok_or_else(ApiError::game_not_found)
+}
+
 async fn load(
     st: &AppState,
     id: &str,
     with_events: bool,
 ) -> Result<(GameData, Option<Game>), ApiError> {
-    if id.len() > 64 {
-        return Err(ApiError::game_not_found());
-    }
-    let data = st
-        .store
-        .load_game(id.to_string(), with_events)
-        .await?
-        .ok_or_else(ApiError::game_not_found)?;
+    let data = load_data(st, id, with_events).await?;
     let game = if with_events && !data.events.is_empty() {
         Some(replay(&data)?)
     } else {
         None
     };
     Ok((data, game))
+}
+
+/// A game's summary and seats with its replayed state (`None` before it starts), taken
+/// from the replay cache when it holds this version. `data.events` is left empty: use
+/// [`load`] when the log itself is needed.
+pub(crate) async fn load_state(
+    st: &AppState,
+    id: &str,
+) -> Result<(GameData, Option<Arc<Game>>), ApiError> {
+    let data = load_data(st, id, false).await?;
+    let game = state_of(st, data).await?;
+    Ok(game)
+}
+
+/// The replayed state of `data`'s game at its version (cached, or replayed from the log
+/// up to that version and then cached).
+async fn state_of(
+    st: &AppState,
+    mut data: GameData,
+) -> Result<(GameData, Option<Arc<Game>>), ApiError> {
+    let (id, version) = (data.game.id.clone(), data.game.version);
+    if version < 1 || data.game.status == "open" {
+        return Ok((data, None));
+    }
+    if let Some(g) = st.replays.get(&id, version) {
+        return Ok((data, Some(g)));
+    }
+    data.events = st.store.events_upto(id.clone(), version).await?;
+    if data.events.is_empty() {
+        return Ok((data, None));
+    }
+    let game = Arc::new(replay(&data)?);
+    st.replays.put(&id, version, game.clone());
+    data.events = Vec::new();
+    Ok((data, Some(game)))
 }
 
 fn replay(data: &GameData) -> Result<Game, ApiError> {
@@ -58,7 +103,7 @@ fn seat_of(seats: &[SeatInfo], user_id: &str) -> Option<u8> {
         .map(|s| s.seat as u8)
 }
 
-fn require_started(data: &GameData, game: Option<Game>) -> Result<Game, ApiError> {
+fn require_started<G>(data: &GameData, game: Option<G>) -> Result<G, ApiError> {
     match game {
         Some(g) if data.game.status != "open" => Ok(g),
         _ => Err(ApiError::new(
@@ -170,8 +215,13 @@ pub(crate) fn start_plan(
 
 /// What happened since `seat`'s last turn: the stored log replayed with its effects,
 /// followed by the events of the move being committed.
-fn since_last_turn(data: &GameData, outcomes: &[(Event, Vec<Effect>)], seat: u8) -> notify::Since {
-    let Ok(mut events) = views::decode_events(&data.events) else {
+fn since_last_turn(
+    log: &[EventRow],
+    seats: &[SeatInfo],
+    outcomes: &[(Event, Vec<Effect>)],
+    seat: u8,
+) -> notify::Since {
+    let Ok(mut events) = views::decode_events(log) else {
         return notify::Since::default();
     };
     let Ok((_, mut effects)) = Game::replay_with_effects(&events) else {
@@ -181,7 +231,7 @@ fn since_last_turn(data: &GameData, outcomes: &[(Event, Vec<Effect>)], seat: u8)
         events.push(e.clone());
         effects.push(fx.clone());
     }
-    notify::Since::compute(&events, &effects, seat, &data.seats)
+    notify::Since::compute(&events, &effects, seat, seats)
 }
 
 async fn view_response(
@@ -198,8 +248,8 @@ async fn view_response(
 }
 
 pub(crate) async fn current_view(st: &AppState, id: &str) -> Result<HttpResponse, ApiError> {
-    let (data, game) = load(st, id, true).await?;
-    view_response(st, actix_web::http::StatusCode::OK, &data, game.as_ref()).await
+    let (data, game) = load_state(st, id).await?;
+    view_response(st, actix_web::http::StatusCode::OK, &data, game.as_deref()).await
 }
 
 /// An `Idempotency-Key` with the hash of the request it came with.
@@ -344,7 +394,12 @@ async fn commit(
         if let Some(s) = data.seats.iter().find(|s| s.seat == p.player as i32) {
             if turn_changed || s.user_id != me.id {
                 let tile = p.tile.map(|t| tilepost_engine::catalog().get(t).id.clone());
-                let since = since_last_turn(data, &outcomes, p.player);
+                let log = if data.events.is_empty() {
+                    std::borrow::Cow::Owned(st.store.events_upto(gid.clone(), expected).await?)
+                } else {
+                    std::borrow::Cow::Borrowed(&data.events)
+                };
+                let since = since_last_turn(&log, &data.seats, &outcomes, p.player);
                 outbox.push(notify::turn_started(
                     &st.notifier,
                     s,
@@ -393,6 +448,8 @@ async fn commit(
             if queued {
                 st.notifier.wake();
             }
+            // the next read of this version needs no replay
+            st.replays.put(&gid, new_version, Arc::new(game.clone()));
             Ok(HttpResponse::Ok()
                 .content_type("application/json")
                 .insert_header((header::ETAG, format!("\"{new_version}\"")))
@@ -788,7 +845,7 @@ pub async fn get_game(
     }
     let data = st
         .store
-        .load_game(id, true)
+        .load_game(id, false)
         .await?
         .ok_or_else(ApiError::game_not_found)?;
     let tag = etag(&data.game, data.seats.len());
@@ -807,12 +864,8 @@ pub async fn get_game(
                 .finish());
         }
     }
-    let game = if data.events.is_empty() {
-        None
-    } else {
-        Some(replay(&data)?)
-    };
-    view_response(&st, actix_web::http::StatusCode::OK, &data, game.as_ref()).await
+    let (data, game) = state_of(&st, data).await?;
+    view_response(&st, actix_web::http::StatusCode::OK, &data, game.as_deref()).await
 }
 
 /// Every legal placement of the drawn tile, with the spots where a figure may go.
@@ -832,7 +885,7 @@ pub async fn list_placements(
     st: web::Data<AppState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let (data, game) = load(&st, &id.into_inner(), true).await?;
+    let (data, game) = load_state(&st, &id.into_inner()).await?;
     let game = require_started(&data, game)?;
     Ok(HttpResponse::Ok().json(PlacementsView {
         game_id: data.game.id.clone(),
@@ -859,7 +912,7 @@ pub async fn list_actions(
     st: web::Data<AppState>,
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
-    let (data, game) = load(&st, &id.into_inner(), true).await?;
+    let (data, game) = load_state(&st, &id.into_inner()).await?;
     let game = require_started(&data, game)?;
     Ok(HttpResponse::Ok().json(ActionsView {
         game_id: data.game.id.clone(),
@@ -947,10 +1000,10 @@ pub async fn submit_move(
     if let Some(resp) = idempotent_answer(&st, &me.id, &idem).await? {
         return Ok(resp);
     }
-    let (data, game) = load(&st, &id.into_inner(), true).await?;
+    let (data, game) = load_state(&st, &id.into_inner()).await?;
     let seat = seat_of(&data.seats, &me.id)
         .ok_or_else(|| ApiError::new(403, "not-a-player", "you have no seat at this game"))?;
-    let mut game = require_started(&data, game)?;
+    let mut game = Game::clone(&*require_started(&data, game)?);
     if game.is_over() {
         return Err(ApiError::new(409, "game-over", "the game is over"));
     }

@@ -38,6 +38,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// Notifications: worker wake-up, unsubscribe key, link base.
     pub notifier: Arc<crate::notify::Notifier>,
+    /// Replayed games by (id, version).
+    pub replays: Arc<crate::cache::ReplayCache>,
 }
 
 #[derive(OpenApi)]

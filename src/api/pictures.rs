@@ -161,14 +161,7 @@ async fn board(
         return Err(ApiError::validation("tile_px", "16 to 128"));
     }
     let ghosts = q.placements.unwrap_or(false);
-    if id.len() > 64 {
-        return Err(ApiError::game_not_found());
-    }
-    let head = st
-        .store
-        .load_game(id.clone(), false)
-        .await?
-        .ok_or_else(ApiError::game_not_found)?;
+    let head = super::games::load_data(&st, &id, false).await?;
     if head.game.status == "open" {
         return Err(ApiError::new(
             409,

@@ -694,14 +694,7 @@ pub async fn create_invitation(
     body: ApiJson<InviteRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    if id.len() > 64 {
-        return Err(ApiError::game_not_found());
-    }
-    let data = st
-        .store
-        .load_game(id.clone(), false)
-        .await?
-        .ok_or_else(ApiError::game_not_found)?;
+    let data = super::games::load_data(&st, &id, false).await?;
     let Some(inviter) = data.seats.iter().find(|s| s.user_id == me.id) else {
         return Err(ApiError::new(
             403,

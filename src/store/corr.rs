@@ -111,16 +111,33 @@ impl Store {
         &self,
         ids: Vec<String>,
     ) -> Result<HashMap<String, ClockRow>, StoreError> {
+        self.run(move |c| clocks_q(c, &ids)).await
+    }
+
+    /// What a game's view shows besides the game: the vacations of `users` that are on
+    /// or later than `now`, the clock, the vacations of the player to move since their
+    /// turn started (`turn`: user id, turn start), and the invitations. One round trip.
+    pub async fn game_extras(
+        &self,
+        game_id: String,
+        users: Vec<String>,
+        now: i64,
+        turn: Option<(String, i64)>,
+    ) -> Result<GameExtras, StoreError> {
         self.run(move |c| {
-            let mut out = HashMap::new();
-            for chunk in ids.chunks(500) {
-                let rows: Vec<ClockRow> = game_clocks::table
-                    .filter(game_clocks::game_id.eq_any(chunk))
-                    .select(ClockRow::as_select())
-                    .load(c)?;
-                out.extend(rows.into_iter().map(|r| (r.game_id.clone(), r)));
-            }
-            Ok(out)
+            let vacations = vacations_q(c, &users, now)?;
+            let clock = clocks_q(c, std::slice::from_ref(&game_id))?.remove(&game_id);
+            let turn_vacations = match (&clock, turn) {
+                (Some(_), Some((user, started))) => vacations_q(c, &[user], started)?,
+                _ => Vec::new(),
+            };
+            let invites = invites_q(c, &game_id)?;
+            Ok(GameExtras {
+                vacations,
+                clock,
+                turn_vacations,
+                invites,
+            })
         })
         .await
     }
@@ -230,20 +247,7 @@ impl Store {
         user_ids: Vec<String>,
         since: i64,
     ) -> Result<Vec<VacationRow>, StoreError> {
-        self.run(move |c| {
-            Ok(vacations::table
-                .filter(vacations::user_id.eq_any(user_ids))
-                .filter(vacations::ends_at.ge(since))
-                .filter(
-                    vacations::ended_at
-                        .is_null()
-                        .or(vacations::ended_at.ge(since)),
-                )
-                .order(vacations::started_at.asc())
-                .select(VacationRow::as_select())
-                .load(c)?)
-        })
-        .await
+        self.run(move |c| vacations_q(c, &user_ids, since)).await
     }
 
     /// Starts a vacation unless one is on; the caller checks the bank.
@@ -349,29 +353,7 @@ impl Store {
 
     /// The invitations of a game with the invitees' names.
     pub async fn invites_of(&self, game_id: String) -> Result<Vec<InviteInfo>, StoreError> {
-        self.run(move |c| {
-            let rows: Vec<(String, String, i64)> = game_invites::table
-                .filter(game_invites::game_id.eq(&game_id))
-                .order(game_invites::created_at.asc())
-                .select((
-                    game_invites::user_id,
-                    game_invites::status,
-                    game_invites::created_at,
-                ))
-                .load(c)?;
-            let ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-            let names = usernames(c, &ids)?;
-            Ok(rows
-                .into_iter()
-                .map(|(user_id, status, created_at)| InviteInfo {
-                    username: names.get(&user_id).cloned().unwrap_or_default(),
-                    user_id,
-                    status,
-                    created_at,
-                })
-                .collect())
-        })
-        .await
+        self.run(move |c| invites_q(c, &game_id)).await
     }
 
     /// Takes a seat of an open game: the invited user takes their reserved seat (the
@@ -651,4 +633,65 @@ impl Store {
     pub async fn game_for_export(&self, id: String) -> Result<Option<GameData>, StoreError> {
         self.run(move |c| load_game(c, &id, true)).await
     }
+}
+
+/// See [`Store::game_extras`].
+pub struct GameExtras {
+    pub vacations: Vec<VacationRow>,
+    pub clock: Option<ClockRow>,
+    pub turn_vacations: Vec<VacationRow>,
+    pub invites: Vec<InviteInfo>,
+}
+
+fn clocks_q(c: &mut DbConn, ids: &[String]) -> Result<HashMap<String, ClockRow>, StoreError> {
+    let mut out = HashMap::new();
+    for chunk in ids.chunks(500) {
+        let rows: Vec<ClockRow> = game_clocks::table
+            .filter(game_clocks::game_id.eq_any(chunk))
+            .select(ClockRow::as_select())
+            .load(c)?;
+        out.extend(rows.into_iter().map(|r| (r.game_id.clone(), r)));
+    }
+    Ok(out)
+}
+
+fn vacations_q(
+    c: &mut DbConn,
+    user_ids: &[String],
+    since: i64,
+) -> Result<Vec<VacationRow>, StoreError> {
+    Ok(vacations::table
+        .filter(vacations::user_id.eq_any(user_ids))
+        .filter(vacations::ends_at.ge(since))
+        .filter(
+            vacations::ended_at
+                .is_null()
+                .or(vacations::ended_at.ge(since)),
+        )
+        .order(vacations::started_at.asc())
+        .select(VacationRow::as_select())
+        .load(c)?)
+}
+
+fn invites_q(c: &mut DbConn, game_id: &str) -> Result<Vec<InviteInfo>, StoreError> {
+    let rows: Vec<(String, String, i64)> = game_invites::table
+        .filter(game_invites::game_id.eq(game_id))
+        .order(game_invites::created_at.asc())
+        .select((
+            game_invites::user_id,
+            game_invites::status,
+            game_invites::created_at,
+        ))
+        .load(c)?;
+    let ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+    let names = usernames(c, &ids)?;
+    Ok(rows
+        .into_iter()
+        .map(|(user_id, status, created_at)| InviteInfo {
+            username: names.get(&user_id).cloned().unwrap_or_default(),
+            user_id,
+            status,
+            created_at,
+        })
+        .collect())
 }

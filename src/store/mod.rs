@@ -405,6 +405,20 @@ impl Store {
         self.run(move |c| load_game(c, &id, with_events)).await
     }
 
+    /// The log of a game up to `version` (the events with `seq <= version`), so that it
+    /// describes the same moment as a summary row read before at that version.
+    pub async fn events_upto(&self, id: String, version: i64) -> Result<Vec<EventRow>, StoreError> {
+        self.run(move |c| {
+            Ok(game_events::table
+                .filter(game_events::game_id.eq(id))
+                .filter(game_events::seq.le(version))
+                .order(game_events::seq.asc())
+                .select(EventRow::as_select())
+                .load(c)?)
+        })
+        .await
+    }
+
     /// Events of a game with `seq > after`, at most `limit`.
     pub async fn events_after(
         &self,
