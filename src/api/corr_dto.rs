@@ -63,6 +63,7 @@ pub struct VacationStatus {
 pub struct VacationRequest {
     /// When the vacation ends (RFC 3339). Without it the vacation ends with the caller's
     /// next move (or when the year's bank runs out).
+    #[schema(format = DateTime)]
     pub until: Option<String>,
 }
 
@@ -70,8 +71,13 @@ pub struct VacationRequest {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChatRequest {
-    /// Plain text, 1 to 1000 characters; no control characters but line breaks and tabs.
-    #[schema(min_length = 1, max_length = 1000)]
+    /// Plain text, 1 to 1000 characters, not only white space; no control characters but
+    /// line breaks and tabs.
+    #[schema(
+        min_length = 1,
+        max_length = 1000,
+        pattern = r"^[^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*[^\s\u0000-\u0008\u000B-\u001F\u007F-\u009F][^\u0000-\u0008\u000B-\u001F\u007F-\u009F]*$"
+    )]
     pub text: String,
 }
 

@@ -51,6 +51,7 @@ pub struct BoardQuery {
 #[into_params(parameter_in = Query)]
 pub struct TileQuery {
     /// Clockwise rotation in degrees: 0, 90, 180 or 270 (default 0).
+    #[param(minimum = 0, maximum = 270, multiple_of = 90)]
     pub rotation: Option<i64>,
     /// Side of the picture in pixels, 16 to 1024 (default 200).
     #[param(minimum = 16, maximum = 1024)]

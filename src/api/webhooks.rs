@@ -107,8 +107,31 @@ pub struct DeliveriesQuery {
 #[serde(deny_unknown_fields)]
 pub struct NotificationSettings {
     /// Event type → whether the email relay gets a message for the caller.
-    #[schema(example = json!({"game.turn_started": true, "game.finished": false}))]
+    #[schema(
+        value_type = EmailSwitches,
+        example = json!({"game.turn_started": true, "game.finished": false})
+    )]
     pub email: BTreeMap<String, bool>,
+}
+
+/// Whether the email relay gets a message for each event type; a change may name any
+/// subset of them.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // the document's shape of `NotificationSettings::email`
+pub struct EmailSwitches {
+    #[serde(default, rename = "game.turn_started")]
+    turn_started: bool,
+    #[serde(default, rename = "game.invited")]
+    invited: bool,
+    #[serde(default, rename = "game.started")]
+    started: bool,
+    #[serde(default, rename = "game.finished")]
+    finished: bool,
+    #[serde(default, rename = "game.deadline_near")]
+    deadline_near: bool,
+    #[serde(default, rename = "game.timed_out")]
+    timed_out: bool,
 }
 
 /// The unsubscribe token of a link.
