@@ -10,6 +10,7 @@ pub mod error;
 pub mod extract;
 pub mod games;
 pub mod pictures;
+pub mod play;
 pub mod users;
 pub mod views;
 pub mod webhooks;
@@ -344,6 +345,7 @@ pub fn app(
         utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
             .external_url_unchecked("/openapi.json", openapi_value().clone()),
     )
+    .configure(play::routes)
     .default_service(web::to(fallback))
     .wrap_fn(|req, srv| {
         let id = request_id(&req);
