@@ -54,25 +54,25 @@ export function featureName(id) {
   return FEATURE_NAMES[String(id).charAt(0)] || "feature";
 }
 
-/** Compass words for spots, for labels read out by screen readers. */
+/** Words for spots as the board shows them (north up), for labels and screen readers. */
 const SPOT_WORDS = {
-  N: "north",
-  E: "east",
-  S: "south",
-  W: "west",
+  N: "top",
+  E: "right",
+  S: "bottom",
+  W: "left",
   C: "centre",
-  NNW: "north-west",
-  NNE: "north-east",
-  ENE: "east-north",
-  ESE: "east-south",
-  SSE: "south-east",
-  SSW: "south-west",
-  WSW: "west-south",
-  WNW: "west-north",
-  NE: "north-east corner",
-  SE: "south-east corner",
-  SW: "south-west corner",
-  NW: "north-west corner",
+  NNW: "top left",
+  NNE: "top right",
+  ENE: "right, upper part",
+  ESE: "right, lower part",
+  SSE: "bottom right",
+  SSW: "bottom left",
+  WSW: "left, lower part",
+  WNW: "left, upper part",
+  NE: "top right corner",
+  SE: "bottom right corner",
+  SW: "bottom left corner",
+  NW: "top left corner",
 };
 
 export function spotWords(spot) {
@@ -134,6 +134,8 @@ function at(node, col, row) {
  * @param {{x: number, y: number, rotation: number, tile: string, spots: any[]} | null} [o.preview]
  * @param {{spot: string, figure: string} | null} [o.choice] the figure chosen for the preview
  * @param {string | null} [o.last] "x,y" of the last tile placed
+ * @param {string} [o.mine] the player's colour (for the figure being placed)
+ * @param {number} [o.mySeat] the player's seat
  * @param {(x: number, y: number) => void} [o.onCell]
  * @param {(spot: string, figure: string) => void} [o.onSpot]
  */
@@ -226,6 +228,7 @@ export function drawBoard(wrap, o) {
       });
       b.style.left = `${sx}%`;
       b.style.top = `${sy}%`;
+      if (picked && o.choice) b.append(figureIcon(o.choice.figure, o.mine, o.mySeat, o.choice.figure === "big_follower"));
       b.addEventListener("click", (ev) => {
         ev.stopPropagation();
         o.onSpot && o.onSpot(s.spot, figure);

@@ -28,7 +28,7 @@ function describeDecision(d, who) {
     case "tile_placed":
       return `${who} placed ${d.tile} at ${d.x}, ${d.y}.`;
     case "figure_placed":
-      return `${who} put a ${String(d.figure || "figure").replace(/_/g, " ")} on ${d.spot}.`;
+      return `${who} put a ${String(d.figure || "figure").replace(/_/g, " ")} on it (${spotWords(d.spot)}).`;
     case "figure_skipped":
       return `${who} placed no figure.`;
     case "player_resigned":
@@ -81,7 +81,7 @@ export async function gamePage(ctx, id) {
   ctx.main.append(
     h1,
     turnline,
-    el("div", { class: "layout" }, el("div", { class: "play" }, panel, wrap), el("div", { class: "aside" }, side, chatBox)),
+    el("div", { class: "layout" }, panel, wrap, el("div", { class: "aside" }, side, chatBox)),
   );
 
   const seat = () => (view ? view.players.find((p) => p.username === me) : undefined);
@@ -163,6 +163,8 @@ export async function gamePage(ctx, id) {
         preview: yours && p ? { x: p.x, y: p.y, rotation: p.rotation, tile: view.pending.tile, spots: p.spots } : null,
         choice,
         last: lastPlaced(),
+        mine: seat()?.colour,
+        mySeat: seat()?.seat,
         onCell: (x, y) => pickCell(x, y),
         onSpot: (spot, figure) => pickSpot(spot, figure),
       });
@@ -205,7 +207,7 @@ export async function gamePage(ctx, id) {
 
   function pickSpot(spot, figure) {
     choice = spot === null ? null : { spot, figure };
-    announce(choice ? `A ${figure.replace(/_/g, " ")} on ${spotWords(spot)}.` : "No figure.");
+    announce(choice ? `A ${figure.replace(/_/g, " ")} on the ${spotWords(spot)}.` : "No figure.");
     renderMove();
     renderBoard();
   }

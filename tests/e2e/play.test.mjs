@@ -16,6 +16,7 @@ import { chromium } from "playwright-core";
 const BASE = process.env.TILEPOST_URL;
 if (!BASE) throw new Error("set TILEPOST_URL to the running server");
 const SCREENSHOT = process.env.TILEPOST_SCREENSHOT;
+const SCREENSHOT_NARROW = process.env.TILEPOST_SCREENSHOT_NARROW;
 const suffix = Date.now().toString(36).slice(-5);
 const ANN = `ann${suffix}`;
 const BEN = `ben${suffix}`;
@@ -269,6 +270,7 @@ step("the game page works on a 360-px-wide screen", async () => {
   }));
   assert.ok(widths.doc <= 360, `the page does not scroll sideways (${widths.doc} px)`);
   assert.ok(widths.board <= 360, `the board's box fits (${widths.board} px)`);
+  if (SCREENSHOT_NARROW) await page.screenshot({ path: SCREENSHOT_NARROW, fullPage: true });
   // the board itself is wider than the box: it scrolls inside it
   await clickTurn(page, 3);
   await page.setViewportSize({ width: 1100, height: 860 });
@@ -296,6 +298,7 @@ step("a stale page gets 409 and reloads the game", async () => {
 
 step("the game page, mid-game (screenshot)", async () => {
   const page = await mover();
+  await page.setViewportSize({ width: 1100, height: 980 });
   await page.reload();
   await page.getByRole("heading", { name: /^Your move/ }).waitFor();
   const cands = page.locator("button.cand");
