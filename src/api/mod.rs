@@ -1,5 +1,6 @@
 //! The HTTP API (the only module that knows HTTP): handlers, DTOs, the OpenAPI document
 //! generated from the handlers (utoipa-actix-web, so routes and document cannot drift),
+//! the web client's pages under `/play` (outside the document, see [`play`]),
 //! the problem+json error type, request ids, and `405` answers built from the document.
 
 pub mod auth;

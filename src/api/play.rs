@@ -117,10 +117,10 @@ async fn serve(req: HttpRequest) -> HttpResponse {
     if !(tail.is_empty() || tail.starts_with('/')) {
         return not_found();
     }
-    let Some(i) = lookup(tail) else {
+    let Some((asset, tag)) = lookup(tail).and_then(|i| Some((ASSETS.get(i)?, etags().get(i)?)))
+    else {
         return not_found();
     };
-    let (asset, tag) = (&ASSETS[i], &etags()[i]);
     let fresh = req
         .headers()
         .get(header::IF_NONE_MATCH)
