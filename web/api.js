@@ -19,6 +19,8 @@ export class ApiProblem extends Error {
     this.detail = body.detail || "";
     this.errors = body.errors || [];
     this.currentVersion = body.current_version;
+    /** A 401 on a request that carried a token: the login is gone (the router handles it). */
+    this.loggedOut = false;
   }
 
   /** A sentence for the user: the problem's detail (or title), with invalid fields. */
@@ -88,7 +90,10 @@ export async function request(method, path, body) {
   }
   if (!res.ok) {
     const problem = new ApiProblem(res.status, data && typeof data === "object" ? data : {});
-    if (res.status === 401) onUnauthorized(problem);
+    if (res.status === 401 && t) {
+      problem.loggedOut = true;
+      onUnauthorized(problem);
+    }
     throw problem;
   }
   return data;

@@ -89,7 +89,7 @@ async function render() {
     }
   } catch (e) {
     if (e instanceof api.ApiProblem) {
-      if (e.status === 401) return;
+      if (e.loggedOut) return;
       main.append(el("p", { class: "error" }, e.describe()));
       announce(e.describe(), true);
     } else {

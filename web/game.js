@@ -9,6 +9,10 @@ const POLL_MS = 15000;
 
 /** What one action of GET …/actions does, in words (for the generic decision list). */
 function describeAction(a) {
+  if (a.type === "pass") return "Pass";
+  if (a.type === "place_figure" && a.spot) {
+    return `Put a ${String(a.figure).replace(/_/g, " ")} on the ${spotWords(a.spot)}${/^[NESWC]/.test(a.spot) ? "" : ` (${a.spot})`}`;
+  }
   const words = String(a.type).replace(/_/g, " ");
   const parts = [];
   for (const [k, v] of Object.entries(a)) {
@@ -148,7 +152,9 @@ export async function gamePage(ctx, id) {
     }
     turnline.append(` ${v.tiles_left} tiles left.`);
     if (!me) {
-      turnline.append(" ", el("a", { href: "/play/login" }, "Log in to play"));
+      const login = el("a", { href: "/play/login" }, "Log in to play");
+      login.addEventListener("click", () => sessionStorage.setItem("tilepost.next", location.pathname));
+      turnline.append(" ", login);
     }
   }
 

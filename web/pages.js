@@ -40,10 +40,10 @@ export function clearStatus() {
   s.classList.remove("error");
 }
 
-/** Shows a failed request: its problem detail, or 401 (handled by the router). */
+/** Shows a failed request: its problem detail (a lost login is handled by the router). */
 export function fail(e) {
   if (e instanceof api.ApiProblem) {
-    if (e.status !== 401) announce(e.describe(), true);
+    if (!e.loggedOut) announce(e.describe(), true);
     return;
   }
   announce(String(e), true);

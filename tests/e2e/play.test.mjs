@@ -273,6 +273,15 @@ step("the game page works on a 360-px-wide screen", async () => {
   if (SCREENSHOT_NARROW) await page.screenshot({ path: SCREENSHOT_NARROW, fullPage: true });
   // the board itself is wider than the box: it scrolls inside it
   await clickTurn(page, 3);
+  // the other pages fit too
+  for (const path of ["/play/games", "/play/new", "/play/settings"]) {
+    await page.goto(path);
+    await page.locator("main h1").waitFor();
+    const w = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(w <= 360, `${path} does not scroll sideways (${w} px)`);
+  }
+  await page.goto(gameUrl);
+  await page.locator("main[data-version]").waitFor();
   await page.setViewportSize({ width: 1100, height: 860 });
 });
 
@@ -294,6 +303,90 @@ step("a stale page gets 409 and reloads the game", async () => {
   assert.equal(await page.getByRole("heading", { name: /^Your move/ }).count(), 0, "not my turn any more");
   await other.close();
   assert.deepEqual(expected, [], "the 409 answer was seen");
+});
+
+step("any other pending decision is offered as the listed actions", async () => {
+  const page = await mover();
+  // another client places the tile alone: the figure decision is left pending
+  const game = gameUrl.split("/").pop();
+  await page.evaluate(async (id) => {
+    const auth = { Authorization: `Bearer ${localStorage.getItem("tilepost.token")}`, "Content-Type": "application/json" };
+    const p = await (await fetch(`/v1/games/${id}/placements`, { headers: auth })).json();
+    const { x, y, rotation } = p.placements[0];
+    const r = await fetch(`/v1/games/${id}/moves`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ expected_version: p.version, actions: [{ type: "place_tile", x, y, rotation }] }),
+    });
+    if (!r.ok) throw new Error(`move refused: ${r.status}`);
+  }, game);
+  await refocus(page);
+  await page.getByRole("heading", { name: "Your decision" }).waitFor();
+  const before = await version(page);
+  await page.getByRole("button", { name: /^Put a follower on the / }).first().waitFor();
+  await page.getByRole("button", { name: "Pass", exact: true }).click();
+  await status(page, "Move sent.");
+  await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.version) > old, before);
+  assert.equal(await page.getByRole("heading", { name: "Your decision" }).count(), 0);
+});
+
+step("log out, a wrong password is refused, log in again", async () => {
+  await ben.getByRole("button", { name: /^Log out/ }).click();
+  await ben.waitForURL("**/play/login");
+  await ben.getByLabel("Username").fill(BEN);
+  await ben.getByLabel("Password").fill("not the password");
+  expected.push(/console error: Failed to load resource: the server responded with a status of 401.*\/v1\/auth\/token/);
+  await ben.getByRole("button", { name: "Log in" }).click();
+  await ben.locator("#status.error").filter({ hasText: /./ }).waitFor();
+  await ben.getByLabel("Password").fill(PASSWORD);
+  await ben.getByRole("button", { name: "Log in" }).click();
+  await ben.getByRole("heading", { name: "My games" }).waitFor();
+  assert.deepEqual(expected, [], "the 401 answer was seen");
+  await ben.locator("ul.games a").first().click();
+  await ben.waitForURL(`**${gameUrl}`);
+  await ben.locator("main[data-version]").waitFor();
+});
+
+/** Tabs through the page: every visible control is reached and has a name. */
+async function keyboardReachesEverything(page) {
+  const controls = await page.evaluate(() => {
+    const named = (e) => {
+      const label = e.getAttribute("aria-label") || (e.labels && e.labels.length ? e.labels[0].textContent : "") || e.textContent;
+      return Boolean(label && label.trim());
+    };
+    const all = [...document.querySelectorAll("a[href], button, input, select, textarea")].filter(
+      (e) => e.getAttribute("tabindex") !== "-1" && !e.disabled && e.getClientRects().length > 0,
+    );
+    all.forEach((e, i) => (e.dataset.e2e = String(i)));
+    return all.map((e) => ({ id: e.dataset.e2e, named: named(e), what: e.outerHTML.slice(0, 80) }));
+  });
+  for (const c of controls) assert.ok(c.named, `a control without a name: ${c.what}`);
+  const seen = new Set();
+  await page.locator("body").focus();
+  for (let i = 0; i < controls.length + 20; i++) {
+    await page.keyboard.press("Tab");
+    const id = await page.evaluate(() => document.activeElement?.getAttribute("data-e2e"));
+    if (id) seen.add(id);
+  }
+  const missed = controls.filter((c) => !seen.has(c.id)).map((c) => c.what);
+  assert.deepEqual(missed, [], "every control is reached with Tab");
+}
+
+step("every page is usable with the keyboard", async () => {
+  for (const path of ["/play/games", "/play/new", "/play/settings", gameUrl]) {
+    await ann.goto(path);
+    await ann.locator("main h1").waitFor();
+    if (path === gameUrl) await ann.locator("main[data-version]").waitFor();
+    await keyboardReachesEverything(ann);
+  }
+  const anon = await browser.newPage({ baseURL: BASE });
+  watch(anon, "visitor");
+  for (const path of ["/play/login", "/play/signup"]) {
+    await anon.goto(path);
+    await anon.locator("main h1").waitFor();
+    await keyboardReachesEverything(anon);
+  }
+  await anon.close();
 });
 
 step("the game page, mid-game (screenshot)", async () => {
