@@ -111,7 +111,9 @@ async function status(page, re) {
 
 async function signUp(page, name) {
   await page.goto("/play");
-  await page.waitForURL("**/play/login");
+  // not logged in: the log-in page
+  await page.getByRole("heading", { name: "Log in" }).waitFor();
+  assert.equal(new URL(page.url()).pathname, "/play/login");
   await page.getByRole("link", { name: "Sign up" }).first().click();
   await page.getByLabel("Username").fill(name);
   await page.getByLabel("Email").fill(`${name}@example.com`);
@@ -396,7 +398,9 @@ step("the game page, mid-game (screenshot)", async () => {
   await page.getByRole("heading", { name: /^Your move/ }).waitFor();
   const cands = page.locator("button.cand");
   await cands.nth(Math.floor((await cands.count()) / 2)).click();
-  const spots = page.locator(".spots button.spot");
+  // a figure on a city when one may go there
+  const city = page.locator(".spots button.spot[aria-label*='city']");
+  const spots = (await city.count()) > 0 ? city : page.locator(".spots button.spot");
   if ((await spots.count()) > 0) await spots.first().click();
   await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
   // every tile picture is loaded
