@@ -75,6 +75,12 @@ const SPOT_WORDS = {
   NW: "top left corner",
 };
 
+/** A figure kind with its article: `follower` → "a follower", `abbot` → "an abbot". */
+export function aFigure(kind) {
+  const words = String(kind || "figure").replace(/_/g, " ");
+  return `${/^[aeiou]/.test(words) ? "an" : "a"} ${words}`;
+}
+
 export function spotWords(spot) {
   return SPOT_WORDS[spot] || "inside";
 }
@@ -132,6 +138,7 @@ function at(node, col, row) {
  * @param {any[]} o.players PlayerView[]
  * @param {Map<string, any[]>} [o.candidates] "x,y" → the legal placements there
  * @param {{x: number, y: number, rotation: number, tile: string, spots: any[]} | null} [o.preview]
+ * @param {{x: number, y: number, spots: any[]} | null} [o.spotsAt] figure spots on a placed tile
  * @param {{spot: string, figure: string} | null} [o.choice] the figure chosen for the preview
  * @param {string | null} [o.last] "x,y" of the last tile placed
  * @param {string} [o.mine] the player's colour (for the figure being placed)
@@ -209,10 +216,12 @@ export function drawBoard(wrap, o) {
     }
   }
 
-  // the figure spots of the chosen placement, over the preview
-  if (o.preview && o.onSpot) {
-    const layer = at(el("div", { class: "spots", "data-xy": `${o.preview.x},${o.preview.y}` }), col(o.preview.x), row(o.preview.y));
-    for (const s of o.preview.spots) {
+  // the figure spots: of the chosen placement (over the preview), or of the tile just
+  // placed when the figure is a decision of its own
+  const spotsAt = o.spotsAt || (o.preview ? { x: o.preview.x, y: o.preview.y, spots: o.preview.spots } : null);
+  if (spotsAt && o.onSpot) {
+    const layer = at(el("div", { class: "spots", "data-xy": `${spotsAt.x},${spotsAt.y}` }), col(spotsAt.x), row(spotsAt.y));
+    for (const s of spotsAt.spots) {
       if (!s.figures.length) continue;
       const figure = s.figures.includes("follower") ? "follower" : s.figures[0];
       const [sx, sy] = spotXY(s.spot);
@@ -222,7 +231,9 @@ export function drawBoard(wrap, o) {
         class: picked ? "spot picked" : "spot",
         "data-spot": s.spot,
         "data-focus": `spot:${s.spot}`,
-        "aria-label": `Put a ${figure.replace(/_/g, " ")} on the ${featureName(s.feature)} (${spotWords(s.spot)})`,
+        "aria-label": s.feature
+          ? `Put ${aFigure(figure)} on the ${featureName(s.feature)} (${spotWords(s.spot)})`
+          : `Put ${aFigure(figure)} on the ${spotWords(s.spot)}`,
         "aria-pressed": picked ? "true" : "false",
         tabindex: "-1",
       });

@@ -3,7 +3,7 @@
 
 import * as api from "./api.js";
 import { el, announce, fail, when, relative } from "./pages.js";
-import { drawBoard, figureIcon, featureName, spotWords, COLOURS } from "./board.js";
+import { drawBoard, figureIcon, featureName, spotWords, aFigure } from "./board.js";
 
 const POLL_MS = 15000;
 
@@ -11,7 +11,7 @@ const POLL_MS = 15000;
 function describeAction(a) {
   if (a.type === "pass") return "Pass";
   if (a.type === "place_figure" && a.spot) {
-    return `Put a ${String(a.figure).replace(/_/g, " ")} on the ${spotWords(a.spot)}${/^[NESWC]/.test(a.spot) ? "" : ` (${a.spot})`}`;
+    return `Put ${aFigure(a.figure)} on the ${spotWords(a.spot)}${/^[NESWC]/.test(a.spot) ? "" : ` (${a.spot})`}`;
   }
   const words = String(a.type).replace(/_/g, " ");
   const parts = [];
@@ -32,7 +32,7 @@ function describeDecision(d, who) {
     case "tile_placed":
       return `${who} placed ${d.tile} at ${d.x}, ${d.y}.`;
     case "figure_placed":
-      return `${who} put a ${String(d.figure || "figure").replace(/_/g, " ")} on it (${spotWords(d.spot)}).`;
+      return `${who} put ${aFigure(d.figure)} on it (${spotWords(d.spot)}).`;
     case "figure_skipped":
       return `${who} placed no figure.`;
     case "player_resigned":
@@ -158,6 +158,21 @@ export async function gamePage(ctx, id) {
     }
   }
 
+  /** The place_figure decision on its own: the tile just placed and its spots (from …/actions). */
+  function figureDecision() {
+    if (!myTurn() || view.pending.kind !== "place_figure" || !actions) return null;
+    const at = lastPlaced();
+    if (!at) return null;
+    const [x, y] = at.split(",").map(Number);
+    const bySpot = new Map();
+    for (const a of actions.actions) {
+      if (a.type !== "place_figure") continue;
+      if (!bySpot.has(a.spot)) bySpot.set(a.spot, []);
+      bySpot.get(a.spot).push(a.figure);
+    }
+    return { x, y, spots: [...bySpot].map(([spot, figures]) => ({ spot, figures })) };
+  }
+
   function renderBoard() {
     const p = current();
     const yours = myTurn() && placements && view.pending.kind === "place_tile";
@@ -167,6 +182,7 @@ export async function gamePage(ctx, id) {
         players: view.players,
         candidates: yours ? candidates() : undefined,
         preview: yours && p ? { x: p.x, y: p.y, rotation: p.rotation, tile: view.pending.tile, spots: p.spots } : null,
+        spotsAt: figureDecision(),
         choice,
         last: lastPlaced(),
         mine: seat()?.colour,
@@ -213,7 +229,7 @@ export async function gamePage(ctx, id) {
 
   function pickSpot(spot, figure) {
     choice = spot === null ? null : { spot, figure };
-    announce(choice ? `A ${figure.replace(/_/g, " ")} on the ${spotWords(spot)}.` : "No figure.");
+    announce(choice ? `${aFigure(figure).replace(/^a/, "A")} on the ${spotWords(spot)}.` : "No figure.");
     renderMove();
     renderBoard();
   }
@@ -222,10 +238,20 @@ export async function gamePage(ctx, id) {
     if (sending) return;
     sending = true;
     panel.querySelectorAll("button").forEach((b) => (b.disabled = true));
+    const move = (actions) => api.post(`/v1/games/${enc}/moves`, { expected_version: view.version, actions });
     try {
-      await api.post(`/v1/games/${enc}/moves`, { expected_version: view.version, actions: list });
+      try {
+        await move(list);
+        choice = null;
+      } catch (e) {
+        // With some expansions the placed tile leads to another decision before the
+        // figure (the move was refused whole): send the tile alone, keep the figure
+        // chosen for when its turn comes.
+        const second = e instanceof api.ApiProblem && e.code === "unexpected-action" && list.length === 2 && list[0].type === "place_tile" && (e.errors.some((f) => f.field === "actions[1]") || e.detail.includes("actions[1]"));
+        if (!second) throw e;
+        await move([list[0]]);
+      }
       sel = null;
-      choice = null;
       announce("Move sent.");
       await load();
     } catch (e) {
@@ -318,6 +344,44 @@ export async function gamePage(ctx, id) {
     return box;
   }
 
+  /** The figure on the tile just placed, when it is a decision of its own. */
+  function figurePanel() {
+    const box = el("div", { class: "move" });
+    const body = el("div", {});
+    box.append(body);
+    const list = actions ? actions.actions : [];
+    body.append(el("p", { class: "intro" }, "Put a figure on the tile just placed (outlined on the board), or none."));
+    const fs = el("fieldset", { class: "figures" }, el("legend", {}, "Figure"));
+    // "No figure" first, as when the figure goes with the tile
+    const options = [...list.filter((a) => a.type === "pass"), ...list.filter((a) => a.type === "place_figure")];
+    if (choice && !options.some((a) => a.type === "place_figure" && a.spot === choice.spot && a.figure === choice.figure)) choice = null;
+    for (const a of options) {
+      const value = a.type === "pass" ? "" : `${a.spot}|${a.figure}`;
+      const checked = a.type === "pass" ? !choice : Boolean(choice && choice.spot === a.spot && choice.figure === a.figure);
+      const input = el("input", { type: "radio", name: "figure", value, checked, "data-focus": `radio:${value}` });
+      input.addEventListener("change", () => (a.type === "pass" ? pickSpot(null, "") : pickSpot(a.spot, a.figure)));
+      fs.append(el("label", { class: "check" }, input, ` ${a.type === "pass" ? "No figure" : describeAction(a)}`));
+    }
+    const send = el("button", { type: "button", class: "primary", "data-focus": "submit" }, "Submit");
+    send.addEventListener("click", () => {
+      const a = choice ? options.find((o) => o.type === "place_figure" && o.spot === choice.spot && o.figure === choice.figure) : options.find((o) => o.type === "pass");
+      if (a) submit([a]);
+    });
+    if (options.length) body.append(fs, el("div", { class: "row" }, send));
+    // the other options of this phase (the Abbot's return, a flying machine, ...)
+    const others = list.filter((a) => a.type !== "place_figure" && a.type !== "pass");
+    if (others.length) {
+      const ul = el("ul", { class: "actions", "aria-label": "Other options" });
+      others.forEach((a, i) => {
+        const b = el("button", { type: "button", "data-focus": `action:${i}` }, describeAction(a));
+        b.addEventListener("click", () => submit([a]));
+        ul.append(el("li", {}, b));
+      });
+      body.append(ul);
+    }
+    return box;
+  }
+
   function actionsPanel() {
     const box = el("div", { class: "move" });
     const kind = String(view.pending.kind).replace(/_/g, " ");
@@ -400,6 +464,9 @@ export async function gamePage(ctx, id) {
       } else if (myTurn() && view.pending.kind === "place_tile" && placements) {
         title = "Your move: place the tile";
         body = placeTilePanel();
+      } else if (myTurn() && view.pending.kind === "place_figure" && figureDecision()) {
+        title = "Your move: a figure";
+        body = figurePanel();
       } else if (myTurn()) {
         title = "Your decision";
         body = actionsPanel();
@@ -427,7 +494,6 @@ export async function gamePage(ctx, id) {
         .map(([k, n]) => (k === "follower" ? String(n) : `${n} ${k.replace(/_/g, " ")}`))
         .join(", ");
       const tr = el("tr", { class: p.username === me ? "me" : "" }, who, el("td", {}, String(p.score)), el("td", {}, supply || "0"));
-      tr.style.setProperty("--seat", COLOURS[p.colour] || "#888");
       tbody.append(tr);
     }
     table.append(tbody);

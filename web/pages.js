@@ -247,17 +247,35 @@ export async function gamesPage(ctx) {
   ctx.main.append(sec);
 }
 
+/** The expansions by id (`CreateGameRequest.expansions`), with their names. Those with
+ * tiles are also found in the tile catalog, which adds any id missing here. */
+const EXPANSIONS = {
+  river: "The River",
+  abbot: "The Abbot",
+  inns_cathedrals: "Inns & Cathedrals",
+  traders_builders: "Traders & Builders",
+  abbey_mayor: "Abbey & Mayor",
+  flying_machines: "Flying Machines",
+  messages: "Messages",
+  ferries: "Ferries",
+  gold_mines: "Gold Mines",
+  mage_witch: "Mage & Witch",
+  robbers: "Robbers",
+  crop_circles: "Crop Circles",
+};
+
 export async function newGamePage(ctx) {
   ctx.main.append(el("h1", {}, "New game"));
   const catalog = await api.tiles();
-  const expansions = [...new Set(catalog.tiles.map((t) => t.expansion))].filter((x) => x !== "base").sort();
+  const fromTiles = catalog.tiles.map((t) => t.expansion).filter((x) => x !== "base" && !(x in EXPANSIONS));
+  const expansions = [...Object.keys(EXPANSIONS), ...new Set(fromTiles)];
   const seats = el("select", { name: "seats", id: "seats" }, ...[2, 3, 4, 5, 6].map((n) => el("option", { value: n }, String(n))));
   const exp = el(
     "fieldset",
     { class: "expansions" },
     el("legend", {}, "Expansions"),
     ...expansions.map((x) =>
-      el("label", { class: "check" }, el("input", { type: "checkbox", name: "expansions", value: x }), ` ${x.replace(/_/g, " ")}`),
+      el("label", { class: "check" }, el("input", { type: "checkbox", name: "expansions", value: x }), ` ${EXPANSIONS[x] || x.replace(/_/g, " ")}`),
     ),
   );
   const clock = el("input", { type: "checkbox", name: "clock", checked: true });

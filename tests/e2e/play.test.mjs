@@ -4,7 +4,9 @@
 // Two players sign up in two browser contexts, one creates a game, the other joins it,
 // and they play turns by clicking placements and figure spots on the game page (one
 // turn with the keyboard only, one on a 360-px-wide screen); a stale page gets 409 and
-// reloads. Any console error or warning, or uncaught page error, fails the test.
+// reloads; a figure left pending (by another client) is placed from the page; a wrong
+// password is refused; every page is usable with the keyboard. Any console error or
+// warning, or uncaught page error, fails the test.
 //
 // Environment: TILEPOST_URL (the running server), CHROMIUM (default /usr/bin/chromium),
 // TILEPOST_SCREENSHOT (where to write the picture of the game page; optional).
@@ -307,7 +309,7 @@ step("a stale page gets 409 and reloads the game", async () => {
   assert.deepEqual(expected, [], "the 409 answer was seen");
 });
 
-step("any other pending decision is offered as the listed actions", async () => {
+step("a figure decided on its own, on the tile just placed", async () => {
   const page = await mover();
   // another client places the tile alone: the figure decision is left pending
   const game = gameUrl.split("/").pop();
@@ -323,13 +325,22 @@ step("any other pending decision is offered as the listed actions", async () => 
     if (!r.ok) throw new Error(`move refused: ${r.status}`);
   }, game);
   await refocus(page);
-  await page.getByRole("heading", { name: "Your decision" }).waitFor();
+  await page.getByRole("heading", { name: "Your move: a figure" }).waitFor();
   const before = await version(page);
-  await page.getByRole("button", { name: /^Put a follower on the / }).first().waitFor();
-  await page.getByRole("button", { name: "Pass", exact: true }).click();
+  // the figure decision's options (from …/actions): its spots on the board and as a list
+  const spots = page.locator(".spots button.spot");
+  const radios = page.locator("input[name=figure]");
+  assert.equal(await radios.count(), (await spots.count()) + 1, "one option per spot, and no figure");
+  if ((await spots.count()) > 0) {
+    await spots.first().click();
+    await page.locator(".spots button.spot.picked").waitFor();
+    assert.ok(!(await radios.first().isChecked()), "no figure is not the option chosen any more");
+    assert.equal(await page.locator("input[name=figure]:checked").count(), 1, "the spot clicked is the option chosen");
+  }
+  await page.getByRole("button", { name: "Submit", exact: true }).click();
   await status(page, "Move sent.");
   await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.version) > old, before);
-  assert.equal(await page.getByRole("heading", { name: "Your decision" }).count(), 0);
+  assert.equal(await page.getByRole("heading", { name: "Your move: a figure" }).count(), 0);
 });
 
 step("log out, a wrong password is refused, log in again", async () => {
