@@ -1,5 +1,6 @@
 //! The HTTP API (the only module that knows HTTP): handlers, DTOs, the OpenAPI document
 //! generated from the handlers (utoipa-actix-web, so routes and document cannot drift),
+//! the web client's pages under `/play` (outside the document, see [`play`]),
 //! the problem+json error type, request ids, and `405` answers built from the document.
 
 pub mod auth;
@@ -10,6 +11,7 @@ pub mod error;
 pub mod extract;
 pub mod games;
 pub mod pictures;
+pub mod play;
 pub mod users;
 pub mod views;
 pub mod webhooks;
@@ -346,6 +348,7 @@ pub fn app(
         utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
             .external_url_unchecked("/openapi.json", openapi_value().clone()),
     )
+    .configure(play::routes)
     .default_service(web::to(fallback))
     .wrap_fn(|req, srv| {
         let id = request_id(&req);

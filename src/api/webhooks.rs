@@ -165,6 +165,10 @@ pub struct WebhookRecipient {
 /// Links of a message.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct WebhookLinks {
+    /// The game's page in the web client (`/play/games/{id}`): the link the email's
+    /// "The game" points to.
+    pub play: String,
+    /// The game's state in the API.
     pub game: String,
     pub actions: String,
     pub placements: String,

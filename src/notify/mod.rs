@@ -61,10 +61,12 @@ impl Notifier {
         )
     }
 
-    /// Links to a game for a message to `to`.
+    /// Links to a game for a message to `to`: `play` is the game's page in the web client
+    /// (what the email's "The game" link opens); the others are API resources.
     fn links(&self, game_id: &str, to: &SeatInfo, kind: &str) -> Value {
         let base = &self.public_url;
         json!({
+            "play": format!("{base}/play/games/{game_id}"),
             "game": format!("{base}/v1/games/{game_id}"),
             "actions": format!("{base}/v1/games/{game_id}/actions"),
             "placements": format!("{base}/v1/games/{game_id}/placements"),
@@ -92,7 +94,7 @@ fn row(n: &Notifier, m: Message<'_>, now: i64) -> OutboxRow {
     let id = format!("msg_{}", uuid::Uuid::new_v4().simple());
     let links = n.links(m.game_id, m.to, m.kind);
     let s = |k: &str| links[k].as_str().unwrap_or_default().to_string();
-    let (game, settings, unsub) = (s("game"), s("notification_settings"), s("unsubscribe"));
+    let (game, settings, unsub) = (s("play"), s("notification_settings"), s("unsubscribe"));
     let text = format!(
         "Hello {},\n\n{}\nThe game: {game}\n\n--\nNotification settings: {settings}\nUnsubscribe from these emails: {unsub}\n",
         m.to.username, m.text
@@ -557,6 +559,18 @@ mod tests {
             assert!(unsub.starts_with("http://t.test/v1/unsubscribe?token="));
             assert!(d["text"].as_str().unwrap_or_default().contains(unsub));
             assert!(!d["html"].as_str().unwrap_or_default().contains("b<o>b"));
+            // "The game" opens the web client; the API links stay
+            let play = d["links"]["play"].as_str().unwrap_or_default();
+            assert_eq!(play, "http://t.test/play/games/g1");
+            assert_eq!(d["links"]["game"], "http://t.test/v1/games/g1");
+            assert!(d["text"]
+                .as_str()
+                .unwrap_or_default()
+                .contains(&format!("The game: {play}\n")));
+            assert!(d["html"]
+                .as_str()
+                .unwrap_or_default()
+                .contains(&format!("<a href=\"{play}\">The game</a>")));
         }
         let t: Value = serde_json::from_str(&rows[0].payload).unwrap_or(Value::Null);
         let text = t["data"]["text"].as_str().unwrap_or_default();

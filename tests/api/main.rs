@@ -10,5 +10,6 @@ mod games;
 mod notifications;
 mod openapi;
 mod pictures;
+mod play;
 mod resilience;
 mod writes;

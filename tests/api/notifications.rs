@@ -318,6 +318,21 @@ fn one_signed_message_per_turn(app: &TestApp, rx: &Receiver) {
         d["links"]["placements"],
         format!("http://tilepost.test/v1/games/{id}/placements")
     );
+    // the email's "The game" link opens the game in the web client
+    let play = format!("http://tilepost.test/play/games/{id}");
+    assert_eq!(d["links"]["play"], play);
+    assert_eq!(
+        d["links"]["game"],
+        format!("http://tilepost.test/v1/games/{id}")
+    );
+    assert!(d["text"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("The game: {play}\n")));
+    assert!(d["html"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("<a href=\"{play}\">The game</a>")));
     assert!(d["list_unsubscribe"]
         .as_str()
         .unwrap()

@@ -1,0 +1,209 @@
+//! The reference web client under `/play`: static pages, embedded in the binary (no file
+//! system at run time), that speak only the public JSON API.
+//!
+//! `/play` and every `/play/...` path without a file extension answer `index.html` (the
+//! client routes on the path, e.g. `/play/games/{id}`, the link of the turn emails); the
+//! client's assets answer with their own content type; an unknown asset is `404`. Every
+//! answer carries a strict Content-Security-Policy (scripts, styles, images and fetches
+//! from this origin only; no inline script or style), and `no-cache` with a strong ETag so
+//! that a browser revalidates and gets `304` while nothing changed.
+//!
+//! These pages are not part of the API: they are mounted outside the OpenAPI document.
+
+use std::sync::OnceLock;
+
+use actix_web::http::header;
+use actix_web::{web, HttpRequest, HttpResponse};
+use sha2::{Digest, Sha256};
+
+/// Where the client lives.
+pub const PREFIX: &str = "/play";
+
+/// The policy of every page and asset.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+img-src 'self' data:; connect-src 'self'; font-src 'self'; manifest-src 'self'; \
+base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// One embedded file.
+struct Asset {
+    name: &'static str,
+    content_type: &'static str,
+    body: &'static [u8],
+}
+
+const ASSETS: &[Asset] = &[
+    Asset {
+        name: "index.html",
+        content_type: "text/html; charset=utf-8",
+        body: include_bytes!("../../web/index.html"),
+    },
+    Asset {
+        name: "app.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/app.js"),
+    },
+    Asset {
+        name: "api.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/api.js"),
+    },
+    Asset {
+        name: "board.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/board.js"),
+    },
+    Asset {
+        name: "game.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game.js"),
+    },
+    Asset {
+        name: "pages.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/pages.js"),
+    },
+    Asset {
+        name: "style.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_bytes!("../../web/style.css"),
+    },
+    Asset {
+        name: "icon.svg",
+        content_type: "image/svg+xml",
+        body: include_bytes!("../../web/icon.svg"),
+    },
+];
+
+/// The ETag of each asset (in `ASSETS` order), computed once.
+fn etags() -> &'static Vec<String> {
+    static TAGS: OnceLock<Vec<String>> = OnceLock::new();
+    TAGS.get_or_init(|| {
+        ASSETS
+            .iter()
+            .map(|a| {
+                let digest = Sha256::digest(a.body);
+                let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+                format!("\"{hex}\"")
+            })
+            .collect()
+    })
+}
+
+/// The file a path under `/play` names: an asset by its name, `index.html` for the
+/// client's own routes (no extension in the last segment), else nothing.
+fn lookup(tail: &str) -> Option<usize> {
+    let tail = tail.trim_start_matches('/');
+    if let Some(i) = ASSETS.iter().position(|a| a.name == tail) {
+        return Some(i);
+    }
+    let last = tail.rsplit('/').next().unwrap_or_default();
+    if last.contains('.') {
+        return None;
+    }
+    ASSETS.iter().position(|a| a.name == "index.html")
+}
+
+fn not_found() -> HttpResponse {
+    HttpResponse::NotFound()
+        .insert_header((header::CONTENT_TYPE, "text/plain; charset=utf-8"))
+        .insert_header((header::CONTENT_SECURITY_POLICY, CSP))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .body("not found")
+}
+
+async fn serve(req: HttpRequest) -> HttpResponse {
+    let path = req.path();
+    let tail = path.strip_prefix(PREFIX).unwrap_or_default();
+    if !(tail.is_empty() || tail.starts_with('/')) {
+        return not_found();
+    }
+    let Some((asset, tag)) = lookup(tail).and_then(|i| Some((ASSETS.get(i)?, etags().get(i)?)))
+    else {
+        return not_found();
+    };
+    let fresh = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag || t.trim() == "*"));
+    let mut res = if fresh {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    res.insert_header((header::CONTENT_TYPE, asset.content_type))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header((header::ETAG, tag.as_str()))
+        .insert_header((header::CONTENT_SECURITY_POLICY, CSP))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::REFERRER_POLICY, "no-referrer"))
+        .insert_header((header::X_FRAME_OPTIONS, "DENY"));
+    if fresh {
+        res.finish()
+    } else {
+        res.body(asset.body)
+    }
+}
+
+async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, super::error::ApiError> {
+    let mut e = super::error::ApiError::new(
+        405,
+        "method-not-allowed",
+        format!("{} is not allowed here; allowed: GET, HEAD", req.method()),
+    );
+    e.allow = Some("GET, HEAD".into());
+    Err(e)
+}
+
+/// The routes of the client, for `App::configure`.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    for path in [PREFIX, "/play/{tail:.*}"] {
+        cfg.service(
+            web::resource(path)
+                .route(web::get().to(serve))
+                .route(web::head().to(serve))
+                .default_service(web::to(method_not_allowed)),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_name_assets_or_the_page() {
+        let index = ASSETS.iter().position(|a| a.name == "index.html");
+        assert_eq!(lookup(""), index);
+        assert_eq!(lookup("/"), index);
+        assert_eq!(lookup("/games/abc-123"), index);
+        assert_eq!(lookup("/settings"), index);
+        assert_eq!(
+            lookup("/app.js").map(|i| ASSETS[i].content_type),
+            Some("text/javascript; charset=utf-8")
+        );
+        assert_eq!(lookup("/nothing.js"), None);
+        assert_eq!(lookup("/games/x/favicon.ico"), None);
+    }
+
+    #[test]
+    fn every_script_the_page_loads_is_embedded() {
+        for a in ASSETS.iter().filter(|a| a.name.ends_with(".js")) {
+            let text = String::from_utf8_lossy(a.body);
+            for line in text.lines() {
+                let Some(from) = line.trim().strip_prefix("import ") else {
+                    continue;
+                };
+                let Some(spec) = from.split(['"', '\'']).nth(1) else {
+                    continue;
+                };
+                let name = spec.trim_start_matches("./");
+                assert!(
+                    ASSETS.iter().any(|x| x.name == name),
+                    "{} imports {spec}, which is not embedded",
+                    a.name
+                );
+            }
+        }
+    }
+}

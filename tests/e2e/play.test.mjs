@@ -1,0 +1,430 @@
+// End-to-end tests of the web client under /play, in headless Chromium (Debian's
+// chromium, driven by playwright-core; no browser is downloaded).
+//
+// Two players sign up in two browser contexts, one creates a game, the other joins it,
+// and they play turns by clicking placements and figure spots on the game page (one
+// turn with the keyboard only, one on a 360-px-wide screen); a stale page gets 409 and
+// reloads; a figure left pending (by another client) is placed from the page; a wrong
+// password is refused; every page is usable with the keyboard. Any console error or
+// warning, or uncaught page error, fails the test.
+//
+// Environment: TILEPOST_URL (the running server), CHROMIUM (default /usr/bin/chromium),
+// TILEPOST_SCREENSHOT (where to write the picture of the game page; optional).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { chromium } from "playwright-core";
+
+const BASE = process.env.TILEPOST_URL;
+if (!BASE) throw new Error("set TILEPOST_URL to the running server");
+const SCREENSHOT = process.env.TILEPOST_SCREENSHOT;
+const SCREENSHOT_NARROW = process.env.TILEPOST_SCREENSHOT_NARROW;
+const suffix = Date.now().toString(36).slice(-5);
+const ANN = `ann${suffix}`;
+const BEN = `ben${suffix}`;
+const PASSWORD = "correct horse battery";
+
+/** @type {import("playwright-core").Browser} */
+let browser;
+/** Console errors, warnings and page errors seen since the last check. */
+let problems = [];
+/** Expected browser messages (a 409 answer the test provokes), removed when seen. */
+let expected = [];
+
+function watch(page, who) {
+  page.on("console", (m) => {
+    if (m.type() !== "error" && m.type() !== "warning") return;
+    const text = `${who} console ${m.type()}: ${m.text()} (${m.location().url})`;
+    const i = expected.findIndex((re) => re.test(text));
+    if (i >= 0) {
+      expected.splice(i, 1);
+      return;
+    }
+    problems.push(text);
+  });
+  page.on("pageerror", (e) => problems.push(`${who} page error: ${e.message}`));
+  page.on("requestfailed", (r) => {
+    // a navigation away cancels pending image loads: that is not a fault
+    if (r.failure()?.errorText === "net::ERR_ABORTED") return;
+    problems.push(`${who} request failed: ${r.url()} ${r.failure()?.errorText}`);
+  });
+}
+
+let ann;
+let ben;
+let gameUrl;
+
+// launch() starts the browser on a fresh temporary profile (user-data-dir) of its own
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  for (const who of ["ann", "ben"]) {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 860 }, baseURL: BASE });
+    context.setDefaultTimeout(10000);
+    const page = await context.newPage();
+    watch(page, who);
+    if (who === "ann") ann = page;
+    else ben = page;
+  }
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Once a step failed, the ones after it (which build on it) are skipped. */
+let broken = false;
+
+/** A test that builds on the ones before it, and fails on any console problem. */
+function step(name, f) {
+  test(name, async (t) => {
+    if (broken) {
+      t.skip("an earlier step failed");
+      return;
+    }
+    try {
+      await f();
+      const seen = problems;
+      problems = [];
+      assert.deepEqual(seen, [], "no console errors, warnings or page errors");
+    } catch (e) {
+      broken = true;
+      throw e;
+    }
+  });
+}
+
+/** The status line (aria-live) says `re`. */
+async function status(page, re) {
+  await page.locator("#status").filter({ hasText: re }).waitFor();
+}
+
+async function signUp(page, name) {
+  await page.goto("/play");
+  // not logged in: the log-in page
+  await page.getByRole("heading", { name: "Log in" }).waitFor();
+  assert.equal(new URL(page.url()).pathname, "/play/login");
+  await page.getByRole("link", { name: "Sign up" }).first().click();
+  await page.getByLabel("Username").fill(name);
+  await page.getByLabel("Email").fill(`${name}@example.com`);
+  await page.getByLabel(/^Password/).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign up" }).click();
+  await page.waitForURL("**/play/games");
+  await page.getByRole("heading", { name: "My games" }).waitFor();
+}
+
+/** The game's version as the page shows it. */
+async function version(page) {
+  return Number(await page.locator("main").getAttribute("data-version"));
+}
+
+/** Brings the page up to date the way a player coming back to the tab does. */
+async function refocus(page) {
+  const polls = Number((await page.locator("main").getAttribute("data-polls")) || 0);
+  await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+  await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.polls || 0) > old, polls);
+}
+
+/** Whose turn: the page whose move panel shows. */
+async function mover() {
+  for (const page of [ann, ben]) await refocus(page);
+  for (const page of [ann, ben]) {
+    if (await page.getByRole("heading", { name: /^Your move/ }).isVisible()) return page;
+  }
+  throw new Error("nobody's move panel is showing");
+}
+
+/** Plays the drawn tile by clicking: a cell, maybe a turn, maybe a figure spot, submit. */
+async function clickTurn(page, n) {
+  const before = await version(page);
+  const cands = page.locator("button.cand");
+  const count = await cands.count();
+  assert.ok(count > 0, "the drawn tile fits somewhere");
+  const cell = cands.nth((n * 7) % count);
+  await cell.click();
+  await page.locator("button.cand.chosen").waitFor();
+  const turn = page.getByRole("button", { name: "Turn (R)" });
+  if (n % 2 === 1 && (await turn.isEnabled())) await turn.click();
+  // a figure on every other turn, by clicking its spot on the board
+  const spots = page.locator(".spots button.spot");
+  if (n % 2 === 0 && (await spots.count()) > 0) {
+    await spots.nth(n % (await spots.count())).click();
+    await page.locator(".spots button.spot.picked").waitFor();
+  }
+  await page.getByRole("button", { name: "Submit move" }).click();
+  await status(page, "Move sent.");
+  await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.version) > old, before);
+}
+
+/** Presses Tab (or Shift+Tab) until the focused element matches `selector`. */
+async function tabTo(page, selector, { back = false, max = 200 } = {}) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+/** Plays the drawn tile with the keyboard only. */
+async function keyboardTurn(page) {
+  const before = await version(page);
+  await page.locator("main").focus();
+  await tabTo(page, "[data-focus=first]");
+  await page.keyboard.press("Enter");
+  assert.ok(await page.evaluate(() => document.activeElement?.matches("button.cand")), "focus is on a placement");
+  await page.keyboard.press("Enter");
+  await page.locator("button.cand.chosen").waitFor();
+  assert.ok(await page.evaluate(() => document.activeElement?.matches("button.cand.chosen")), "focus stays on the chosen cell");
+  const rotation = async () => page.locator("button.cand.chosen img").evaluate((i) => i.style.transform);
+  const r0 = await rotation();
+  if (await page.getByRole("button", { name: "Turn (R)" }).isEnabled()) {
+    await page.keyboard.press("r");
+    await page.waitForFunction((r) => document.querySelector("button.cand.chosen img")?.style.transform !== r, r0);
+  }
+  // back into the move panel: the figure choices, then the submit button
+  await tabTo(page, "input[name=figure]", { back: true });
+  const options = await page.locator("input[name=figure]").count();
+  if (options > 1) {
+    await page.keyboard.press("ArrowDown");
+    await page.locator(".spots button.spot.picked").waitFor();
+  }
+  await tabTo(page, "[data-focus=submit]");
+  await page.keyboard.press("Enter");
+  await status(page, "Move sent.");
+  await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.version) > old, before);
+}
+
+step("two players sign up; one creates a game, the other joins it", async () => {
+  await signUp(ann, ANN);
+  await signUp(ben, BEN);
+
+  await ann.getByRole("link", { name: "New game" }).click();
+  await ann.getByRole("heading", { name: "New game" }).waitFor();
+  await ann.getByLabel("Seats").selectOption("2");
+  await ann.getByLabel("Days per move (1 to 14)").fill("3");
+  await ann.getByRole("button", { name: "Create game" }).click();
+  await ann.waitForURL("**/play/games/*");
+  gameUrl = new URL(ann.url()).pathname;
+  await ann.getByRole("heading", { name: "Waiting for players" }).waitFor();
+
+  await ben.goto("/play/games");
+  const open = ben.getByRole("region", { name: "Open games to join" }).getByRole("listitem").filter({ hasText: ANN });
+  await open.getByRole("button", { name: "Join" }).click();
+  await ben.waitForURL(`**${gameUrl}`);
+  await status(ben, "the game has started");
+  await ann.reload();
+  await ann.getByText("Your turn: you drew").waitFor();
+  // my games: my turn first, with its deadline
+  await ann.getByRole("link", { name: "My games" }).click();
+  const first = ann.locator("ul.games li").first();
+  await first.getByRole("link", { name: /Your turn/ }).waitFor();
+  await first.locator(".deadline").waitFor();
+  await first.getByRole("link").click();
+  await ann.waitForURL(`**${gameUrl}`);
+});
+
+step("they play turns by clicking placements and figure spots", async () => {
+  const turns = { ann: 0, ben: 0 };
+  for (let n = 0; n < 6; n++) {
+    const page = await mover();
+    turns[page === ann ? "ann" : "ben"]++;
+    await clickTurn(page, n);
+  }
+  assert.ok(turns.ann >= 3 && turns.ben >= 3, `each played 3 turns: ${JSON.stringify(turns)}`);
+  // the history tells the moves; a chat message gets across
+  await refocus(ann);
+  await ann.getByRole("heading", { name: "History" }).waitFor();
+  assert.ok((await ann.locator("ol.history li").filter({ hasText: "placed base/" }).count()) >= 6);
+  await ann.getByRole("textbox", { name: "Message" }).fill("Nice road!");
+  await ann.getByRole("button", { name: "Send" }).click();
+  await ann.locator("ol.chat li").filter({ hasText: "Nice road!" }).waitFor();
+  await ben.reload();
+  await ben.locator("ol.chat li").filter({ hasText: "Nice road!" }).waitFor();
+});
+
+step("a turn played with the keyboard only", async () => {
+  const page = await mover();
+  await keyboardTurn(page);
+  const next = await mover();
+  assert.notEqual(next, page, "the turn passed");
+  await keyboardTurn(next);
+});
+
+step("the game page works on a 360-px-wide screen", async () => {
+  const page = await mover();
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.reload();
+  await page.getByRole("heading", { name: /^Your move/ }).waitFor();
+  const widths = await page.evaluate(() => ({
+    doc: document.documentElement.scrollWidth,
+    board: document.querySelector(".board-wrap")?.getBoundingClientRect().right ?? 0,
+    grid: document.querySelector(".grid")?.scrollWidth ?? 0,
+  }));
+  assert.ok(widths.doc <= 360, `the page does not scroll sideways (${widths.doc} px)`);
+  assert.ok(widths.board <= 360, `the board's box fits (${widths.board} px)`);
+  if (SCREENSHOT_NARROW) await page.screenshot({ path: SCREENSHOT_NARROW, fullPage: true });
+  // the board itself is wider than the box: it scrolls inside it
+  await clickTurn(page, 3);
+  // the other pages fit too
+  for (const path of ["/play/games", "/play/new", "/play/settings"]) {
+    await page.goto(path);
+    await page.locator("main h1").waitFor();
+    const w = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(w <= 360, `${path} does not scroll sideways (${w} px)`);
+  }
+  await page.goto(gameUrl);
+  await page.locator("main[data-version]").waitFor();
+  await page.setViewportSize({ width: 1100, height: 860 });
+});
+
+step("a stale page gets 409 and reloads the game", async () => {
+  const page = await mover();
+  const context = page.context();
+  const other = await context.newPage();
+  watch(other, "second tab");
+  await other.goto(gameUrl);
+  await other.getByRole("heading", { name: /^Your move/ }).waitFor();
+  // the second tab plays; the first still shows the old version
+  await clickTurn(other, 5);
+  const stale = await version(page);
+  await page.locator("button.cand").first().click();
+  expected.push(/console error: Failed to load resource: the server responded with a status of 409.*\/moves/);
+  await page.getByRole("button", { name: "Submit move" }).click();
+  await status(page, "The game had moved on");
+  await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.version) > old, stale);
+  assert.equal(await page.getByRole("heading", { name: /^Your move/ }).count(), 0, "not my turn any more");
+  await other.close();
+  assert.deepEqual(expected, [], "the 409 answer was seen");
+});
+
+step("a figure decided on its own, on the tile just placed", async () => {
+  const page = await mover();
+  // another client places the tile alone: the figure decision is left pending
+  const game = gameUrl.split("/").pop();
+  await page.evaluate(async (id) => {
+    const auth = { Authorization: `Bearer ${localStorage.getItem("tilepost.token")}`, "Content-Type": "application/json" };
+    const p = await (await fetch(`/v1/games/${id}/placements`, { headers: auth })).json();
+    const { x, y, rotation } = p.placements[0];
+    const r = await fetch(`/v1/games/${id}/moves`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ expected_version: p.version, actions: [{ type: "place_tile", x, y, rotation }] }),
+    });
+    if (!r.ok) throw new Error(`move refused: ${r.status}`);
+  }, game);
+  await refocus(page);
+  await page.getByRole("heading", { name: "Your move: a figure" }).waitFor();
+  const before = await version(page);
+  // the figure decision's options (from …/actions): its spots on the board and as a list
+  const spots = page.locator(".spots button.spot");
+  const radios = page.locator("input[name=figure]");
+  assert.equal(await radios.count(), (await spots.count()) + 1, "one option per spot, and no figure");
+  if ((await spots.count()) > 0) {
+    await spots.first().click();
+    await page.locator(".spots button.spot.picked").waitFor();
+    assert.ok(!(await radios.first().isChecked()), "no figure is not the option chosen any more");
+    assert.equal(await page.locator("input[name=figure]:checked").count(), 1, "the spot clicked is the option chosen");
+  }
+  await page.getByRole("button", { name: "Submit", exact: true }).click();
+  await status(page, "Move sent.");
+  await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.version) > old, before);
+  assert.equal(await page.getByRole("heading", { name: "Your move: a figure" }).count(), 0);
+});
+
+step("log out, a wrong password is refused, log in again", async () => {
+  await ben.getByRole("button", { name: /^Log out/ }).click();
+  await ben.waitForURL("**/play/login");
+  await ben.getByLabel("Username").fill(BEN);
+  await ben.getByLabel("Password").fill("not the password");
+  expected.push(/console error: Failed to load resource: the server responded with a status of 401.*\/v1\/auth\/token/);
+  await ben.getByRole("button", { name: "Log in" }).click();
+  await ben.locator("#status.error").filter({ hasText: /./ }).waitFor();
+  await ben.getByLabel("Password").fill(PASSWORD);
+  await ben.getByRole("button", { name: "Log in" }).click();
+  await ben.getByRole("heading", { name: "My games" }).waitFor();
+  assert.deepEqual(expected, [], "the 401 answer was seen");
+  await ben.locator("ul.games a").first().click();
+  await ben.waitForURL(`**${gameUrl}`);
+  await ben.locator("main[data-version]").waitFor();
+});
+
+/** Tabs through the page: every visible control is reached and has a name. */
+async function keyboardReachesEverything(page) {
+  const controls = await page.evaluate(() => {
+    const named = (e) => {
+      const label = e.getAttribute("aria-label") || (e.labels && e.labels.length ? e.labels[0].textContent : "") || e.textContent;
+      return Boolean(label && label.trim());
+    };
+    const all = [...document.querySelectorAll("a[href], button, input, select, textarea")].filter(
+      (e) => e.getAttribute("tabindex") !== "-1" && !e.disabled && e.getClientRects().length > 0,
+    );
+    all.forEach((e, i) => (e.dataset.e2e = String(i)));
+    return all.map((e) => ({ id: e.dataset.e2e, named: named(e), what: e.outerHTML.slice(0, 80) }));
+  });
+  for (const c of controls) assert.ok(c.named, `a control without a name: ${c.what}`);
+  const seen = new Set();
+  await page.locator("body").focus();
+  for (let i = 0; i < controls.length + 20; i++) {
+    await page.keyboard.press("Tab");
+    const id = await page.evaluate(() => document.activeElement?.getAttribute("data-e2e"));
+    if (id) seen.add(id);
+  }
+  const missed = controls.filter((c) => !seen.has(c.id)).map((c) => c.what);
+  assert.deepEqual(missed, [], "every control is reached with Tab");
+}
+
+step("every page is usable with the keyboard", async () => {
+  for (const path of ["/play/games", "/play/new", "/play/settings", gameUrl]) {
+    await ann.goto(path);
+    await ann.locator("main h1").waitFor();
+    if (path === gameUrl) await ann.locator("main[data-version]").waitFor();
+    await keyboardReachesEverything(ann);
+  }
+  const anon = await browser.newPage({ baseURL: BASE });
+  watch(anon, "visitor");
+  for (const path of ["/play/login", "/play/signup"]) {
+    await anon.goto(path);
+    await anon.locator("main h1").waitFor();
+    await keyboardReachesEverything(anon);
+  }
+  await anon.close();
+});
+
+step("the game page, mid-game (screenshot)", async () => {
+  const page = await mover();
+  await page.setViewportSize({ width: 1100, height: 980 });
+  await page.reload();
+  await page.getByRole("heading", { name: /^Your move/ }).waitFor();
+  const cands = page.locator("button.cand");
+  await cands.nth(Math.floor((await cands.count()) / 2)).click();
+  // a figure on a city when one may go there
+  const city = page.locator(".spots button.spot[aria-label*='city']");
+  const spots = (await city.count()) > 0 ? city : page.locator(".spots button.spot");
+  if ((await spots.count()) > 0) await spots.first().click();
+  await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+  // every tile picture is loaded
+  await page.waitForFunction(() => [...document.images].every((i) => i.complete && i.naturalWidth > 0));
+  if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT });
+  // and the other pages: settings (notifications, vacation) and the game list
+  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("heading", { name: "Email notifications" }).waitFor();
+  await page.getByLabel("It is my turn").uncheck();
+  await page.getByRole("button", { name: "Save" }).click();
+  await status(page, "Notification settings saved.");
+  await page.getByRole("button", { name: "Start a vacation" }).click();
+  await status(page, "Vacation started.");
+  await page.getByRole("button", { name: "End my vacation now" }).click();
+  await status(page, "Vacation ended.");
+});

@@ -1,0 +1,129 @@
+// The tilepost JSON API as the client uses it: the token, requests, and problems.
+// Types follow openapi/openapi.json (the component schemas named in the JSDoc below).
+
+const TOKEN_KEY = "tilepost.token";
+const USER_KEY = "tilepost.username";
+
+/** A problem+json answer (RFC 9457) or a network failure. */
+export class ApiProblem extends Error {
+  /**
+   * @param {number} status HTTP status (0 when the server could not be reached)
+   * @param {{code?: string, title?: string, detail?: string, current_version?: number,
+   *   errors?: {field: string, message: string}[]}} body
+   */
+  constructor(status, body) {
+    super(body.detail || body.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = body.code || "";
+    this.title = body.title || "";
+    this.detail = body.detail || "";
+    this.errors = body.errors || [];
+    this.currentVersion = body.current_version;
+    /** A 401 on a request that carried a token: the login is gone (the router handles it). */
+    this.loggedOut = false;
+  }
+
+  /** A sentence for the user: the problem's detail (or title), with invalid fields. */
+  describe() {
+    const fields = this.errors.map((e) => `${e.field}: ${e.message}`).join("; ");
+    const main = this.detail || this.title || this.message;
+    return fields && !main.includes(fields) ? `${main} (${fields})` : main;
+  }
+}
+
+/** The stored access token, or null. */
+export function token() {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+/** The logged-in username, or null. */
+export function username() {
+  return token() ? localStorage.getItem(USER_KEY) : null;
+}
+
+export function saveLogin(accessToken, name) {
+  localStorage.setItem(TOKEN_KEY, accessToken);
+  localStorage.setItem(USER_KEY, name);
+}
+
+export function logout() {
+  localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(USER_KEY);
+}
+
+/** Called on every 401 (the token is missing, expired or revoked). */
+let onUnauthorized = () => {};
+export function setUnauthorizedHandler(f) {
+  onUnauthorized = f;
+}
+
+/**
+ * One request. Resolves to the parsed JSON body (null for an empty body); rejects with
+ * an ApiProblem.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ */
+export async function request(method, path, body) {
+  const headers = { Accept: "application/json" };
+  const t = token();
+  if (t) headers.Authorization = `Bearer ${t}`;
+  const init = { method, headers };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    throw new ApiProblem(0, { title: "The server cannot be reached; try again." });
+  }
+  const text = await res.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!res.ok) {
+    const problem = new ApiProblem(res.status, data && typeof data === "object" ? data : {});
+    if (res.status === 401 && t) {
+      problem.loggedOut = true;
+      onUnauthorized(problem);
+    }
+    throw problem;
+  }
+  return data;
+}
+
+export const get = (path) => request("GET", path);
+export const post = (path, body) => request("POST", path, body === undefined ? {} : body);
+export const patch = (path, body) => request("PATCH", path, body);
+export const del = (path) => request("DELETE", path);
+
+/** Logs in: POST /v1/auth/token (TokenRequest → TokenResponse). */
+export async function login(name, password) {
+  const t = await request("POST", "/v1/auth/token", { username: name, password });
+  saveLogin(t.access_token, name);
+}
+
+/** The tile catalog (GET /v1/tiles), fetched once. */
+let catalog = null;
+export async function tiles() {
+  if (!catalog) catalog = get("/v1/tiles");
+  try {
+    return await catalog;
+  } catch (e) {
+    catalog = null;
+    throw e;
+  }
+}
+
+/** The picture of a tile type: `base/D` → `/v1/tiles/base/D.svg`. */
+export function tileSvg(id, size = 128) {
+  const [set, name] = String(id).split("/");
+  return `/v1/tiles/${encodeURIComponent(set)}/${encodeURIComponent(name)}.svg?size=${size}`;
+}

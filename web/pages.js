@@ -1,0 +1,402 @@
+// The pages around the game: log in, sign up, my games, new game, settings; and the
+// small DOM helpers every page uses.
+
+import * as api from "./api.js";
+
+/**
+ * Creates an element: `el("a", {href: "/play"}, "text", child, ...)`. Attributes with
+ * `false`/`null`/`undefined` values are left out; `true` sets an empty attribute.
+ * @param {string} tag
+ * @param {Record<string, string | number | boolean | null | undefined>} [attrs]
+ * @param {...(Node | string | number | null | undefined | false)} children
+ */
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v === null || v === undefined) continue;
+    e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(typeof c === "string" || typeof c === "number" ? String(c) : c);
+  }
+  return e;
+}
+
+/** Tells the user something (the status line is an aria-live region). */
+export function announce(text, isError = false) {
+  const s = /** @type {HTMLElement} */ (document.getElementById("status"));
+  s.textContent = "";
+  s.classList.toggle("error", isError);
+  // a fresh text node is read out even when the text repeats
+  requestAnimationFrame(() => {
+    s.textContent = text;
+  });
+}
+
+export function clearStatus() {
+  const s = /** @type {HTMLElement} */ (document.getElementById("status"));
+  s.textContent = "";
+  s.classList.remove("error");
+}
+
+/** Shows a failed request: its problem detail (a lost login is handled by the router). */
+export function fail(e) {
+  if (e instanceof api.ApiProblem) {
+    if (!e.loggedOut) announce(e.describe(), true);
+    return;
+  }
+  announce(String(e), true);
+}
+
+/** A labelled input: `<label>Text <input ...></label>` with an id. */
+export function field(label, attrs) {
+  const input = el("input", attrs);
+  return el("label", { class: "field" }, el("span", {}, label), input);
+}
+
+/** Runs `f` while the form's submit button is disabled. */
+async function busy(form, f) {
+  const buttons = form.querySelectorAll("button");
+  buttons.forEach((b) => (b.disabled = true));
+  try {
+    await f();
+  } catch (e) {
+    fail(e);
+  } finally {
+    buttons.forEach((b) => (b.disabled = false));
+  }
+}
+
+/** A short, readable form of an RFC 3339 time (local time). */
+export function when(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** "in 2 days", "3 hours ago". */
+export function relative(iso) {
+  const d = new Date(iso).getTime();
+  if (Number.isNaN(d)) return "";
+  const s = Math.round((d - Date.now()) / 1000);
+  const units = [
+    ["day", 86400],
+    ["hour", 3600],
+    ["minute", 60],
+  ];
+  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  for (const [u, n] of units) {
+    if (Math.abs(s) >= n) return rtf.format(Math.round(s / n), /** @type {any} */ (u));
+  }
+  return rtf.format(s, "second");
+}
+
+function afterLogin(ctx) {
+  const next = sessionStorage.getItem("tilepost.next");
+  sessionStorage.removeItem("tilepost.next");
+  ctx.go(next && next.startsWith("/play") && !next.startsWith("/play/login") ? next : "/play/games");
+}
+
+export async function loginPage(ctx) {
+  const form = el(
+    "form",
+    { class: "card narrow", "aria-labelledby": "login-h" },
+    el("h1", { id: "login-h" }, "Log in"),
+    field("Username", { name: "username", autocomplete: "username", required: true, autocapitalize: "none" }),
+    field("Password", { name: "password", type: "password", autocomplete: "current-password", required: true }),
+    el("button", { type: "submit", class: "primary" }, "Log in"),
+    el("p", {}, "New here? ", el("a", { href: "/play/signup" }, "Sign up")),
+  );
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(form);
+    busy(form, async () => {
+      await api.login(String(f.get("username")).trim(), String(f.get("password")));
+      announce(`Logged in as ${api.username()}.`);
+      afterLogin(ctx);
+    });
+  });
+  ctx.main.append(form);
+}
+
+export async function signupPage(ctx) {
+  const form = el(
+    "form",
+    { class: "card narrow", "aria-labelledby": "signup-h" },
+    el("h1", { id: "signup-h" }, "Sign up"),
+    field("Username", {
+      name: "username",
+      autocomplete: "username",
+      required: true,
+      minlength: 3,
+      maxlength: 32,
+      pattern: "[A-Za-z0-9_.\\-]{3,32}",
+      title: "3 to 32 letters, digits, _ - or .",
+      autocapitalize: "none",
+    }),
+    field("Email", { name: "email", type: "email", autocomplete: "email", required: true }),
+    field("Password (8 characters or more)", {
+      name: "password",
+      type: "password",
+      autocomplete: "new-password",
+      required: true,
+      minlength: 8,
+    }),
+    el("button", { type: "submit", class: "primary" }, "Sign up"),
+    el("p", {}, "Have an account? ", el("a", { href: "/play/login" }, "Log in")),
+  );
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(form);
+    const name = String(f.get("username")).trim();
+    const password = String(f.get("password"));
+    busy(form, async () => {
+      await api.post("/v1/users", { username: name, email: String(f.get("email")).trim(), password });
+      await api.login(name, password);
+      announce(`Welcome, ${name}.`);
+      afterLogin(ctx);
+    });
+  });
+  ctx.main.append(form);
+}
+
+/** One game in a list (GameSummary). */
+function gameItem(g, me) {
+  const names = g.players.map((p) => p.username).join(", ");
+  const li = el("li", { class: g.my_turn ? "game mine" : "game" });
+  const title = g.my_turn
+    ? "Your turn"
+    : g.status === "open"
+      ? `Open: ${g.players.length} of ${g.seats} seats taken`
+      : g.status === "finished"
+        ? "Finished"
+        : `${g.current_username || "Someone"} to play`;
+  li.append(
+    el("a", { href: `/play/games/${encodeURIComponent(g.id)}` }, `${title} · game ${g.id.slice(0, 8)}`),
+    el("span", { class: "meta" }, names || "no players yet"),
+  );
+  if (g.deadline) {
+    li.append(
+      el("span", { class: "meta deadline" }, "Due ", el("time", { datetime: g.deadline, title: when(g.deadline) }, relative(g.deadline))),
+    );
+  }
+  if (g.status === "open" && !g.players.some((p) => p.username === me)) li.dataset.joinable = "1";
+  return li;
+}
+
+export async function gamesPage(ctx) {
+  const me = api.username();
+  ctx.main.append(el("h1", {}, "My games"));
+  const [mine, open, user] = await Promise.all([
+    api.get("/v1/games?player=me&limit=100"),
+    api.get("/v1/games?status=open&limit=50"),
+    api.get("/v1/users/me"),
+  ]);
+  if (user.waiting && user.waiting.invitations > 0) {
+    ctx.main.append(el("p", { class: "note" }, `You have ${user.waiting.invitations} invitation(s): open the game to accept or decline.`));
+  }
+  const groups = [
+    ["Your turn", mine.games.filter((g) => g.my_turn)],
+    ["Waiting for others", mine.games.filter((g) => !g.my_turn && g.status === "active")],
+    ["Not started yet", mine.games.filter((g) => g.status === "open")],
+    ["Finished", mine.games.filter((g) => g.status === "finished")],
+  ];
+  let any = false;
+  for (const [title, games] of groups) {
+    if (!games.length) continue;
+    any = true;
+    const id = `h-${title.replace(/\W+/g, "-").toLowerCase()}`;
+    ctx.main.append(
+      el("section", { "aria-labelledby": id }, el("h2", { id }, `${title} (${games.length})`), el("ul", { class: "games" }, ...games.map((g) => gameItem(g, me)))),
+    );
+  }
+  if (!any) ctx.main.append(el("p", {}, "No games yet. ", el("a", { href: "/play/new" }, "Create a game"), " or join one below."));
+
+  const joinable = open.games.filter((g) => !g.players.some((p) => p.username === me));
+  const sec = el("section", { "aria-labelledby": "h-join" }, el("h2", { id: "h-join" }, "Open games to join"));
+  if (joinable.length) {
+    const ul = el("ul", { class: "games" });
+    for (const g of joinable) {
+      const b = el("button", { type: "button" }, "Join");
+      b.addEventListener("click", async () => {
+        b.disabled = true;
+        try {
+          const v = await api.post(`/v1/games/${encodeURIComponent(g.id)}/join`);
+          announce(v.status === "active" ? "Joined; the game has started." : "Joined; waiting for more players.");
+          ctx.go(`/play/games/${encodeURIComponent(g.id)}`);
+        } catch (e) {
+          b.disabled = false;
+          fail(e);
+        }
+      });
+      ul.append(
+        el(
+          "li",
+          { class: "game" },
+          el("span", {}, `Game ${g.id.slice(0, 8)} by ${g.players[0] ? g.players[0].username : "?"}: ${g.players.length} of ${g.seats} seats`),
+          b,
+        ),
+      );
+    }
+    sec.append(ul);
+  } else {
+    sec.append(el("p", {}, "No open game waits for players right now."));
+  }
+  ctx.main.append(sec);
+}
+
+/** The expansions by id (`CreateGameRequest.expansions`), with their names. Those with
+ * tiles are also found in the tile catalog, which adds any id missing here. */
+const EXPANSIONS = {
+  river: "The River",
+  abbot: "The Abbot",
+  inns_cathedrals: "Inns & Cathedrals",
+  traders_builders: "Traders & Builders",
+  abbey_mayor: "Abbey & Mayor",
+  flying_machines: "Flying Machines",
+  messages: "Messages",
+  ferries: "Ferries",
+  gold_mines: "Gold Mines",
+  mage_witch: "Mage & Witch",
+  robbers: "Robbers",
+  crop_circles: "Crop Circles",
+};
+
+export async function newGamePage(ctx) {
+  ctx.main.append(el("h1", {}, "New game"));
+  const catalog = await api.tiles();
+  const fromTiles = catalog.tiles.map((t) => t.expansion).filter((x) => x !== "base" && !(x in EXPANSIONS));
+  const expansions = [...Object.keys(EXPANSIONS), ...new Set(fromTiles)];
+  const seats = el("select", { name: "seats", id: "seats" }, ...[2, 3, 4, 5, 6].map((n) => el("option", { value: n }, String(n))));
+  const exp = el(
+    "fieldset",
+    { class: "expansions" },
+    el("legend", {}, "Expansions"),
+    ...expansions.map((x) =>
+      el("label", { class: "check" }, el("input", { type: "checkbox", name: "expansions", value: x }), ` ${EXPANSIONS[x] || x.replace(/_/g, " ")}`),
+    ),
+  );
+  const clock = el("input", { type: "checkbox", name: "clock", checked: true });
+  const form = el(
+    "form",
+    { class: "card" },
+    el("label", { class: "field", for: "seats" }, el("span", {}, "Seats"), seats),
+    exp,
+    el("label", { class: "check" }, clock, " Play with a clock"),
+    field("Days per move (1 to 14)", { type: "number", name: "days", min: 1, max: 14, value: 3, required: true }),
+    field("Invite players (usernames, separated by commas)", { name: "invite", autocomplete: "off", autocapitalize: "none" }),
+    el("button", { type: "submit", class: "primary" }, "Create game"),
+  );
+  const days = /** @type {HTMLInputElement} */ (form.querySelector("input[name=days]"));
+  clock.addEventListener("change", () => {
+    days.disabled = !(/** @type {HTMLInputElement} */ (clock).checked);
+  });
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(form);
+    /** @type {any} CreateGameRequest */
+    const body = {
+      seats: Number(f.get("seats")),
+      expansions: f.getAll("expansions").map(String),
+    };
+    if (/** @type {HTMLInputElement} */ (clock).checked) body.options = { days_per_move: Number(f.get("days")) };
+    const invite = String(f.get("invite") || "")
+      .split(/[\s,]+/)
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (invite.length) body.invite = invite;
+    busy(form, async () => {
+      const g = await api.post("/v1/games", body);
+      announce("Game created. Share its link or wait for players to join.");
+      ctx.go(`/play/games/${encodeURIComponent(g.id)}`);
+    });
+  });
+  ctx.main.append(form);
+}
+
+/** Readable names of the email event types. */
+const EVENT_NAMES = {
+  "game.turn_started": "It is my turn",
+  "game.invited": "I am invited to a game",
+  "game.started": "A game of mine starts",
+  "game.finished": "A game of mine is over",
+  "game.deadline_near": "A deadline of mine is near",
+  "game.timed_out": "A player ran out of time",
+};
+
+export async function settingsPage(ctx) {
+  ctx.main.append(el("h1", {}, "Settings"));
+  const [settings, me] = await Promise.all([api.get("/v1/users/me/notifications"), api.get("/v1/users/me")]);
+
+  const boxes = Object.keys(settings.email).map((type) =>
+    el(
+      "label",
+      { class: "check" },
+      el("input", { type: "checkbox", name: type, checked: settings.email[type] }),
+      ` ${EVENT_NAMES[type] || type}`,
+    ),
+  );
+  const notif = el(
+    "form",
+    { class: "card", "aria-labelledby": "h-email" },
+    el("h2", { id: "h-email" }, "Email notifications"),
+    el("p", {}, `Emails go to ${me.email}.`),
+    el("fieldset", {}, el("legend", {}, "Send me an email when"), ...boxes),
+    el("button", { type: "submit", class: "primary" }, "Save"),
+  );
+  notif.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const email = {};
+    notif.querySelectorAll("input[type=checkbox]").forEach((i) => {
+      const input = /** @type {HTMLInputElement} */ (i);
+      email[input.name] = input.checked;
+    });
+    busy(notif, async () => {
+      await api.patch("/v1/users/me/notifications", { email });
+      announce("Notification settings saved.");
+    });
+  });
+  ctx.main.append(notif);
+
+  const v = me.vacation;
+  const vac = el("section", { class: "card", "aria-labelledby": "h-vac" }, el("h2", { id: "h-vac" }, "Vacation"));
+  if (v) vac.append(el("p", {}, `${v.days_left} of ${v.days_per_year} vacation days left this year. While you are on vacation, the clocks of your games stand still.`));
+  const onVacation = v && (v.until || v.until_move);
+  if (onVacation) {
+    vac.append(el("p", {}, v.until ? `You are on vacation until ${when(v.until)}${v.until_move ? " or your next move" : ""}.` : "You are on vacation until your next move."));
+    const end = el("button", { type: "button" }, "End my vacation now");
+    end.addEventListener("click", async () => {
+      end.disabled = true;
+      try {
+        await api.del("/v1/users/me/vacation");
+        announce("Vacation ended.");
+        ctx.go("/play/settings", { replace: true });
+      } catch (e) {
+        end.disabled = false;
+        fail(e);
+      }
+    });
+    vac.append(end);
+  } else {
+    const form = el(
+      "form",
+      {},
+      field("Until (leave empty: until my next move)", { type: "datetime-local", name: "until" }),
+      el("button", { type: "submit" }, "Start a vacation"),
+    );
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const until = String(new FormData(form).get("until") || "");
+      const body = until ? { until: new Date(until).toISOString().replace(/\.\d{3}Z$/, "Z") } : {};
+      busy(form, async () => {
+        await api.post("/v1/users/me/vacation", body);
+        announce("Vacation started.");
+        ctx.go("/play/settings", { replace: true });
+      });
+    });
+    vac.append(form);
+  }
+  ctx.main.append(vac);
+}
