@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of the web client (/play) in headless Chromium: Debian's chromium
 # driven by playwright-core (no browser download), against the server on a free port
-# with a fresh SQLite file. The tests write docs/play.png (the game page mid-game).
+# with a fresh SQLite file. The tests take a picture of the game page mid-game, into the
+# cargo target dir (SCREENSHOT=docs/play.png renews the README's picture).
 #
 #   scripts/e2e.sh            # PROFILE=release for the release build
 set -euo pipefail
@@ -42,7 +43,8 @@ for _ in $(seq 1 100); do
 done
 
 status=0
-TILEPOST_URL="http://127.0.0.1:$PORT" CHROMIUM="$CHROMIUM" TILEPOST_SCREENSHOT="$PWD/docs/play.png" \
+mkdir -p "$TARGET/e2e"
+TILEPOST_URL="http://127.0.0.1:$PORT" CHROMIUM="$CHROMIUM" TILEPOST_SCREENSHOT="$(realpath -m "${SCREENSHOT:-$TARGET/e2e/play.png}")" \
     node --test --test-concurrency=1 tests/e2e/ || status=$?
 if [[ $status -ne 0 ]]; then
     echo "e2e: failed; the server's log:" >&2
