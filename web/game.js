@@ -240,16 +240,24 @@ export async function gamePage(ctx, id) {
     panel.querySelectorAll("button").forEach((b) => (b.disabled = true));
     const move = (actions) => api.post(`/v1/games/${enc}/moves`, { expected_version: view.version, actions });
     try {
-      try {
+      const split = list.length === 2 && list[0].type === "place_tile" && (view.expansions || []).length > 0;
+      if (!split) {
         await move(list);
         choice = null;
-      } catch (e) {
-        // With some expansions the placed tile leads to another decision before the
-        // figure (the move was refused whole): send the tile alone, keep the figure
-        // chosen for when its turn comes.
-        const second = e instanceof api.ApiProblem && e.code === "unexpected-action" && list.length === 2 && list[0].type === "place_tile" && (e.errors.some((f) => f.field === "actions[1]") || e.detail.includes("actions[1]"));
-        if (!second) throw e;
+      } else {
+        // With expansions the placed tile may lead to another decision before the figure
+        // (a robber, a ferry...): send the tile alone, then the chosen figure when it is
+        // the next decision (the figure stays chosen on the page otherwise).
         await move([list[0]]);
+        const next = await api.get(`/v1/games/${enc}/actions`);
+        const want = list[1];
+        const a = next.pending && next.pending.username === me && next.pending.kind === "place_figure"
+          ? next.actions.find((o) => o.type === want.type && (o.type === "pass" || (o.spot === want.spot && o.figure === want.figure)))
+          : undefined;
+        if (a) {
+          await api.post(`/v1/games/${enc}/moves`, { expected_version: next.version, actions: [a] });
+          choice = null;
+        }
       }
       sel = null;
       announce("Move sent.");

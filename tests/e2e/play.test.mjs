@@ -428,3 +428,52 @@ step("the game page, mid-game (screenshot)", async () => {
   await page.getByRole("button", { name: "End my vacation now" }).click();
   await status(page, "Vacation ended.");
 });
+
+step("a game with every expansion, played by clicking", async () => {
+  for (const page of [ann, ben]) await page.setViewportSize({ width: 1100, height: 980 });
+  await ann.goto("/play/new");
+  await ann.getByRole("heading", { name: "New game" }).waitFor();
+  const boxes = ann.locator("input[name=expansions]");
+  assert.ok((await boxes.count()) >= 12, "every expansion can be chosen");
+  for (let i = 0; i < (await boxes.count()); i++) await boxes.nth(i).check();
+  await ann.getByLabel("Seats").selectOption("2");
+  await ann.getByRole("button", { name: "Create game" }).click();
+  await ann.waitForURL("**/play/games/*");
+  const url = new URL(ann.url()).pathname;
+  assert.notEqual(url, gameUrl);
+  await ann.getByRole("heading", { name: "Waiting for players" }).waitFor();
+  await ben.goto(url);
+  await ben.getByRole("button", { name: "Join this game" }).click();
+  await status(ben, "You joined the game.");
+  await ann.reload();
+  // twelve decisions, whatever they are: tiles and figures by clicking, the expansions'
+  // other decisions from their list of options
+  let tiles = 0;
+  for (let n = 0; n < 12; n++) {
+    for (const page of [ann, ben]) await refocus(page);
+    let page = null;
+    let heading = "";
+    for (const p of [ann, ben]) {
+      const h = p.locator("#h-move");
+      if (await h.isVisible()) {
+        page = p;
+        heading = (await h.textContent()) || "";
+      }
+    }
+    assert.ok(page, "somebody has a decision");
+    const before = await version(page);
+    if (heading === "Your move: place the tile") {
+      await clickTurn(page, n);
+      tiles++;
+      continue;
+    }
+    if (heading === "Your move: a figure") {
+      await page.getByRole("button", { name: "Submit", exact: true }).click();
+    } else {
+      await page.locator("ul.actions button").first().click();
+    }
+    await status(page, "Move sent.");
+    await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.version) > old, before);
+  }
+  assert.ok(tiles >= 4, `tiles were placed: ${tiles}`);
+});
