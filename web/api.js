@@ -68,7 +68,9 @@ export async function request(method, path, body) {
   const headers = { Accept: "application/json" };
   const t = token();
   if (t) headers.Authorization = `Bearer ${t}`;
-  const init = { method, headers };
+  // always fresh: a game view's ETag follows the log's version, while its clock,
+  // vacations and invitations can change without a move
+  const init = { method, headers, cache: "no-store" };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
