@@ -798,7 +798,23 @@ impl Game {
             message_stack = crate::expansions::track::MESSAGES.to_vec();
             rng.shuffle(&mut message_stack);
         }
-        let mut board = Board::new();
+        // room for every tile of the pile, the start tile and the abbeys
+        let abbeys = if set.contains(Expansion::AbbeyMayor) {
+            *players as usize
+        } else {
+            0
+        };
+        let abbey_features = cat
+            .iter()
+            .find(|(_, t)| t.not_in_draw_pile && t.edges[0] == EdgeKind::Abbey)
+            .map_or(0, |(_, t)| t.features.len());
+        let segments = pile
+            .iter()
+            .map(|t| cat.get(*t).features.len())
+            .sum::<usize>()
+            + cat.get(start).features.len()
+            + abbeys * abbey_features;
+        let mut board = Board::with_capacity(pile.len() + 1 + abbeys, segments);
         board.place(start, Pos::new(0, 0), Rotation::R0);
         let river = if with_river {
             river::spring_end(cat.get(start), Rotation::R0)
@@ -937,11 +953,8 @@ impl Game {
 
     /// Is there an empty cell with tiles on all four sides?
     pub fn has_hole(&self) -> bool {
-        self.board.frontier().iter().any(|f| {
-            crate::geometry::Dir::ALL
-                .iter()
-                .all(|d| self.board.is_occupied(f.pos.step(*d)))
-        })
+        debug_assert_eq!(self.board.has_hole(), !self.holes().is_empty());
+        self.board.has_hole()
     }
 
     /// Empty cells with tiles on all four sides (where an abbey may go).
@@ -2033,15 +2046,24 @@ impl Game {
         self.builder_trigger = false;
         if !self.extra_part_used {
             let me = self.current;
-            for i in 0..tt.features.len() {
-                if !matches!(tt.features[i].kind, FeatureKind::Road | FeatureKind::City) {
-                    continue;
+            // the roots of the features holding the active player's builders (one each)
+            let mut builders = [0u16; 4];
+            let mut nb = 0;
+            for f in &self.board.figures {
+                if f.owner == me && f.kind == FigureKind::Builder && nb < builders.len() {
+                    builders[nb] = self.board.find(f.seg);
+                    nb += 1;
                 }
-                let root = self.board.find(self.board.seg(idx, i));
-                if self.board.figures.iter().any(|f| {
-                    f.owner == me && f.kind == FigureKind::Builder && self.board.find(f.seg) == root
-                }) {
-                    self.builder_trigger = true;
+            }
+            if nb > 0 {
+                for i in 0..tt.features.len() {
+                    if !matches!(tt.features[i].kind, FeatureKind::Road | FeatureKind::City) {
+                        continue;
+                    }
+                    let root = self.board.find(self.board.seg(idx, i));
+                    if builders[..nb].contains(&root) {
+                        self.builder_trigger = true;
+                    }
                 }
             }
         }
@@ -2539,13 +2561,23 @@ impl Game {
                     }
                 }
             }
+            // the fields holding barns (one barn per player), when a field here has figures
+            let mut barns = [0u16; 8];
+            let mut nb = 0;
+            if fields[..nf].iter().any(|r| self.board.figures_in(*r) > 0) {
+                for f in &self.board.figures {
+                    if f.kind == FigureKind::Barn && nb < barns.len() {
+                        barns[nb] = self.board.find(f.seg);
+                        nb += 1;
+                    }
+                }
+            }
+            if nb == 0 {
+                nf = 0;
+            }
             let mut cities = Vec::new();
             for (k, &root) in fields[..nf].iter().enumerate() {
-                let barn_here = self
-                    .board
-                    .figures
-                    .iter()
-                    .any(|f| f.kind == FigureKind::Barn && self.board.find(f.seg) == root);
+                let barn_here = barns[..nb].contains(&root);
                 let farmers = self
                     .board
                     .figures
@@ -2714,6 +2746,11 @@ impl Game {
 
     /// Builders and pigs go home when their feature holds none of their owner's followers.
     pub(crate) fn return_lonely_specials(&mut self, sink: &mut impl EffectSink) {
+        // only a follower leaving, a road splitting or a new builder or pig can leave one
+        // alone
+        if !self.board.take_lonely_check() {
+            return;
+        }
         let mut i = 0;
         while i < self.board.figures.len() {
             let f = self.board.figures[i];
