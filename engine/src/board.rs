@@ -133,6 +133,13 @@ pub struct Board {
     /// rebuilt or a builder or pig came: one of them may stand without its owner's
     /// followers.
     lonely_check: bool,
+    /// Whether placing tiles records the road joins below (for rebuilding the roads).
+    record_roads: bool,
+    /// Road segments, in placement order.
+    road_segs: Vec<u16>,
+    /// Road joins made by placing tiles, in order: two road ends meeting (`(a, b)`), or an
+    /// abbey closing road end `a` (`(a, EMPTY)`).
+    road_joins: Vec<(u16, u16)>,
     pub figures: Vec<BoardFigure>,
 }
 
@@ -161,8 +168,20 @@ impl Board {
             cells: Vec::new(),
             holes: 0,
             lonely_check: false,
+            record_roads: false,
+            road_segs: Vec::new(),
+            road_joins: Vec::new(),
             figures: Vec::with_capacity(16),
         }
+    }
+
+    /// Records the road joins of the tiles placed from now on, for
+    /// [`Board::rebuild_roads`] (call before the first tile).
+    pub fn record_roads(&mut self) {
+        self.record_roads = true;
+        let n = self.segs.capacity() / 2;
+        self.road_segs.reserve(n);
+        self.road_joins.reserve(n);
     }
 
     /// Is there an empty cell with tiles on all four sides?
@@ -298,6 +317,9 @@ impl Board {
         let seg_base = self.segs.len() as u16;
         for i in 0..tt.features.len() {
             self.segs.push(fresh_seg(tt, seg_base + i as u16, idx, i));
+            if self.record_roads && tt.features[i].kind == FeatureKind::Road {
+                self.road_segs.push(seg_base + i as u16);
+            }
         }
         self.tiles.push(PlacedTile {
             tile,
@@ -346,15 +368,20 @@ impl Board {
                             let b = other.seg_base + theirs as u16;
                             let root = self.union(a, b);
                             self.segs[root as usize].open -= 2;
+                            self.record_road_join(frontier, a, b);
                         }
                         // an abbey side closes whatever touches it
                         (true, false) if their_kind == EdgeKind::Abbey => {
-                            let root = self.find(seg_base + mine as u16);
+                            let a = seg_base + mine as u16;
+                            let root = self.find(a);
                             self.segs[root as usize].open -= 1;
+                            self.record_road_join(frontier, a, EMPTY);
                         }
                         (false, true) if my_kind == EdgeKind::Abbey => {
-                            let root = self.find(other.seg_base + theirs as u16);
+                            let a = other.seg_base + theirs as u16;
+                            let root = self.find(a);
                             self.segs[root as usize].open -= 1;
+                            self.record_road_join(frontier, a, EMPTY);
                         }
                         _ => {}
                     }
@@ -399,30 +426,47 @@ impl Board {
         }
     }
 
+    /// Records a join of placement (`placing`) that involves road end `a`.
+    #[inline]
+    fn record_road_join(&mut self, placing: bool, a: u16, b: u16) {
+        if placing && self.record_roads && self.segs[a as usize].kind == FeatureKind::Road {
+            self.road_joins.push((a, b));
+        }
+    }
+
     /// Joins two segments that a piece on the board connects (a ferry joining two road
     /// ends across its lake). The ends at the lake were never open, so nothing closes.
     pub fn link(&mut self, a: u16, b: u16) {
         self.union(a, b);
     }
 
-    /// Rebuilds the roads from the placed tiles and the given links (after a ferry moved
-    /// and may have split a road). Only roads can change: a ferry joins road ends, and no
-    /// other feature ever joins a road. The roads come out exactly as a rebuild of every
-    /// feature would make them (same joins in the same order); figures stay on their
-    /// segments.
+    /// Rebuilds the roads from the recorded road joins and the given links (after a ferry
+    /// moved and may have split a road). Only roads can change: a ferry joins road ends,
+    /// and no other feature ever joins a road. The roads come out exactly as a rebuild of
+    /// every feature would make them (the same joins in the same order); figures stay on
+    /// their segments.
     pub fn rebuild_roads(&mut self, links: &[(u16, u16)]) {
-        for idx in 0..self.tiles.len() {
-            let pt = self.tiles[idx];
-            let tt = catalog().get(pt.tile);
-            for (i, f) in tt.features.iter().enumerate() {
-                if f.kind == FeatureKind::Road {
-                    let id = pt.seg_base + i as u16;
-                    self.segs[id as usize] = fresh_seg(tt, id, idx as u16, i);
-                }
-            }
+        if !self.record_roads {
+            return self.rebuild(links);
         }
-        for idx in 0..self.tiles.len() {
-            self.join_roads(idx);
+        for k in 0..self.road_segs.len() {
+            let id = self.road_segs[k];
+            let (tile, feature) = {
+                let s = &self.segs[id as usize];
+                (s.tile, s.feature as usize)
+            };
+            let tt = catalog().get(self.tiles[tile as usize].tile);
+            self.segs[id as usize] = fresh_seg(tt, id, tile, feature);
+        }
+        for k in 0..self.road_joins.len() {
+            let (a, b) = self.road_joins[k];
+            if b == EMPTY {
+                let root = self.find(a);
+                self.segs[root as usize].open -= 1;
+            } else {
+                let root = self.union(a, b);
+                self.segs[root as usize].open -= 2;
+            }
         }
         for &(a, b) in links {
             self.union(a, b);
@@ -433,48 +477,6 @@ impl Board {
             if self.segs[seg as usize].kind == FeatureKind::Road {
                 let root = self.find(seg);
                 self.segs[root as usize].figures += 1;
-            }
-        }
-    }
-
-    /// The road part of [`Board::join_tile`] for tile `idx` and its earlier neighbours.
-    fn join_roads(&mut self, idx: usize) {
-        let PlacedTile {
-            tile,
-            rotation: r,
-            pos: p,
-            seg_base,
-        } = self.tiles[idx];
-        let tt = catalog().get(tile);
-        for d in Dir::ALL {
-            let Some(j) = self.tile_index_at(p.step(d)).filter(|j| *j < idx) else {
-                continue;
-            };
-            let other = self.tiles[j];
-            let ot = catalog().get(other.tile);
-            let od = d.opposite();
-            let mine = tt.edge_feature[r.index()][d.index()];
-            let theirs = ot.edge_feature[other.rotation.index()][od.index()];
-            let is_road =
-                |t: &TileType, f: u8| f != NONE && t.features[f as usize].kind == FeatureKind::Road;
-            match (mine != NONE, theirs != NONE) {
-                (true, true) if is_road(tt, mine) => {
-                    let a = seg_base + mine as u16;
-                    let b = other.seg_base + theirs as u16;
-                    let root = self.union(a, b);
-                    self.segs[root as usize].open -= 2;
-                }
-                (true, false)
-                    if is_road(tt, mine) && ot.edge_at(other.rotation, od) == EdgeKind::Abbey =>
-                {
-                    let root = self.find(seg_base + mine as u16);
-                    self.segs[root as usize].open -= 1;
-                }
-                (false, true) if is_road(ot, theirs) && tt.edge_at(r, d) == EdgeKind::Abbey => {
-                    let root = self.find(other.seg_base + theirs as u16);
-                    self.segs[root as usize].open -= 1;
-                }
-                _ => {}
             }
         }
     }
@@ -498,11 +500,10 @@ impl Board {
                 })
     }
 
-    /// Rebuilds every feature from the placed tiles and the given links (the reference
-    /// for [`Board::rebuild_roads`], checked against it in debug builds). Figures stay on
-    /// their segments.
-    #[cfg(debug_assertions)]
-    pub(crate) fn rebuild(&mut self, links: &[(u16, u16)]) {
+    /// Rebuilds every feature from the placed tiles and the given links (what
+    /// [`Board::rebuild_roads`] does without recorded road joins; debug builds check one
+    /// against the other). Figures stay on their segments.
+    pub fn rebuild(&mut self, links: &[(u16, u16)]) {
         for idx in 0..self.tiles.len() {
             let pt = self.tiles[idx];
             let tt = catalog().get(pt.tile);
@@ -850,5 +851,7 @@ impl Board {
             + self.frontier.capacity() * std::mem::size_of::<FrontierCell>()
             + self.cells.capacity() * std::mem::size_of::<Cell>()
             + self.figures.capacity() * std::mem::size_of::<BoardFigure>()
+            + self.road_segs.capacity() * 2
+            + self.road_joins.capacity() * 4
     }
 }

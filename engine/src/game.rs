@@ -815,6 +815,10 @@ impl Game {
             + cat.get(start).features.len()
             + abbeys * abbey_features;
         let mut board = Board::with_capacity(pile.len() + 1 + abbeys, segments);
+        if set.contains(Expansion::Ferries) {
+            // a ferry move rebuilds the roads from their joins
+            board.record_roads();
+        }
         board.place(start, Pos::new(0, 0), Rotation::R0);
         let river = if with_river {
             river::spring_end(cat.get(start), Rotation::R0)
