@@ -1,7 +1,8 @@
-//! Replays the benchmark's complete 6-player game with every expansion `N` times (for
-//! profiling the replay, e.g. under `valgrind --tool=callgrind`).
+//! Replays one of the benchmark's complete games `N` times (for profiling the replay, e.g.
+//! under `valgrind --tool=callgrind`): `all` (6 players, every expansion, the default),
+//! `four` (5 players, River, Abbot, I&C, T&B) or `base` (2 players).
 //!
-//! `cargo run --release -p tilepost-engine --example replay_profile -- 100`
+//! `cargo run --release -p tilepost-engine --example replay_profile -- 100 all`
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -33,7 +34,12 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(100);
-    let log = game_log(3, 6, Expansion::ALL.to_vec());
+    use Expansion::*;
+    let log = match std::env::args().nth(2).as_deref() {
+        Some("base") => game_log(3, 2, Vec::new()),
+        Some("four") => game_log(3, 5, vec![River, Abbot, InnsCathedrals, TradersBuilders]),
+        _ => game_log(3, 6, Expansion::ALL.to_vec()),
+    };
     let start = Instant::now();
     for _ in 0..n {
         black_box(Game::replay(black_box(&log)).expect("replays"));
