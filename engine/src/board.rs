@@ -32,11 +32,14 @@ impl PlacedTile {
 struct Cell {
     tile: u16,
     front: u16,
+    /// Placed tiles on the four sides (of an empty cell).
+    around: u8,
 }
 
 const EMPTY_CELL: Cell = Cell {
     tile: EMPTY,
     front: EMPTY,
+    around: 0,
 };
 
 /// An empty cell next to at least one tile, with the edge kinds its neighbours require
@@ -124,6 +127,19 @@ pub struct Board {
     w: i32,
     h: i32,
     cells: Vec<Cell>,
+    /// Empty cells with tiles on all four sides.
+    holes: u16,
+    /// Since the last [`Board::take_lonely_check`], a follower left the board, a road was
+    /// rebuilt or a builder or pig came: one of them may stand without its owner's
+    /// followers.
+    lonely_check: bool,
+    /// Whether placing tiles records the road joins below (for rebuilding the roads).
+    record_roads: bool,
+    /// Road segments, in placement order.
+    road_segs: Vec<u16>,
+    /// Road joins made by placing tiles, in order: two road ends meeting (`(a, b)`), or an
+    /// abbey closing road end `a` (`(a, EMPTY)`).
+    road_joins: Vec<(u16, u16)>,
     pub figures: Vec<BoardFigure>,
 }
 
@@ -135,17 +151,42 @@ impl Default for Board {
 
 impl Board {
     pub fn new() -> Board {
+        Board::with_capacity(96, 384)
+    }
+
+    /// An empty board with room for `tiles` tiles holding `segments` features in all
+    /// without reallocating.
+    pub fn with_capacity(tiles: usize, segments: usize) -> Board {
         Board {
-            tiles: Vec::with_capacity(96),
-            segs: Vec::with_capacity(384),
+            tiles: Vec::with_capacity(tiles),
+            segs: Vec::with_capacity(segments),
             frontier: Vec::with_capacity(64),
             min_x: 0,
             min_y: 0,
             w: 0,
             h: 0,
             cells: Vec::new(),
+            holes: 0,
+            lonely_check: false,
+            record_roads: false,
+            road_segs: Vec::new(),
+            road_joins: Vec::new(),
             figures: Vec::with_capacity(16),
         }
+    }
+
+    /// Records the road joins of the tiles placed from now on, for
+    /// [`Board::rebuild_roads`] (call before the first tile).
+    pub fn record_roads(&mut self) {
+        self.record_roads = true;
+        let n = self.segs.capacity() / 2;
+        self.road_segs.reserve(n);
+        self.road_joins.reserve(n);
+    }
+
+    /// Is there an empty cell with tiles on all four sides?
+    pub fn has_hole(&self) -> bool {
+        self.holes > 0
     }
 
     pub fn tiles(&self) -> &[PlacedTile] {
@@ -166,10 +207,11 @@ impl Board {
 
     #[inline]
     fn cell_index(&self, p: Pos) -> Option<usize> {
-        let dx = p.x.wrapping_sub(self.min_x);
-        let dy = p.y.wrapping_sub(self.min_y);
-        if dx >= 0 && dy >= 0 && dx < self.w && dy < self.h {
-            Some((dy * self.w + dx) as usize)
+        // negative offsets wrap to large unsigned ones
+        let dx = p.x.wrapping_sub(self.min_x) as u32;
+        let dy = p.y.wrapping_sub(self.min_y) as u32;
+        if dx < self.w as u32 && dy < self.h as u32 {
+            Some((dy * self.w as u32 + dx) as usize)
         } else {
             None
         }
@@ -199,10 +241,13 @@ impl Board {
     }
 
     fn cell_mut(&mut self, p: Pos) -> &mut Cell {
-        if self.cell_index(p).is_none() {
-            self.grow_to(p);
-        }
-        let i = self.cell_index(p).unwrap_or(0);
+        let i = match self.cell_index(p) {
+            Some(i) => i,
+            None => {
+                self.grow_to(p);
+                self.cell_index(p).unwrap_or(0)
+            }
+        };
         &mut self.cells[i]
     }
 
@@ -272,6 +317,9 @@ impl Board {
         let seg_base = self.segs.len() as u16;
         for i in 0..tt.features.len() {
             self.segs.push(fresh_seg(tt, seg_base + i as u16, idx, i));
+            if self.record_roads && tt.features[i].kind == FeatureKind::Road {
+                self.road_segs.push(seg_base + i as u16);
+            }
         }
         self.tiles.push(PlacedTile {
             tile,
@@ -284,7 +332,11 @@ impl Board {
         if front != EMPTY {
             self.frontier_remove(front as usize);
         }
-        self.cell_mut(p).tile = idx;
+        let cell = self.cell_mut(p);
+        cell.tile = idx;
+        if cell.around == 4 {
+            self.holes -= 1;
+        }
         self.join_tile(idx as usize, true);
         idx as usize
     }
@@ -316,15 +368,20 @@ impl Board {
                             let b = other.seg_base + theirs as u16;
                             let root = self.union(a, b);
                             self.segs[root as usize].open -= 2;
+                            self.record_road_join(frontier, a, b);
                         }
                         // an abbey side closes whatever touches it
                         (true, false) if their_kind == EdgeKind::Abbey => {
-                            let root = self.find(seg_base + mine as u16);
+                            let a = seg_base + mine as u16;
+                            let root = self.find(a);
                             self.segs[root as usize].open -= 1;
+                            self.record_road_join(frontier, a, EMPTY);
                         }
                         (false, true) if my_kind == EdgeKind::Abbey => {
-                            let root = self.find(other.seg_base + theirs as u16);
+                            let a = other.seg_base + theirs as u16;
+                            let root = self.find(a);
                             self.segs[root as usize].open -= 1;
+                            self.record_road_join(frontier, a, EMPTY);
                         }
                         _ => {}
                     }
@@ -344,22 +401,36 @@ impl Board {
                     } else {
                         ((my_kind as u16) << shift, 0b111 << shift)
                     };
-                    let c = self.cell(q);
-                    if c.front == EMPTY {
-                        let fi = self.frontier.len() as u16;
+                    let fi = self.frontier.len() as u16;
+                    let c = self.cell_mut(q);
+                    c.around += 1;
+                    let hole = c.around == 4;
+                    let front = c.front;
+                    if front == EMPTY {
+                        c.front = fi;
                         self.frontier.push(FrontierCell {
                             pos: q,
                             required: req,
                             mask,
                         });
-                        self.cell_mut(q).front = fi;
                     } else {
-                        let f = &mut self.frontier[c.front as usize];
+                        let f = &mut self.frontier[front as usize];
                         f.required |= req;
                         f.mask |= mask;
                     }
+                    if hole {
+                        self.holes += 1;
+                    }
                 }
             }
+        }
+    }
+
+    /// Records a join of placement (`placing`) that involves road end `a`.
+    #[inline]
+    fn record_road_join(&mut self, placing: bool, a: u16, b: u16) {
+        if placing && self.record_roads && self.segs[a as usize].kind == FeatureKind::Road {
+            self.road_joins.push((a, b));
         }
     }
 
@@ -369,8 +440,69 @@ impl Board {
         self.union(a, b);
     }
 
-    /// Rebuilds every feature from the placed tiles and the given links (after a ferry
-    /// moved and may have split a road). Figures stay on their segments.
+    /// Rebuilds the roads from the recorded road joins and the given links (after a ferry
+    /// moved and may have split a road). Only roads can change: a ferry joins road ends,
+    /// and no other feature ever joins a road. The roads come out exactly as a rebuild of
+    /// every feature would make them (the same joins in the same order); figures stay on
+    /// their segments.
+    pub fn rebuild_roads(&mut self, links: &[(u16, u16)]) {
+        if !self.record_roads {
+            return self.rebuild(links);
+        }
+        for k in 0..self.road_segs.len() {
+            let id = self.road_segs[k];
+            let (tile, feature) = {
+                let s = &self.segs[id as usize];
+                (s.tile, s.feature as usize)
+            };
+            let tt = catalog().get(self.tiles[tile as usize].tile);
+            self.segs[id as usize] = fresh_seg(tt, id, tile, feature);
+        }
+        for k in 0..self.road_joins.len() {
+            let (a, b) = self.road_joins[k];
+            if b == EMPTY {
+                let root = self.find(a);
+                self.segs[root as usize].open -= 1;
+            } else {
+                let root = self.union(a, b);
+                self.segs[root as usize].open -= 2;
+            }
+        }
+        for &(a, b) in links {
+            self.union(a, b);
+        }
+        self.lonely_check = true;
+        for k in 0..self.figures.len() {
+            let seg = self.figures[k].seg;
+            if self.segs[seg as usize].kind == FeatureKind::Road {
+                let root = self.find(seg);
+                self.segs[root as usize].figures += 1;
+            }
+        }
+    }
+
+    /// Same tiles, features (roots, member order, root totals) and figures as `other`.
+    /// Totals left on segments that stopped being roots are not compared: they are stale.
+    #[cfg(debug_assertions)]
+    pub(crate) fn same_features(&self, other: &Board) -> bool {
+        self.tiles == other.tiles
+            && self.figures == other.figures
+            && self.segs.len() == other.segs.len()
+            && self
+                .segs
+                .iter()
+                .zip(&other.segs)
+                .enumerate()
+                .all(|(i, (a, b))| {
+                    let plain = (a.parent, a.next, a.tile, a.feature, a.kind)
+                        == (b.parent, b.next, b.tile, b.feature, b.kind);
+                    plain && (a.parent as usize != i || a == b)
+                })
+    }
+
+    /// Rebuilds every feature from the placed tiles and the given links (what
+    /// [`Board::rebuild_roads`] does without recorded road joins; debug builds check one
+    /// against the other). Figures stay on their segments.
     pub fn rebuild(&mut self, links: &[(u16, u16)]) {
         for idx in 0..self.tiles.len() {
             let pt = self.tiles[idx];
@@ -402,14 +534,13 @@ impl Board {
         self.cell_mut(pos).front = EMPTY;
     }
 
-    /// Root of a segment's feature (no path compression: usable through `&self`; union by
-    /// size keeps trees shallow).
+    /// Root of a segment's feature. Every segment points straight at its root (a union
+    /// relinks the members of the smaller class), so this is one lookup.
     #[inline]
-    pub fn find(&self, mut s: u16) -> u16 {
-        while self.segs[s as usize].parent != s {
-            s = self.segs[s as usize].parent;
-        }
-        s
+    pub fn find(&self, s: u16) -> u16 {
+        let r = self.segs[s as usize].parent;
+        debug_assert_eq!(self.segs[r as usize].parent, r);
+        r
     }
 
     fn union(&mut self, a: u16, b: u16) -> u16 {
@@ -435,7 +566,15 @@ impl Board {
                 g.goods[k] += s.goods[k];
             }
         }
-        self.segs[small as usize].parent = big;
+        // the smaller class's members now belong to `big`
+        let mut m = small;
+        loop {
+            self.segs[m as usize].parent = big;
+            m = self.segs[m as usize].next;
+            if m == small {
+                break;
+            }
+        }
         // splice the circular member lists
         let nb = self.segs[big as usize].next;
         let ns = self.segs[small as usize].next;
@@ -595,6 +734,9 @@ impl Board {
     pub fn add_figure_at(&mut self, owner: u8, kind: FigureKind, seg: u16, corner: u8) {
         let root = self.find(seg);
         self.segs[root as usize].figures += 1;
+        if matches!(kind, FigureKind::Builder | FigureKind::Pig) {
+            self.lonely_check = true;
+        }
         self.figures.push(BoardFigure {
             owner,
             kind,
@@ -608,7 +750,15 @@ impl Board {
         let f = self.figures.remove(i);
         let root = self.find(f.seg);
         self.segs[root as usize].figures -= 1;
+        if f.kind.is_follower() {
+            self.lonely_check = true;
+        }
         f
+    }
+
+    /// Whether a builder or pig may stand alone now (see `lonely_check`); clears it.
+    pub fn take_lonely_check(&mut self) -> bool {
+        std::mem::take(&mut self.lonely_check)
     }
 
     /// Would feature `i` of tile `t` placed at `p` with `r` join an occupied feature?
@@ -701,5 +851,7 @@ impl Board {
             + self.frontier.capacity() * std::mem::size_of::<FrontierCell>()
             + self.cells.capacity() * std::mem::size_of::<Cell>()
             + self.figures.capacity() * std::mem::size_of::<BoardFigure>()
+            + self.road_segs.capacity() * 2
+            + self.road_joins.capacity() * 4
     }
 }

@@ -130,6 +130,9 @@ pub enum Event {
     },
     /// Messages: the figure that moved for an award.
     ScoreFigureChosen { player: u8, figure: ScoreFigure },
+    /// Robbers: several players' figures left the robber's space in one award batch; its
+    /// owner robs this player.
+    VictimChosen { player: u8, victim: u8 },
     /// Messages 1–3: the smallest feature scored.
     MessageFeatureChosen {
         player: u8,
@@ -204,6 +207,7 @@ impl Event {
             Event::RobberSkipped { .. } => "robber_skipped",
             Event::ScoringOrdered { .. } => "scoring_ordered",
             Event::ScoreFigureChosen { .. } => "score_figure_chosen",
+            Event::VictimChosen { .. } => "victim_chosen",
             Event::MessageFeatureChosen { .. } => "message_feature_chosen",
             Event::MessageFollowerChosen { .. } => "message_follower_chosen",
             Event::MessageActionTaken { .. } => "message_action_taken",
@@ -246,6 +250,7 @@ impl Event {
             | Event::RobberSkipped { player }
             | Event::ScoringOrdered { player, .. }
             | Event::ScoreFigureChosen { player, .. }
+            | Event::VictimChosen { player, .. }
             | Event::MessageFeatureChosen { player, .. }
             | Event::MessageFollowerChosen { player, .. }
             | Event::MessageActionTaken { player }
@@ -265,11 +270,12 @@ impl Event {
 
     /// Reads the stored form, upcasting older versions.
     pub fn decode(kind: &str, version: u32, payload: &str) -> Result<Event, EventError> {
-        const KNOWN: [&str; 31] = [
+        const KNOWN: [&str; 32] = [
             "robber_placed",
             "robber_skipped",
             "scoring_ordered",
             "score_figure_chosen",
+            "victim_chosen",
             "message_feature_chosen",
             "message_follower_chosen",
             "message_action_taken",

@@ -101,6 +101,8 @@ pub enum PlayError {
     RobberNotAllowed,
     #[error("that feature is not waiting to be scored")]
     NotInScoringOrder,
+    #[error("your robber may only rob a player whose figure leaves its space in this award")]
+    VictimNotAllowed,
     #[error("that is not one of the drawn message's choices")]
     MessageNotAllowed,
     #[error("a barn may not stand there: {0}")]
@@ -141,6 +143,7 @@ impl PlayError {
             PlayError::FerryNotAllowed => "ferry-not-allowed",
             PlayError::RobberNotAllowed => "robber-not-allowed",
             PlayError::NotInScoringOrder => "not-in-scoring-order",
+            PlayError::VictimNotAllowed => "victim-not-allowed",
             PlayError::MessageNotAllowed => "message-not-allowed",
             PlayError::NoAbbotToReturn => "no-abbot-to-return",
             PlayError::NotInGame(_) => "not-in-game",
@@ -269,6 +272,11 @@ pub enum Action {
     ChooseScoreFigure {
         figure: ScoreFigure,
     },
+    /// Robbers: rob this player (a seat) when several players' figures leave your
+    /// robber's space in one award batch.
+    ChooseVictim {
+        victim: u8,
+    },
     /// Messages 1–3: score this smallest road, city or monastery of yours.
     MessageFeature {
         x: i32,
@@ -379,6 +387,9 @@ enum ActionWire {
     ChooseScoreFigure {
         figure: ScoreFigure,
     },
+    ChooseVictim {
+        victim: u8,
+    },
     MessageFeature {
         x: i32,
         y: i32,
@@ -423,6 +434,7 @@ impl From<ActionWire> for Action {
             ActionWire::PlaceRobber { space } => Action::PlaceRobber { space },
             ActionWire::ScoreNext { x, y, spot } => Action::ScoreNext { x, y, spot },
             ActionWire::ChooseScoreFigure { figure } => Action::ChooseScoreFigure { figure },
+            ActionWire::ChooseVictim { victim } => Action::ChooseVictim { victim },
             ActionWire::MessageFeature { x, y, spot } => Action::MessageFeature { x, y, spot },
             ActionWire::MessageFollower { figure, x, y, spot } => {
                 Action::MessageFollower { figure, x, y, spot }
@@ -456,6 +468,7 @@ impl Action {
             Action::PlaceRobber { .. } => "place_robber",
             Action::ScoreNext { .. } => "score_next",
             Action::ChooseScoreFigure { .. } => "choose_score_figure",
+            Action::ChooseVictim { .. } => "choose_victim",
             Action::MessageFeature { .. } => "message_feature",
             Action::MessageFollower { .. } => "message_follower",
             Action::MessageAction => "message_action",
@@ -499,6 +512,9 @@ pub enum Phase {
     ScoringOrder,
     /// Messages: the player receiving points picks the figure that moves.
     ChooseScoreFigure,
+    /// Robbers: figures of several players leave a robber's space in one award batch; the
+    /// robber's owner picks whom to rob.
+    ChooseVictim,
     /// Messages: the active player carries out the drawn message or takes 2 points.
     ResolveMessage,
     /// Nothing pending.
@@ -523,6 +539,7 @@ impl Phase {
             Phase::PlaceRobber => "place_robber",
             Phase::ScoringOrder => "scoring_order",
             Phase::ChooseScoreFigure => "choose_score_figure",
+            Phase::ChooseVictim => "choose_victim",
             Phase::ResolveMessage => "resolve_message",
             Phase::GameOver => "game_over",
         }
@@ -668,6 +685,11 @@ pub struct Game {
     pub(crate) awards: Vec<Award>,
     /// What follows once the award queue is empty.
     pub(crate) award_stage: AwardStage,
+    /// Robbers: victims chosen for the award batch under way (robber's owner, victim,
+    /// batch).
+    pub(crate) victims: Vec<(u8, u8, u16)>,
+    /// Robbers: the score figure the head award moves once the victim is chosen.
+    pub(crate) victim_figure: Option<u8>,
     /// Robbers / Messages: features completed together, waiting for their order.
     pub(crate) scoring_order: Vec<OrderChoice>,
     /// The order chosen so far (batches).
@@ -798,7 +820,27 @@ impl Game {
             message_stack = crate::expansions::track::MESSAGES.to_vec();
             rng.shuffle(&mut message_stack);
         }
-        let mut board = Board::new();
+        // room for every tile of the pile, the start tile and the abbeys
+        let abbeys = if set.contains(Expansion::AbbeyMayor) {
+            *players as usize
+        } else {
+            0
+        };
+        let abbey_features = cat
+            .iter()
+            .find(|(_, t)| t.not_in_draw_pile && t.edges[0] == EdgeKind::Abbey)
+            .map_or(0, |(_, t)| t.features.len());
+        let segments = pile
+            .iter()
+            .map(|t| cat.get(*t).features.len())
+            .sum::<usize>()
+            + cat.get(start).features.len()
+            + abbeys * abbey_features;
+        let mut board = Board::with_capacity(pile.len() + 1 + abbeys, segments);
+        if set.contains(Expansion::Ferries) {
+            // a ferry move rebuilds the roads from their joins
+            board.record_roads();
+        }
         board.place(start, Pos::new(0, 0), Rotation::R0);
         let river = if with_river {
             river::spring_end(cat.get(start), Rotation::R0)
@@ -850,6 +892,8 @@ impl Game {
             robber_second: None,
             awards: Vec::new(),
             award_stage: AwardStage::Scoring,
+            victims: Vec::new(),
+            victim_figure: None,
             scoring_order: Vec::new(),
             scoring_chosen: Vec::new(),
             message_stack,
@@ -924,6 +968,9 @@ impl Game {
                     .map(|a| a.player)
                     .unwrap_or(self.current),
                 (Phase::PlaceRobber, _) => self.robber_decider(),
+                (Phase::ChooseVictim, _) => self
+                    .victim_choice(self.victim_figure.unwrap_or(0))
+                    .map_or(self.current, |(owner, _)| owner),
                 _ => self.current,
             },
         }
@@ -937,11 +984,8 @@ impl Game {
 
     /// Is there an empty cell with tiles on all four sides?
     pub fn has_hole(&self) -> bool {
-        self.board.frontier().iter().any(|f| {
-            crate::geometry::Dir::ALL
-                .iter()
-                .all(|d| self.board.is_occupied(f.pos.step(*d)))
-        })
+        debug_assert_eq!(self.board.has_hole(), !self.holes().is_empty());
+        self.board.has_hole()
     }
 
     /// Empty cells with tiles on all four sides (where an abbey may go).
@@ -1058,6 +1102,7 @@ impl Game {
             + self.track.capacity() * std::mem::size_of::<[i32; 2]>()
             + self.robbers.capacity() * std::mem::size_of::<Option<u8>>()
             + self.awards.capacity() * std::mem::size_of::<Award>()
+            + self.victims.capacity() * std::mem::size_of::<(u8, u8, u16)>()
             + self.scoring_order.capacity() * std::mem::size_of::<OrderChoice>()
             + self.scoring_chosen.capacity() * 2
             + self.message_stack.capacity()
@@ -1376,6 +1421,14 @@ impl Game {
                     spot: c.spot.clone(),
                 })
                 .collect(),
+            Phase::ChooseVictim => self
+                .victim_choice(self.victim_figure.unwrap_or(0))
+                .map_or_else(Vec::new, |(_, victims)| {
+                    (0..8u8)
+                        .filter(|v| victims & (1 << v) != 0)
+                        .map(|victim| Action::ChooseVictim { victim })
+                        .collect()
+                }),
             Phase::ChooseScoreFigure => vec![
                 Action::ChooseScoreFigure {
                     figure: ScoreFigure::Meeple,
@@ -1519,6 +1572,7 @@ impl Game {
             Action::PlaceRobber { space } => Step::Robber(*space),
             Action::ScoreNext { x, y, spot } => Step::ScoreNext(Pos::new(*x, *y), spot),
             Action::ChooseScoreFigure { figure } => Step::ScoreFigure(*figure),
+            Action::ChooseVictim { victim } => Step::Victim(*victim),
             Action::MessageFeature { x, y, spot } => {
                 Step::Message(Some((None, Pos::new(*x, *y), spot)))
             }
@@ -1628,6 +1682,7 @@ impl Game {
                 spot,
             },
             Done::ScoreFigure(figure) => Event::ScoreFigureChosen { player, figure },
+            Done::Victim(victim) => Event::VictimChosen { player, victim },
             Done::MessageFeature(p, spot) => Event::MessageFeatureChosen {
                 player,
                 x: p.x,
@@ -1840,6 +1895,10 @@ impl Game {
                 self.choose_score_figure(f as u8, sink);
                 Done::ScoreFigure(f)
             }
+            (Phase::ChooseVictim, Step::Victim(v)) => {
+                self.choose_victim(v, sink)?;
+                Done::Victim(v)
+            }
             (Phase::ResolveMessage, Step::Message(choice)) => {
                 let options = self.message_options();
                 let picked = match choice {
@@ -2033,15 +2092,24 @@ impl Game {
         self.builder_trigger = false;
         if !self.extra_part_used {
             let me = self.current;
-            for i in 0..tt.features.len() {
-                if !matches!(tt.features[i].kind, FeatureKind::Road | FeatureKind::City) {
-                    continue;
+            // the roots of the features holding the active player's builders (one each)
+            let mut builders = [0u16; 4];
+            let mut nb = 0;
+            for f in &self.board.figures {
+                if f.owner == me && f.kind == FigureKind::Builder && nb < builders.len() {
+                    builders[nb] = self.board.find(f.seg);
+                    nb += 1;
                 }
-                let root = self.board.find(self.board.seg(idx, i));
-                if self.board.figures.iter().any(|f| {
-                    f.owner == me && f.kind == FigureKind::Builder && self.board.find(f.seg) == root
-                }) {
-                    self.builder_trigger = true;
+            }
+            if nb > 0 {
+                for i in 0..tt.features.len() {
+                    if !matches!(tt.features[i].kind, FeatureKind::Road | FeatureKind::City) {
+                        continue;
+                    }
+                    let root = self.board.find(self.board.seg(idx, i));
+                    if builders[..nb].contains(&root) {
+                        self.builder_trigger = true;
+                    }
                 }
             }
         }
@@ -2234,6 +2302,8 @@ impl Game {
         let was_choosing_figure =
             self.phase == Phase::ChooseScoreFigure && self.decider() == player;
         let was_placing_robber = self.phase == Phase::PlaceRobber && self.decider() == player;
+        // whoever leaves, the robbers' choice is looked at again
+        let was_choosing_victim = self.phase == Phase::ChooseVictim;
         if let Some(r) = self.robbers.get_mut(player as usize) {
             *r = None;
         }
@@ -2261,6 +2331,8 @@ impl Game {
             self.continue_crop(sink);
         } else if was_choosing_figure {
             self.drain_awards(sink);
+        } else if was_choosing_victim {
+            self.continue_victim(sink);
         } else if was_placing_robber && player != self.current {
             if self.place_robber(player, None).unwrap_or(true) {
                 self.after_robbers(sink);
@@ -2315,7 +2387,7 @@ impl Game {
                     }
                     self.continue_messages(sink);
                 }
-                Phase::ChooseScoreFigure | Phase::PlaceRobber => {}
+                Phase::ChooseScoreFigure | Phase::PlaceRobber | Phase::ChooseVictim => {}
                 Phase::PlaceFerry | Phase::MoveFerry => {
                     self.builder_trigger = false;
                     self.magic_after_ferry = false;
@@ -2539,13 +2611,23 @@ impl Game {
                     }
                 }
             }
+            // the fields holding barns (one barn per player), when a field here has figures
+            let mut barns = [0u16; 8];
+            let mut nb = 0;
+            if fields[..nf].iter().any(|r| self.board.figures_in(*r) > 0) {
+                for f in &self.board.figures {
+                    if f.kind == FigureKind::Barn && nb < barns.len() {
+                        barns[nb] = self.board.find(f.seg);
+                        nb += 1;
+                    }
+                }
+            }
+            if nb == 0 {
+                nf = 0;
+            }
             let mut cities = Vec::new();
             for (k, &root) in fields[..nf].iter().enumerate() {
-                let barn_here = self
-                    .board
-                    .figures
-                    .iter()
-                    .any(|f| f.kind == FigureKind::Barn && self.board.find(f.seg) == root);
+                let barn_here = barns[..nb].contains(&root);
                 let farmers = self
                     .board
                     .figures
@@ -2714,6 +2796,11 @@ impl Game {
 
     /// Builders and pigs go home when their feature holds none of their owner's followers.
     pub(crate) fn return_lonely_specials(&mut self, sink: &mut impl EffectSink) {
+        // only a follower leaving, a road splitting or a new builder or pig can leave one
+        // alone
+        if !self.board.take_lonely_check() {
+            return;
+        }
         let mut i = 0;
         while i < self.board.figures.len() {
             let f = self.board.figures[i];
@@ -2732,7 +2819,10 @@ impl Game {
         self.drawn = None;
         self.placed = None;
         self.phase = Phase::GameOver;
-        // awards still queued (a resignation ended the game) are applied as they are
+        // awards still queued (a resignation ended the game) are applied as they are, and
+        // robbers rob the first figure leaving their space
+        self.victims.clear();
+        self.victim_figure = None;
         for a in std::mem::take(&mut self.awards) {
             if a.points > 0 {
                 self.move_figure(a, 0, sink);
@@ -2975,6 +3065,7 @@ impl Game {
             Event::RobberSkipped { .. } => Step::Pass,
             Event::ScoringOrdered { x, y, spot, .. } => Step::ScoreNext(Pos::new(*x, *y), spot),
             Event::ScoreFigureChosen { figure, .. } => Step::ScoreFigure(*figure),
+            Event::VictimChosen { victim, .. } => Step::Victim(*victim),
             Event::MessageFeatureChosen { x, y, spot, .. } => {
                 Step::Message(Some((None, Pos::new(*x, *y), spot)))
             }
@@ -3010,6 +3101,7 @@ enum Step<'a> {
     Robber(u8),
     ScoreNext(Pos, &'a str),
     ScoreFigure(ScoreFigure),
+    Victim(u8),
     /// A message: `None` for the 2 points; a feature (no figure) or a follower.
     Message(Option<(Option<FigureKind>, Pos, &'a str)>),
     MessagePlain,
@@ -3038,6 +3130,7 @@ impl Step<'_> {
             Step::Robber(_) => "place_robber",
             Step::ScoreNext(..) => "score_next",
             Step::ScoreFigure(_) => "choose_score_figure",
+            Step::Victim(_) => "choose_victim",
             Step::Message(None) => "message_two_points",
             Step::Message(Some((None, ..))) => "message_feature",
             Step::Message(Some((Some(_), ..))) => "message_follower",
@@ -3072,6 +3165,7 @@ enum Done {
     RobberSkipped,
     ScoreNext(Pos, String),
     ScoreFigure(ScoreFigure),
+    Victim(u8),
     MessageFeature(Pos, String),
     MessageFollower(FigureKind, Pos, String),
     MessageAction,

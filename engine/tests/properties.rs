@@ -3,6 +3,8 @@
 //! `legal_actions` lists is exactly what `play` accepts, refused actions change nothing,
 //! replay gives the live game back, events survive their stored and JSON forms, figures are
 //! conserved, scores never go down, and every game ends with the pile empty and a ranking.
+//! Games that start with a scripted tie under a robber reach the robber owner's choice of
+//! victim every time, then go on at random.
 
 use std::collections::BTreeSet;
 
@@ -199,7 +201,10 @@ fn check_unlisted_refused(game: &mut Game, actions: &[Action], rng: &mut Rng) {
     } else {
         MagicFigure::Witch
     };
-    let action = match rng.below(14) {
+    let action = match rng.below(15) {
+        14 => Action::ChooseVictim {
+            victim: rng.below(n + 2) as u8,
+        },
         7 => Action::PlaceIngot { x: rx, y: ry },
         8 => Action::MoveMagic {
             figure: rmagic,
@@ -387,11 +392,75 @@ struct Summary {
     exhaustive_checks: usize,
     base_only: bool,
     actions: usize,
+    victim_choices: usize,
 }
 
 /// Plays one random game; `with_expansions` adds a random non-empty set of the
 /// implemented expansions (the base game alone when none is implemented).
 fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
+    play_game(seed, with_expansions, None)
+}
+
+/// A game set up as given whose first decisions follow `script` (each must be listed),
+/// then random ones.
+struct Scripted {
+    config: GameConfig,
+    script: Vec<Action>,
+}
+
+/// Red and Blue tie for a road while both stand on space 0, where Green put his robber
+/// (`rules_robbers.rs`); with Messages in odd games; random tiles follow.
+fn robber_tie(seed: u64) -> Scripted {
+    let mut rng = Rng::new(seed);
+    let mut expansions = vec![Expansion::Robbers];
+    if seed % 2 == 1 {
+        expansions.push(Expansion::Messages);
+    }
+    let mut tiles: Vec<String> = ["base/W", "rb/03-frrr", "base/E", "base/V", "base/V"]
+        .map(String::from)
+        .to_vec();
+    let more: Vec<String> = tilepost_engine::catalog()
+        .iter()
+        .map(|(_, t)| t.id.clone())
+        .filter(|id| id.starts_with("base/") || id.starts_with("rb/"))
+        .collect();
+    for _ in 0..30 {
+        tiles.push(more[rng.below(more.len() as u64) as usize].clone());
+    }
+    let tile = |x, y, q| Action::PlaceTile {
+        x,
+        y,
+        rotation: Rotation::quarter_turns(q),
+    };
+    let follower = |spot: &str| Action::PlaceFigure {
+        figure: FigureKind::Follower,
+        spot: spot.to_string(),
+    };
+    Scripted {
+        config: GameConfig {
+            players: 3,
+            expansions,
+            tile_order: Some(tiles),
+            seed,
+        },
+        script: vec![
+            tile(-1, 0, 0),
+            follower("E"),
+            tile(0, -1, 0),
+            Action::Pass,
+            Action::PlaceRobber { space: 0 },
+            follower("E"),
+            tile(0, 1, 2),
+            Action::Pass,
+            tile(1, 0, 0),
+            Action::Pass,
+            tile(1, -1, 1),
+            Action::Pass,
+        ],
+    }
+}
+
+fn play_game(seed: u64, with_expansions: bool, scripted: Option<Scripted>) -> Summary {
     let mut rng = Rng::new(seed);
     let players = 2 + rng.below(4) as u8;
     let implemented: Vec<Expansion> = Expansion::ALL
@@ -408,13 +477,18 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
                 .collect();
         }
     }
-    let base_only = expansions.is_empty();
     let config = GameConfig {
         players,
         expansions,
         tile_order: None,
         seed: rng.next_u64(),
     };
+    let (config, mut script) = match scripted {
+        Some(s) => (s.config, s.script),
+        None => (config, Vec::new()),
+    };
+    script.reverse();
+    let (players, base_only) = (config.players, config.expansions.is_empty());
     let (mut game, created, fx) = Game::new_with_effects(&config).expect("set-up");
     assert_event_round_trips(&created);
     let start_supply = game.players()[0].supply;
@@ -443,6 +517,7 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
     let mut abbeys = 0usize;
     let mut step = 0usize;
     let mut exhaustive_checks = 0usize;
+    let mut victim_choices = 0usize;
 
     while let Some(p) = game.pending() {
         step += 1;
@@ -455,14 +530,18 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
         assert_eq!(p.phase, game.phase());
         if !matches!(
             p.phase,
-            Phase::MoveWagon | Phase::CropAction | Phase::ChooseScoreFigure | Phase::PlaceRobber
+            Phase::MoveWagon
+                | Phase::CropAction
+                | Phase::ChooseScoreFigure
+                | Phase::PlaceRobber
+                | Phase::ChooseVictim
         ) {
             assert_eq!(p.player, game.current_player());
         }
         if step == snapshot_at {
             snapshot = Some((log.len(), game.clone()));
         }
-        if resigner_game && rng.below(50) == 0 {
+        if resigner_game && script.is_empty() && rng.below(50) == 0 {
             let active: Vec<u8> = (0..players)
                 .filter(|i| game.players()[*i as usize].active)
                 .collect();
@@ -573,6 +652,15 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
                     .all(|a| matches!(a, Action::ScoreNext { .. })));
             }
             Phase::ChooseScoreFigure => assert_eq!(actions.len(), 2),
+            Phase::ChooseVictim => {
+                victim_choices += 1;
+                assert!(actions.len() >= 2, "only a real choice is asked");
+                assert!(actions.iter().all(|a| matches!(
+                    a,
+                    Action::ChooseVictim { victim }
+                        if *victim != p.player && game.players()[*victim as usize].active
+                )));
+            }
             Phase::ResolveMessage => {
                 assert_eq!(actions.last(), Some(&Action::MessageTwoPoints));
                 assert!(game.message_drawn().is_some());
@@ -601,7 +689,17 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
         if rng.below(3) == 0 {
             check_unlisted_refused(&mut game, &actions, &mut rng);
         }
-        let action = &actions[rng.below(actions.len() as u64) as usize];
+        let action = match script.pop() {
+            Some(a) => {
+                assert!(
+                    actions.contains(&a),
+                    "scripted {a:?} not listed: {actions:?}"
+                );
+                a
+            }
+            None => actions[rng.below(actions.len() as u64) as usize].clone(),
+        };
+        let action = &action;
         let outcome = game
             .play(p.player, action)
             .unwrap_or_else(|e| panic!("listed {action:?} refused: {e}"));
@@ -695,6 +793,9 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
             (Action::ChooseScoreFigure { figure }, Event::ScoreFigureChosen { figure: ef, .. }) => {
                 assert_eq!(figure, ef)
             }
+            (Action::ChooseVictim { victim }, Event::VictimChosen { victim: ev, .. }) => {
+                assert_eq!(victim, ev)
+            }
             (Action::MessageFeature { .. }, Event::MessageFeatureChosen { .. })
             | (Action::MessageFollower { .. }, Event::MessageFollowerChosen { .. })
             | (Action::MessageAction, Event::MessageActionTaken { .. })
@@ -752,6 +853,7 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
                 || game.expansions().contains(Expansion::Messages);
             if track_on
                 && game.phase() != Phase::ChooseScoreFigure
+                && game.phase() != Phase::ChooseVictim
                 && game.phase() != Phase::ScoringOrder
             {
                 assert_eq!(t[0] + t[1], pl.score, "score figures of player {i}");
@@ -801,6 +903,7 @@ fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
         exhaustive_checks,
         base_only,
         actions: log.len(),
+        victim_choices,
     }
 }
 
@@ -842,6 +945,22 @@ fn random_games_with_expansions_keep_every_invariant() {
     let implemented = Expansion::ALL.iter().any(|e| e.is_implemented());
     assert!(s.iter().all(|s| s.base_only != implemented));
     check_coverage(&s);
+}
+
+#[test]
+fn robbers_choose_their_victims_in_random_games() {
+    let n = (games() / 20).max(20);
+    let s: Vec<Summary> = (0..n)
+        .map(|i| {
+            let seed = 0x7159u64.wrapping_mul(1_000_003).wrapping_add(i);
+            std::panic::catch_unwind(|| play_game(seed, true, Some(robber_tie(seed))))
+                .unwrap_or_else(|_| panic!("robber tie game with seed {seed} failed"))
+        })
+        .collect();
+    assert!(
+        s.iter().all(|s| s.victim_choices >= 1),
+        "every scripted tie asks the robber's owner"
+    );
 }
 
 #[test]
@@ -901,6 +1020,8 @@ fn arb_event() -> impl Strategy<Value = Event> {
         }),
         any::<u8>().prop_map(|player| Event::FigureSkipped { player }),
         any::<u8>().prop_map(|player| Event::AbbotReturned { player }),
+        (any::<u8>(), any::<u8>())
+            .prop_map(|(player, victim)| Event::VictimChosen { player, victim }),
         (
             any::<u8>(),
             prop_oneof![Just("resigned"), Just("timed_out")]
@@ -924,6 +1045,7 @@ fn arb_action() -> impl Strategy<Value = Action> {
             spot,
         }),
         Just(Action::ReturnAbbot),
+        any::<u8>().prop_map(|victim| Action::ChooseVictim { victim }),
         Just(Action::Pass),
     ]
 }

@@ -1,11 +1,12 @@
 //! The Robbers through play (`shared/rules/robbers.md`, `interactions.md` §2.6): the active
-//! player orders features completed together, and the awards follow that order. The
+//! player orders features completed together, and the awards follow that order; a robber
+//! on the space of two players tying in one feature robs the one its owner chooses. The
 //! robbery examples RB1–RB4 are unit tests of the track (`src/expansions/track.rs`).
 
 mod common;
 
-use common::{Table, BLUE, RED};
-use tilepost_engine::{Action, Effect, Event, FeatureKind, Phase};
+use common::{Table, BLUE, GREEN, RED};
+use tilepost_engine::{Action, Effect, Event, FeatureKind, Phase, PlayError};
 
 #[test]
 fn the_active_player_orders_features_completed_together() {
@@ -43,5 +44,139 @@ fn the_active_player_orders_features_completed_together() {
         })
         .collect();
     assert_eq!(scored, vec![(FeatureKind::Road, 3), (FeatureKind::City, 4)]);
+    t.assert_replays();
+}
+
+/// RB4 through play: Red and Blue (both on space 0) tie for a 5-tile road; Green's robber
+/// stands on 0 and Green chooses whom to rob.
+fn tie_under_greens_robber() -> Table {
+    let mut t = Table::with(
+        &["robbers"],
+        3,
+        &["base/W", "rb/03-frrr", "base/E", "base/V", "base/V"],
+    );
+    t.place(-1, 0, 0).figure("E"); // Red: the road from this junction eastwards
+    t.place(0, -1, 0); // Blue: a robber tile
+    assert_eq!(t.game.phase(), Phase::PlaceRobber);
+    t.pass(); // Blue keeps his robber
+    assert_eq!(
+        t.current(),
+        GREEN,
+        "the next player with a robber in the supply"
+    );
+    t.try_play(Action::PlaceRobber { space: 0 })
+        .expect("Red and Blue stand on 0");
+    t.figure("E"); // Blue: the road from his junction eastwards
+    t.place(0, 1, 180).pass(); // Green closes the start tile's city (nobody in it)
+    t.place(1, 0, 0).pass(); // Red
+    t.place(1, -1, 90).pass(); // Blue joins and closes the road: Red and Blue tie
+    t
+}
+
+#[test]
+fn rb4_the_robbers_owner_chooses_whom_to_rob_in_a_tie() {
+    let mut t = tie_under_greens_robber();
+    assert_eq!(t.game.phase(), Phase::ChooseVictim);
+    assert_eq!(t.current(), GREEN);
+    assert_eq!(
+        t.game.legal_actions(),
+        vec![
+            Action::ChooseVictim { victim: RED },
+            Action::ChooseVictim { victim: BLUE }
+        ]
+    );
+    assert_eq!(
+        t.try_play(Action::ChooseVictim { victim: GREEN }),
+        Err(PlayError::VictimNotAllowed),
+        "never oneself"
+    );
+    assert_eq!(
+        t.try_play_as(RED, Action::ChooseVictim { victim: BLUE })
+            .map_err(|e| e.code()),
+        Err("not-your-turn")
+    );
+    t.try_play(Action::ChooseVictim { victim: RED })
+        .expect("Red is listed");
+    assert!(matches!(
+        t.log.last(),
+        Some(Event::VictimChosen {
+            player: GREEN,
+            victim: RED
+        })
+    ));
+    assert!(t.history.contains(&Effect::RobberStole {
+        player: GREEN,
+        victim: RED,
+        points: 3
+    }));
+    assert_eq!(
+        t.scores(),
+        vec![5, 5, 3],
+        "both get 5; Green takes ceil(5/2)"
+    );
+    assert_eq!(t.game.robber(GREEN), None, "the robber goes home");
+    t.assert_replays();
+}
+
+#[test]
+fn the_robbers_owner_may_rob_the_second_player_of_a_tie() {
+    let mut t = tie_under_greens_robber();
+    t.try_play(Action::ChooseVictim { victim: BLUE })
+        .expect("Blue is listed");
+    let thefts: Vec<&Effect> = t
+        .history
+        .iter()
+        .filter(|e| matches!(e, Effect::RobberStole { .. }))
+        .collect();
+    assert_eq!(
+        thefts,
+        vec![&Effect::RobberStole {
+            player: GREEN,
+            victim: BLUE,
+            points: 3
+        }],
+        "Red's award passes the robber; Blue's is robbed"
+    );
+    assert_eq!(t.scores(), vec![5, 5, 3]);
+    assert_eq!(t.game.robber(GREEN), None);
+    t.assert_replays();
+}
+
+#[test]
+fn a_robber_next_to_a_single_victim_robs_without_asking() {
+    // the same road without Blue's follower: only Red scores, nothing to choose
+    let mut t = Table::with(
+        &["robbers"],
+        3,
+        &["base/W", "rb/03-frrr", "base/E", "base/V", "base/V"],
+    );
+    t.place(-1, 0, 0).figure("E");
+    t.place(0, -1, 0).pass();
+    t.try_play(Action::PlaceRobber { space: 0 })
+        .expect("Red and Blue stand on 0");
+    t.pass(); // Blue places no follower: Red alone owns the road
+    t.place(0, 1, 180).pass();
+    t.place(1, 0, 0).pass();
+    t.place(1, -1, 90).pass();
+    assert_ne!(t.game.phase(), Phase::ChooseVictim);
+    assert!(!t
+        .log
+        .iter()
+        .any(|e| matches!(e, Event::VictimChosen { .. })));
+    assert_eq!(t.scores(), vec![5, 0, 3]);
+    t.assert_replays();
+}
+
+#[test]
+fn a_victim_leaving_the_game_ends_the_choice() {
+    let mut t = tie_under_greens_robber();
+    t.resign(BLUE);
+    assert_ne!(
+        t.game.phase(),
+        Phase::ChooseVictim,
+        "only Red is left to rob"
+    );
+    assert_eq!(t.score(RED), 5);
+    assert_eq!(t.score(GREEN), 3);
     t.assert_replays();
 }

@@ -502,6 +502,12 @@ pub enum ActionDto {
     },
     /// Messages: the score figure that moves for the points being awarded.
     ChooseScoreFigure { figure: ScoreFigure },
+    /// Robbers: rob this player (a seat) when the score figures of several players leave
+    /// your robber's space in one award batch (a tie in one feature).
+    ChooseVictim {
+        #[schema(maximum = 5)]
+        victim: u8,
+    },
     /// Messages 1–3: score this smallest road, city or monastery of yours.
     MessageFeature {
         x: i32,
@@ -608,6 +614,9 @@ enum ActionWire {
     ChooseScoreFigure {
         figure: ScoreFigure,
     },
+    ChooseVictim {
+        victim: u8,
+    },
     MessageFeature {
         x: i32,
         y: i32,
@@ -652,6 +661,7 @@ impl From<ActionWire> for ActionDto {
             ActionWire::PlaceRobber { space } => ActionDto::PlaceRobber { space },
             ActionWire::ScoreNext { x, y, spot } => ActionDto::ScoreNext { x, y, spot },
             ActionWire::ChooseScoreFigure { figure } => ActionDto::ChooseScoreFigure { figure },
+            ActionWire::ChooseVictim { victim } => ActionDto::ChooseVictim { victim },
             ActionWire::MessageFeature { x, y, spot } => ActionDto::MessageFeature { x, y, spot },
             ActionWire::MessageFollower { figure, x, y, spot } => {
                 ActionDto::MessageFollower { figure, x, y, spot }

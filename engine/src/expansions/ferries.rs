@@ -2,7 +2,7 @@
 //! after a lake tile the active player places its ferry, and a tile that extends a road
 //! carrying a ferry lets the player move the first ferry met along that road in each
 //! direction (each ferry once per turn part, not the one placed this part). A move may
-//! split a road: the board is rebuilt from its tiles and the ferry links, and figures stay
+//! split a road: the roads are rebuilt from the tiles and the ferry links, and figures stay
 //! on their segments.
 
 use crate::catalog::FeatureKind;
@@ -172,7 +172,16 @@ impl Game {
             f.b = b;
         }
         let links: Vec<(u16, u16)> = self.ferries.iter().map(|f| (f.a, f.b)).collect();
-        self.board.rebuild(&links);
+        self.board.rebuild_roads(&links);
+        #[cfg(debug_assertions)]
+        {
+            let mut full = self.board.clone();
+            full.rebuild(&links);
+            debug_assert!(
+                full.same_features(&self.board),
+                "road rebuild differs from a full rebuild"
+            );
+        }
         self.ferries_moved.push(ti);
         self.ferry_touched.push(ti);
         // a builder or pig cut off from its owner's followers goes home
@@ -196,6 +205,24 @@ impl Game {
             return out;
         }
         let tt = self.board.tiles()[start].tile_type();
+        // the walk stays on the roads of the placed tile (a ferry's two jetties are on one
+        // road): without a ferry on one of them there is nothing to find
+        let mut roads = [0u16; 8];
+        let mut nr = 0;
+        for (i, f) in tt.features.iter().enumerate() {
+            if f.kind == FeatureKind::Road && nr < roads.len() {
+                roads[nr] = self.board.find(self.board.seg(start, i));
+                nr += 1;
+            }
+        }
+        if nr < roads.len()
+            && !self
+                .ferries
+                .iter()
+                .any(|f| roads[..nr].contains(&self.board.find(f.a)))
+        {
+            return out;
+        }
         let mut seen: Vec<u16> = Vec::with_capacity(32);
         let mut queue: Vec<u16> = Vec::new();
         for (i, f) in tt.features.iter().enumerate() {

@@ -623,7 +623,7 @@ impl Game {
     /// (no such follower, or adding with an empty supply) are skipped.
     pub(crate) fn continue_crop(&mut self, sink: &mut impl EffectSink) {
         while let Some(head) = self.crop.as_ref().and_then(|c| c.queue.first().copied()) {
-            if self.players[head as usize].active && !self.crop_options(head).is_empty() {
+            if self.players[head as usize].active && self.has_crop_option(head) {
                 self.phase = Phase::CropAction;
                 return;
             }
@@ -671,6 +671,33 @@ impl Game {
             }
         }
         out
+    }
+
+    /// Whether [`Game::crop_options`] of player `p` lists anything.
+    fn has_crop_option(&self, p: u8) -> bool {
+        let Some(c) = &self.crop else {
+            return false;
+        };
+        let can_add = FigureKind::ALL.iter().any(|&k| {
+            k.is_follower()
+                && k != FigureKind::Abbot
+                && self.players[p as usize].supply[k as usize] > 0
+                && expansions::figure_allowed(self.expansions, k, c.role)
+        });
+        let any = match c.mode {
+            Some(CropMode::Remove) => true,
+            Some(CropMode::Add) => can_add,
+            None => false,
+        };
+        let found = any
+            && self.board.figures.iter().any(|f| {
+                f.owner == p
+                    && f.kind.is_follower()
+                    && f.kind != FigureKind::Abbot
+                    && self.board.seg_kind(f.seg) == c.role
+            });
+        debug_assert_eq!(found, !self.crop_options(p).is_empty());
+        found
     }
 
     pub(crate) fn crop_act(

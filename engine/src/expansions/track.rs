@@ -6,7 +6,11 @@
 //! Without these expansions points go straight to the players' scores. With them, every
 //! award of a scoring round joins a queue that is worked off in order: the receiving
 //! player chooses the figure (Messages), robbers steal, messages are earned; a decision
-//! pauses the queue and the turn goes on once it is empty.
+//! pauses the queue and the turn goes on once it is empty. When the figures of several
+//! players leave a robber's space in one award batch (a tie in one feature), the robber's
+//! owner chooses whom to rob before the first of them moves; a player chosen with
+//! Messages may still dodge by moving the other figure, and then that robber robs nobody
+//! in the batch.
 
 use crate::catalog::FeatureKind;
 use crate::event::Effect;
@@ -116,6 +120,8 @@ impl Game {
     /// Works off the award queue; returns true when a decision pauses it.
     pub(crate) fn process_awards(&mut self, sink: &mut impl EffectSink) -> bool {
         while let Some(&a) = self.awards.first() {
+            // victims are chosen for one award batch
+            self.victims.retain(|v| v.2 == a.batch);
             if a.points <= 0 || !self.players[a.player as usize].active {
                 self.awards.remove(0);
                 continue;
@@ -124,9 +130,15 @@ impl Game {
                 self.phase = Phase::ChooseScoreFigure;
                 return true;
             }
+            if self.victim_choice(0).is_some() {
+                self.victim_figure = Some(0);
+                self.phase = Phase::ChooseVictim;
+                return true;
+            }
             self.awards.remove(0);
             self.move_figure(a, 0, sink);
         }
+        self.victims.clear();
         false
     }
 
@@ -135,8 +147,95 @@ impl Game {
         if self.awards.is_empty() {
             return;
         }
-        let a = self.awards.remove(0);
-        self.move_figure(a, figure, sink);
+        self.victim_figure = Some(figure);
+        self.continue_victim(sink);
+    }
+
+    /// Robbers: before the head award moves score figure `figure` of its player off a
+    /// robber's space, the first robber whose owner must choose whom to rob, with the
+    /// players to choose from (a bit per seat): the head award's player and every other
+    /// player with an award later in the same batch and a score figure on that space
+    /// (with Messages that player may still move the other figure). `None` when nobody
+    /// has a real choice (fewer than two victims) or has chosen already.
+    pub(crate) fn victim_choice(&self, figure: u8) -> Option<(u8, u8)> {
+        if !self.expansions.contains(Expansion::Robbers) || self.phase == Phase::GameOver {
+            return None;
+        }
+        let a = *self.awards.first()?;
+        if a.proceeds || a.points <= 0 {
+            return None;
+        }
+        let p = a.player as usize;
+        let from = space(*self.track.get(p)?.get(figure.min(1) as usize)?);
+        let figures = if self.expansions.contains(Expansion::Messages) {
+            2
+        } else {
+            1
+        };
+        for q in 0..self.players.len() {
+            if q == p
+                || self.robbers[q] != Some(from)
+                || self
+                    .victims
+                    .iter()
+                    .any(|v| v.0 as usize == q && v.2 == a.batch)
+            {
+                continue;
+            }
+            let mut victims = 1u8 << p;
+            for b in &self.awards[1..] {
+                let y = b.player as usize;
+                if b.batch == a.batch
+                    && !b.proceeds
+                    && b.points > 0
+                    && y != q
+                    && self.players[y].active
+                    && (0..figures).any(|f| space(self.track[y][f]) == from)
+                {
+                    victims |= 1 << y;
+                }
+            }
+            if victims.count_ones() >= 2 {
+                return Some((q as u8, victims));
+            }
+        }
+        None
+    }
+
+    /// Robbers: the deciding robber's owner robs `victim` in this award batch.
+    pub(crate) fn choose_victim(
+        &mut self,
+        victim: u8,
+        sink: &mut impl EffectSink,
+    ) -> Result<(), PlayError> {
+        let (owner, victims) = self
+            .victim_choice(self.victim_figure.unwrap_or(0))
+            .ok_or(PlayError::VictimNotAllowed)?;
+        if victim >= 8 || victims & (1 << victim) == 0 {
+            return Err(PlayError::VictimNotAllowed);
+        }
+        let batch = self.awards.first().map_or(0, |a| a.batch);
+        self.victims.push((owner, victim, batch));
+        self.continue_victim(sink);
+        Ok(())
+    }
+
+    /// The head award, its figure chosen: another robber's choice, or the move and the
+    /// rest of the queue.
+    pub(crate) fn continue_victim(&mut self, sink: &mut impl EffectSink) {
+        let figure = self.victim_figure.unwrap_or(0);
+        if let Some(&a) = self.awards.first() {
+            if a.points > 0 && self.players[a.player as usize].active {
+                if self.victim_choice(figure).is_some() {
+                    self.phase = Phase::ChooseVictim;
+                    return;
+                }
+                self.awards.remove(0);
+                self.victim_figure = None;
+                self.move_figure(a, figure, sink);
+            }
+        }
+        self.victim_figure = None;
         self.drain_awards(sink);
     }
 
@@ -181,6 +280,17 @@ impl Game {
                 // rogue points: the robber gains nothing and moves along
                 self.robbers[q] = Some(to);
                 continue;
+            }
+            // a robber whose owner chose a victim in this batch robs only that player
+            if let Some(k) = self
+                .victims
+                .iter()
+                .position(|v| v.0 as usize == q && v.2 == a.batch)
+            {
+                if self.victims[k].1 != a.player {
+                    continue;
+                }
+                self.victims.remove(k);
             }
             let stolen = robbery(a.points);
             self.robbers[q] = None;
@@ -676,14 +786,34 @@ mod tests {
 
     #[test]
     fn rb4_a_tie_in_one_feature_is_robbed_once() {
-        let mut g = game(vec![Expansion::Robbers]);
-        set(&mut g, RED, 30, 0);
-        set(&mut g, BLUE, 30, 0);
-        g.robbers[GREEN as usize] = Some(30);
-        score(&mut g, &[award(RED, 10, 0), award(BLUE, 10, 0)]);
-        assert_eq!(g.players[GREEN as usize].score, 5);
-        assert_eq!(g.players[RED as usize].score, 40);
-        assert_eq!(g.players[BLUE as usize].score, 40);
+        for victim in [RED, BLUE] {
+            let mut g = game(vec![Expansion::Robbers]);
+            set(&mut g, RED, 30, 0);
+            set(&mut g, BLUE, 30, 0);
+            g.robbers[GREEN as usize] = Some(30);
+            g.awards
+                .extend_from_slice(&[award(RED, 10, 0), award(BLUE, 10, 0)]);
+            let mut fx = Vec::new();
+            assert!(g.process_awards(&mut fx), "Green chooses whom to rob");
+            assert_eq!(g.phase, Phase::ChooseVictim);
+            assert_eq!(g.decider(), GREEN);
+            assert_eq!(g.victim_choice(0), Some((GREEN, 1 << RED | 1 << BLUE)));
+            assert_eq!(
+                g.choose_victim(GREEN, &mut fx),
+                Err(PlayError::VictimNotAllowed)
+            );
+            // Green's choice is robbed; the other award passes the robber
+            g.choose_victim(victim, &mut fx).expect("a listed victim");
+            assert_eq!(g.players[GREEN as usize].score, 5);
+            assert_eq!(g.robber(GREEN), None);
+            assert!(fx.contains(&Effect::RobberStole {
+                player: GREEN,
+                victim,
+                points: 5
+            }));
+            assert_eq!(g.players[RED as usize].score, 40);
+            assert_eq!(g.players[BLUE as usize].score, 40);
+        }
     }
 
     #[test]
