@@ -483,6 +483,8 @@ fn play_game(seed: u64, with_expansions: bool, scripted: Option<Scripted>) -> Su
         tile_order: None,
         seed: rng.next_u64(),
     };
+    // a scripted game's first decision is its point: no resignation before it
+    let scripted_tie = scripted.is_some();
     let (config, mut script) = match scripted {
         Some(s) => (s.config, s.script),
         None => (config, Vec::new()),
@@ -541,7 +543,11 @@ fn play_game(seed: u64, with_expansions: bool, scripted: Option<Scripted>) -> Su
         if step == snapshot_at {
             snapshot = Some((log.len(), game.clone()));
         }
-        if resigner_game && script.is_empty() && rng.below(50) == 0 {
+        if resigner_game
+            && script.is_empty()
+            && !(scripted_tie && victim_choices == 0)
+            && rng.below(50) == 0
+        {
             let active: Vec<u8> = (0..players)
                 .filter(|i| game.players()[*i as usize].active)
                 .collect();
