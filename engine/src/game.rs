@@ -2141,11 +2141,23 @@ impl Game {
         }
         self.barn_placed = None;
         if self.scoring_order.len() >= 2 {
-            self.phase = Phase::ScoringOrder;
-            return;
+            if self.players[self.current as usize].active {
+                self.phase = Phase::ScoringOrder;
+                return;
+            }
+            // the active player left during the turn
+            self.listed_scoring_order();
         }
         self.scoring_order.clear();
         self.drain_awards(sink);
+    }
+
+    /// Nobody is left to choose the scoring order: the features not chosen yet score in
+    /// the listed order.
+    fn listed_scoring_order(&mut self) {
+        let rest: Vec<u16> = self.scoring_order.drain(..).map(|c| c.batch).collect();
+        self.scoring_chosen.extend(rest);
+        self.order_awards();
     }
 
     /// Puts the queued feature awards in the chosen order (other awards stay after them).
@@ -2376,9 +2388,7 @@ impl Game {
                 }
                 Phase::CropAction => {}
                 Phase::ScoringOrder => {
-                    let rest: Vec<u16> = self.scoring_order.drain(..).map(|c| c.batch).collect();
-                    self.scoring_chosen.extend(rest);
-                    self.order_awards();
+                    self.listed_scoring_order();
                     self.drain_awards(sink);
                 }
                 Phase::ResolveMessage => {

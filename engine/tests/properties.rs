@@ -525,9 +525,12 @@ fn play_game(seed: u64, with_expansions: bool, scripted: Option<Scripted>) -> Su
         step += 1;
         assert!(
             game.players()[p.player as usize].active,
-            "the pending {:?} belongs to player {} who left",
+            "the pending {:?} belongs to player {} who left; last events {:#?} expansions {:?} current {}",
             p.phase,
-            p.player
+            p.player,
+            &log[log.len().saturating_sub(8)..],
+            game.expansions(),
+            game.current_player()
         );
         assert_eq!(p.phase, game.phase());
         if !matches!(

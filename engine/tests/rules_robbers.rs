@@ -47,6 +47,28 @@ fn the_active_player_orders_features_completed_together() {
     t.assert_replays();
 }
 
+#[test]
+fn features_completed_by_a_player_who_leaves_score_in_the_listed_order() {
+    let mut t = Table::with(
+        &["robbers"],
+        3,
+        &["base/E", "base/W", "base/E", "base/L", "base/E"],
+    );
+    t.place(0, 1, 180).pass(); // Red closes T0's cap
+    t.place(-1, 0, 0).figure("E"); // Blue: highwayman
+    t.place(1, 1, 180).figure("S"); // Green: knight in a cap facing (1,0)
+    t.place(1, 0, 0); // Red's junction closes the road and the city at once...
+    assert_eq!(t.game.phase(), Phase::PlaceFigure);
+    t.resign(RED); // ...and Red leaves before the figure and the scoring order
+                   // nobody is left to order the scoring: the listed order, then Blue's turn
+    assert_eq!(t.game.phase(), Phase::PlaceTile);
+    assert_eq!(t.current(), BLUE);
+    assert_eq!((t.score(BLUE), t.score(GREEN)), (3, 4));
+    assert_eq!(t.game.track(BLUE), [3, 0]);
+    assert_eq!(t.game.track(GREEN), [4, 0]);
+    t.assert_replays();
+}
+
 /// RB4 through play: Red and Blue (both on space 0) tie for a 5-tile road; Green's robber
 /// stands on 0 and Green chooses whom to rob.
 fn tie_under_greens_robber() -> Table {
