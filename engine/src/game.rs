@@ -118,6 +118,34 @@ pub enum PlayError {
 }
 
 impl PlayError {
+    /// Every code that [`PlayError::code`] gives, base game first.
+    pub const CODES: &'static [&'static str] = &[
+        "game-over",
+        "not-your-turn",
+        "unexpected-action",
+        "illegal-placement",
+        "tile-does-not-fit",
+        "unknown-spot",
+        "figure-not-allowed",
+        "feature-occupied",
+        "no-figure-left",
+        "not-in-game",
+        "log-mismatch",
+        "needs-own-follower",
+        "no-abbot-to-return",
+        "wagon-out-of-reach",
+        "barn-not-allowed",
+        "magic-not-allowed",
+        "cannot-fly",
+        "cannot-land",
+        "crop-not-allowed",
+        "ferry-not-allowed",
+        "robber-not-allowed",
+        "not-in-scoring-order",
+        "victim-not-allowed",
+        "message-not-allowed",
+    ];
+
     /// Stable kebab-case code for clients.
     pub fn code(&self) -> &'static str {
         match self {

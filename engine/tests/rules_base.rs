@@ -953,3 +953,57 @@ fn a_sandbox_pile_is_validated() {
     assert!(!g.is_sandbox());
     assert_eq!(g.tiles_left(), 70, "71 tiles in the pile, one drawn");
 }
+
+#[test]
+fn every_error_code_is_listed() {
+    use tilepost_engine::PlayError as E;
+    let all = [
+        E::GameOver,
+        E::NotYourTurn {
+            player: 1,
+            expected: 0,
+        },
+        E::WrongPhase {
+            got: "pass",
+            expected: "place_tile",
+        },
+        E::CellTaken { x: 0, y: 0 },
+        E::NotAdjacent { x: 5, y: 5 },
+        E::TileDoesNotFit {
+            x: 1,
+            y: 0,
+            rotation: 0,
+            reason: String::new(),
+        },
+        E::UnknownSpot("X".into()),
+        E::FigureNotAllowed {
+            figure: "pig",
+            feature: "road",
+        },
+        E::FeatureOccupied("road"),
+        E::NoFigureLeft("follower"),
+        E::NotAHole { x: 0, y: 0 },
+        E::WagonOutOfReach,
+        E::NotAround { x: 0, y: 0 },
+        E::MagicNotAllowed,
+        E::CannotFly("follower"),
+        E::CannotLand("N".into()),
+        E::CropNotAllowed,
+        E::FerryNotAllowed,
+        E::RobberNotAllowed,
+        E::NotInScoringOrder,
+        E::VictimNotAllowed,
+        E::MessageNotAllowed,
+        E::BarnNotAllowed("corner"),
+        E::NeedsOwnFollower("builder"),
+        E::NoAbbotToReturn,
+        E::NotInGame(3),
+        E::LogMismatch(String::new()),
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for e in &all {
+        assert!(E::CODES.contains(&e.code()), "{} is not listed", e.code());
+        seen.insert(e.code());
+    }
+    assert_eq!(seen.len(), E::CODES.len(), "every listed code is given");
+}

@@ -955,8 +955,8 @@ fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game, or not the caller's decision (`not-a-player`, `not-your-turn`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The version moved on, or the game is not running (`stale-version`, `game-not-started`, `game-over`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An action is illegal (`illegal-placement`, `tile-does-not-fit`, `feature-occupied`, `no-figure-left`, `unknown-spot`, `figure-not-allowed`, `unexpected-action`, `idempotency-key-reused`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The version moved on, the game is not running, or the caller left it (`stale-version`, `game-not-started`, `game-over`, `not-in-game`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An action is illegal (`illegal-placement`, `tile-does-not-fit`, `feature-occupied`, `no-figure-left`, `unknown-spot`, `figure-not-allowed`, `unexpected-action`, `idempotency-key-reused`; with expansions also `needs-own-follower`, `no-abbot-to-return`, `wagon-out-of-reach`, `barn-not-allowed`, `magic-not-allowed`, `cannot-fly`, `cannot-land`, `crop-not-allowed`, `ferry-not-allowed`, `robber-not-allowed`, `not-in-scoring-order`, `victim-not-allowed`, `message-not-allowed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/moves")]

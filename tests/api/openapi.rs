@@ -114,6 +114,24 @@ fn every_problem_code_is_tested() {
 }
 
 /// The engine does no IO: no database, web, async runtime, clock or global randomness.
+/// Every code the rules engine can refuse a move with is named in the document's answers
+/// of `POST /v1/games/{id}/moves` (except `log-mismatch`, an internal error).
+#[test]
+fn every_rules_error_code_is_documented() {
+    let doc: Value = serde_json::from_str(&tilepost::api::openapi_json()).unwrap();
+    let responses = &doc["paths"]["/v1/games/{id}/moves"]["post"]["responses"];
+    let text = responses.to_string();
+    for code in tilepost_engine::PlayError::CODES {
+        if *code == "log-mismatch" {
+            continue;
+        }
+        assert!(
+            text.contains(&format!("`{code}`")),
+            "{code} is not named in the answers of POST …/moves"
+        );
+    }
+}
+
 #[test]
 fn engine_does_no_io() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine");
