@@ -179,6 +179,25 @@ export function drawBoard(wrap, o) {
       fig.style.top = `${fy}%`;
       cell.append(fig);
     }
+    if (t.ferry) {
+      // the ferry joins two road ends across the lake
+      const [ax, ay] = spotXY(t.ferry.from);
+      const [bx, by] = spotXY(t.ferry.to);
+      const NS = "http://www.w3.org/2000/svg";
+      const svg = document.createElementNS(NS, "svg");
+      svg.setAttribute("class", "ferry");
+      svg.setAttribute("viewBox", "0 0 100 100");
+      svg.setAttribute("aria-hidden", "true");
+      const line = document.createElementNS(NS, "line");
+      for (const [k, v] of [["x1", ax], ["y1", ay], ["x2", bx], ["y2", by]]) line.setAttribute(k, String(v));
+      svg.append(line);
+      cell.append(svg);
+      cell.title = `Ferry from ${spotWords(t.ferry.from)} to ${spotWords(t.ferry.to)}`;
+    }
+    if (t.ingots) {
+      const gold = el("span", { class: "ingots", title: `${t.ingots} gold ingot${t.ingots > 1 ? "s" : ""}` }, `${t.ingots}`);
+      cell.append(gold);
+    }
     for (const n of t.neutral || []) {
       const [fx, fy] = spotXY(n.spot);
       const mark = el("span", { class: "neutral", title: n.figure }, n.figure === "mage" ? "M" : "W");

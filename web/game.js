@@ -497,9 +497,18 @@ export async function gamePage(ctx, id) {
       const who = el("th", { scope: "row" }, figureIcon("follower", p.colour, p.seat), ` ${p.username}`);
       if (v.pending && v.pending.seat === p.seat) who.append(el("span", { class: "turn-mark" }, " (to play)"));
       if (!p.active) who.append(" (left)");
+      // the expansions' holdings
+      const extra = [];
+      const g = p.goods;
+      if (g && g.wine + g.grain + g.cloth > 0) extra.push(`wine ${g.wine}, grain ${g.grain}, cloth ${g.cloth}`);
+      if (p.gold) extra.push(`${p.gold} gold`);
+      if (p.track && p.track.length > 1) extra.push(`meeple ${p.track[0]}, messenger ${p.track[1]} on the track`);
+      if (p.robber != null) extra.push(`robber on space ${p.robber}`);
+      if (p.abbey) extra.push("abbey in hand");
+      if (extra.length) who.append(el("span", { class: "extra" }, extra.join("; ")));
       const supply = Object.entries(p.supply || {})
         .filter(([, n]) => n > 0)
-        .map(([k, n]) => (k === "follower" ? String(n) : `${n} ${k.replace(/_/g, " ")}`))
+        .map(([k, n]) => `${n} ${k.replace(/_/g, " ")}${n > 1 ? "s" : ""}`)
         .join(", ");
       const tr = el("tr", { class: p.username === me ? "me" : "" }, who, el("td", {}, String(p.score)), el("td", {}, supply || "0"));
       tbody.append(tr);

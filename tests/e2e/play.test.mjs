@@ -9,7 +9,9 @@
 // warning, or uncaught page error, fails the test.
 //
 // Environment: TILEPOST_URL (the running server), CHROMIUM (default /usr/bin/chromium),
-// TILEPOST_SCREENSHOT (where to write the picture of the game page; optional).
+// TILEPOST_SCREENSHOT (where to write the picture of the game page; optional);
+// TILEPOST_SCREENSHOT_NARROW and TILEPOST_SCREENSHOT_EXPANSIONS (the 360-px page and a game
+// with every expansion; optional).
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -19,6 +21,7 @@ const BASE = process.env.TILEPOST_URL;
 if (!BASE) throw new Error("set TILEPOST_URL to the running server");
 const SCREENSHOT = process.env.TILEPOST_SCREENSHOT;
 const SCREENSHOT_NARROW = process.env.TILEPOST_SCREENSHOT_NARROW;
+const SCREENSHOT_EXPANSIONS = process.env.TILEPOST_SCREENSHOT_EXPANSIONS;
 const suffix = Date.now().toString(36).slice(-5);
 const ANN = `ann${suffix}`;
 const BEN = `ben${suffix}`;
@@ -446,10 +449,10 @@ step("a game with every expansion, played by clicking", async () => {
   await ben.getByRole("button", { name: "Join this game" }).click();
   await status(ben, "You joined the game.");
   await ann.reload();
-  // twelve decisions, whatever they are: tiles and figures by clicking, the expansions'
+  // 24 decisions, whatever they are: tiles and figures by clicking, the expansions'
   // other decisions from their list of options
   let tiles = 0;
-  for (let n = 0; n < 12; n++) {
+  for (let n = 0; n < 24; n++) {
     for (const page of [ann, ben]) await refocus(page);
     let page = null;
     let heading = "";
@@ -476,4 +479,5 @@ step("a game with every expansion, played by clicking", async () => {
     await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.version) > old, before);
   }
   assert.ok(tiles >= 4, `tiles were placed: ${tiles}`);
+  if (SCREENSHOT_EXPANSIONS) await ann.screenshot({ path: SCREENSHOT_EXPANSIONS, fullPage: true });
 });
