@@ -45,7 +45,7 @@ class Api:
         return r.status, (json.loads(data) if data and "json" in ctype else data)
 
 
-def play(url, seed, index):
+def play(url, seed, index, resign_rate):
     rng = random.Random(seed * 1_000_003 + index)
     api = Api(url)
     seats = rng.randint(2, 6)
@@ -75,7 +75,7 @@ def play(url, seed, index):
             return ("actions failed", gid, s, a)
         if a["pending"] is None:
             break
-        if rng.random() < 0.003:
+        if rng.random() < resign_rate:
             s, r = api.call("POST", "/v1/games/%s/resign" % gid, None, tokens[rng.choice(names)])
             if s not in (200, 409):
                 return ("resign failed", gid, s, r)
@@ -103,10 +103,12 @@ def main():
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--clients", type=int, default=4)
+    ap.add_argument("--resign-rate", type=float, default=0.003,
+                    help="chance that a random player resigns before a decision")
     o = ap.parse_args()
     start, bad, moves, kinds = time.time(), 0, 0, set()
     with cf.ThreadPoolExecutor(o.clients) as ex:
-        for r in ex.map(lambda i: play(o.url, o.seed, i), range(o.games)):
+        for r in ex.map(lambda i: play(o.url, o.seed, i, o.resign_rate), range(o.games)):
             if r[0] == "ok":
                 moves += r[1]
                 kinds |= r[2]
