@@ -114,7 +114,6 @@ pub struct TimedOut {
 /// who claims it (the sweep claims as nobody).
 pub async fn time_out(
     store: &Store,
-    config: &Config,
     notifier: &notify::Notifier,
     game_id: &str,
     claimer: Option<&str>,
@@ -204,9 +203,15 @@ pub async fn time_out(
             .find(|s| s.seat == p.player as i32)
             .map(|s| s.user_id.clone())
     });
-    let _ = config;
     let gid = data.game.id.clone();
-    let mut outbox = notify::correspondence::timed_out(notifier, &late, &gid, now);
+    // always sent to the player who missed the deadline: it changes their standing
+    let mut outbox = notify::timed_out(
+        notifier,
+        std::slice::from_ref(&late),
+        &gid,
+        &late.username,
+        now,
+    );
     if over {
         let ranking: Vec<(String, i32, u8)> = game
             .ranking()
@@ -311,7 +316,7 @@ pub async fn sweep(
             continue;
         }
         if d.at <= now {
-            match time_out(store, config, notifier, &game.id, None, now).await {
+            match time_out(store, notifier, &game.id, None, now).await {
                 Ok(_) => out.timeouts += 1,
                 Err(TimeoutError::Store(e)) => return Err(e),
                 Err(TimeoutError::Corrupt(m)) => {
@@ -329,11 +334,11 @@ pub async fn sweep(
             let Some(seat) = data.seats.iter().find(|s| &s.user_id == user) else {
                 continue;
             };
-            let Some(row) =
-                notify::correspondence::deadline_near(notifier, seat, &game.id, d.at, now)
-            else {
+            // only for players who want turn notifications
+            if !seat.notify_turn {
                 continue;
-            };
+            }
+            let row = notify::deadline_near(notifier, seat, &game.id, d.at, now);
             if store
                 .claim_reminder(game.id.clone(), user.clone(), started, row)
                 .await?

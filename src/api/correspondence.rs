@@ -103,15 +103,7 @@ pub async fn set_up_new_game(
             .unwrap_or_default();
         let rows = invited
             .iter()
-            .map(|u| {
-                crate::notify::correspondence::invited(
-                    &st.notifier,
-                    &seat_info(u),
-                    game_id,
-                    &inviter,
-                    now,
-                )
-            })
+            .map(|u| crate::notify::invited(&st.notifier, &seat_info(u), game_id, &inviter, now))
             .collect();
         st.store
             .invite(
@@ -302,7 +294,7 @@ pub async fn claim_timeout(
     let id = id.into_inner();
     check_id(&id)?;
     let now = st.clock.now_ms();
-    let t = corr::time_out(&st.store, &st.config, &st.notifier, &id, Some(&me.id), now)
+    let t = corr::time_out(&st.store, &st.notifier, &id, Some(&me.id), now)
         .await
         .map_err(|e| match e {
             TimeoutError::NotFound => ApiError::game_not_found(),

@@ -191,18 +191,13 @@ async fn board(
             .insert_header((header::CACHE_CONTROL, cache))
             .finish());
     }
-    let data = st
-        .store
-        .load_game(id, true)
-        .await?
-        .ok_or_else(ApiError::game_not_found)?;
-    let n = usize::try_from(version).unwrap_or(usize::MAX);
-    if n > data.events.len() {
-        return Err(version_not_found(version, data.game.version));
+    // the log up to the picture's version, no further
+    let rows = st.store.events_upto(head.game.id.clone(), version).await?;
+    if usize::try_from(version).map_or(true, |n| n > rows.len()) {
+        return Err(version_not_found(version, current));
     }
-    let mut events = views::decode_events(&data.events)?;
-    events.truncate(n);
-    let game_id = data.game.id.clone();
+    let events = views::decode_events(&rows)?;
+    let game_id = head.game.id.clone();
     let body = web::block(move || -> Result<Vec<u8>, String> {
         let game = Game::replay(&events).map_err(|e| format!("game {game_id}: {e}"))?;
         let opts = BoardOptions {

@@ -5,7 +5,6 @@
 //! as signed webhooks ([`sign`]) to the email relay and to the users' own endpoints
 //! ([`guard`] keeps those away from internal addresses).
 
-pub mod correspondence;
 pub mod guard;
 pub mod sign;
 pub mod worker;
