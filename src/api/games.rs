@@ -42,23 +42,9 @@ pub(crate) async fn load_data(
         .ok_or_else(ApiError::game_not_found)
 }
 
-async fn load(
-    st: &AppState,
-    id: &str,
-    with_events: bool,
-) -> Result<(GameData, Option<Game>), ApiError> {
-    let data = load_data(st, id, with_events).await?;
-    let game = if with_events && !data.events.is_empty() {
-        Some(replay(&data)?)
-    } else {
-        None
-    };
-    Ok((data, game))
-}
-
 /// A game's summary and seats with its replayed state (`None` before it starts), taken
 /// from the replay cache when it holds this version. `data.events` is left empty: use
-/// [`load`] when the log itself is needed.
+/// [`load_data`] when the log itself is needed.
 pub(crate) async fn load_state(
     st: &AppState,
     id: &str,
@@ -325,7 +311,7 @@ async fn commit(
     st: &AppState,
     me: &CurrentUser,
     data: &GameData,
-    game: &Game,
+    game: Game,
     expected: i64,
     outcomes: Vec<(Event, Vec<Effect>)>,
     idem: Option<Idempotency>,
@@ -449,7 +435,7 @@ async fn commit(
                 st.notifier.wake();
             }
             // the next read of this version needs no replay
-            st.replays.put(&gid, new_version, Arc::new(game.clone()));
+            st.replays.put(&gid, new_version, Arc::new(game));
             Ok(HttpResponse::Ok()
                 .content_type("application/json")
                 .insert_header((header::ETAG, format!("\"{new_version}\"")))
@@ -575,12 +561,12 @@ pub async fn create_game(
             other => other.into(),
         })?;
     super::correspondence::set_up_new_game(&st, &row.id, &me.id, clock, invited).await?;
-    let (data, game) = load(&st, &row.id, true).await?;
+    let (data, game) = load_state(&st, &row.id).await?;
     let mut resp = view_response(
         &st,
         actix_web::http::StatusCode::CREATED,
         &data,
-        game.as_ref(),
+        game.as_deref(),
     )
     .await?;
     if let Ok(v) = header::HeaderValue::from_str(&format!("/v1/games/{}", row.id)) {
@@ -639,7 +625,7 @@ pub async fn start_game(
     id: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
-    let (data, _) = load(&st, &id, false).await?;
+    let data = load_data(&st, &id, false).await?;
     if data.game.creator_id != me.id {
         return Err(ApiError::new(
             403,
@@ -1019,7 +1005,7 @@ pub async fn submit_move(
         let o = game.play(seat, a).map_err(|e| play_error(&e, i))?;
         outcomes.push((o.event, o.effects));
     }
-    let resp = commit(&st, &me, &data, &game, expected, outcomes, idem).await?;
+    let resp = commit(&st, &me, &data, game, expected, outcomes, idem).await?;
     super::correspondence::after_move(&st, &me.id).await;
     Ok(resp)
 }
@@ -1120,10 +1106,10 @@ pub async fn resign_game(
     if let Some(resp) = idempotent_answer(&st, &me.id, &idem).await? {
         return Ok(resp);
     }
-    let (data, game) = load(&st, &id.into_inner(), true).await?;
+    let (data, game) = load_state(&st, &id.into_inner()).await?;
     let seat = seat_of(&data.seats, &me.id)
         .ok_or_else(|| ApiError::new(403, "not-a-player", "you have no seat at this game"))?;
-    let mut game = require_started(&data, game)?;
+    let mut game = Game::clone(&*require_started(&data, game)?);
     let expected = data.game.version;
     let o = game.resign(seat, false).map_err(|e| match e {
         PlayError::NotInGame(_) => ApiError::new(409, "not-in-game", "you already left this game"),
@@ -1133,7 +1119,7 @@ pub async fn resign_game(
         &st,
         &me,
         &data,
-        &game,
+        game,
         expected,
         vec![(o.event, o.effects)],
         idem,
