@@ -378,29 +378,26 @@ export async function gamePage(ctx, id) {
     if (options.length) body.append(fs, el("div", { class: "row" }, send));
     // the other options of this phase (the Abbot's return, a flying machine, ...)
     const others = list.filter((a) => a.type !== "place_figure" && a.type !== "pass");
-    if (others.length) {
-      const ul = el("ul", { class: "actions", "aria-label": "Other options" });
-      others.forEach((a, i) => {
-        const b = el("button", { type: "button", "data-focus": `action:${i}` }, describeAction(a));
-        b.addEventListener("click", () => submit([a]));
-        ul.append(el("li", {}, b));
-      });
-      body.append(ul);
-    }
+    if (others.length) body.append(actionList(others, { "aria-label": "Other options" }));
     return box;
+  }
+
+  /** Listed actions as buttons, each posted back as it is. */
+  function actionList(list, attrs = {}) {
+    const ul = el("ul", { class: "actions", ...attrs });
+    list.forEach((a, i) => {
+      const b = el("button", { type: "button", "data-focus": `action:${i}` }, describeAction(a));
+      b.addEventListener("click", () => submit([a]));
+      ul.append(el("li", {}, b));
+    });
+    return ul;
   }
 
   function actionsPanel() {
     const box = el("div", { class: "move" });
     const kind = String(view.pending.kind).replace(/_/g, " ");
     box.append(el("p", { class: "intro" }, `Decide: ${kind}.`));
-    const ul = el("ul", { class: "actions" });
-    (actions ? actions.actions : []).forEach((a, i) => {
-      const b = el("button", { type: "button", "data-focus": `action:${i}` }, describeAction(a));
-      b.addEventListener("click", () => submit([a]));
-      ul.append(el("li", {}, b));
-    });
-    box.append(ul);
+    box.append(actionList(actions ? actions.actions : []));
     return box;
   }
 
