@@ -23,28 +23,11 @@ command -v node >/dev/null || { echo "e2e: node (20 or later) is needed" >&2; ex
 
 (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
 
-if [[ "$PROFILE" == release ]]; then cargo build -q --release --bin tilepost; else cargo build -q --bin tilepost; fi
-BIN="$TARGET/$PROFILE/tilepost"
-WORK="$(mktemp -d /tmp/tilepost-e2e.XXXXXX)"
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-DATABASE_URL="sqlite://$WORK/e2e.db" TILEPOST_BIND="127.0.0.1:$PORT" \
-    TILEPOST_ARGON2_MEMORY_KIB=256 TILEPOST_ARGON2_ITERATIONS=1 RUST_LOG=warn \
-    "$BIN" serve >"$WORK/server.log" 2>&1 &
-SERVER=$!
-cleanup() {
-    kill "$SERVER" 2>/dev/null || true
-    wait "$SERVER" 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+source scripts/temp-server.sh
 
 status=0
 mkdir -p "$TARGET/e2e"
-TILEPOST_URL="http://127.0.0.1:$PORT" CHROMIUM="$CHROMIUM" TILEPOST_SCREENSHOT="$(realpath -m "${SCREENSHOT:-$TARGET/e2e/play.png}")" \
+TILEPOST_URL="$BASE" CHROMIUM="$CHROMIUM" TILEPOST_SCREENSHOT="$(realpath -m "${SCREENSHOT:-$TARGET/e2e/play.png}")" \
     node --test --test-concurrency=1 tests/e2e/ || status=$?
 if [[ $status -ne 0 ]]; then
     echo "e2e: failed; the server's log:" >&2

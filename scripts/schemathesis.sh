@@ -38,23 +38,7 @@ else
 fi
 echo "using $("$ST" --version)"
 
-if [[ "$PROFILE" == release ]]; then cargo build -q --release --bin tilepost; else cargo build -q --bin tilepost; fi
-BIN="$TARGET/$PROFILE/tilepost"
-
-WORK="$(mktemp -d /tmp/tilepost-st.XXXXXX)"
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-BASE="http://127.0.0.1:$PORT"
-DATABASE_URL="sqlite://$WORK/st.db" TILEPOST_BIND="127.0.0.1:$PORT" \
-    TILEPOST_ARGON2_MEMORY_KIB=256 TILEPOST_ARGON2_ITERATIONS=1 RUST_LOG=warn \
-    "$BIN" serve >"$WORK/server.log" 2>&1 &
-SERVER=$!
-cleanup() { kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-
-for _ in $(seq 1 100); do
-    curl -fsS "$BASE/healthz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+source scripts/temp-server.sh
 
 curl -fsS -X POST "$BASE/v1/users" -H 'Content-Type: application/json' \
     -d '{"username":"fuzzer","email":"fuzzer@example.com","password":"correct horse"}' >/dev/null

@@ -22,19 +22,6 @@ mkdir -p "$OUT"
 PATH="$VENV/bin:$PATH" "$VENV/bin/openapi-python-client" generate \
     --path openapi/openapi.json --meta none --output-path "$OUT/tilepost_client" --overwrite
 
-if [[ "$PROFILE" == release ]]; then cargo build -q --release --bin tilepost; else cargo build -q --bin tilepost; fi
-BIN="$TARGET/$PROFILE/tilepost"
-WORK="$(mktemp -d /tmp/tilepost-py.XXXXXX)"
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-DATABASE_URL="sqlite://$WORK/py.db" TILEPOST_BIND="127.0.0.1:$PORT" \
-    TILEPOST_ARGON2_MEMORY_KIB=256 TILEPOST_ARGON2_ITERATIONS=1 RUST_LOG=warn \
-    "$BIN" serve >"$WORK/server.log" 2>&1 &
-SERVER=$!
-cleanup() { kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+source scripts/temp-server.sh
 
-PYTHONPATH="$OUT" "$VENV/bin/python" scripts/python-client/play.py --url "http://127.0.0.1:$PORT" "$@"
+PYTHONPATH="$OUT" "$VENV/bin/python" scripts/python-client/play.py --url "$BASE" "$@"
