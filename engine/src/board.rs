@@ -685,6 +685,13 @@ impl Board {
         v
     }
 
+    /// How many completed cities border the field of segment `s` (`scratch` is reused
+    /// space for the list of cities).
+    pub fn completed_cities(&self, s: u16, scratch: &mut Vec<u16>) -> u32 {
+        self.field_cities(s, scratch);
+        scratch.iter().filter(|c| self.open_sides(**c) == 0).count() as u32
+    }
+
     /// Roots of the distinct cities a field (containing `s`) touches.
     pub fn field_cities(&self, s: u16, out: &mut Vec<u16>) {
         out.clear();

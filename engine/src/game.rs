@@ -2674,11 +2674,7 @@ impl Game {
                 if !barn_here || !farmers {
                     continue;
                 }
-                self.board.field_cities(root, &mut cities);
-                let done = cities
-                    .iter()
-                    .filter(|c| self.board.open_sides(**c) == 0)
-                    .count() as i32;
+                let done = self.board.completed_cities(root, &mut cities) as i32;
                 let placed_now = k == 0 && self.barn_placed.is_some();
                 let per_city = if placed_now { 3 } else { 1 };
                 self.award(
@@ -2904,31 +2900,13 @@ impl Game {
             let kind = self.board.seg_kind(seg);
             let mut pig_bonus = 0;
             let value = match kind {
-                FeatureKind::Road | FeatureKind::City => {
-                    let tiles = self.board.distinct_tiles(seg);
-                    let v = expansions::final_value(
-                        kind,
-                        tiles,
-                        self.board.pennants(seg),
-                        self.board.flags(seg),
-                        0,
-                    );
-                    self.magic_value(seg, v, tiles)
-                }
-                FeatureKind::Monastery | FeatureKind::Garden => {
-                    let p = self.board.tiles()[self.board.seg_tile(seg)].pos;
-                    expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0)
-                }
                 FeatureKind::Field => {
-                    self.board.field_cities(seg, &mut cities);
-                    let done = cities
-                        .iter()
-                        .filter(|c| self.board.open_sides(**c) == 0)
-                        .count() as u32;
+                    // the pig's bonus goes to its owner only: see `award`
+                    let done = self.board.completed_cities(seg, &mut cities);
                     pig_bonus = expansions::PIG_BONUS_PER_CITY * done as i32;
                     expansions::final_value(kind, 0, 0, 0, done)
                 }
-                _ => 0,
+                _ => self.final_feature_value(seg, 0),
             };
             let _ = self.award(seg, kind, value, pig_bonus, true, 0, sink);
         }
@@ -2941,11 +2919,7 @@ impl Game {
             .map(|f| (f.owner, f.seg))
             .collect();
         for (owner, seg) in barns {
-            self.board.field_cities(seg, &mut cities);
-            let done = cities
-                .iter()
-                .filter(|c| self.board.open_sides(**c) == 0)
-                .count() as i32;
+            let done = self.board.completed_cities(seg, &mut cities) as i32;
             let points = expansions::BARN_POINTS_PER_CITY * done;
             self.grant(owner, points, 0, sink);
             if sink.enabled() {

@@ -561,15 +561,10 @@ impl Game {
             }
             FeatureKind::Monastery | FeatureKind::Garden => {
                 let p = self.board.tiles()[self.board.seg_tile(seg)].pos;
-                1 + self.board.surrounding_tiles(p) as i32
+                expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0)
             }
             FeatureKind::Field => {
-                let mut cities = Vec::new();
-                self.board.field_cities(seg, &mut cities);
-                let done = cities
-                    .iter()
-                    .filter(|c| self.board.open_sides(**c) == 0)
-                    .count() as i32;
+                let done = self.board.completed_cities(seg, &mut Vec::new()) as i32;
                 let root = self.board.find(seg);
                 let pig = self.board.figures.iter().any(|f| {
                     f.owner == player && f.kind == FigureKind::Pig && self.board.find(f.seg) == root
