@@ -10,38 +10,15 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use tilepost_engine::rng::Rng;
-use tilepost_engine::{Event, Expansion, Game, GameConfig, Phase, Pos, Rotation};
+use tilepost_engine::{Event, Expansion, Game, Phase, Pos, Rotation};
+
+#[path = "../examples/support/random_game.rs"]
+mod support;
+use support::random_game_with;
 
 /// Plays random legal actions until `stop` says so; returns the game and its log.
 fn random_game(seed: u64, players: u8, stop: impl Fn(&Game) -> bool) -> (Game, Vec<Event>) {
     random_game_with(seed, players, Vec::new(), stop)
-}
-
-fn random_game_with(
-    seed: u64,
-    players: u8,
-    expansions: Vec<Expansion>,
-    stop: impl Fn(&Game) -> bool,
-) -> (Game, Vec<Event>) {
-    let (mut game, created) = Game::new(&GameConfig {
-        players,
-        seed,
-        expansions,
-        ..Default::default()
-    })
-    .expect("set-up");
-    let mut log = vec![created];
-    let mut rng = Rng::new(seed ^ 0xb0a7d);
-    while let Some(p) = game.pending() {
-        if stop(&game) {
-            break;
-        }
-        let actions = game.legal_actions();
-        let a = &actions[rng.below(actions.len() as u64) as usize];
-        log.push(game.play(p.player, a).expect("listed").event);
-    }
-    (game, log)
 }
 
 /// A base game with 70 tiles on the board and the next tile drawn.

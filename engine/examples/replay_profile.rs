@@ -7,26 +7,15 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use tilepost_engine::rng::Rng;
-use tilepost_engine::{Event, Expansion, Game, GameConfig};
+use tilepost_engine::{Event, Expansion, Game};
 
-/// The game of `benches/engine.rs` (seed 3, random legal actions).
+#[path = "support/random_game.rs"]
+mod support;
+use support::random_game_with;
+
+/// A complete game of `benches/engine.rs` (seed 3).
 fn game_log(seed: u64, players: u8, expansions: Vec<Expansion>) -> Vec<Event> {
-    let (mut game, created) = Game::new(&GameConfig {
-        players,
-        seed,
-        expansions,
-        ..Default::default()
-    })
-    .expect("set-up");
-    let mut log = vec![created];
-    let mut rng = Rng::new(seed ^ 0xb0a7d);
-    while let Some(p) = game.pending() {
-        let actions = game.legal_actions();
-        let a = &actions[rng.below(actions.len() as u64) as usize];
-        log.push(game.play(p.player, a).expect("listed").event);
-    }
-    log
+    random_game_with(seed, players, expansions, |_| false).1
 }
 
 fn main() {
