@@ -3,7 +3,7 @@
 use actix_web::{get, patch, post, web, HttpResponse};
 
 use super::dto::*;
-use super::error::{ApiError, Problem};
+use super::error::{ApiError, Problem, ProblemCode};
 use super::extract::{ApiJson, CurrentUser};
 use super::AppState;
 use crate::clock::rfc3339;
@@ -131,8 +131,7 @@ pub async fn create_token(
         .map_err(ApiError::internal)?;
     let Some(user) = user.filter(|_| ok) else {
         return Err(ApiError::new(
-            401,
-            "invalid-credentials",
+            ProblemCode::InvalidCredentials,
             "wrong username or password",
         ));
     };
@@ -167,7 +166,7 @@ pub async fn get_me(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResp
         .await?
         .ok_or_else(|| ApiError::unauthorized("the token's user no longer exists"))?;
     let mut view = user_view(&u);
-    let (waiting, vacation) = super::correspondence::account_extras(&st, &u.id).await?;
+    let (waiting, vacation) = super::clock::account_extras(&st, &u.id).await?;
     view.waiting = Some(waiting);
     view.vacation = Some(vacation);
     Ok(HttpResponse::Ok().json(view))

@@ -326,7 +326,8 @@ impl Store {
         self.run(move |c| {
             diesel::insert_into(webhook_endpoints::table)
                 .values(&row)
-                .execute(c)?;
+                .execute(c)
+                .map_err(super::user_reference)?;
             Ok(())
         })
         .await

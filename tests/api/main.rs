@@ -12,4 +12,5 @@ mod openapi;
 mod pictures;
 mod play;
 mod resilience;
+mod tidy;
 mod writes;
