@@ -118,11 +118,7 @@ pub async fn create_token(
     body: ApiJson<TokenRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let r = body.0;
-    let user = if r.username.len() <= 64 {
-        st.store.user_by_username(r.username).await?
-    } else {
-        None
-    };
+    let user = super::load::user_named(&st, &r.username).await?;
     let auth = st.auth.clone();
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     let password = r.password;
