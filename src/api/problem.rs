@@ -96,6 +96,7 @@ problem_codes! {
     NotInScoringOrder = ("not-in-scoring-order", 422, "Not waiting to be scored"),
     VictimNotAllowed = ("victim-not-allowed", 422, "Victim not allowed"),
     MessageNotAllowed = ("message-not-allowed", 422, "Message not allowed"),
+    MovePastHiddenInformation = ("move-past-hidden-information", 422, "Move goes past hidden information"),
     IdempotencyKeyReused = ("idempotency-key-reused", 422, "Idempotency key reused"),
     WebhookUrlNotAllowed = ("webhook-url-not-allowed", 422, "Webhook URL not allowed"),
     InternalError = ("internal-error", 500, "Internal server error"),
