@@ -2,7 +2,7 @@
 //! chat and the export.
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 /// A game's clock.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -96,11 +96,47 @@ pub struct ChatMessage {
     pub at: String,
 }
 
-/// A game's chat, oldest first.
+/// A page of a game's chat.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ChatPage {
     pub game_id: String,
+    /// In the order asked for (oldest first unless `order=newest`).
     pub messages: Vec<ChatMessage>,
+    /// Pass as `cursor` for the next page; absent on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// Which end of the chat a page starts from.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatOrderDto {
+    /// The first message first (the default).
+    Oldest,
+    /// The latest message first.
+    Newest,
+}
+
+/// Paging of the chat.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ChatQuery {
+    /// `oldest` (default) or `newest` first. A cursor keeps the order it was made in.
+    pub order: Option<ChatOrderDto>,
+    /// Opaque cursor from `next_cursor`.
+    pub cursor: Option<String>,
+    /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<i64>,
+}
+
+/// A game's chat by reference (the history and the export do not carry it).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ChatLink {
+    /// How many messages the chat holds.
+    pub count: i64,
+    /// Where to read it, paged: `/v1/games/{id}/chat`.
+    pub href: String,
 }
 
 /// One stored event of an export.
@@ -130,5 +166,6 @@ pub struct GameExport {
     /// Seat, username and colour of each player, in seat order.
     pub players: Vec<super::dto::SeatView>,
     pub events: Vec<ExportedEvent>,
-    pub chat: Vec<ChatMessage>,
+    /// The game's chat by reference.
+    pub chat: ChatLink,
 }

@@ -659,21 +659,6 @@ pub async fn start_game(
     current_view(&st, &id).await
 }
 
-fn encode_cursor(offset: usize) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("o:{offset}"))
-}
-
-fn decode_cursor(c: &str) -> Option<usize> {
-    let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(c)
-        .ok()?;
-    String::from_utf8(raw)
-        .ok()?
-        .strip_prefix("o:")?
-        .parse()
-        .ok()
-}
-
 /// List games, the most urgent first: the caller's turns (longest waiting first), then
 /// running games, open games and finished games (most recent first).
 #[utoipa::path(
@@ -694,19 +679,17 @@ pub async fn list_games(
     q: web::Query<ListGamesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let q = q.into_inner();
-    let limit = q.limit.unwrap_or(50);
-    if !(1..=200).contains(&limit) {
-        return Err(ApiError::validation("limit", "1 to 200"));
-    }
-    let offset = match &q.cursor {
-        Some(c) => {
-            decode_cursor(c).ok_or_else(|| ApiError::validation("cursor", "not a cursor"))?
-        }
-        None => 0,
-    };
+    let limit = super::paging::limit(q.limit)?;
+    let after = q
+        .cursor
+        .as_deref()
+        .map(super::paging::parse_game_cursor)
+        .transpose()?;
     let me_id = me.0.map(|u| u.id);
     let mut filter = GameFilter {
         status: q.status.map(|s| s.as_str().to_string()),
+        me: me_id.clone(),
+        my_turn: q.my_turn,
         ..Default::default()
     };
     match q.player.as_deref() {
@@ -733,39 +716,14 @@ pub async fn list_games(
         }
         None => {}
     }
-    if q.my_turn == Some(true) {
-        filter.current_user_id = Some(
-            me_id
-                .clone()
-                .ok_or_else(|| ApiError::unauthorized("my_turn needs a bearer token"))?,
-        );
+    if q.my_turn == Some(true) && me_id.is_none() {
+        return Err(ApiError::unauthorized("my_turn needs a bearer token"));
     }
-    let mut games = st.store.list_games(filter).await?;
-    if q.my_turn == Some(false) {
-        games.retain(|g| g.game.current_user_id.is_none() || g.game.current_user_id != me_id);
-    }
+    let page = st.store.list_games(filter, after, limit).await?;
+    let (games, page_next) = (page.rows, page.next);
     let deadlines = super::correspondence::deadlines_of(&st, &games).await?;
-    let key = |g: &GameData| -> (u8, i64, i64) {
-        let r = &g.game;
-        if me_id.is_some() && r.current_user_id == me_id && r.status == "active" {
-            // the nearest deadline first, then games without a clock, longest waiting
-            let d = deadlines.get(&r.id).copied().unwrap_or(i64::MAX);
-            (0, d, r.turn_started_at.unwrap_or(r.updated_at))
-        } else {
-            let group = match r.status.as_str() {
-                "active" => 1,
-                "open" => 2,
-                _ => 3,
-            };
-            (group, -r.updated_at, 0)
-        }
-    };
-    games.sort_by(|a, b| key(a).cmp(&key(b)).then_with(|| a.game.id.cmp(&b.game.id)));
-    let total = games.len();
     let page: Vec<GameSummary> = games
         .into_iter()
-        .skip(offset)
-        .take(limit as usize)
         .map(|g| {
             let r = &g.game;
             GameSummary {
@@ -796,10 +754,9 @@ pub async fn list_games(
             }
         })
         .collect();
-    let next = offset + page.len();
     Ok(HttpResponse::Ok().json(GameList {
         games: page,
-        next_cursor: (next < total).then(|| encode_cursor(next)),
+        next_cursor: page_next.as_ref().map(super::paging::game_cursor),
     }))
 }
 
@@ -1030,48 +987,44 @@ pub async fn list_events(
     q: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let q = q.into_inner();
-    let after = q.after.unwrap_or(0);
+    let after = match (&q.cursor, q.after) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::validation(
+                "cursor",
+                "give either cursor or after",
+            ))
+        }
+        (Some(c), None) => super::paging::parse_number_cursor(c, "e1")?,
+        (None, a) => a.unwrap_or(0),
+    };
     if after < 0 {
         return Err(ApiError::validation("after", "must not be negative"));
     }
-    let limit = q.limit.unwrap_or(50);
-    if !(1..=200).contains(&limit) {
-        return Err(ApiError::validation("limit", "1 to 200"));
-    }
-    let id = id.into_inner();
-    if id.len() > 64 {
-        return Err(ApiError::game_not_found());
-    }
-    let data = st
+    let limit = super::paging::limit(q.limit)?;
+    let data = load_data(&st, &id.into_inner(), false).await?;
+    let page = st
         .store
-        .load_game(id, true)
-        .await?
-        .ok_or_else(ApiError::game_not_found)?;
-    let rows = &data.events;
+        .events_page(data.game.id.clone(), after, limit)
+        .await?;
+    let rows = &page.rows;
     let events = views::decode_events(rows)?;
     let mut entries = Vec::new();
-    let mut next_after = None;
     if !events.is_empty() {
         let (_, effects) = Game::replay_with_effects(&events)
             .map_err(|e| ApiError::internal(format!("game {}: {e}", data.game.id)))?;
-        for (i, row) in rows.iter().enumerate() {
-            if row.seq <= after {
-                continue;
-            }
-            if entries.len() as i64 == limit {
-                next_after = entries.last().map(|e: &HistoryEntry| e.seq);
-                break;
-            }
+        for (i, row) in rows.iter().enumerate().filter(|(_, r)| r.seq > after) {
             let fx = effects.get(i).map(|v| v.as_slice()).unwrap_or(&[]);
             entries.push(views::history_entry(row, &events[i], fx, &data.seats));
         }
     }
-    let chat = super::correspondence::chat_between(&st, &data, after, next_after).await?;
+    let chat = super::correspondence::chat_link(&st, &data.game.id).await?;
+    let last = rows.last().map(|r| r.seq).unwrap_or(0);
     Ok(HttpResponse::Ok().json(EventsPage {
         game_id: data.game.id.clone(),
-        version: rows.last().map(|r| r.seq).unwrap_or(0),
+        version: data.game.version.max(last),
         events: entries,
-        next_after,
+        next_after: page.next,
+        next_cursor: page.next.map(|s| super::paging::number_cursor("e1", s)),
         chat,
     }))
 }

@@ -10,6 +10,7 @@ pub mod dto;
 pub mod error;
 pub mod extract;
 pub mod games;
+pub mod paging;
 pub mod pictures;
 pub mod play;
 pub mod users;

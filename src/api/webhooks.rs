@@ -86,17 +86,21 @@ pub struct DeliveryView {
     pub attempt_log: Vec<AttemptView>,
 }
 
-/// Recent deliveries, newest first.
+/// A page of deliveries, newest first.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct DeliveryList {
     pub deliveries: Vec<DeliveryView>,
+    /// Pass as `cursor` for the next page; absent on the last page.
+    pub next_cursor: Option<String>,
 }
 
-/// Page size of the delivery list.
+/// Paging of the delivery list.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct DeliveriesQuery {
+    /// Opaque cursor from `next_cursor`.
+    pub cursor: Option<String>,
     /// 1 to 200 (default 50).
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
@@ -446,14 +450,17 @@ pub async fn list_webhook_deliveries(
     id: web::Path<String>,
     q: web::Query<DeliveriesQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = q.limit.unwrap_or(50);
-    if !(1..=200).contains(&limit) {
-        return Err(ApiError::validation("limit", "1 to 200"));
-    }
+    let limit = super::paging::limit(q.limit)?;
+    let after = q
+        .cursor
+        .as_deref()
+        .map(super::paging::parse_delivery_cursor)
+        .transpose()?;
     let e = my_endpoint(&st, &me, &id.into_inner()).await?;
-    let rows = st.store.deliveries_of(e.id, limit).await?;
+    let page = st.store.deliveries_of(e.id, after, limit).await?;
     Ok(HttpResponse::Ok().json(DeliveryList {
-        deliveries: rows.iter().map(delivery_view).collect(),
+        deliveries: page.rows.iter().map(delivery_view).collect(),
+        next_cursor: page.next.as_ref().map(super::paging::delivery_cursor),
     }))
 }
 
@@ -504,12 +511,10 @@ pub async fn redeliver_webhook_delivery(
     let mut v = delivery_view(&info);
     if let Some(found) = st
         .store
-        .deliveries_of(info.delivery.endpoint_id.clone(), 200)
+        .delivery_info(info.delivery.endpoint_id.clone(), info.delivery.id.clone())
         .await?
-        .iter()
-        .find(|x| x.delivery.id == info.delivery.id)
     {
-        v = delivery_view(found);
+        v = delivery_view(&found);
     }
     Ok(HttpResponse::Accepted().json(v))
 }

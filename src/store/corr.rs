@@ -73,7 +73,10 @@ pub struct WaitingCounts {
     pub invitations: i64,
 }
 
-fn usernames(c: &mut DbConn, ids: &[String]) -> Result<HashMap<String, String>, DieselError> {
+pub(super) fn usernames(
+    c: &mut DbConn,
+    ids: &[String],
+) -> Result<HashMap<String, String>, DieselError> {
     let rows: Vec<(String, String)> = users::table
         .filter(users::id.eq_any(ids))
         .select((users::id, users::username))
@@ -601,30 +604,6 @@ impl Store {
                 }
             }
             Err(StoreError::Conflict("stale-version"))
-        })
-        .await
-    }
-
-    /// A game's chat in the order written, with the writers' names.
-    pub async fn chat_of(&self, game_id: String) -> Result<Vec<(ChatRow, String)>, StoreError> {
-        self.run(move |c| {
-            let rows: Vec<ChatRow> = chat_messages::table
-                .filter(chat_messages::game_id.eq(&game_id))
-                .order(chat_messages::n.asc())
-                .limit(10_000)
-                .select(ChatRow::as_select())
-                .load(c)?;
-            let mut ids: Vec<String> = rows.iter().map(|r| r.user_id.clone()).collect();
-            ids.sort();
-            ids.dedup();
-            let names = usernames(c, &ids)?;
-            Ok(rows
-                .into_iter()
-                .map(|r| {
-                    let n = names.get(&r.user_id).cloned().unwrap_or_default();
-                    (r, n)
-                })
-                .collect())
         })
         .await
     }

@@ -9,6 +9,7 @@
 mod conn;
 mod corr;
 mod corr_schema;
+mod lists;
 mod schema;
 mod webhooks;
 
@@ -24,6 +25,7 @@ use thiserror::Error;
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
 pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
+pub use lists::{ChatOrder, GameFilter, GameKey, Page};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
 pub use webhooks::*;
 
@@ -185,14 +187,6 @@ pub struct Append {
     pub now: i64,
     pub idempotency: Option<IdempotencyRow>,
     pub outbox: Vec<OutboxRow>,
-}
-
-/// Filters of the game list.
-#[derive(Clone, Debug, Default)]
-pub struct GameFilter {
-    pub player_id: Option<String>,
-    pub status: Option<String>,
-    pub current_user_id: Option<String>,
 }
 
 /// Internal error type of transactions.
@@ -419,25 +413,6 @@ impl Store {
         .await
     }
 
-    /// Events of a game with `seq > after`, at most `limit`.
-    pub async fn events_after(
-        &self,
-        id: String,
-        after: i64,
-        limit: i64,
-    ) -> Result<Vec<EventRow>, StoreError> {
-        self.run(move |c| {
-            Ok(game_events::table
-                .filter(game_events::game_id.eq(id))
-                .filter(game_events::seq.gt(after))
-                .order(game_events::seq.asc())
-                .limit(limit)
-                .select(EventRow::as_select())
-                .load(c)?)
-        })
-        .await
-    }
-
     /// Takes the lowest free seat; when it was the last one, starts the game with the
     /// plan that `start` returns for the full table.
     pub async fn join_game<F>(
@@ -579,47 +554,6 @@ impl Store {
                 .select(IdempotencyRow::as_select())
                 .first(c)
                 .optional()?)
-        })
-        .await
-    }
-
-    /// Games matching the filter, each with its seats.
-    pub async fn list_games(&self, f: GameFilter) -> Result<Vec<GameData>, StoreError> {
-        self.run(move |c| {
-            let mut q = games::table.into_boxed();
-            if let Some(p) = f.player_id {
-                q = q.filter(
-                    games::id.eq_any(
-                        game_seats::table
-                            .filter(game_seats::user_id.eq(p))
-                            .select(game_seats::game_id),
-                    ),
-                );
-            }
-            if let Some(s) = f.status {
-                q = q.filter(games::status.eq(s));
-            }
-            if let Some(u) = f.current_user_id {
-                q = q.filter(games::current_user_id.eq(u));
-            }
-            let rows: Vec<GameRow> = q
-                .order(games::updated_at.desc())
-                .limit(5000)
-                .select(GameRow::as_select())
-                .load(c)?;
-            let ids: Vec<String> = rows.iter().map(|g| g.id.clone()).collect();
-            let mut seats = load_seats(c, &ids)?;
-            Ok(rows
-                .into_iter()
-                .map(|g| {
-                    let s = seats.remove(&g.id).unwrap_or_default();
-                    GameData {
-                        game: g,
-                        seats: s,
-                        events: Vec::new(),
-                    }
-                })
-                .collect())
         })
         .await
     }
