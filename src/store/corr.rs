@@ -555,7 +555,7 @@ impl Store {
     pub async fn waiting_counts(&self, user_id: String) -> Result<WaitingCounts, StoreError> {
         self.run(move |c| {
             let my_turn: i64 = games::table
-                .filter(games::status.eq("active"))
+                .filter(super::lists::running())
                 .filter(games::current_user_id.eq(&user_id))
                 .count()
                 .get_result(c)?;

@@ -88,6 +88,12 @@ fn group_condition(group: u8) -> &'static str {
     }
 }
 
+/// `games.status = 'active'` as a literal: a condition that lets the planners use the
+/// partial index `games_my_turn` (a bound value would hide it from a generic plan).
+pub(super) fn running() -> diesel::expression::SqlLiteral<Bool> {
+    sql::<Bool>(group_condition(0))
+}
+
 fn group_of_status(status: &str) -> &'static [u8] {
     match status {
         "active" => &[0, 1],
@@ -204,6 +210,16 @@ fn list_games(
     let groups: &[u8] = match &f.status {
         Some(s) => group_of_status(s),
         None => &[0, 1, 2, 3],
+    };
+    // only a running game has a pending decision: the caller's turns are all in group 0
+    let groups: &[u8] = if f.my_turn == Some(true) {
+        if groups.contains(&0) {
+            &[0]
+        } else {
+            &[]
+        }
+    } else {
+        groups
     };
     let start = after.map_or(0, |k| k.group);
     let mut found: Vec<(u8, GameKeyRow)> = Vec::new();

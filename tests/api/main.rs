@@ -7,6 +7,7 @@ mod auth;
 mod correspondence;
 mod errors;
 mod games;
+mod lists;
 mod notifications;
 mod openapi;
 mod pictures;
