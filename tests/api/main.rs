@@ -4,6 +4,7 @@
 pub mod common;
 
 mod auth;
+mod cli;
 mod correspondence;
 mod errors;
 mod games;
