@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
-use super::corr_schema::{chat_messages, game_clocks, game_invites, vacations};
+use super::schema::{chat_messages, game_clocks, game_invites, vacations};
 use super::schema::{game_events, game_seats, games, outbox, users};
 use super::{
     load_game, lock_open_game, DbConn, GameData, GameRow, OutboxRow, SeatInfo, StartPlan, Store,

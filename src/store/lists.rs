@@ -23,7 +23,7 @@ use diesel::dsl::sql;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Text};
 
-use super::corr_schema::chat_messages;
+use super::schema::chat_messages;
 use super::schema::{game_events, game_seats, games};
 use super::{load_seats, ChatRow, DbConn, EventRow, GameData, GameRow, Store, StoreError};
 

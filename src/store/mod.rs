@@ -8,8 +8,10 @@
 
 mod conn;
 mod corr;
-mod corr_schema;
 mod lists;
+/// The tables, as `diesel print-schema` writes them from a Postgres database migrated
+/// with `migrations/postgres` (see `diesel.toml` and the README); a test checks them
+/// against the migrations of both databases.
 mod schema;
 mod webhooks;
 

@@ -14,4 +14,5 @@ mod openapi;
 mod pictures;
 mod play;
 mod resilience;
+mod schema;
 mod writes;
