@@ -122,6 +122,7 @@ pub enum ChatOrderDto {
 #[into_params(parameter_in = Query)]
 pub struct ChatQuery {
     /// `oldest` (default) or `newest` first. A cursor keeps the order it was made in.
+    #[param(inline)]
     pub order: Option<ChatOrderDto>,
     /// Opaque cursor from `next_cursor`.
     pub cursor: Option<String>,
