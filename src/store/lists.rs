@@ -117,13 +117,13 @@ fn game_segment(
         .into_boxed()
         .filter(sql::<Bool>(group_condition(group)));
     if let Some(p) = &f.player_id {
-        q = q.filter(
-            games::id.eq_any(
-                game_seats::table
-                    .filter(game_seats::user_id.eq(p.clone()))
-                    .select(game_seats::game_id),
-            ),
-        );
+        // per row, through the unique (game_id, user_id): the page's rows are read in
+        // the order's index and checked one by one, never the player's whole seat list
+        q = q.filter(diesel::dsl::exists(
+            game_seats::table
+                .filter(game_seats::game_id.eq(games::id))
+                .filter(game_seats::user_id.eq(p.clone())),
+        ));
     }
     match (&f.me, f.my_turn) {
         (Some(me), Some(true)) => q = q.filter(games::current_user_id.eq(me.clone())),
