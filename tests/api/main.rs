@@ -9,6 +9,7 @@ mod correspondence;
 mod errors;
 mod games;
 mod lists;
+mod no_peeking;
 mod notifications;
 mod openapi;
 mod pictures;
