@@ -1,5 +1,6 @@
 //! The `tilepost` command: `serve` (the default), `migrate`, `openapi`, `replay FILE`.
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -42,13 +43,24 @@ fn config() -> Result<Config, ExitCode> {
     })
 }
 
+/// Writes `text` to standard output. A reader that went away (`tilepost openapi | head`)
+/// ends the command quietly, as a closed pipe ends any Unix filter.
+fn emit(text: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cannot write the output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Serve) {
-        Command::Openapi => {
-            print!("{}", tilepost::api::openapi_json());
-            ExitCode::SUCCESS
-        }
+        Command::Openapi => emit(&tilepost::api::openapi_json()),
         Command::Replay { file } => {
             let text = match std::fs::read_to_string(&file) {
                 Ok(t) => t,
@@ -58,10 +70,10 @@ fn main() -> ExitCode {
                 }
             };
             match tilepost::replay::replay_text(&text) {
-                Ok(v) => {
-                    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-                    ExitCode::SUCCESS
-                }
+                Ok(v) => emit(&format!(
+                    "{}\n",
+                    serde_json::to_string_pretty(&v).unwrap_or_default()
+                )),
                 Err(e) => {
                     eprintln!("cannot replay {}: {e}", file.display());
                     ExitCode::from(1)
@@ -86,10 +98,7 @@ fn main() -> ExitCode {
                 }
             };
             match store.migrate() {
-                Ok(n) => {
-                    println!("{n} migration(s) applied");
-                    ExitCode::SUCCESS
-                }
+                Ok(n) => emit(&format!("{n} migration(s) applied\n")),
                 Err(e) => {
                     eprintln!("migration failed: {e}");
                     ExitCode::from(1)

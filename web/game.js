@@ -69,6 +69,7 @@ export async function gamePage(ctx, id) {
   let actions = null;
   let events = [];
   let chat = [];
+  let olderChat = false;
   /** The placement being prepared: the cell, the index into its rotations. */
   let sel = null;
   /** The figure chosen for it: {spot, figure} or null (no figure). */
@@ -525,6 +526,7 @@ export async function gamePage(ctx, id) {
 
   function renderChat() {
     chatList.replaceChildren(
+      ...(olderChat ? [el("li", { class: "meta" }, "Earlier messages are not shown.")] : []),
       ...chat.map((m) => el("li", {}, el("strong", {}, m.username), " ", el("time", { datetime: m.at }, when(m.at)), el("p", {}, m.text))),
     );
     if (!chat.length) chatList.append(el("li", { class: "meta" }, "No messages yet."));
@@ -555,9 +557,12 @@ export async function gamePage(ctx, id) {
     chatBox.append(form);
   }
 
+  // the chat is paged: the latest 50 messages (the page comes newest first), shown in
+  // the order written; older ones stay on the server
   async function loadChat() {
-    const c = await api.get(`/v1/games/${enc}/chat`);
-    chat = c.messages;
+    const c = await api.get(`/v1/games/${enc}/chat?order=newest&limit=50`);
+    chat = [...c.messages].reverse();
+    olderChat = Boolean(c.next_cursor);
     renderChat();
   }
 

@@ -8,64 +8,89 @@ use super::extract::{ApiJson, CurrentUser, GameId};
 use super::load::load_data;
 use super::AppState;
 use crate::clock::rfc3339;
-use crate::store::{ChatRow, GameData};
+use crate::store::{ChatOrder, ChatRow, GameData};
 
 const MAX_CHAT_CHARS: usize = 1000;
 
-pub async fn chat_messages(st: &AppState, data: &GameData) -> Result<Vec<ChatMessage>, ApiError> {
-    Ok(st
-        .store
-        .chat_of(data.game.id.clone())
-        .await?
-        .into_iter()
-        .map(|(r, username)| ChatMessage {
-            seat: data
-                .seats
-                .iter()
-                .find(|s| s.user_id == r.user_id)
-                .map(|s| s.seat as u8),
-            id: r.id,
-            username,
-            text: r.body,
-            after_seq: r.after_seq,
-            at: rfc3339(r.created_at),
-        })
-        .collect())
+fn chat_message(data: &GameData, r: ChatRow, username: String) -> ChatMessage {
+    ChatMessage {
+        seat: data
+            .seats
+            .iter()
+            .find(|s| s.user_id == r.user_id)
+            .map(|s| s.seat as u8),
+        id: r.id,
+        username,
+        text: r.body,
+        after_seq: r.after_seq,
+        at: rfc3339(r.created_at),
+    }
 }
 
-/// The messages that belong on a page of the events feed covering the events after
-/// `after` up to `until` (the rest of the log when `None`).
-pub async fn chat_between(
-    st: &AppState,
-    data: &GameData,
-    after: i64,
-    until: Option<i64>,
-) -> Result<Vec<ChatMessage>, ApiError> {
-    Ok(chat_messages(st, data)
-        .await?
-        .into_iter()
-        .filter(|m| (after == 0 || m.after_seq > after) && until.is_none_or(|u| m.after_seq <= u))
-        .collect())
+/// The reference to a game's chat that the history and the export carry.
+pub async fn chat_link(st: &AppState, game_id: &str) -> Result<ChatLink, ApiError> {
+    Ok(ChatLink {
+        count: st.store.chat_count(game_id.to_string()).await?,
+        href: format!("/v1/games/{game_id}/chat"),
+    })
 }
 
-/// A game's chat, oldest first (anyone who may read the game reads it).
+/// A game's chat, paged, oldest first unless `order=newest` (anyone who may read the
+/// game reads it).
 #[utoipa::path(
     operation_id = "list_chat",
     tag = "games",
-    params(("id" = String, Path, description = "Game id")),
+    params(("id" = String, Path, description = "Game id"), ChatQuery),
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "The messages", body = ChatPage),
+        (status = 200, description = "A page of messages", body = ChatPage),
+        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/chat")]
-pub async fn list_chat(st: web::Data<AppState>, id: GameId) -> Result<HttpResponse, ApiError> {
+pub async fn list_chat(
+    st: web::Data<AppState>,
+    id: GameId,
+    q: web::Query<ChatQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let q = q.into_inner();
+    let limit = super::paging::limit(q.limit)?;
+    // a cursor keeps the order it was made in
+    let (order, after) = match q.cursor.as_deref() {
+        Some(c) => match super::paging::parse_number_cursor(c, "c1") {
+            Ok(n) => (ChatOrderDto::Oldest, Some(n)),
+            Err(_) => (
+                ChatOrderDto::Newest,
+                Some(super::paging::parse_number_cursor(c, "c2")?),
+            ),
+        },
+        None => (q.order.unwrap_or(ChatOrderDto::Oldest), None),
+    };
+    if q.order.is_some_and(|o| o != order) {
+        return Err(ApiError::validation(
+            "order",
+            "the cursor was made for the other order",
+        ));
+    }
     let data = load_data(&st, &id, false).await?;
-    let messages = chat_messages(&st, &data).await?;
+    let (store_order, kind) = match order {
+        ChatOrderDto::Oldest => (ChatOrder::OldestFirst, "c1"),
+        ChatOrderDto::Newest => (ChatOrder::NewestFirst, "c2"),
+    };
+    let page = st
+        .store
+        .chat_page(data.game.id.clone(), store_order, after, limit)
+        .await?;
+    let messages = page
+        .rows
+        .into_iter()
+        .map(|(r, name)| chat_message(&data, r, name))
+        .collect();
     Ok(HttpResponse::Ok().json(ChatPage {
         game_id: data.game.id,
         messages,
+        next_cursor: page.next.map(|n| super::paging::number_cursor(kind, n)),
     }))
 }
 

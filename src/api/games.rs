@@ -3,7 +3,6 @@
 
 use actix_web::http::header;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
-use base64::Engine as _;
 use tilepost_engine::{Expansion, Game, GameConfig, SetupError};
 
 use super::action::action_dto;
@@ -197,21 +196,6 @@ pub async fn create_game(
     Ok(resp)
 }
 
-fn encode_cursor(offset: usize) -> String {
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("o:{offset}"))
-}
-
-fn decode_cursor(c: &str) -> Option<usize> {
-    let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(c)
-        .ok()?;
-    String::from_utf8(raw)
-        .ok()?
-        .strip_prefix("o:")?
-        .parse()
-        .ok()
-}
-
 /// The deadlines of the pending decisions of these games (games with a clock).
 pub async fn deadlines_of(
     st: &AppState,
@@ -274,19 +258,17 @@ pub async fn list_games(
     q: web::Query<ListGamesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let q = q.into_inner();
-    let limit = q.limit.unwrap_or(50);
-    if !(1..=200).contains(&limit) {
-        return Err(ApiError::validation("limit", "1 to 200"));
-    }
-    let offset = match &q.cursor {
-        Some(c) => {
-            decode_cursor(c).ok_or_else(|| ApiError::validation("cursor", "not a cursor"))?
-        }
-        None => 0,
-    };
+    let limit = super::paging::limit(q.limit)?;
+    let after = q
+        .cursor
+        .as_deref()
+        .map(super::paging::parse_game_cursor)
+        .transpose()?;
     let me_id = me.0.map(|u| u.id);
     let mut filter = GameFilter {
         status: q.status,
+        me: me_id.clone(),
+        my_turn: q.my_turn,
         ..Default::default()
     };
     match q.player.as_deref() {
@@ -313,39 +295,14 @@ pub async fn list_games(
         }
         None => {}
     }
-    if q.my_turn == Some(true) {
-        filter.current_user_id = Some(
-            me_id
-                .clone()
-                .ok_or_else(|| ApiError::unauthorized("my_turn needs a bearer token"))?,
-        );
+    if q.my_turn == Some(true) && me_id.is_none() {
+        return Err(ApiError::unauthorized("my_turn needs a bearer token"));
     }
-    let mut games = st.store.list_games(filter).await?;
-    if q.my_turn == Some(false) {
-        games.retain(|g| g.game.current_user_id.is_none() || g.game.current_user_id != me_id);
-    }
+    let page = st.store.list_games(filter, after, limit).await?;
+    let (games, page_next) = (page.rows, page.next);
     let deadlines = deadlines_of(&st, &games).await?;
-    let key = |g: &GameData| -> (u8, i64, i64) {
-        let r = &g.game;
-        if me_id.is_some() && r.current_user_id == me_id && r.status == GameStatus::Active {
-            // the nearest deadline first, then games without a clock, longest waiting
-            let d = deadlines.get(&r.id).copied().unwrap_or(i64::MAX);
-            (0, d, r.turn_started_at.unwrap_or(r.updated_at))
-        } else {
-            let group = match r.status {
-                GameStatus::Active => 1,
-                GameStatus::Open => 2,
-                GameStatus::Finished => 3,
-            };
-            (group, -r.updated_at, 0)
-        }
-    };
-    games.sort_by(|a, b| key(a).cmp(&key(b)).then_with(|| a.game.id.cmp(&b.game.id)));
-    let total = games.len();
     let page: Vec<GameSummary> = games
         .into_iter()
-        .skip(offset)
-        .take(limit as usize)
         .map(|g| {
             let r = &g.game;
             GameSummary {
@@ -376,10 +333,9 @@ pub async fn list_games(
             }
         })
         .collect();
-    let next = offset + page.len();
     Ok(HttpResponse::Ok().json(GameList {
         games: page,
-        next_cursor: (next < total).then(|| encode_cursor(next)),
+        next_cursor: page_next.as_ref().map(super::paging::game_cursor),
     }))
 }
 

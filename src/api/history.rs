@@ -4,7 +4,7 @@
 use actix_web::{get, web, HttpResponse};
 use tilepost_engine::{Event, Game};
 
-use super::chat::{chat_between, chat_messages};
+use super::chat::chat_link;
 use super::dto::*;
 use super::error::{ApiError, Problem};
 use super::extract::GameId;
@@ -33,40 +33,44 @@ pub async fn list_events(
     q: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let q = q.into_inner();
-    let after = q.after.unwrap_or(0);
+    let after = match (&q.cursor, q.after) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::validation(
+                "cursor",
+                "give either cursor or after",
+            ))
+        }
+        (Some(c), None) => super::paging::parse_number_cursor(c, "e1")?,
+        (None, a) => a.unwrap_or(0),
+    };
     if after < 0 {
         return Err(ApiError::validation("after", "must not be negative"));
     }
-    let limit = q.limit.unwrap_or(50);
-    if !(1..=200).contains(&limit) {
-        return Err(ApiError::validation("limit", "1 to 200"));
-    }
-    let data = load_data(&st, &id, true).await?;
-    let rows = &data.events;
+    let limit = super::paging::limit(q.limit)?;
+    let data = load_data(&st, &id, false).await?;
+    let page = st
+        .store
+        .events_page(data.game.id.clone(), after, limit)
+        .await?;
+    let rows = &page.rows;
     let events = views::decode_events(rows)?;
     let mut entries = Vec::new();
-    let mut next_after = None;
     if !events.is_empty() {
         let (_, effects) = Game::replay_with_effects(&events)
             .map_err(|e| ApiError::internal(format!("game {}: {e}", data.game.id)))?;
-        for (i, row) in rows.iter().enumerate() {
-            if row.seq <= after {
-                continue;
-            }
-            if entries.len() as i64 == limit {
-                next_after = entries.last().map(|e: &HistoryEntry| e.seq);
-                break;
-            }
+        for (i, row) in rows.iter().enumerate().filter(|(_, r)| r.seq > after) {
             let fx = effects.get(i).map(|v| v.as_slice()).unwrap_or(&[]);
             entries.push(views::history_entry(row, &events[i], fx, &data.seats));
         }
     }
-    let chat = chat_between(&st, &data, after, next_after).await?;
+    let chat = chat_link(&st, &data.game.id).await?;
+    let last = rows.last().map(|r| r.seq).unwrap_or(0);
     Ok(HttpResponse::Ok().json(EventsPage {
         game_id: data.game.id.clone(),
-        version: rows.last().map(|r| r.seq).unwrap_or(0),
+        version: data.game.version.max(last),
         events: entries,
-        next_after,
+        next_after: page.next,
+        next_cursor: page.next.map(|s| super::paging::number_cursor("e1", s)),
         chat,
     }))
 }
@@ -110,7 +114,7 @@ pub async fn export_game(st: web::Data<AppState>, id: GameId) -> Result<HttpResp
             at: rfc3339(row.created_at),
         });
     }
-    let chat = chat_messages(&st, &data).await?;
+    let chat = chat_link(&st, &data.game.id).await?;
     Ok(HttpResponse::Ok().json(GameExport {
         game_id: data.game.id.clone(),
         status: if over {

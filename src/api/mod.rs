@@ -14,6 +14,7 @@ pub mod games;
 pub mod history;
 pub mod load;
 pub mod moves;
+pub mod paging;
 pub mod pictures;
 pub mod play;
 pub mod problem;

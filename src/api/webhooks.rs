@@ -246,14 +246,17 @@ pub async fn list_webhook_deliveries(
     id: WebhookId,
     q: web::Query<DeliveriesQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = q.limit.unwrap_or(50);
-    if !(1..=200).contains(&limit) {
-        return Err(ApiError::validation("limit", "1 to 200"));
-    }
+    let limit = super::paging::limit(q.limit)?;
+    let after = q
+        .cursor
+        .as_deref()
+        .map(super::paging::parse_delivery_cursor)
+        .transpose()?;
     let e = my_endpoint(&st, &me, &id).await?;
-    let rows = st.store.deliveries_of(e.id, limit).await?;
+    let page = st.store.deliveries_of(e.id, after, limit).await?;
     Ok(HttpResponse::Ok().json(DeliveryList {
-        deliveries: rows.iter().map(delivery_view).collect(),
+        deliveries: page.rows.iter().map(delivery_view).collect(),
+        next_cursor: page.next.as_ref().map(super::paging::delivery_cursor),
     }))
 }
 
@@ -300,12 +303,10 @@ pub async fn redeliver_webhook_delivery(
     let mut v = delivery_view(&info);
     if let Some(found) = st
         .store
-        .deliveries_of(info.delivery.endpoint_id.clone(), 200)
+        .delivery_info(info.delivery.endpoint_id.clone(), info.delivery.id.clone())
         .await?
-        .iter()
-        .find(|x| x.delivery.id == info.delivery.id)
     {
-        v = delivery_view(found);
+        v = delivery_view(&found);
     }
     Ok(HttpResponse::Accepted().json(v))
 }

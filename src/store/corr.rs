@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
-use super::corr_schema::{chat_messages, game_clocks, game_invites, vacations};
+use super::schema::{chat_messages, game_clocks, game_invites, vacations};
 use super::schema::{game_events, game_seats, games, outbox, users};
 use super::{
     game_rows, load_game, lock_open_game, Conflict, DbConn, GameData, GameRecord, GameRow,
@@ -73,7 +73,10 @@ pub struct WaitingCounts {
     pub invitations: i64,
 }
 
-fn usernames(c: &mut DbConn, ids: &[String]) -> Result<HashMap<String, String>, DieselError> {
+pub(super) fn usernames(
+    c: &mut DbConn,
+    ids: &[String],
+) -> Result<HashMap<String, String>, DieselError> {
     let rows: Vec<(String, String)> = users::table
         .filter(users::id.eq_any(ids))
         .select((users::id, users::username))
@@ -558,7 +561,7 @@ impl Store {
     pub async fn waiting_counts(&self, user_id: String) -> Result<WaitingCounts, StoreError> {
         self.run(move |c| {
             let my_turn: i64 = games::table
-                .filter(games::status.eq(GameStatus::Active.as_str()))
+                .filter(super::lists::running())
                 .filter(games::current_user_id.eq(&user_id))
                 .count()
                 .get_result(c)?;
@@ -607,30 +610,6 @@ impl Store {
                 }
             }
             Err(StoreError::Conflict(Conflict::Duplicate))
-        })
-        .await
-    }
-
-    /// A game's chat in the order written, with the writers' names.
-    pub async fn chat_of(&self, game_id: String) -> Result<Vec<(ChatRow, String)>, StoreError> {
-        self.run(move |c| {
-            let rows: Vec<ChatRow> = chat_messages::table
-                .filter(chat_messages::game_id.eq(&game_id))
-                .order(chat_messages::n.asc())
-                .limit(10_000)
-                .select(ChatRow::as_select())
-                .load(c)?;
-            let mut ids: Vec<String> = rows.iter().map(|r| r.user_id.clone()).collect();
-            ids.sort();
-            ids.dedup();
-            let names = usernames(c, &ids)?;
-            Ok(rows
-                .into_iter()
-                .map(|r| {
-                    let n = names.get(&r.user_id).cloned().unwrap_or_default();
-                    (r, n)
-                })
-                .collect())
         })
         .await
     }

@@ -8,7 +8,10 @@
 
 mod conn;
 mod corr;
-mod corr_schema;
+mod lists;
+/// The tables, as `diesel print-schema` writes them from a Postgres database migrated
+/// with `migrations/postgres` (see `diesel.toml` and the README); a test checks them
+/// against the migrations of both databases.
 mod schema;
 mod webhooks;
 
@@ -24,6 +27,7 @@ use thiserror::Error;
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
 pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
+pub use lists::{ChatOrder, GameFilter, GameKey, Page};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
 pub use webhooks::*;
 
@@ -344,14 +348,6 @@ pub struct Append {
     pub outbox: Vec<OutboxRow>,
 }
 
-/// Filters of the game list.
-#[derive(Clone, Debug, Default)]
-pub struct GameFilter {
-    pub player_id: Option<String>,
-    pub status: Option<GameStatus>,
-    pub current_user_id: Option<String>,
-}
-
 /// Internal error type of transactions.
 enum TxError {
     Db(DieselError),
@@ -580,25 +576,6 @@ impl Store {
         .await
     }
 
-    /// Events of a game with `seq > after`, at most `limit`.
-    pub async fn events_after(
-        &self,
-        id: String,
-        after: i64,
-        limit: i64,
-    ) -> Result<Vec<EventRow>, StoreError> {
-        self.run(move |c| {
-            Ok(game_events::table
-                .filter(game_events::game_id.eq(id))
-                .filter(game_events::seq.gt(after))
-                .order(game_events::seq.asc())
-                .limit(limit)
-                .select(EventRow::as_select())
-                .load(c)?)
-        })
-        .await
-    }
-
     /// Starts an open game early (the caller checks who may).
     pub async fn start_game<F>(&self, game_id: String, now: i64, start: F) -> Result<(), StoreError>
     where
@@ -694,48 +671,6 @@ impl Store {
                 .select(IdempotencyRow::as_select())
                 .first(c)
                 .optional()?)
-        })
-        .await
-    }
-
-    /// Games matching the filter, each with its seats.
-    pub async fn list_games(&self, f: GameFilter) -> Result<Vec<GameData>, StoreError> {
-        self.run(move |c| {
-            let mut q = games::table.into_boxed();
-            if let Some(p) = f.player_id {
-                q = q.filter(
-                    games::id.eq_any(
-                        game_seats::table
-                            .filter(game_seats::user_id.eq(p))
-                            .select(game_seats::game_id),
-                    ),
-                );
-            }
-            if let Some(s) = f.status {
-                q = q.filter(games::status.eq(s.as_str()));
-            }
-            if let Some(u) = f.current_user_id {
-                q = q.filter(games::current_user_id.eq(u));
-            }
-            let rows = game_rows(
-                q.order(games::updated_at.desc())
-                    .limit(5000)
-                    .select(GameRecord::as_select())
-                    .load(c)?,
-            )?;
-            let ids: Vec<String> = rows.iter().map(|g| g.id.clone()).collect();
-            let mut seats = load_seats(c, &ids)?;
-            Ok(rows
-                .into_iter()
-                .map(|g| {
-                    let s = seats.remove(&g.id).unwrap_or_default();
-                    GameData {
-                        game: g,
-                        seats: s,
-                        events: Vec::new(),
-                    }
-                })
-                .collect())
         })
         .await
     }

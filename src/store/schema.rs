@@ -1,21 +1,52 @@
-//! Table definitions (kept by hand in step with `migrations/`).
+// @generated automatically by Diesel CLI.
 
 diesel::table! {
-    users (id) {
+    chat_messages (id) {
         id -> Text,
-        username -> Text,
-        email -> Text,
-        password_hash -> Text,
-        notify_turn -> Integer,
-        notify_finished -> Integer,
-        created_at -> BigInt,
+        game_id -> Text,
+        n -> Int8,
+        user_id -> Text,
+        body -> Text,
+        after_seq -> Int8,
+        created_at -> Int8,
     }
 }
 
 diesel::table! {
-    settings (name) {
-        name -> Text,
-        value -> Text,
+    game_clocks (game_id) {
+        game_id -> Text,
+        days_per_move -> Int4,
+        reminded_turn -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    game_events (game_id, seq) {
+        game_id -> Text,
+        seq -> Int8,
+        event_type -> Text,
+        event_version -> Int4,
+        payload -> Text,
+        actor_id -> Nullable<Text>,
+        created_at -> Int8,
+    }
+}
+
+diesel::table! {
+    game_invites (game_id, user_id) {
+        game_id -> Text,
+        user_id -> Text,
+        status -> Text,
+        created_at -> Int8,
+    }
+}
+
+diesel::table! {
+    game_seats (game_id, seat) {
+        game_id -> Text,
+        seat -> Int4,
+        user_id -> Text,
+        joined_at -> Int8,
     }
 }
 
@@ -24,35 +55,14 @@ diesel::table! {
         id -> Text,
         creator_id -> Text,
         status -> Text,
-        seats -> Integer,
+        seats -> Int4,
         expansions -> Text,
         tile_order -> Nullable<Text>,
-        version -> BigInt,
+        version -> Int8,
         current_user_id -> Nullable<Text>,
-        created_at -> BigInt,
-        updated_at -> BigInt,
-        turn_started_at -> Nullable<BigInt>,
-    }
-}
-
-diesel::table! {
-    game_seats (game_id, seat) {
-        game_id -> Text,
-        seat -> Integer,
-        user_id -> Text,
-        joined_at -> BigInt,
-    }
-}
-
-diesel::table! {
-    game_events (game_id, seq) {
-        game_id -> Text,
-        seq -> BigInt,
-        event_type -> Text,
-        event_version -> Integer,
-        payload -> Text,
-        actor_id -> Nullable<Text>,
-        created_at -> BigInt,
+        created_at -> Int8,
+        updated_at -> Int8,
+        turn_started_at -> Nullable<Int8>,
     }
 }
 
@@ -61,9 +71,17 @@ diesel::table! {
         user_id -> Text,
         idem_key -> Text,
         request_hash -> Text,
-        status -> Integer,
+        status -> Int4,
         body -> Text,
-        created_at -> BigInt,
+        created_at -> Int8,
+    }
+}
+
+diesel::table! {
+    notification_prefs (user_id, event_type) {
+        user_id -> Text,
+        event_type -> Text,
+        email -> Int4,
     }
 }
 
@@ -75,37 +93,52 @@ diesel::table! {
         game_id -> Nullable<Text>,
         payload -> Text,
         status -> Text,
-        attempts -> Integer,
-        next_attempt_at -> BigInt,
-        delivered_at -> Nullable<BigInt>,
-        created_at -> BigInt,
+        attempts -> Int4,
+        next_attempt_at -> Int8,
+        delivered_at -> Nullable<Int8>,
+        created_at -> Int8,
     }
 }
 
-diesel::joinable!(game_seats -> users (user_id));
-diesel::joinable!(game_seats -> games (game_id));
-diesel::joinable!(game_events -> games (game_id));
-
-diesel::allow_tables_to_appear_in_same_query!(
-    users,
-    settings,
-    games,
-    game_seats,
-    game_events,
-    idempotency_keys,
-    outbox,
-);
+diesel::table! {
+    settings (name) {
+        name -> Text,
+        value -> Text,
+    }
+}
 
 diesel::table! {
-    webhook_endpoints (id) {
+    users (id) {
+        id -> Text,
+        username -> Text,
+        email -> Text,
+        password_hash -> Text,
+        notify_turn -> Int4,
+        notify_finished -> Int4,
+        created_at -> Int8,
+    }
+}
+
+diesel::table! {
+    vacations (id) {
         id -> Text,
         user_id -> Text,
-        url -> Text,
-        secret -> Text,
-        event_types -> Text,
-        enabled -> Integer,
-        disabled_reason -> Nullable<Text>,
-        created_at -> BigInt,
+        started_at -> Int8,
+        ends_at -> Int8,
+        until_move -> Int4,
+        ended_at -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    webhook_attempts (id) {
+        id -> Text,
+        delivery_id -> Text,
+        attempted_at -> Int8,
+        http_status -> Nullable<Int4>,
+        duration_ms -> Int8,
+        error -> Nullable<Text>,
+        excerpt -> Nullable<Text>,
     }
 }
 
@@ -116,45 +149,59 @@ diesel::table! {
         endpoint_id -> Text,
         user_id -> Text,
         status -> Text,
-        attempts -> Integer,
-        next_attempt_at -> BigInt,
+        attempts -> Int4,
+        next_attempt_at -> Int8,
         claim_token -> Nullable<Text>,
-        claimed_until -> Nullable<BigInt>,
-        last_status -> Nullable<Integer>,
-        delivered_at -> Nullable<BigInt>,
-        created_at -> BigInt,
+        claimed_until -> Nullable<Int8>,
+        last_status -> Nullable<Int4>,
+        delivered_at -> Nullable<Int8>,
+        created_at -> Int8,
     }
 }
 
 diesel::table! {
-    webhook_attempts (id) {
+    webhook_endpoints (id) {
         id -> Text,
-        delivery_id -> Text,
-        attempted_at -> BigInt,
-        http_status -> Nullable<Integer>,
-        duration_ms -> BigInt,
-        error -> Nullable<Text>,
-        excerpt -> Nullable<Text>,
-    }
-}
-
-diesel::table! {
-    notification_prefs (user_id, event_type) {
         user_id -> Text,
-        event_type -> Text,
-        email -> Integer,
+        url -> Text,
+        secret -> Text,
+        event_types -> Text,
+        enabled -> Int4,
+        disabled_reason -> Nullable<Text>,
+        created_at -> Int8,
     }
 }
 
-diesel::joinable!(webhook_deliveries -> outbox (outbox_id));
+diesel::joinable!(chat_messages -> games (game_id));
+diesel::joinable!(chat_messages -> users (user_id));
+diesel::joinable!(game_clocks -> games (game_id));
+diesel::joinable!(game_events -> games (game_id));
+diesel::joinable!(game_invites -> games (game_id));
+diesel::joinable!(game_invites -> users (user_id));
+diesel::joinable!(game_seats -> games (game_id));
+diesel::joinable!(game_seats -> users (user_id));
+diesel::joinable!(games -> users (creator_id));
+diesel::joinable!(notification_prefs -> users (user_id));
+diesel::joinable!(outbox -> users (user_id));
+diesel::joinable!(vacations -> users (user_id));
 diesel::joinable!(webhook_attempts -> webhook_deliveries (delivery_id));
+diesel::joinable!(webhook_deliveries -> outbox (outbox_id));
+diesel::joinable!(webhook_endpoints -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
-    webhook_endpoints,
-    webhook_deliveries,
-    webhook_attempts,
+    chat_messages,
+    game_clocks,
+    game_events,
+    game_invites,
+    game_seats,
+    games,
+    idempotency_keys,
     notification_prefs,
+    outbox,
+    settings,
+    users,
+    vacations,
+    webhook_attempts,
+    webhook_deliveries,
+    webhook_endpoints,
 );
-diesel::allow_tables_to_appear_in_same_query!(webhook_deliveries, outbox);
-diesel::allow_tables_to_appear_in_same_query!(webhook_deliveries, users);
-diesel::allow_tables_to_appear_in_same_query!(webhook_endpoints, users);

@@ -426,41 +426,61 @@ impl Store {
         .await
     }
 
-    /// The most recent deliveries to an endpoint, newest first, with their attempts.
+    /// A page of the deliveries to an endpoint, newest first (after the key
+    /// `(created_at, id)` of the last one seen), with their attempts.
     pub async fn deliveries_of(
         &self,
         endpoint_id: String,
+        after: Option<(i64, String)>,
         limit: i64,
-    ) -> Result<Vec<DeliveryInfo>, StoreError> {
+    ) -> Result<super::Page<DeliveryInfo, (i64, String)>, StoreError> {
+        self.run(move |c| {
+            let mut q = webhook_deliveries::table
+                .inner_join(outbox::table)
+                .filter(webhook_deliveries::endpoint_id.eq(&endpoint_id))
+                .into_boxed();
+            if let Some((at, id)) = after {
+                q = q.filter(
+                    diesel::dsl::sql::<diesel::sql_types::Bool>(
+                        "(webhook_deliveries.created_at, webhook_deliveries.id) < (",
+                    )
+                    .bind::<diesel::sql_types::BigInt, _>(at)
+                    .sql(", ")
+                    .bind::<diesel::sql_types::Text, _>(id)
+                    .sql(")"),
+                );
+            }
+            let rows: Vec<(DeliveryRow, String)> = q
+                .order((
+                    webhook_deliveries::created_at.desc(),
+                    webhook_deliveries::id.desc(),
+                ))
+                .limit(limit + 1)
+                .select((DeliveryRow::as_select(), outbox::kind))
+                .load(c)?;
+            let page = super::lists::page_of(rows, limit, |(d, _)| (d.created_at, d.id.clone()));
+            Ok(super::Page {
+                rows: with_attempts(c, page.rows)?,
+                next: page.next,
+            })
+        })
+        .await
+    }
+
+    /// One delivery to an endpoint, with its attempts.
+    pub async fn delivery_info(
+        &self,
+        endpoint_id: String,
+        delivery_id: String,
+    ) -> Result<Option<DeliveryInfo>, StoreError> {
         self.run(move |c| {
             let rows: Vec<(DeliveryRow, String)> = webhook_deliveries::table
                 .inner_join(outbox::table)
                 .filter(webhook_deliveries::endpoint_id.eq(&endpoint_id))
-                .order((
-                    webhook_deliveries::created_at.desc(),
-                    webhook_deliveries::id.asc(),
-                ))
-                .limit(limit)
+                .filter(webhook_deliveries::id.eq(&delivery_id))
                 .select((DeliveryRow::as_select(), outbox::kind))
                 .load(c)?;
-            let ids: Vec<String> = rows.iter().map(|(d, _)| d.id.clone()).collect();
-            let attempts: Vec<AttemptRow> = webhook_attempts::table
-                .filter(webhook_attempts::delivery_id.eq_any(&ids))
-                .order(webhook_attempts::attempted_at.asc())
-                .select(AttemptRow::as_select())
-                .load(c)?;
-            Ok(rows
-                .into_iter()
-                .map(|(d, kind)| DeliveryInfo {
-                    attempts: attempts
-                        .iter()
-                        .filter(|a| a.delivery_id == d.id)
-                        .cloned()
-                        .collect(),
-                    delivery: d,
-                    kind,
-                })
-                .collect())
+            Ok(with_attempts(c, rows)?.into_iter().next())
         })
         .await
     }
@@ -666,4 +686,32 @@ fn record_one(c: &mut DbConn, o: Recorded) -> Result<(), DieselError> {
         .execute(c)?;
     }
     Ok(())
+}
+
+/// The deliveries with their attempts, oldest attempt first.
+fn with_attempts(
+    c: &mut DbConn,
+    rows: Vec<(DeliveryRow, String)>,
+) -> Result<Vec<DeliveryInfo>, StoreError> {
+    let ids: Vec<String> = rows.iter().map(|(d, _)| d.id.clone()).collect();
+    let attempts: Vec<AttemptRow> = webhook_attempts::table
+        .filter(webhook_attempts::delivery_id.eq_any(&ids))
+        .order((
+            webhook_attempts::attempted_at.asc(),
+            webhook_attempts::id.asc(),
+        ))
+        .select(AttemptRow::as_select())
+        .load(c)?;
+    Ok(rows
+        .into_iter()
+        .map(|(d, kind)| DeliveryInfo {
+            attempts: attempts
+                .iter()
+                .filter(|a| a.delivery_id == d.id)
+                .cloned()
+                .collect(),
+            delivery: d,
+            kind,
+        })
+        .collect())
 }

@@ -476,7 +476,8 @@ fn my_turn_list_by_deadline(kind: Db) {
 }
 
 /// Seated players write; anyone reads; plain text with a length limit; each message
-/// knows its place in the events feed and shows in the export.
+/// knows its place in the events feed; the chat is paged, and the history and the export
+/// refer to it.
 fn chat_for_readers_not_for_strangers(kind: Db) {
     let app = corr_app(kind, |_| {});
     let ann = app.user("ann");
@@ -522,20 +523,41 @@ fn chat_for_readers_not_for_strangers(kind: Db) {
     app.anon()
         .get("/v1/games/nope/chat")
         .problem(404, "game-not-found");
+    // the history and the export carry the chat by reference
     let e = app.anon().get(&format!("/v1/games/{id}/export"));
-    assert_eq!(e.ok()["chat"].as_array().unwrap().len(), 2);
-    // in the events feed, each message sits after the event it followed
+    assert_eq!(e.ok()["chat"]["count"], 2);
+    assert_eq!(e.json["chat"]["href"], path.as_str());
     let page = app.anon().get(&format!("/v1/games/{id}/events?limit=1"));
-    let chat = page.ok()["chat"].as_array().unwrap();
-    assert_eq!(chat.len(), 1);
-    assert_eq!(chat[0]["username"], "ann");
-    let next = page.json["next_after"].as_i64().unwrap();
-    let page = app
-        .anon()
-        .get(&format!("/v1/games/{id}/events?after={next}"));
-    let chat = page.ok()["chat"].as_array().unwrap();
-    assert_eq!(chat.len(), 1);
-    assert_eq!(chat[0]["text"], "thanks\nyou too");
+    assert_eq!(page.ok()["chat"]["count"], 2);
+    assert_eq!(page.json["chat"]["href"], path.as_str());
+    // the chat is paged, from either end; a cursor keeps its order
+    let first = app.anon().get(&format!("{path}?limit=1"));
+    assert_eq!(first.ok()["messages"][0]["username"], "ann");
+    let cursor = first.json["next_cursor"]
+        .as_str()
+        .expect("more")
+        .to_string();
+    let second = app.anon().get(&format!("{path}?limit=1&cursor={cursor}"));
+    assert_eq!(second.ok()["messages"][0]["text"], "thanks\nyou too");
+    assert!(second.json["next_cursor"].is_null());
+    let newest = app.anon().get(&format!("{path}?order=newest&limit=1"));
+    assert_eq!(newest.ok()["messages"][0]["username"], "ben");
+    let cursor = newest.json["next_cursor"]
+        .as_str()
+        .expect("more")
+        .to_string();
+    let older = app.anon().get(&format!("{path}?limit=5&cursor={cursor}"));
+    assert_eq!(older.ok()["messages"].as_array().unwrap().len(), 1);
+    assert_eq!(older.json["messages"][0]["username"], "ann");
+    app.anon()
+        .get(&format!("{path}?order=oldest&cursor={cursor}"))
+        .problem(400, "validation-failed");
+    app.anon()
+        .get(&format!("{path}?cursor=bm90LWEtY3Vyc29y"))
+        .problem(400, "validation-failed");
+    app.anon()
+        .get(&format!("{path}?limit=201"))
+        .problem(400, "validation-failed");
 }
 
 fn run_replay(json: &str) -> (bool, Value, String) {

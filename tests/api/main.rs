@@ -4,14 +4,17 @@
 pub mod common;
 
 mod auth;
+mod cli;
 mod correspondence;
 mod errors;
 mod games;
+mod lists;
 mod no_peeking;
 mod notifications;
 mod openapi;
 mod pictures;
 mod play;
 mod resilience;
+mod schema;
 mod tidy;
 mod writes;

@@ -379,9 +379,10 @@ fn attempts_of(app: &TestApp, endpoint_id: &str) -> Vec<tilepost::store::Deliver
         app.server
             .state
             .store
-            .deliveries_of(endpoint_id.to_string(), 200),
+            .deliveries_of(endpoint_id.to_string(), None, 200),
     )
     .unwrap()
+    .rows
 }
 
 /// The receiver answers 500, then refuses connections: the worker retries with growing

@@ -1,7 +1,7 @@
 //! A game's chat.
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 
 /// A chat message to post.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -32,9 +32,46 @@ pub struct ChatMessage {
     pub at: String,
 }
 
-/// A game's chat, oldest first.
+/// A page of a game's chat.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ChatPage {
     pub game_id: String,
+    /// In the order asked for (oldest first unless `order=newest`).
     pub messages: Vec<ChatMessage>,
+    /// Pass as `cursor` for the next page; absent on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// Which end of the chat a page starts from.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatOrderDto {
+    /// The first message first (the default).
+    Oldest,
+    /// The latest message first.
+    Newest,
+}
+
+/// Paging of the chat.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ChatQuery {
+    /// `oldest` (default) or `newest` first. A cursor keeps the order it was made in.
+    #[param(inline)]
+    pub order: Option<ChatOrderDto>,
+    /// Opaque cursor from `next_cursor`.
+    pub cursor: Option<String>,
+    /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<i64>,
+}
+
+/// A game's chat by reference (the history and the export do not carry it).
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ChatLink {
+    /// How many messages the chat holds.
+    pub count: i64,
+    /// Where to read it, paged: `/v1/games/{id}/chat`.
+    pub href: String,
 }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::chat::ChatMessage;
+use super::chat::ChatLink;
 use super::games::{GameStatus, SeatView};
 
 /// Who decided.
@@ -42,10 +42,12 @@ pub struct EventsPage {
     pub events: Vec<HistoryEntry>,
     /// Pass as `after` for the next page; absent on the last page.
     pub next_after: Option<i64>,
-    /// The chat messages written between the events of this page, oldest first: each
-    /// comes after the event whose `seq` is its `after_seq`.
-    #[serde(default)]
-    pub chat: Vec<ChatMessage>,
+    /// Pass as `cursor` for the next page (the same place as `next_after`); absent on
+    /// the last page.
+    pub next_cursor: Option<String>,
+    /// The game's chat, by reference: read it, paged, from `href`. Each message's
+    /// `after_seq` places it after the event with that `seq`.
+    pub chat: ChatLink,
 }
 
 /// Paging of the history.
@@ -53,9 +55,12 @@ pub struct EventsPage {
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct EventsQuery {
-    /// Only events with `seq` greater than this (default 0).
+    /// Only events with `seq` greater than this (default 0). Not together with
+    /// `cursor`.
     #[param(minimum = 0)]
     pub after: Option<i64>,
+    /// Opaque cursor from `next_cursor`.
+    pub cursor: Option<String>,
     /// Page size, 1 to 200 (default 50).
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
@@ -88,5 +93,6 @@ pub struct GameExport {
     /// Seat, username and colour of each player, in seat order.
     pub players: Vec<SeatView>,
     pub events: Vec<ExportedEvent>,
-    pub chat: Vec<ChatMessage>,
+    /// The game's chat by reference.
+    pub chat: ChatLink,
 }

@@ -74,17 +74,21 @@ pub struct DeliveryView {
     pub attempt_log: Vec<AttemptView>,
 }
 
-/// Recent deliveries, newest first.
+/// A page of deliveries, newest first.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct DeliveryList {
     pub deliveries: Vec<DeliveryView>,
+    /// Pass as `cursor` for the next page; absent on the last page.
+    pub next_cursor: Option<String>,
 }
 
-/// Page size of the delivery list.
+/// Paging of the delivery list.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct DeliveriesQuery {
+    /// Opaque cursor from `next_cursor`.
+    pub cursor: Option<String>,
     /// 1 to 200 (default 50).
     #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
