@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::catalog::FeatureKind;
-use crate::expansions::minis::{CropMode, MagicFigure};
+use crate::expansions::crop_circles::CropMode;
+use crate::expansions::mage_witch::MagicFigure;
 use crate::figures::FigureKind;
 use crate::game::ScoreFigure;
 use crate::geometry::{Pos, Rotation};

@@ -1,0 +1,147 @@
+//! A player leaves the game (resigns or times out) at any moment.
+
+use super::*;
+
+impl Game {
+    /// A player leaves the game (resigns or times out), at any moment: their figures
+    /// leave the board without scoring, they are ranked last, and the others play on.
+    /// The game ends when one player is left.
+    pub fn resign(&mut self, player: u8, timed_out: bool) -> Result<Outcome, PlayError> {
+        let mut fx = Vec::new();
+        self.resign_into(player, &mut fx)?;
+        Ok(Outcome {
+            event: Event::PlayerResigned {
+                player,
+                reason: if timed_out { "timed_out" } else { "resigned" }.to_string(),
+            },
+            effects: fx,
+        })
+    }
+
+    pub(crate) fn resign_into(
+        &mut self,
+        player: u8,
+        sink: &mut impl EffectSink,
+    ) -> Result<(), PlayError> {
+        if self.phase == Phase::GameOver {
+            return Err(PlayError::GameOver);
+        }
+        if !self.players.get(player as usize).is_some_and(|p| p.active) {
+            return Err(PlayError::NotInGame(player));
+        }
+        self.players[player as usize].active = false;
+        if sink.enabled() {
+            sink.push(Effect::PlayerLeft { player });
+        }
+        let mut i = 0;
+        while i < self.board.figures.len() {
+            if self.board.figures[i].owner == player {
+                let f = self.board.remove_figure(i);
+                self.players[player as usize].supply[f.kind as usize] += 1;
+            } else {
+                i += 1;
+            }
+        }
+        // freed wagons of the leaving player go home
+        let was_deciding = self.phase == Phase::MoveWagon && self.decider() == player;
+        let was_cropping = self.phase == Phase::CropAction && self.decider() == player;
+        let was_choosing_figure =
+            self.phase == Phase::ChooseScoreFigure && self.decider() == player;
+        let was_placing_robber = self.phase == Phase::PlaceRobber && self.decider() == player;
+        // whoever leaves, the robbers' choice is looked at again
+        let was_choosing_victim = self.phase == Phase::ChooseVictim;
+        if let Some(r) = self.robbers.get_mut(player as usize) {
+            *r = None;
+        }
+        if let Some(c) = self.crop.as_mut() {
+            c.queue.retain(|p| *p != player);
+        }
+        let before = self.wagons.len();
+        self.wagons.retain(|w| w.0 != player);
+        let dropped = (before - self.wagons.len()) as u8;
+        self.players[player as usize].supply[FigureKind::Wagon as usize] += dropped;
+        self.final_queue.retain(|p| *p != player);
+        let left = self.players.iter().filter(|p| p.active).count();
+        if left <= 1 {
+            // the turn in progress ends with the game: what its tile completed scores first
+            if let Some(ti) = self.placed.take() {
+                self.score_completed(ti, sink);
+            }
+            for (owner, _) in std::mem::take(&mut self.wagons) {
+                self.players[owner as usize].supply[FigureKind::Wagon as usize] += 1;
+            }
+            self.end_game(sink);
+        } else if was_deciding {
+            self.continue_wagons(sink);
+        } else if was_cropping {
+            self.continue_crop(sink);
+        } else if was_choosing_figure {
+            self.drain_awards(sink);
+        } else if was_choosing_victim {
+            self.continue_victim(sink);
+        } else if was_placing_robber && player != self.current {
+            if self.place_robber(player, None).unwrap_or(true) {
+                self.after_robbers(sink);
+            }
+        } else if was_placing_robber {
+            self.robber_second = None;
+            self.builder_trigger = false;
+            self.finish_turn(sink);
+        } else if player == self.current {
+            match self.phase {
+                Phase::PlaceTile => {
+                    // the drawn tile goes back on top of the pile for the next player
+                    self.drawn = None;
+                    self.next_draw -= 1;
+                    self.builder_trigger = false;
+                    self.extra_part_used = false;
+                    self.advance_player();
+                    self.start_turn(sink);
+                }
+                Phase::AbbeyOrDraw => {
+                    self.builder_trigger = false;
+                    self.extra_part_used = false;
+                    self.advance_player();
+                    self.start_turn(sink);
+                }
+                Phase::PlaceFigure => {
+                    self.builder_trigger = false;
+                    self.finish_turn(sink);
+                }
+                Phase::FinalAbbey => self.next_final(sink),
+                Phase::PlaceIngot | Phase::MoveMagic | Phase::FlierLanding => {
+                    self.magic_after_ferry = false;
+                    self.flight = None;
+                    self.magic_symbol_pending = false;
+                    self.builder_trigger = false;
+                    self.finish_turn(sink);
+                }
+                Phase::CropMode => {
+                    self.crop = None;
+                    self.end_turn_part(sink);
+                }
+                Phase::CropAction => {}
+                Phase::ScoringOrder => {
+                    self.listed_scoring_order();
+                    self.drain_awards(sink);
+                }
+                Phase::ResolveMessage => {
+                    if let Some(m) = self.message_drawn.take() {
+                        self.message_stack.push(m);
+                    }
+                    self.continue_messages(sink);
+                }
+                Phase::ChooseScoreFigure | Phase::PlaceRobber | Phase::ChooseVictim => {}
+                Phase::PlaceFerry | Phase::MoveFerry => {
+                    self.builder_trigger = false;
+                    self.magic_after_ferry = false;
+                    self.finish_turn(sink);
+                }
+                // another player decides a wagon move; the turn ends after it
+                Phase::MoveWagon | Phase::GameOver => {}
+            }
+        }
+        self.version += 1;
+        Ok(())
+    }
+}
