@@ -27,10 +27,10 @@ impl Game {
         let kind = self.board.seg_kind(f.seg);
         let value = expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0);
         self.message_round_earned = false;
-        self.award_stage = AwardStage::Abbot;
+        self.after_awards = Stage::Ferries;
         let _ = self.award(f.seg, kind, value, 0, false, 3000, sink);
         self.return_figures(f.seg, sink);
-        self.drain_awards(sink);
+        self.run(Stage::Awards, sink);
         Ok(())
     }
 }

@@ -24,7 +24,7 @@ pub struct Crop {
 
 impl Game {
     /// Starts the crop-circle action if tile `ti` (placed this part) has a circle.
-    pub(crate) fn start_crop_circle(&mut self, ti: usize, sink: &mut impl EffectSink) -> bool {
+    pub(crate) fn start_crop_circle(&mut self, ti: usize) -> bool {
         if !self.expansions.contains(Expansion::CropCircles)
             || !self.players[self.current as usize].active
         {
@@ -39,7 +39,6 @@ impl Game {
         else {
             return false;
         };
-        let _ = sink;
         self.crop = Some(Crop {
             role,
             mode: None,
@@ -56,23 +55,24 @@ impl Game {
             c.mode = Some(mode);
             c.queue = (1..=n).map(|k| (cur + k) % n).collect();
         }
-        self.continue_crop(sink);
+        self.run(Stage::Crop, sink);
     }
 
     /// The next player with a follower of the circle's role acts; players who cannot
     /// (no such follower, or adding with an empty supply) are skipped.
-    pub(crate) fn continue_crop(&mut self, sink: &mut impl EffectSink) {
+    /// Stage *crop*: true when that player's decision is pending.
+    pub(crate) fn next_crop_player(&mut self) -> bool {
         while let Some(head) = self.crop.as_ref().and_then(|c| c.queue.first().copied()) {
             if self.players[head as usize].active && self.has_crop_option(head) {
                 self.phase = Phase::CropAction;
-                return;
+                return true;
             }
             if let Some(c) = self.crop.as_mut() {
                 c.queue.remove(0);
             }
         }
         self.crop = None;
-        self.end_turn_part(sink);
+        false
     }
 
     /// Crop options of player `p`: for Add, (figure, segment) next to each own follower of
@@ -178,7 +178,7 @@ impl Game {
         if let Some(c) = self.crop.as_mut() {
             c.queue.remove(0);
         }
-        self.continue_crop(sink);
+        self.run(Stage::Crop, sink);
         Ok(())
     }
 
@@ -189,7 +189,7 @@ impl Game {
         if let Some(c) = self.crop.as_mut() {
             c.queue.remove(0);
         }
-        self.continue_crop(sink);
+        self.run(Stage::Crop, sink);
         Ok(())
     }
 }

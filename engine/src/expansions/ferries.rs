@@ -5,10 +5,8 @@
 //! split a road: the roads are rebuilt from the tiles and the ferry links, and figures stay
 //! on their segments.
 
-use crate::catalog::FeatureKind;
-use crate::expansions::Expansion;
-use crate::game::{EffectSink, Game, Phase, PlayError};
-use crate::geometry::{Dir, Pos};
+use super::prelude::*;
+use crate::geometry::Dir;
 
 /// A ferry on the lake of a placed tile, joining two jetties (segments).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +106,7 @@ impl Game {
         });
         self.board.link(a, b);
         self.ferry_touched.push(ti);
-        self.after_figure(sink);
+        self.run(Stage::Ferries, sink);
         Ok(())
     }
 
@@ -146,7 +144,7 @@ impl Game {
         self.ferry_touched.push(ti);
         // a builder or pig cut off from its owner's followers goes home
         self.return_lonely_specials(sink);
-        self.after_figure(sink);
+        self.run(Stage::Ferries, sink);
         Ok(())
     }
 

@@ -91,7 +91,7 @@ impl Game {
             .tile_index_at(pos)
             .ok_or(PlayError::NotAround { x: pos.x, y: pos.y })?;
         self.put_ingot(j, sink);
-        self.pre_figure();
+        self.run(Stage::Magic, sink);
         Ok(())
     }
 

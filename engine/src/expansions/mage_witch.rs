@@ -157,9 +157,8 @@ impl Game {
             return Err(PlayError::MagicNotAllowed);
         }
         self.magic[f.index()] = Some(seg);
-        let _ = sink;
         self.magic_symbol_pending = false;
-        self.pre_figure();
+        self.run(Stage::Magic, sink);
         Ok(seg)
     }
 
@@ -172,9 +171,8 @@ impl Game {
             return Err(PlayError::MagicNotAllowed);
         }
         self.magic[f.index()] = None;
-        let _ = sink;
         self.magic_symbol_pending = false;
-        self.pre_figure();
+        self.run(Stage::Magic, sink);
         Ok(())
     }
 

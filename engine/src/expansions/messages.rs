@@ -33,8 +33,9 @@ impl Game {
         self.message_drawn
     }
 
-    /// After the wagon moves: the earned messages, then the end of the part.
-    pub(crate) fn continue_messages(&mut self, sink: &mut impl EffectSink) {
+    /// Stage *messages*, after the wagon moves: draws the next earned message; true when
+    /// its decision is pending.
+    pub(crate) fn draw_message(&mut self, sink: &mut impl EffectSink) -> bool {
         if !self.players[self.current as usize].active {
             self.messages_earned = 0;
         }
@@ -49,10 +50,10 @@ impl Game {
                     message: m,
                 });
             }
-            return;
+            return true;
         }
         self.messages_earned = 0;
-        self.end_turn_part(sink);
+        false
     }
 
     /// The options of the drawn message: its action (with the choices it needs) or 2 points.
@@ -185,7 +186,7 @@ impl Game {
         };
         self.message_stack.push(m);
         self.message_round_earned = false;
-        self.award_stage = AwardStage::Message;
+        self.after_awards = Stage::Messages;
         let me = self.current;
         match choice {
             None => self.grant(me, MESSAGE_POINTS, 2000, sink),
@@ -209,7 +210,7 @@ impl Game {
                 self.return_lonely_specials(sink);
             }
         }
-        self.drain_awards(sink);
+        self.run(Stage::Awards, sink);
         Ok(())
     }
 }
@@ -469,8 +470,8 @@ mod tests {
         g.message_stack = vec![2, 6, 1, 3, 4, 5, 7, 8];
         g.messages_earned = 1;
         let mut fx = Vec::new();
-        g.award_stage = AwardStage::Message;
-        g.continue_messages(&mut fx);
+        g.after_awards = Stage::Messages;
+        g.run(Stage::Messages, &mut fx);
         assert_eq!(g.message_drawn, Some(2));
         // smallest city: Y, not X
         let options = g.message_options();

@@ -36,10 +36,9 @@ mod prelude {
     pub(crate) use crate::board::Board;
     pub(crate) use crate::catalog::FeatureKind;
     pub(crate) use crate::event::Effect;
-    pub(crate) use crate::expansions::score_track::AwardStage;
     pub(crate) use crate::expansions::{self, Expansion};
     pub(crate) use crate::figures::FigureKind;
-    pub(crate) use crate::game::{EffectSink, Game, Phase, PlayError};
+    pub(crate) use crate::game::{EffectSink, Game, Phase, PlayError, Stage};
     pub(crate) use crate::geometry::{Pos, Spot};
 }
 

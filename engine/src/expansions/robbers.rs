@@ -101,7 +101,7 @@ impl Game {
             }
         }
         self.victim_figure = None;
-        self.drain_awards(sink);
+        self.run(Stage::Awards, sink);
     }
 
     /// Track spaces where player `p` may put a robber: those holding another player's

@@ -29,17 +29,6 @@ pub struct Award {
     pub proceeds: bool,
 }
 
-/// What the turn does once the award queue is empty.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AwardStage {
-    /// The abbot's return in the figure phase: on to ferries and scoring.
-    Abbot,
-    /// The scoring step: on to wagon moves and messages.
-    Scoring,
-    /// A message's points: on to the next message or the end of the part.
-    Message,
-}
-
 /// A feature waiting for its place in the scoring order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OrderChoice {

@@ -21,6 +21,7 @@ pub use action::{Action, ScoreFigure};
 pub(crate) use action::{Done, Step};
 pub use errors::{PlayError, ReplayError, SetupError};
 pub use turn::Phase;
+pub(crate) use turn::Stage;
 
 use crate::board::Board;
 use crate::catalog::{catalog, symbol, EdgeKind, FeatureKind, TileTypeId};
@@ -31,7 +32,7 @@ use crate::expansions::ferries::Ferry;
 use crate::expansions::mage_witch::MagicFigure;
 use crate::expansions::messages::MessageChoice;
 use crate::expansions::river::{self, RiverEnd};
-use crate::expansions::score_track::{Award, AwardStage, OrderChoice};
+use crate::expansions::score_track::{Award, OrderChoice};
 use crate::expansions::traders_builders::has_own_follower;
 use crate::expansions::{self, Expansion, ExpansionSet};
 use crate::figures::FigureKind;
@@ -154,8 +155,9 @@ pub struct Game {
     pub(crate) barn_placed: Option<u16>,
     /// Abbey & Mayor: players still to be asked in the final abbey round.
     pub(crate) final_queue: Vec<u8>,
-    /// The final abbey round is under way.
-    pub(crate) in_final: bool,
+    /// Where the turn goes after a part: the next part (`Start`) or, during the final abbey
+    /// round, its next player (`FinalAbbey`).
+    pub(crate) after_part: Stage,
     /// The game's random numbers after the set-up (die rolls), from its seed.
     pub(crate) rng: Rng,
     /// Index of the tile placed in this turn part (kept through scoring).
@@ -176,9 +178,9 @@ pub struct Game {
     pub(crate) ferries_moved: Vec<usize>,
     /// Ferries: lake tiles whose ferry was placed or moved in this turn part.
     pub(crate) ferry_touched: Vec<usize>,
-    /// Ferries: a ferry brought the mage and the witch together; after they part, the
-    /// turn goes on with the ferries.
-    pub(crate) magic_after_ferry: bool,
+    /// Where the turn goes after the mage and the witch: the figure, or the ferries when a
+    /// ferry brought them together.
+    pub(crate) after_magic: Stage,
     /// Robbers / Messages: each player's score figures (meeple, messenger) by total.
     pub(crate) track: Vec<[i32; 2]>,
     /// Robbers: each player's robber's track space, `None` in the supply.
@@ -187,8 +189,9 @@ pub struct Game {
     pub(crate) robber_second: Option<u8>,
     /// Robbers / Messages: awards waiting to move score figures.
     pub(crate) awards: Vec<Award>,
-    /// What follows once the award queue is empty.
-    pub(crate) award_stage: AwardStage,
+    /// Where the turn goes once the award queue is empty: the ferries (after the abbot's
+    /// return), the wagons (after scoring) or the messages (after a message's points).
+    pub(crate) after_awards: Stage,
     /// Robbers: victims chosen for the award batch under way (robber's owner, victim,
     /// batch).
     pub(crate) victims: Vec<(u8, u8, u16)>,

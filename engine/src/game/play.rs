@@ -201,7 +201,7 @@ impl Game {
             (Phase::PlaceTile, Step::Tile(pos, rotation)) => {
                 let t = self.check_tile(pos, rotation)?;
                 self.apply_tile(t, pos, rotation);
-                self.after_tile(sink);
+                self.run(Stage::Tile, sink);
                 Done::Tile(t, pos, rotation)
             }
             (Phase::AbbeyOrDraw | Phase::FinalAbbey, Step::Abbey(pos)) => {
@@ -231,11 +231,11 @@ impl Game {
                 Done::AbbeyPlaced(pos)
             }
             (Phase::AbbeyOrDraw, Step::Draw) => {
-                self.draw_tile(sink);
+                self.run(Stage::Draw, sink);
                 Done::Drew
             }
             (Phase::FinalAbbey, Step::Pass) => {
-                self.next_final(sink);
+                self.run(Stage::FinalAbbey, sink);
                 Done::AbbeySkipped
             }
             (Phase::MoveWagon, Step::Wagon(pos, spot)) => {
@@ -257,13 +257,13 @@ impl Game {
                 }
                 self.board.add_figure(player, FigureKind::Wagon, seg);
                 self.wagons.remove(0);
-                self.continue_wagons(sink);
+                self.run(Stage::Wagons, sink);
                 Done::WagonMoved(pos, seg)
             }
             (Phase::MoveWagon, Step::Pass) => {
                 self.players[player as usize].supply[FigureKind::Wagon as usize] += 1;
                 self.wagons.remove(0);
-                self.continue_wagons(sink);
+                self.run(Stage::Wagons, sink);
                 Done::WagonReturned
             }
             (Phase::PlaceIngot, Step::Ingot(pos)) => {
@@ -272,12 +272,10 @@ impl Game {
             }
             (Phase::MoveMagic, Step::Magic(f, pos, spot)) => {
                 let seg = self.move_magic(f, pos, spot, sink)?;
-                self.resume_after_magic(sink);
                 Done::Magic(f, pos, seg)
             }
             (Phase::MoveMagic, Step::RemoveMagic(f)) => {
                 self.remove_magic(f, sink)?;
-                self.resume_after_magic(sink);
                 Done::MagicRemoved(f)
             }
             (Phase::PlaceFigure, Step::Fly(k)) => {
@@ -285,13 +283,13 @@ impl Game {
                     self.phase = Phase::FlierLanding;
                 } else {
                     // nowhere to land: the follower stays home and no figure is placed
-                    self.after_figure(sink);
+                    self.run(Stage::Ferries, sink);
                 }
                 Done::Flew(k)
             }
             (Phase::FlierLanding, Step::Land(spot)) => {
                 let (_, seg) = self.land(spot)?;
-                self.after_figure(sink);
+                self.run(Stage::Ferries, sink);
                 Done::Landed(seg)
             }
             (Phase::CropMode, Step::CropMode(mode)) => {
@@ -332,13 +330,13 @@ impl Game {
             }
             (Phase::PlaceRobber, Step::Robber(space)) => {
                 if self.place_robber(player, Some(space))? {
-                    self.after_robbers(sink);
+                    self.run(Stage::Gold, sink);
                 }
                 Done::Robber(space)
             }
             (Phase::PlaceRobber, Step::Pass) => {
                 if self.place_robber(player, None)? {
-                    self.after_robbers(sink);
+                    self.run(Stage::Gold, sink);
                 }
                 Done::RobberSkipped
             }
@@ -362,7 +360,7 @@ impl Game {
                         self.scoring_chosen.push(last.batch);
                     }
                     self.order_awards();
-                    self.drain_awards(sink);
+                    self.run(Stage::Awards, sink);
                 }
                 Done::ScoreNext(c.pos, c.spot)
             }
@@ -431,7 +429,7 @@ impl Game {
                 Done::MessageAction
             }
             (Phase::MoveFerry, Step::Pass) => {
-                self.finish_turn(sink);
+                self.run(Stage::Scoring, sink);
                 Done::NoMoreFerries
             }
             (Phase::CropAction, Step::Pass) => {
@@ -448,18 +446,18 @@ impl Game {
                 self.board.add_figure_at(player, FigureKind::Barn, seg, c);
                 self.players[player as usize].supply[FigureKind::Barn as usize] -= 1;
                 self.barn_placed = Some(seg);
-                self.after_figure(sink);
+                self.run(Stage::Ferries, sink);
                 Done::Barn(c)
             }
             (Phase::PlaceFigure, Step::Figure(figure, spot)) => {
                 let seg = self.check_figure(figure, spot)?;
                 self.board.add_figure(player, figure, seg);
                 self.players[player as usize].supply[figure as usize] -= 1;
-                self.after_figure(sink);
+                self.run(Stage::Ferries, sink);
                 Done::Figure(figure, seg)
             }
             (Phase::PlaceFigure, Step::Pass) => {
-                self.after_figure(sink);
+                self.run(Stage::Ferries, sink);
                 Done::Pass
             }
             (Phase::PlaceFigure, Step::ReturnAbbot) => {

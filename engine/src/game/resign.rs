@@ -70,23 +70,23 @@ impl Game {
             for (owner, _) in std::mem::take(&mut self.wagons) {
                 self.players[owner as usize].supply[FigureKind::Wagon as usize] += 1;
             }
-            self.end_game(sink);
+            self.run(Stage::End, sink);
         } else if was_deciding {
-            self.continue_wagons(sink);
+            self.run(Stage::Wagons, sink);
         } else if was_cropping {
-            self.continue_crop(sink);
+            self.run(Stage::Crop, sink);
         } else if was_choosing_figure {
-            self.drain_awards(sink);
+            self.run(Stage::Awards, sink);
         } else if was_choosing_victim {
             self.continue_victim(sink);
         } else if was_placing_robber && player != self.current {
             if self.place_robber(player, None).unwrap_or(true) {
-                self.after_robbers(sink);
+                self.run(Stage::Gold, sink);
             }
         } else if was_placing_robber {
             self.robber_second = None;
             self.builder_trigger = false;
-            self.finish_turn(sink);
+            self.run(Stage::Scoring, sink);
         } else if player == self.current {
             match self.phase {
                 Phase::PlaceTile => {
@@ -96,46 +96,46 @@ impl Game {
                     self.builder_trigger = false;
                     self.extra_part_used = false;
                     self.advance_player();
-                    self.start_turn(sink);
+                    self.run(Stage::Start, sink);
                 }
                 Phase::AbbeyOrDraw => {
                     self.builder_trigger = false;
                     self.extra_part_used = false;
                     self.advance_player();
-                    self.start_turn(sink);
+                    self.run(Stage::Start, sink);
                 }
                 Phase::PlaceFigure => {
                     self.builder_trigger = false;
-                    self.finish_turn(sink);
+                    self.run(Stage::Scoring, sink);
                 }
-                Phase::FinalAbbey => self.next_final(sink),
+                Phase::FinalAbbey => self.run(Stage::FinalAbbey, sink),
                 Phase::PlaceIngot | Phase::MoveMagic | Phase::FlierLanding => {
-                    self.magic_after_ferry = false;
+                    self.after_magic = Stage::Figure;
                     self.flight = None;
                     self.magic_symbol_pending = false;
                     self.builder_trigger = false;
-                    self.finish_turn(sink);
+                    self.run(Stage::Scoring, sink);
                 }
                 Phase::CropMode => {
                     self.crop = None;
-                    self.end_turn_part(sink);
+                    self.run(Stage::CropCircle, sink);
                 }
                 Phase::CropAction => {}
                 Phase::ScoringOrder => {
                     self.listed_scoring_order();
-                    self.drain_awards(sink);
+                    self.run(Stage::Awards, sink);
                 }
                 Phase::ResolveMessage => {
                     if let Some(m) = self.message_drawn.take() {
                         self.message_stack.push(m);
                     }
-                    self.continue_messages(sink);
+                    self.run(Stage::Messages, sink);
                 }
                 Phase::ChooseScoreFigure | Phase::PlaceRobber | Phase::ChooseVictim => {}
                 Phase::PlaceFerry | Phase::MoveFerry => {
                     self.builder_trigger = false;
-                    self.magic_after_ferry = false;
-                    self.finish_turn(sink);
+                    self.after_magic = Stage::Figure;
+                    self.run(Stage::Scoring, sink);
                 }
                 // another player decides a wagon move; the turn ends after it
                 Phase::MoveWagon | Phase::GameOver => {}

@@ -174,7 +174,7 @@ impl Game {
             wagons: Vec::new(),
             barn_placed: None,
             final_queue: Vec::new(),
-            in_final: false,
+            after_part: Stage::Start,
             rng,
             part_tile: None,
             gold_on: Vec::new(),
@@ -185,12 +185,12 @@ impl Game {
             ferries: Vec::new(),
             ferries_moved: Vec::new(),
             ferry_touched: Vec::new(),
-            magic_after_ferry: false,
+            after_magic: Stage::Figure,
             track: vec![[0, 0]; *players as usize],
             robbers: vec![None; *players as usize],
             robber_second: None,
             awards: Vec::new(),
-            award_stage: AwardStage::Scoring,
+            after_awards: Stage::Wagons,
             victims: Vec::new(),
             victim_figure: None,
             scoring_order: Vec::new(),
@@ -201,7 +201,7 @@ impl Game {
             message_round_earned: false,
             extra_tiles: 0,
         };
-        g.start_turn(sink);
+        g.run(Stage::Start, sink);
         Ok(g)
     }
 }

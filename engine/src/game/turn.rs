@@ -1,5 +1,15 @@
 //! The turn pipeline: what comes after a decision, stage by stage, until the next
 //! decision is pending.
+//!
+//! A turn part runs through the stages of [`Stage`] in order: start (abbey or draw), draw,
+//! tile, gold (after the robbers), magic, figure, ferries, scoring, awards, wagons,
+//! messages, crop circle, next part (or the final abbey round and the end). [`Game::run`]
+//! is the one loop that drives them: each stage either names the stage that follows or
+//! sets the pending decision (`Phase`) and stops. A decision's handler (`game/play.rs`)
+//! applies the decision and re-enters the loop at the stage that follows it. Expansions
+//! contribute to stages through their hooks (`expansions/*.rs`); where the turn goes on
+//! after a decision that can come from several places is a stage value too
+//! (`after_magic`, `after_awards`, `after_part`), not a flag.
 
 use serde::{Deserialize, Serialize};
 
@@ -73,20 +83,95 @@ impl Phase {
     }
 }
 
+/// The stages of a turn part, in the order they run (see [`Game::run`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    /// A new turn part: the abbey-or-draw choice, or on to the draw.
+    Start,
+    /// Draw the next placeable tile (decision: place it).
+    Draw,
+    /// The tile was placed: magic symbol, robbers (decision: place a robber).
+    Tile,
+    /// A gold tile's ingots (decision: where the second one goes).
+    Gold,
+    /// The mage and the witch (decision: move one).
+    Magic,
+    /// The figure (decision: place a figure, return the abbot, fly, or pass).
+    Figure,
+    /// The ferries (decisions: place the new ferry, move ferries).
+    Ferries,
+    /// Scoring of what the tile completed (decision: the scoring order).
+    Scoring,
+    /// The award queue on the score track (decisions: the score figure, the victim).
+    Awards,
+    /// Freed wagons (decision: where each moves).
+    Wagons,
+    /// Earned messages (decision: carry one out or take 2 points).
+    Messages,
+    /// The crop circle of the part's tile (decision: add or remove).
+    CropCircle,
+    /// The crop-circle round (decision: each player's addition or removal).
+    Crop,
+    /// The next part: a second part, an extra tile, the next player, or the final round.
+    NextPart,
+    /// The pile is empty: the final abbey round begins (or the game ends).
+    FinalRound,
+    /// The next player of the final abbey round (decision: place the abbey).
+    FinalAbbey,
+    /// Final scoring and the ranking.
+    End,
+}
+
 impl Game {
-    /// Draws the next placeable tile (discarding those that fit nowhere).
-    pub(crate) fn start_turn(&mut self, sink: &mut impl EffectSink) {
+    /// Runs the turn pipeline from `stage` until a decision is pending or the game is over.
+    pub(crate) fn run(&mut self, mut stage: Stage, sink: &mut impl EffectSink) {
+        loop {
+            let next = match stage {
+                Stage::Start => self.stage_start(),
+                Stage::Draw => self.stage_draw(sink),
+                Stage::Tile => self.stage_tile(),
+                Stage::Gold => self.stage_gold(sink),
+                Stage::Magic => self.stage_magic(),
+                Stage::Figure => {
+                    self.phase = Phase::PlaceFigure;
+                    None
+                }
+                Stage::Ferries => self.stage_ferries(),
+                Stage::Scoring => self.stage_scoring(sink),
+                Stage::Awards => self.stage_awards(sink),
+                Stage::Wagons => self.stage_wagons(sink),
+                Stage::Messages => (!self.draw_message(sink)).then_some(Stage::CropCircle),
+                Stage::CropCircle => self.stage_crop_circle(),
+                Stage::Crop => (!self.next_crop_player()).then_some(Stage::CropCircle),
+                Stage::NextPart => self.stage_next_part(),
+                Stage::FinalRound => self.stage_final_round(),
+                Stage::FinalAbbey => self.stage_final_abbey(),
+                Stage::End => {
+                    self.end_game(sink);
+                    None
+                }
+            };
+            match next {
+                Some(s) => stage = s,
+                None => return,
+            }
+        }
+    }
+
+    /// A new turn part: the abbey-or-draw choice (Abbey & Mayor), or a tile drawn.
+    fn stage_start(&mut self) -> Option<Stage> {
         self.drawn = None;
         self.placed = None;
         if self.players[self.current as usize].abbey && self.has_hole() {
             self.phase = Phase::AbbeyOrDraw;
-            return;
+            return None;
         }
-        self.draw_tile(sink);
+        Some(Stage::Draw)
     }
 
-    /// Draws the next placeable tile (discarding those that fit nowhere).
-    pub(crate) fn draw_tile(&mut self, sink: &mut impl EffectSink) {
+    /// Draws the next placeable tile (discarding those that fit nowhere); with the pile
+    /// empty, the final round.
+    fn stage_draw(&mut self, sink: &mut impl EffectSink) -> Option<Stage> {
         self.drawn = None;
         while self.next_draw < self.pile.len() {
             let t = self.pile[self.next_draw];
@@ -100,7 +185,7 @@ impl Game {
                         tile: catalog().get(t).id.clone(),
                     });
                 }
-                return;
+                return None;
             }
             if sink.enabled() {
                 sink.push(Effect::TileDiscarded {
@@ -108,35 +193,30 @@ impl Game {
                 });
             }
         }
-        self.begin_final(sink);
+        Some(Stage::FinalRound)
     }
 
-    /// Hook *tile placed*, after the board took the tile: gold, magic, then the figure.
-    pub(crate) fn after_tile(&mut self, sink: &mut impl EffectSink) {
-        let Some(ti) = self.placed else {
-            return;
-        };
-        let pt = self.board.tiles()[ti];
-        let tt = pt.tile_type();
+    /// The tile is placed: its magic symbol (Mage & Witch) is noted, its robber symbol
+    /// starts the robber placement (The Robbers).
+    fn stage_tile(&mut self) -> Option<Stage> {
+        let ti = self.placed?;
+        let tt = self.board.tiles()[ti].tile_type();
         self.magic_symbol_pending =
             self.expansions.contains(Expansion::MageWitch) && tt.symbols & symbol::MAGIC != 0;
         if self.expansions.contains(Expansion::Robbers)
             && tt.symbols & symbol::ROBBER != 0
             && self.start_robbers()
         {
-            return;
+            return None;
         }
-        self.after_robbers(sink);
+        Some(Stage::Gold)
     }
 
-    /// After the robbers (if any): the gold, then the magic and the figure.
-    pub(crate) fn after_robbers(&mut self, sink: &mut impl EffectSink) {
-        let Some(ti) = self.placed else {
-            return;
-        };
+    /// After the robbers: a gold tile's ingots (Gold Mines).
+    fn stage_gold(&mut self, sink: &mut impl EffectSink) -> Option<Stage> {
+        let ti = self.placed?;
         if !self.players[self.current as usize].active {
-            self.finish_turn(sink);
-            return;
+            return Some(Stage::Scoring);
         }
         let tt = self.board.tiles()[ti].tile_type();
         if self.expansions.contains(Expansion::GoldMines) && tt.symbols & symbol::GOLD != 0 {
@@ -147,42 +227,41 @@ impl Game {
                 self.put_ingot(j, sink);
             } else if !around.is_empty() {
                 self.phase = Phase::PlaceIngot;
-                return;
+                return None;
             }
         }
-        self.pre_figure();
+        Some(Stage::Magic)
     }
 
-    /// The decisions before the figure phase: the magic symbol's move, then a meeting of
-    /// the mage and the witch; otherwise the figure phase.
-    pub(crate) fn pre_figure(&mut self) {
+    /// The magic symbol's move, then a meeting of the mage and the witch (Mage & Witch);
+    /// then the figure, or the ferries when a ferry brought the two together.
+    fn stage_magic(&mut self) -> Option<Stage> {
         if self.magic_symbol_pending {
             if self.has_magic_move() || self.magic.iter().any(|m| m.is_some()) {
                 self.phase = Phase::MoveMagic;
-                return;
+                return None;
             }
             self.magic_symbol_pending = false;
         }
         if self.magic_meeting() {
             self.phase = Phase::MoveMagic;
-            return;
+            return None;
         }
-        self.phase = Phase::PlaceFigure;
+        Some(std::mem::replace(&mut self.after_magic, Stage::Figure))
     }
 
-    /// After the figure phase: the ferry of a lake tile placed this part, then ferry
-    /// moves, then scoring.
-    pub(crate) fn after_figure(&mut self, sink: &mut impl EffectSink) {
+    /// After the figure: the ferry of a lake tile placed this part, then ferry moves
+    /// (Ferries).
+    fn stage_ferries(&mut self) -> Option<Stage> {
         if !self.players[self.current as usize].active {
             // the active player left during the figure phase: straight to scoring
-            self.finish_turn(sink);
-            return;
+            return Some(Stage::Scoring);
         }
         // a ferry that joined the mage's and the witch's roads: one of them moves first
         if self.magic_meeting() {
-            self.magic_after_ferry = true;
+            self.after_magic = Stage::Ferries;
             self.phase = Phase::MoveMagic;
-            return;
+            return None;
         }
         if self.expansions.contains(Expansion::Ferries) {
             if let Some(ti) = self.part_tile {
@@ -190,31 +269,23 @@ impl Game {
                     && !self.ferries.iter().any(|f| f.tile as usize == ti)
                 {
                     self.phase = Phase::PlaceFerry;
-                    return;
+                    return None;
                 }
             }
             if !self.movable_ferries().is_empty() {
                 self.phase = Phase::MoveFerry;
-                return;
+                return None;
             }
         }
-        self.finish_turn(sink);
+        Some(Stage::Scoring)
     }
 
-    /// A magic move made because a ferry brought the mage and the witch together: the
-    /// turn goes on with the ferries.
-    pub(crate) fn resume_after_magic(&mut self, sink: &mut impl EffectSink) {
-        if self.magic_after_ferry && self.phase == Phase::PlaceFigure {
-            self.magic_after_ferry = false;
-            self.after_figure(sink);
-        }
-    }
-
-    /// Scoring after the figure phase, then the next turn (or the end).
-    pub(crate) fn finish_turn(&mut self, sink: &mut impl EffectSink) {
+    /// Scores what the tile completed; with several features on the score track, the
+    /// active player orders them first.
+    fn stage_scoring(&mut self, sink: &mut impl EffectSink) -> Option<Stage> {
         // the scoring step is one scoring round (Messages)
         self.message_round_earned = false;
-        self.award_stage = AwardStage::Scoring;
+        self.after_awards = Stage::Wagons;
         if let Some(ti) = self.placed.take() {
             self.score_completed(ti, sink);
         }
@@ -222,13 +293,13 @@ impl Game {
         if self.scoring_order.len() >= 2 {
             if self.players[self.current as usize].active {
                 self.phase = Phase::ScoringOrder;
-                return;
+                return None;
             }
             // the active player left during the turn
             self.listed_scoring_order();
         }
         self.scoring_order.clear();
-        self.drain_awards(sink);
+        Some(Stage::Awards)
     }
 
     /// Nobody is left to choose the scoring order: the features not chosen yet score in
@@ -251,28 +322,26 @@ impl Game {
         self.awards.sort_by_key(key);
     }
 
-    /// Continues the queue, then the turn from where the awards came.
-    pub(crate) fn drain_awards(&mut self, sink: &mut impl EffectSink) {
+    /// Works off the award queue (score track), then goes on where the awards came from:
+    /// the ferries after the abbot's return, the wagons after scoring, the next message
+    /// after a message's points.
+    fn stage_awards(&mut self, sink: &mut impl EffectSink) -> Option<Stage> {
         if self.process_awards(sink) {
-            return;
+            return None;
         }
-        match self.award_stage {
-            AwardStage::Abbot => {
-                self.award_stage = AwardStage::Scoring;
-                self.after_figure(sink);
-            }
-            AwardStage::Scoring => self.continue_wagons(sink),
-            AwardStage::Message => self.continue_messages(sink),
+        let next = self.after_awards;
+        if next == Stage::Ferries {
+            self.after_awards = Stage::Wagons;
         }
+        Some(next)
     }
 
-    /// Freed wagons move one by one (a wagon with nowhere to go returns at once); then the
-    /// turn part ends.
-    pub(crate) fn continue_wagons(&mut self, sink: &mut impl EffectSink) {
+    /// Freed wagons move one by one (a wagon with nowhere to go returns at once).
+    fn stage_wagons(&mut self, sink: &mut impl EffectSink) -> Option<Stage> {
         while let Some(&(owner, from)) = self.wagons.first() {
             if self.has_wagon_target() {
                 self.phase = Phase::MoveWagon;
-                return;
+                return None;
             }
             self.wagons.remove(0);
             self.players[owner as usize].supply[FigureKind::Wagon as usize] += 1;
@@ -286,24 +355,27 @@ impl Game {
                 });
             }
         }
-        self.continue_messages(sink);
+        Some(Stage::Messages)
     }
 
-    /// After a turn part: the final abbey round, the builder's second part, or the next
-    /// player.
-    pub(crate) fn end_turn_part(&mut self, sink: &mut impl EffectSink) {
+    /// The crop circle of the tile placed this part (Crop Circles).
+    fn stage_crop_circle(&mut self) -> Option<Stage> {
         if let Some(ti) = self.part_tile.take() {
-            if self.start_crop_circle(ti, sink) {
-                return;
+            if self.start_crop_circle(ti) {
+                return None;
             }
         }
-        if self.in_final {
-            self.next_final(sink);
-            return;
+        Some(Stage::NextPart)
+    }
+
+    /// After a turn part: the final abbey round, the builder's second part, a message's
+    /// extra tile, or the next player.
+    fn stage_next_part(&mut self) -> Option<Stage> {
+        if self.after_part == Stage::FinalAbbey {
+            return Some(Stage::FinalAbbey);
         }
         if self.tiles_left() == 0 {
-            self.begin_final(sink);
-            return;
+            return Some(Stage::FinalRound);
         }
         if self.extra_tiles > 0 && self.players[self.current as usize].active {
             // Messages: an extra tile for the same player
@@ -321,26 +393,26 @@ impl Game {
             self.extra_tiles = 0;
             self.advance_player();
         }
-        self.start_turn(sink);
+        Some(Stage::Start)
     }
 
-    /// Abbey & Mayor: after the last tile, each player holding an abbey may place it,
-    /// starting left of the last active player and ending with them.
-    pub(crate) fn begin_final(&mut self, sink: &mut impl EffectSink) {
+    /// After the last tile: with Abbey & Mayor each player holding an abbey may place it,
+    /// starting left of the last active player and ending with them; then the end.
+    fn stage_final_round(&mut self) -> Option<Stage> {
         self.drawn = None;
         self.placed = None;
         if !self.expansions.contains(Expansion::AbbeyMayor) {
-            self.end_game(sink);
-            return;
+            return Some(Stage::End);
         }
         let n = self.players.len() as u8;
         self.final_queue = (1..=n).map(|k| (self.current + k) % n).collect();
-        self.in_final = true;
+        self.after_part = Stage::FinalAbbey;
         self.builder_trigger = false;
-        self.next_final(sink);
+        Some(Stage::FinalAbbey)
     }
 
-    pub(crate) fn next_final(&mut self, sink: &mut impl EffectSink) {
+    /// The next player of the final abbey round, or the end.
+    fn stage_final_abbey(&mut self) -> Option<Stage> {
         self.placed = None;
         while !self.final_queue.is_empty() {
             let p = self.final_queue.remove(0);
@@ -348,11 +420,11 @@ impl Game {
             if pl.active && pl.abbey && self.has_hole() {
                 self.current = p;
                 self.phase = Phase::FinalAbbey;
-                return;
+                return None;
             }
         }
-        self.in_final = false;
-        self.end_game(sink);
+        self.after_part = Stage::Start;
+        Some(Stage::End)
     }
 
     /// The next active player clockwise.
