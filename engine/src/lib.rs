@@ -20,7 +20,9 @@
 
 pub mod board;
 pub mod catalog;
+pub mod effect;
 pub mod event;
+pub mod expansion;
 pub mod expansions;
 pub mod figures;
 pub mod game;

@@ -4,29 +4,7 @@
 
 use super::prelude::*;
 
-/// The mage and the witch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MagicFigure {
-    Mage,
-    Witch,
-}
-
-impl MagicFigure {
-    pub fn index(self) -> usize {
-        match self {
-            MagicFigure::Mage => 0,
-            MagicFigure::Witch => 1,
-        }
-    }
-    pub fn other(self) -> MagicFigure {
-        match self {
-            MagicFigure::Mage => MagicFigure::Witch,
-            MagicFigure::Witch => MagicFigure::Mage,
-        }
-    }
-    pub const BOTH: [MagicFigure; 2] = [MagicFigure::Mage, MagicFigure::Witch];
-}
+pub use crate::figures::MagicFigure;
 
 /// Mage & Witch: a road's or city's value with the mage (+1 per tile) and/or the witch
 /// (halved, rounded up) in it.

@@ -2,7 +2,17 @@
 //! dark space earns a message, drawn after the wagon moves and carried out or taken as 2
 //! points.
 
+use serde::{Deserialize, Serialize};
+
 use super::prelude::*;
+
+/// The Messages' score figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreFigure {
+    Meeple,
+    Messenger,
+}
 
 /// Message tiles (The Messages), by number.
 pub const MESSAGES: [u8; 8] = [1, 2, 3, 4, 5, 6, 7, 8];

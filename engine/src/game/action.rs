@@ -137,14 +137,6 @@ pub enum Action {
     Pass,
 }
 
-/// The Messages' score figures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ScoreFigure {
-    Meeple,
-    Messenger,
-}
-
 /// How an [`Action`] is read. serde ignores `deny_unknown_fields` on the unit variant of
 /// an internally tagged enum, so `pass` is read as an empty struct variant here.
 #[derive(Deserialize)]

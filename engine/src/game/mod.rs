@@ -17,7 +17,8 @@ mod scoring;
 mod setup;
 mod turn;
 
-pub use action::{Action, ScoreFigure};
+pub use crate::expansions::messages::ScoreFigure;
+pub use action::Action;
 pub(crate) use action::{Done, Step};
 pub use errors::{PlayError, ReplayError, SetupError};
 pub use turn::Phase;
@@ -25,7 +26,8 @@ pub(crate) use turn::Stage;
 
 use crate::board::Board;
 use crate::catalog::{catalog, symbol, EdgeKind, FeatureKind, TileTypeId};
-use crate::event::{Effect, Event, RankEntry};
+use crate::effect::{Effect, RankEntry};
+use crate::event::Event;
 use crate::expansions::abbey_mayor::barn_check_on;
 use crate::expansions::crop_circles::{Crop, CropMode};
 use crate::expansions::ferries::Ferry;
