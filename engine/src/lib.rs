@@ -35,7 +35,7 @@ pub use event::{Effect, Event, EventError, RankEntry};
 pub use expansions::{Expansion, ExpansionSet};
 pub use figures::FigureKind;
 pub use game::{
-    Action, EffectSink, Game, GameConfig, NoEffects, Outcome, Pending, Phase, Placement, PlayError,
-    PlayerState, ReplayError, SetupError, SpotOption,
+    moves, Action, EffectSink, Game, GameConfig, MoveError, NoEffects, Outcome, Pending, Phase,
+    Placement, PlayError, PlayerState, ReplayError, SetupError, SpotOption,
 };
 pub use geometry::{Dir, Half, Pos, Rotation, Spot};

@@ -32,6 +32,14 @@ pub mod minis {
     pub use super::mage_witch::{magic_adjusted, MagicFigure};
 }
 
+/// The score track's types (Robbers, Messages) under the path they were first published
+/// at.
+pub mod track {
+    pub use super::messages::{MessageChoice, MESSAGES, MESSAGE_POINTS};
+    pub use super::robbers::robbery;
+    pub use super::score_track::{space, Award, OrderChoice, TRACK_SPACES};
+}
+
 /// What the expansion files share.
 mod prelude {
     pub(crate) use crate::board::Board;

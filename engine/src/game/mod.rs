@@ -4,12 +4,14 @@
 //! is refused), [`action`] (what a player decides), [`legal`] (every option of the
 //! pending decision), [`play`] (the one gate), [`turn`] (the turn pipeline, stage by
 //! stage), [`scoring`] (completed features, final scoring, ranking), [`resign`] (a player
-//! leaving) and [`replay`] (a game rebuilt from its log). The rules of each expansion live
-//! in `crate::expansions`, one file per expansion.
+//! leaving), [`replay`] (a game rebuilt from its log) and [`moves`] (several actions as
+//! one move, ending at the first that reveals hidden information). The rules of each
+//! expansion live in `crate::expansions`, one file per expansion.
 
 mod action;
 mod errors;
 mod legal;
+pub mod moves;
 mod play;
 mod replay;
 mod resign;
@@ -21,6 +23,7 @@ pub use crate::expansions::messages::ScoreFigure;
 pub use action::Action;
 pub(crate) use action::{Done, Step};
 pub use errors::{PlayError, ReplayError, SetupError};
+pub use moves::MoveError;
 pub use turn::Phase;
 pub(crate) use turn::Stage;
 
