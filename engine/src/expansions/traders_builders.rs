@@ -36,13 +36,32 @@ pub(crate) fn has_own_follower(board: &Board, seg: u16, player: u8) -> bool {
         .any(|f| f.owner == player && f.kind.is_follower() && board.find(f.seg) == root)
 }
 
+/// Where a turn stands with the builder's second part (one per turn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuilderPart {
+    /// The first part, no builder extended.
+    Plain,
+    /// The first part's tile extended a road or city holding the active player's builder:
+    /// a second part follows.
+    Triggered,
+    /// The second part is under way (it triggers nothing).
+    Second,
+}
+
+impl BuilderPart {
+    /// The part will not be followed by a second one after all (the final round began, or
+    /// the active player's turn was cut short).
+    pub fn cancel(&mut self) {
+        if *self == BuilderPart::Triggered {
+            *self = BuilderPart::Plain;
+        }
+    }
+}
+
 impl Game {
     /// Hook *tile placed*: did the tile placed at index `idx` extend a road or city
-    /// holding the active player's builder? (Only once per turn.)
+    /// holding the active player's builder?
     pub(crate) fn builder_triggered(&self, idx: usize) -> bool {
-        if self.extra_part_used {
-            return false;
-        }
         let tt = self.board.tiles()[idx].tile_type();
         let me = self.current;
         // the roots of the features holding the active player's builders (one each)

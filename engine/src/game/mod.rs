@@ -38,7 +38,7 @@ use crate::expansions::mage_witch::MagicFigure;
 use crate::expansions::messages::MessageChoice;
 use crate::expansions::river::{self, RiverEnd};
 use crate::expansions::score_track::{Award, OrderChoice};
-use crate::expansions::traders_builders::has_own_follower;
+use crate::expansions::traders_builders::{has_own_follower, BuilderPart};
 use crate::expansions::{self, Expansion, ExpansionSet};
 use crate::figures::FigureKind;
 use crate::geometry::{Pos, Rotation, Spot};
@@ -148,11 +148,8 @@ pub struct Game {
     pub(crate) ranking: Vec<RankEntry>,
     /// The River's open end while the river is being built.
     pub(crate) river: Option<RiverEnd>,
-    /// Traders & Builders: the tile placed in this part extended a road or city holding
-    /// the active player's builder.
-    pub(crate) builder_trigger: bool,
-    /// Traders & Builders: the extra turn part of this turn was already played.
-    pub(crate) extra_part_used: bool,
+    /// Traders & Builders: where the turn stands with the builder's second part.
+    pub(crate) builder: BuilderPart,
     /// Abbey & Mayor: freed wagons waiting for their owners' decisions, in order, with
     /// the cell they stood on.
     pub(crate) wagons: Vec<(u8, Pos)>,

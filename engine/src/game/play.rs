@@ -226,7 +226,7 @@ impl Game {
                 self.part_tile = Some(idx);
                 self.magic_symbol_pending = false;
                 self.drawn = None;
-                self.builder_trigger = false;
+                self.builder.cancel();
                 self.phase = Phase::PlaceFigure;
                 Done::AbbeyPlaced(pos)
             }

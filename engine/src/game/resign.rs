@@ -85,7 +85,7 @@ impl Game {
             }
         } else if was_placing_robber {
             self.robber_second = None;
-            self.builder_trigger = false;
+            self.builder.cancel();
             self.run(Stage::Scoring, sink);
         } else if player == self.current {
             match self.phase {
@@ -93,19 +93,17 @@ impl Game {
                     // the drawn tile goes back on top of the pile for the next player
                     self.drawn = None;
                     self.next_draw -= 1;
-                    self.builder_trigger = false;
-                    self.extra_part_used = false;
+                    self.builder = BuilderPart::Plain;
                     self.advance_player();
                     self.run(Stage::Start, sink);
                 }
                 Phase::AbbeyOrDraw => {
-                    self.builder_trigger = false;
-                    self.extra_part_used = false;
+                    self.builder = BuilderPart::Plain;
                     self.advance_player();
                     self.run(Stage::Start, sink);
                 }
                 Phase::PlaceFigure => {
-                    self.builder_trigger = false;
+                    self.builder.cancel();
                     self.run(Stage::Scoring, sink);
                 }
                 Phase::FinalAbbey => self.run(Stage::FinalAbbey, sink),
@@ -113,7 +111,7 @@ impl Game {
                     self.after_magic = Stage::Figure;
                     self.flight = None;
                     self.magic_symbol_pending = false;
-                    self.builder_trigger = false;
+                    self.builder.cancel();
                     self.run(Stage::Scoring, sink);
                 }
                 Phase::CropMode => {
@@ -133,7 +131,7 @@ impl Game {
                 }
                 Phase::ChooseScoreFigure | Phase::PlaceRobber | Phase::ChooseVictim => {}
                 Phase::PlaceFerry | Phase::MoveFerry => {
-                    self.builder_trigger = false;
+                    self.builder.cancel();
                     self.after_magic = Stage::Figure;
                     self.run(Stage::Scoring, sink);
                 }

@@ -380,16 +380,13 @@ impl Game {
         if self.extra_tiles > 0 && self.players[self.current as usize].active {
             // Messages: an extra tile for the same player
             self.extra_tiles -= 1;
-        } else if self.builder_trigger
-            && !self.extra_part_used
+        } else if self.builder == BuilderPart::Triggered
             && self.players[self.current as usize].active
         {
             // Traders & Builders: a second turn part for the same player
-            self.builder_trigger = false;
-            self.extra_part_used = true;
+            self.builder = BuilderPart::Second;
         } else {
-            self.builder_trigger = false;
-            self.extra_part_used = false;
+            self.builder = BuilderPart::Plain;
             self.extra_tiles = 0;
             self.advance_player();
         }
@@ -407,7 +404,7 @@ impl Game {
         let n = self.players.len() as u8;
         self.final_queue = (1..=n).map(|k| (self.current + k) % n).collect();
         self.after_part = Stage::FinalAbbey;
-        self.builder_trigger = false;
+        self.builder.cancel();
         Some(Stage::FinalAbbey)
     }
 
