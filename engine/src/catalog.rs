@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use thiserror::Error;
 
-use crate::expansions::Expansion;
+use crate::expansion::Expansion;
 use crate::geometry::{Dir, Half, Rotation, Spot};
 
 /// The catalog source, embedded in the crate.

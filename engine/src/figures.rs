@@ -69,3 +69,27 @@ impl FigureKind {
         }
     }
 }
+
+/// The mage and the witch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MagicFigure {
+    Mage,
+    Witch,
+}
+
+impl MagicFigure {
+    pub fn index(self) -> usize {
+        match self {
+            MagicFigure::Mage => 0,
+            MagicFigure::Witch => 1,
+        }
+    }
+    pub fn other(self) -> MagicFigure {
+        match self {
+            MagicFigure::Mage => MagicFigure::Witch,
+            MagicFigure::Witch => MagicFigure::Mage,
+        }
+    }
+    pub const BOTH: [MagicFigure; 2] = [MagicFigure::Mage, MagicFigure::Witch];
+}

@@ -20,12 +20,13 @@
 
 pub mod board;
 pub mod catalog;
+pub mod effect;
 pub mod event;
+pub mod expansion;
 pub mod expansions;
 pub mod figures;
 pub mod game;
 pub mod geometry;
-pub mod moves;
 pub mod rng;
 
 pub use board::{Board, BoardFigure, PlacedTile};
@@ -34,8 +35,7 @@ pub use event::{Effect, Event, EventError, RankEntry};
 pub use expansions::{Expansion, ExpansionSet};
 pub use figures::FigureKind;
 pub use game::{
-    Action, EffectSink, Game, GameConfig, NoEffects, Outcome, Pending, Phase, Placement, PlayError,
-    PlayerState, ReplayError, SetupError, SpotOption,
+    moves, Action, EffectSink, Game, GameConfig, MoveError, NoEffects, Outcome, Pending, Phase,
+    Placement, PlayError, PlayerState, ReplayError, SetupError, SpotOption,
 };
 pub use geometry::{Dir, Half, Pos, Rotation, Spot};
-pub use moves::MoveError;

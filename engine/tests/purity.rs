@@ -79,7 +79,7 @@ fn engine_sources_do_no_io_and_read_no_clock_or_global_randomness() {
         files.len() >= 8,
         "expected the engine's modules, found {files:?}"
     );
-    assert!(files.iter().any(|f| f.ends_with("game.rs")));
+    assert!(files.iter().any(|f| f.ends_with("game/mod.rs")));
     let mut problems = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).expect("readable source");

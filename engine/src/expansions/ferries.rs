@@ -5,10 +5,8 @@
 //! split a road: the roads are rebuilt from the tiles and the ferry links, and figures stay
 //! on their segments.
 
-use crate::catalog::FeatureKind;
-use crate::expansions::Expansion;
-use crate::game::{EffectSink, Game, Phase, PlayError};
-use crate::geometry::{Dir, Pos};
+use super::prelude::*;
+use crate::geometry::Dir;
 
 /// A ferry on the lake of a placed tile, joining two jetties (segments).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,46 +38,6 @@ impl Game {
     /// The ferries on the board.
     pub fn ferries(&self) -> &[Ferry] {
         &self.ferries
-    }
-
-    /// A magic move made because a ferry brought the mage and the witch together: the
-    /// turn goes on with the ferries.
-    pub(crate) fn resume_after_magic(&mut self, sink: &mut impl EffectSink) {
-        if self.magic_after_ferry && self.phase == Phase::PlaceFigure {
-            self.magic_after_ferry = false;
-            self.after_figure(sink);
-        }
-    }
-
-    /// After the figure phase: the ferry of a lake tile placed this part, then ferry
-    /// moves, then scoring.
-    pub(crate) fn after_figure(&mut self, sink: &mut impl EffectSink) {
-        if !self.players[self.current as usize].active {
-            // the active player left during the figure phase: straight to scoring
-            self.finish_turn(sink);
-            return;
-        }
-        // a ferry that joined the mage's and the witch's roads: one of them moves first
-        if self.magic_meeting() {
-            self.magic_after_ferry = true;
-            self.phase = Phase::MoveMagic;
-            return;
-        }
-        if self.expansions.contains(Expansion::Ferries) {
-            if let Some(ti) = self.part_tile {
-                if self.jetties(ti).len() >= 2
-                    && !self.ferries.iter().any(|f| f.tile as usize == ti)
-                {
-                    self.phase = Phase::PlaceFerry;
-                    return;
-                }
-            }
-            if !self.movable_ferries().is_empty() {
-                self.phase = Phase::MoveFerry;
-                return;
-            }
-        }
-        self.finish_turn(sink);
     }
 
     /// Pairs of sides the new ferry may join.
@@ -148,7 +106,7 @@ impl Game {
         });
         self.board.link(a, b);
         self.ferry_touched.push(ti);
-        self.after_figure(sink);
+        self.run(Stage::Ferries, sink);
         Ok(())
     }
 
@@ -186,7 +144,7 @@ impl Game {
         self.ferry_touched.push(ti);
         // a builder or pig cut off from its owner's followers goes home
         self.return_lonely_specials(sink);
-        self.after_figure(sink);
+        self.run(Stage::Ferries, sink);
         Ok(())
     }
 

@@ -6,123 +6,54 @@
 //! game is their first user; each expansion gets its own module here and is dispatched
 //! from these functions, never from special cases in the core.
 
+pub mod abbey_mayor;
+pub mod abbot;
+pub mod crop_circles;
 pub mod ferries;
-pub mod minis;
+pub mod flier;
+pub mod gold_mines;
+pub mod inns_cathedrals;
+pub mod mage_witch;
+pub mod messages;
 pub mod river;
-pub mod track;
+pub mod robbers;
+pub mod score_track;
+pub mod traders_builders;
 
-use serde::{Deserialize, Serialize};
+pub use crate::expansion::{Expansion, ExpansionSet};
+pub use abbey_mayor::BARN_POINTS_PER_CITY;
+use traders_builders::BuilderPart;
+pub use traders_builders::{goods_majorities, GOODS_MAJORITY_POINTS};
 
-use crate::board::{FLAG_CATHEDRAL, FLAG_INN};
+/// The types of Gold Mines, Mage & Witch, Flying Machines and Crop Circles under the path
+/// they were first published at.
+pub mod minis {
+    pub use super::crop_circles::{Crop, CropMode};
+    pub use super::gold_mines::{gold_points, gold_round_robin, GoldPile};
+    pub use super::mage_witch::{magic_adjusted, MagicFigure};
+}
+
+/// The score track's types (Robbers, Messages) under the path they were first published
+/// at.
+pub mod track {
+    pub use super::messages::{MessageChoice, MESSAGES, MESSAGE_POINTS};
+    pub use super::robbers::robbery;
+    pub use super::score_track::{space, Award, OrderChoice, TRACK_SPACES};
+}
+
+/// What the expansion files share.
+mod prelude {
+    pub(crate) use crate::board::Board;
+    pub(crate) use crate::catalog::FeatureKind;
+    pub(crate) use crate::effect::Effect;
+    pub(crate) use crate::expansions::{self, Expansion};
+    pub(crate) use crate::figures::FigureKind;
+    pub(crate) use crate::game::{EffectSink, Game, Phase, PlayError, Stage};
+    pub(crate) use crate::geometry::{Pos, Spot};
+}
+
 use crate::catalog::{FeatureKind, TileType};
 use crate::figures::FigureKind;
-
-/// The expansions of the box, by stable id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Expansion {
-    River,
-    Abbot,
-    InnsCathedrals,
-    TradersBuilders,
-    AbbeyMayor,
-    FlyingMachines,
-    Messages,
-    Ferries,
-    GoldMines,
-    MageWitch,
-    Robbers,
-    CropCircles,
-}
-
-impl Expansion {
-    pub const ALL: [Expansion; 12] = [
-        Expansion::River,
-        Expansion::Abbot,
-        Expansion::InnsCathedrals,
-        Expansion::TradersBuilders,
-        Expansion::AbbeyMayor,
-        Expansion::FlyingMachines,
-        Expansion::Messages,
-        Expansion::Ferries,
-        Expansion::GoldMines,
-        Expansion::MageWitch,
-        Expansion::Robbers,
-        Expansion::CropCircles,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Expansion::River => "river",
-            Expansion::Abbot => "abbot",
-            Expansion::InnsCathedrals => "inns_cathedrals",
-            Expansion::TradersBuilders => "traders_builders",
-            Expansion::AbbeyMayor => "abbey_mayor",
-            Expansion::FlyingMachines => "flying_machines",
-            Expansion::Messages => "messages",
-            Expansion::Ferries => "ferries",
-            Expansion::GoldMines => "gold_mines",
-            Expansion::MageWitch => "mage_witch",
-            Expansion::Robbers => "robbers",
-            Expansion::CropCircles => "crop_circles",
-        }
-    }
-
-    pub fn from_id(s: &str) -> Option<Expansion> {
-        Expansion::ALL.into_iter().find(|e| e.id() == s)
-    }
-
-    /// Whether the engine implements this expansion's rules yet. A game can only be set
-    /// up with implemented expansions.
-    pub fn is_implemented(self) -> bool {
-        matches!(
-            self,
-            Expansion::River
-                | Expansion::Abbot
-                | Expansion::InnsCathedrals
-                | Expansion::TradersBuilders
-                | Expansion::AbbeyMayor
-                | Expansion::FlyingMachines
-                | Expansion::GoldMines
-                | Expansion::MageWitch
-                | Expansion::CropCircles
-                | Expansion::Ferries
-                | Expansion::Robbers
-                | Expansion::Messages
-        )
-    }
-}
-
-/// A set of expansions.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExpansionSet(u16);
-
-impl ExpansionSet {
-    pub fn contains(self, e: Expansion) -> bool {
-        self.0 & (1 << e as u16) != 0
-    }
-    pub fn insert(&mut self, e: Expansion) {
-        self.0 |= 1 << e as u16;
-    }
-    pub fn iter(self) -> impl Iterator<Item = Expansion> {
-        Expansion::ALL
-            .into_iter()
-            .filter(move |e| self.contains(*e))
-    }
-    pub fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-}
-
-impl FromIterator<Expansion> for ExpansionSet {
-    fn from_iter<I: IntoIterator<Item = Expansion>>(iter: I) -> Self {
-        let mut s = ExpansionSet::default();
-        for e in iter {
-            s.insert(e);
-        }
-        s
-    }
-}
 
 /// Whether tiles of this catalog origin go into the draw pile of a game with `set`
 /// (the River's spring is the start tile, not drawn).
@@ -186,10 +117,11 @@ pub fn figure_allowed(_set: ExpansionSet, kind: FigureKind, feature: FeatureKind
 /// cathedrals change it). `flags` are the board's `FLAG_*` bits of the feature.
 pub fn completed_value(kind: FeatureKind, tiles: u32, pennants: u32, flags: u8) -> i32 {
     let (tiles, pennants) = (tiles as i32, pennants as i32);
+    if let Some(v) = inns_cathedrals::completed_value(kind, tiles, pennants, flags) {
+        return v;
+    }
     match kind {
-        FeatureKind::Road if flags & FLAG_INN != 0 => 2 * tiles,
         FeatureKind::Road => tiles,
-        FeatureKind::City if flags & FLAG_CATHEDRAL != 0 => 3 * tiles + 3 * pennants,
         FeatureKind::City => 2 * tiles + 2 * pennants,
         FeatureKind::Monastery | FeatureKind::Garden => 9,
         _ => 0,
@@ -206,10 +138,11 @@ pub fn final_value(
     completed_cities: u32,
 ) -> i32 {
     let (tiles, pennants) = (tiles as i32, pennants as i32);
+    if let Some(v) = inns_cathedrals::final_value(kind, flags) {
+        return v;
+    }
     match kind {
-        FeatureKind::Road if flags & FLAG_INN != 0 => 0,
         FeatureKind::Road => tiles,
-        FeatureKind::City if flags & FLAG_CATHEDRAL != 0 => 0,
         FeatureKind::City => tiles + pennants,
         // `tiles` is the monastery tile plus its occupied surroundings
         FeatureKind::Monastery | FeatureKind::Garden => tiles,
@@ -222,27 +155,56 @@ pub fn final_value(
 /// the farmers' 3 (Traders & Builders).
 pub const PIG_BONUS_PER_CITY: i32 = 1;
 
-/// Final points per completed city for each barn (Abbey & Mayor).
-pub const BARN_POINTS_PER_CITY: i32 = 4;
-
-/// Final points per goods majority (Traders & Builders).
-pub const GOODS_MAJORITY_POINTS: i32 = 10;
-
-/// Traders & Builders final scoring: for each good (wine, grain, cloth), every player with
-/// the most tokens (at least one) scores 10. `tokens[p]` is `None` for a player who left
-/// the game. Returns, per good, the players who score.
-pub fn goods_majorities(tokens: &[Option<[u8; 3]>]) -> [Vec<u8>; 3] {
-    let mut out: [Vec<u8>; 3] = Default::default();
-    for (k, winners) in out.iter_mut().enumerate() {
-        let max = tokens.iter().flatten().map(|t| t[k]).max().unwrap_or(0);
-        if max == 0 {
-            continue;
-        }
-        for (p, t) in tokens.iter().enumerate() {
-            if t.is_some_and(|t| t[k] == max) {
-                winners.push(p as u8);
-            }
+/// The hook points where expansions change the turn. The core (`crate::game`) calls these
+/// and nothing else of an expansion's scoring; each dispatches to the expansions of the
+/// game, in a fixed order.
+impl crate::game::Game {
+    /// Hook *tile placed*: the tile at board index `idx` was just placed.
+    pub(crate) fn tile_placed(&mut self, idx: usize) {
+        if self.builder != BuilderPart::Second {
+            self.builder = if self.builder_triggered(idx) {
+                BuilderPart::Triggered
+            } else {
+                BuilderPart::Plain
+            };
         }
     }
-    out
+
+    /// Hook *features scored*: the features `scored` (root, owners as a bit per player)
+    /// were scored after the tile at `ti`; `completed_cities` are the cities it completed.
+    pub(crate) fn features_scored(
+        &mut self,
+        ti: usize,
+        scored: &[(u16, u8)],
+        completed_cities: &[u16],
+        sink: &mut impl crate::game::EffectSink,
+    ) {
+        // Mage & Witch: scored features set their magic figure aside
+        for &(root, _) in scored {
+            self.set_magic_aside(root, sink);
+        }
+        if self.expansions.contains(Expansion::TradersBuilders) {
+            self.take_goods(completed_cities, sink);
+        }
+        if self.expansions.contains(Expansion::AbbeyMayor) {
+            self.score_barn_fields(ti, sink);
+        }
+        // Gold Mines: the owners of scored features share the ingots on their tiles
+        self.distribute_gold(scored, sink);
+    }
+
+    /// Hook *final scoring*, after the features: barns, goods, gold. `cities` is a buffer.
+    pub(crate) fn final_scoring(
+        &mut self,
+        cities: &mut Vec<u16>,
+        sink: &mut impl crate::game::EffectSink,
+    ) {
+        self.score_barns(cities, sink);
+        if self.expansions.contains(Expansion::TradersBuilders) {
+            self.score_goods(sink);
+        }
+        if self.expansions.contains(Expansion::GoldMines) {
+            self.score_gold(sink);
+        }
+    }
 }

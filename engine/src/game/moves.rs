@@ -61,7 +61,7 @@ impl Game {
     /// Plays the actions of one move by `player` in order. On success the game has moved
     /// on and the outcomes are returned in order; on refusal the game is untouched. A move
     /// may not go on after an action that brought hidden information into the game: see
-    /// the [module documentation](crate::moves).
+    /// the [module documentation](crate::game::moves).
     pub fn play_move(&mut self, player: u8, actions: &[Action]) -> Result<Vec<Outcome>, MoveError> {
         let (game, outcomes) = self.played_move(player, actions)?;
         *self = game;

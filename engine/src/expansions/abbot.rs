@@ -1,0 +1,36 @@
+//! The Abbot: a special follower for monasteries and gardens, taken back instead of
+//! placing a figure (scoring its feature at once as at the end of the game).
+
+use super::prelude::*;
+
+impl Game {
+    /// The player's abbot on an incomplete monastery or garden, if any (index into the
+    /// board's figures).
+    pub(crate) fn returnable_abbot(&self, player: u8) -> Option<usize> {
+        self.board.figures.iter().position(|f| {
+            f.owner == player && f.kind == FigureKind::Abbot && !self.board.is_complete(f.seg)
+        })
+    }
+
+    /// Takes the player's abbot back from an incomplete monastery or garden, scoring it
+    /// at once; the turn goes on once the awards are worked off.
+    pub(crate) fn return_abbot(
+        &mut self,
+        player: u8,
+        sink: &mut impl EffectSink,
+    ) -> Result<(), PlayError> {
+        let i = self
+            .returnable_abbot(player)
+            .ok_or(PlayError::NoAbbotToReturn)?;
+        let f = self.board.figures[i];
+        let p = self.board.tiles()[self.board.seg_tile(f.seg)].pos;
+        let kind = self.board.seg_kind(f.seg);
+        let value = expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0);
+        self.message_round_earned = false;
+        self.after_awards = Stage::Ferries;
+        let _ = self.award(f.seg, kind, value, 0, false, 3000, sink);
+        self.return_figures(f.seg, sink);
+        self.run(Stage::Awards, sink);
+        Ok(())
+    }
+}

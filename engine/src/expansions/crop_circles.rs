@@ -1,0 +1,195 @@
+//! Crop Circles: after a crop-circle tile, the active player chooses to add or to
+//! remove; then every player with a follower of the circle's role adds one beside it or
+//! takes one back, in turn order.
+
+use super::prelude::*;
+
+/// Add or remove (Crop Circles).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CropMode {
+    Add,
+    Remove,
+}
+
+/// A crop-circle action under way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Crop {
+    /// The role the circle names: road (club), city (shield) or field (pitchfork).
+    pub role: FeatureKind,
+    pub mode: Option<CropMode>,
+    /// Players still to act, in order; the head decides.
+    pub queue: Vec<u8>,
+}
+
+impl Game {
+    /// Starts the crop-circle action if tile `ti` (placed this part) has a circle.
+    pub(crate) fn start_crop_circle(&mut self, ti: usize) -> bool {
+        if !self.expansions.contains(Expansion::CropCircles)
+            || !self.players[self.current as usize].active
+        {
+            return false;
+        }
+        let tt = self.board.tiles()[ti].tile_type();
+        let Some(role) = tt
+            .features
+            .iter()
+            .find(|f| f.kind == FeatureKind::CropCircle)
+            .and_then(|f| f.crop_affects)
+        else {
+            return false;
+        };
+        self.crop = Some(Crop {
+            role,
+            mode: None,
+            queue: Vec::new(),
+        });
+        self.phase = Phase::CropMode;
+        true
+    }
+
+    pub(crate) fn choose_crop_mode(&mut self, mode: CropMode, sink: &mut impl EffectSink) {
+        let n = self.players.len() as u8;
+        let cur = self.current;
+        if let Some(c) = self.crop.as_mut() {
+            c.mode = Some(mode);
+            c.queue = (1..=n).map(|k| (cur + k) % n).collect();
+        }
+        self.run(Stage::Crop, sink);
+    }
+
+    /// The next player with a follower of the circle's role acts; players who cannot
+    /// (no such follower, or adding with an empty supply) are skipped.
+    /// Stage *crop*: true when that player's decision is pending.
+    pub(crate) fn next_crop_player(&mut self) -> bool {
+        while let Some(head) = self.crop.as_ref().and_then(|c| c.queue.first().copied()) {
+            if self.players[head as usize].active && self.has_crop_option(head) {
+                self.phase = Phase::CropAction;
+                return true;
+            }
+            if let Some(c) = self.crop.as_mut() {
+                c.queue.remove(0);
+            }
+        }
+        self.crop = None;
+        false
+    }
+
+    /// Crop options of player `p`: for Add, (figure, segment) next to each own follower of
+    /// the role; for Remove, each own follower of the role (figure, segment).
+    pub fn crop_options(&self, p: u8) -> Vec<(FigureKind, u16)> {
+        let Some(c) = &self.crop else {
+            return Vec::new();
+        };
+        let mut out: Vec<(FigureKind, u16)> = Vec::new();
+        for f in &self.board.figures {
+            if f.owner != p || !f.kind.is_follower() || f.kind == FigureKind::Abbot {
+                continue;
+            }
+            if self.board.seg_kind(f.seg) != c.role {
+                continue;
+            }
+            match c.mode {
+                Some(CropMode::Remove) if !out.contains(&(f.kind, f.seg)) => {
+                    out.push((f.kind, f.seg));
+                }
+                Some(CropMode::Remove) => {}
+                Some(CropMode::Add) => {
+                    let supply = &self.players[p as usize].supply;
+                    for k in FigureKind::ALL {
+                        if k.is_follower()
+                            && k != FigureKind::Abbot
+                            && supply[k as usize] > 0
+                            && expansions::figure_allowed(self.expansions, k, c.role)
+                            && !out.contains(&(k, f.seg))
+                        {
+                            out.push((k, f.seg));
+                        }
+                    }
+                }
+                None => {}
+            }
+        }
+        out
+    }
+
+    /// Whether [`Game::crop_options`] of player `p` lists anything.
+    pub(crate) fn has_crop_option(&self, p: u8) -> bool {
+        let Some(c) = &self.crop else {
+            return false;
+        };
+        let can_add = FigureKind::ALL.iter().any(|&k| {
+            k.is_follower()
+                && k != FigureKind::Abbot
+                && self.players[p as usize].supply[k as usize] > 0
+                && expansions::figure_allowed(self.expansions, k, c.role)
+        });
+        let any = match c.mode {
+            Some(CropMode::Remove) => true,
+            Some(CropMode::Add) => can_add,
+            None => false,
+        };
+        let found = any
+            && self.board.figures.iter().any(|f| {
+                f.owner == p
+                    && f.kind.is_follower()
+                    && f.kind != FigureKind::Abbot
+                    && self.board.seg_kind(f.seg) == c.role
+            });
+        debug_assert_eq!(found, !self.crop_options(p).is_empty());
+        found
+    }
+
+    pub(crate) fn crop_act(
+        &mut self,
+        player: u8,
+        k: FigureKind,
+        seg: u16,
+        add: bool,
+        sink: &mut impl EffectSink,
+    ) -> Result<(), PlayError> {
+        let mode = self.crop.as_ref().and_then(|c| c.mode);
+        if mode != Some(if add { CropMode::Add } else { CropMode::Remove }) {
+            return Err(PlayError::WrongPhase {
+                got: if add {
+                    "add_follower"
+                } else {
+                    "remove_follower"
+                },
+                expected: "crop_action",
+            });
+        }
+        if !self.crop_options(player).contains(&(k, seg)) {
+            return Err(PlayError::CropNotAllowed);
+        }
+        if add {
+            self.board.add_figure(player, k, seg);
+            self.players[player as usize].supply[k as usize] -= 1;
+        } else {
+            let i = self
+                .board
+                .figures
+                .iter()
+                .position(|f| f.owner == player && f.kind == k && f.seg == seg)
+                .ok_or(PlayError::CropNotAllowed)?;
+            self.return_figure(i, sink);
+            self.return_lonely_specials(sink);
+        }
+        if let Some(c) = self.crop.as_mut() {
+            c.queue.remove(0);
+        }
+        self.run(Stage::Crop, sink);
+        Ok(())
+    }
+
+    pub(crate) fn crop_pass(&mut self, sink: &mut impl EffectSink) -> Result<(), PlayError> {
+        if self.crop.as_ref().and_then(|c| c.mode) != Some(CropMode::Add) {
+            return Err(PlayError::CropNotAllowed);
+        }
+        if let Some(c) = self.crop.as_mut() {
+            c.queue.remove(0);
+        }
+        self.run(Stage::Crop, sink);
+        Ok(())
+    }
+}

@@ -1,0 +1,132 @@
+//! Flying Machines: instead of placing a figure, a follower flies in the direction of
+//! the tile's machine; the die decides how far, and it lands on a feature of that tile.
+
+use super::prelude::*;
+
+/// Cell offset of a flight direction in eighths of a turn clockwise from north.
+fn direction_step(eighths: u8) -> (i32, i32) {
+    match eighths & 7 {
+        0 => (0, 1),
+        1 => (1, 1),
+        2 => (1, 0),
+        3 => (1, -1),
+        4 => (0, -1),
+        5 => (-1, -1),
+        6 => (-1, 0),
+        _ => (-1, 1),
+    }
+}
+
+impl Game {
+    /// The flying-machine direction of the placed tile (eighths, board orientation).
+    pub(crate) fn flight_direction(&self) -> Option<u8> {
+        if !self.expansions.contains(Expansion::FlyingMachines) {
+            return None;
+        }
+        let pt = self.board.tiles()[self.placed?];
+        let tt = pt.tile_type();
+        tt.features
+            .iter()
+            .find_map(|f| f.direction)
+            .map(|d| (d + 2 * pt.rotation.quarters()) & 7)
+    }
+
+    /// Follower kinds the current player may send flying.
+    pub fn flyable(&self) -> Vec<FigureKind> {
+        if self.flight_direction().is_none() {
+            return Vec::new();
+        }
+        let me = &self.players[self.current as usize];
+        FigureKind::ALL
+            .into_iter()
+            .filter(|k| k.is_follower() && me.supply[*k as usize] > 0)
+            .collect()
+    }
+
+    /// Rolls the die and flies `k`: returns whether a landing decision follows.
+    pub(crate) fn fly(
+        &mut self,
+        k: FigureKind,
+        sink: &mut impl EffectSink,
+    ) -> Result<bool, PlayError> {
+        if !self.flyable().contains(&k) {
+            return Err(PlayError::CannotFly(k.id()));
+        }
+        let dir = self.flight_direction().unwrap_or(0);
+        let d = 1 + self.rng.below(3) as i32;
+        let from = self.board.tiles()[self.placed.unwrap_or(0)].pos;
+        let (dx, dy) = direction_step(dir);
+        let target = Pos::new(from.x + d * dx, from.y + d * dy);
+        if sink.enabled() {
+            sink.push(Effect::DieRolled {
+                player: self.current,
+                value: d as u8,
+                x: target.x,
+                y: target.y,
+            });
+        }
+        if let Some(j) = self.board.tile_index_at(target) {
+            self.flight = Some((k, j));
+            if !self.landings().is_empty() {
+                return Ok(true);
+            }
+        }
+        self.flight = None;
+        Ok(false)
+    }
+
+    /// Where the flying figure may land: (spot name, segment) on the target tile.
+    pub fn landings(&self) -> Vec<(String, u16)> {
+        let Some((k, j)) = self.flight else {
+            return Vec::new();
+        };
+        landing_options(&self.board, self, k, j)
+    }
+
+    /// The cell the flying figure must land on.
+    pub fn flight_target(&self) -> Option<Pos> {
+        self.flight.map(|(_, j)| self.board.tiles()[j].pos)
+    }
+
+    pub(crate) fn land(&mut self, spot: &str) -> Result<(FigureKind, u16), PlayError> {
+        let (k, j) = self.flight.ok_or(PlayError::GameOver)?;
+        let pt = self.board.tiles()[j];
+        let tt = pt.tile_type();
+        let seg = tt
+            .parse_spot(spot)
+            .filter(|s| !matches!(s, Spot::Corner(_)))
+            .and_then(|s| tt.feature_at(pt.rotation, s))
+            .map(|i| self.board.seg(j, i))
+            .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
+        if !self.landings().iter().any(|l| l.1 == seg) {
+            return Err(PlayError::CannotLand(spot.to_string()));
+        }
+        self.board.add_figure(self.current, k, seg);
+        self.players[self.current as usize].supply[k as usize] -= 1;
+        self.flight = None;
+        Ok((k, seg))
+    }
+}
+
+/// Landing options for a figure of kind `k` on tile `j`: incomplete roads, cities and
+/// monasteries (gardens for the abbot) the figure may stand on, occupied or not.
+fn landing_options(board: &Board, g: &Game, k: FigureKind, j: usize) -> Vec<(String, u16)> {
+    let pt = board.tiles()[j];
+    let tt = pt.tile_type();
+    let mut v = Vec::new();
+    for (i, f) in tt.features.iter().enumerate() {
+        if !matches!(
+            f.kind,
+            FeatureKind::Road | FeatureKind::City | FeatureKind::Monastery | FeatureKind::Garden
+        ) || !expansions::figure_allowed(g.expansions, k, f.kind)
+        {
+            continue;
+        }
+        let seg = board.seg(j, i);
+        if board.is_complete(seg) {
+            continue;
+        }
+        v.push((tt.spot_name(tt.canonical_spot(pt.rotation, i)), seg));
+    }
+    v
+}

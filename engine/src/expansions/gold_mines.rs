@@ -1,0 +1,195 @@
+//! Gold Mines: a gold tile lays an ingot on itself and one on a tile around it; the
+//! owners of a scored feature share the ingots on its tiles; at the end ingots score by
+//! the value table.
+
+use super::prelude::*;
+
+/// Ingots per tile and the final value table (Gold Mines).
+pub fn gold_points(ingots: u8) -> i32 {
+    let per = match ingots {
+        0 => 0,
+        1..=3 => 1,
+        4..=6 => 2,
+        7..=9 => 3,
+        _ => 4,
+    };
+    per * ingots as i32
+}
+
+/// Ingots on one claimable tile and who may claim them (bit per player).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GoldPile {
+    pub ingots: u8,
+    pub claimants: u8,
+    pub pos: Pos,
+}
+
+/// Gold Mines distribution: one ingot at a time, round-robin from `first` (players
+/// without a claimable ingot are skipped); each takes from the claimable tile with the
+/// most claimants, then the smallest position. Returns the ingots taken per player and
+/// leaves what nobody could claim in `piles`.
+pub fn gold_round_robin(piles: &mut [GoldPile], first: u8, players: u8) -> [u8; 8] {
+    let mut taken = [0u8; 8];
+    let mut p = first;
+    let mut idle = 0;
+    while idle < players {
+        let bit = 1u8 << p;
+        let best = piles
+            .iter_mut()
+            .filter(|c| c.claimants & bit != 0 && c.ingots > 0)
+            .max_by_key(|c| (c.claimants.count_ones(), std::cmp::Reverse(c.pos)));
+        match best {
+            Some(c) => {
+                c.ingots -= 1;
+                taken[p as usize] += 1;
+                idle = 0;
+            }
+            None => idle += 1,
+        }
+        p = (p + 1) % players;
+    }
+    taken
+}
+
+impl Game {
+    pub(crate) fn put_ingot(&mut self, ti: usize, sink: &mut impl EffectSink) {
+        if self.gold_on.len() < self.board.len() {
+            self.gold_on.resize(self.board.len(), 0);
+        }
+        self.gold_on[ti] += 1;
+        if sink.enabled() {
+            let p = self.board.tiles()[ti].pos;
+            sink.push(Effect::IngotLaid { x: p.x, y: p.y });
+        }
+    }
+
+    /// Tiles around the placed gold tile where the second ingot may go.
+    pub fn ingot_targets(&self) -> Vec<Pos> {
+        let Some(ti) = self.placed else {
+            return Vec::new();
+        };
+        let p = self.board.tiles()[ti].pos;
+        let mut v: Vec<Pos> = p
+            .surrounding()
+            .into_iter()
+            .filter(|q| self.board.is_occupied(*q))
+            .collect();
+        v.sort();
+        v
+    }
+
+    pub(crate) fn place_ingot(
+        &mut self,
+        pos: Pos,
+        sink: &mut impl EffectSink,
+    ) -> Result<(), PlayError> {
+        if !self.ingot_targets().contains(&pos) {
+            return Err(PlayError::NotAround { x: pos.x, y: pos.y });
+        }
+        let j = self
+            .board
+            .tile_index_at(pos)
+            .ok_or(PlayError::NotAround { x: pos.x, y: pos.y })?;
+        self.put_ingot(j, sink);
+        self.run(Stage::Magic, sink);
+        Ok(())
+    }
+
+    /// Ingots lying on the tile at `p`.
+    pub fn ingots_at(&self, p: Pos) -> u8 {
+        self.board
+            .tile_index_at(p)
+            .and_then(|i| self.gold_on.get(i).copied())
+            .unwrap_or(0)
+    }
+
+    /// Gold Mines: hands out the ingots on the claim tiles of the scored features, one at
+    /// a time round-robin from the active player; each claimant takes from the claimable
+    /// tile with the most claimants (then the smallest position).
+    pub(crate) fn distribute_gold(&mut self, scored: &[(u16, u8)], sink: &mut impl EffectSink) {
+        if !self.expansions.contains(Expansion::GoldMines) {
+            return;
+        }
+        // claimants per tile index
+        let mut claims: Vec<(usize, u8)> = Vec::new();
+        for &(root, owners) in scored {
+            if owners == 0 {
+                continue;
+            }
+            let kind = self.board.seg_kind(root);
+            let mut tiles: Vec<usize> = Vec::new();
+            if kind.is_cloister() {
+                let ti = self.board.seg_tile(root);
+                let p = self.board.tiles()[ti].pos;
+                tiles.push(ti);
+                for q in p.surrounding() {
+                    if let Some(j) = self.board.tile_index_at(q) {
+                        tiles.push(j);
+                    }
+                }
+            } else {
+                let r = self.board.find(root);
+                for m in self.board.members(r) {
+                    let t = self.board.seg_tile(m);
+                    if !tiles.contains(&t) {
+                        tiles.push(t);
+                    }
+                }
+            }
+            for t in tiles {
+                if self.gold_on.get(t).copied().unwrap_or(0) == 0 {
+                    continue;
+                }
+                match claims.iter_mut().find(|c| c.0 == t) {
+                    Some(c) => c.1 |= owners,
+                    None => claims.push((t, owners)),
+                }
+            }
+        }
+        if claims.is_empty() {
+            return;
+        }
+        let n = self.players.len() as u8;
+        let mut piles: Vec<GoldPile> = claims
+            .iter()
+            .map(|&(t, claimants)| GoldPile {
+                ingots: self.gold_on[t],
+                claimants,
+                pos: self.board.tiles()[t].pos,
+            })
+            .collect();
+        let taken = gold_round_robin(&mut piles, self.current, n);
+        for (c, pile) in claims.iter().zip(&piles) {
+            self.gold_on[c.0] = pile.ingots;
+        }
+        for (pl, k) in taken.iter().enumerate().take(n as usize) {
+            if *k > 0 {
+                self.players[pl].gold += k;
+                if sink.enabled() {
+                    sink.push(Effect::GoldTaken {
+                        player: pl as u8,
+                        ingots: *k,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Gold Mines final scoring: each player's ingots by the value table.
+    pub(crate) fn score_gold(&mut self, sink: &mut impl EffectSink) {
+        for p in 0..self.players.len() {
+            let ingots = self.players[p].gold;
+            let points = gold_points(ingots);
+            if points > 0 {
+                self.grant(p as u8, points, 0, sink);
+                if sink.enabled() {
+                    sink.push(Effect::GoldScored {
+                        player: p as u8,
+                        ingots,
+                        points,
+                    });
+                }
+            }
+        }
+    }
+}

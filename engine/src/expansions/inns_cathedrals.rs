@@ -1,0 +1,49 @@
+//! Inns & Cathedrals: an inn on a road doubles it when completed and makes it worth
+//! nothing left open; a cathedral does the same for a city (3 per tile and pennant). The
+//! big follower counts twice in a majority (`FigureKind::base_strength`); the sixth
+//! colour seats a sixth player (`max_players`).
+
+use crate::board::{FLAG_CATHEDRAL, FLAG_INN};
+use crate::catalog::FeatureKind;
+
+/// Hook *feature value* during the game: the value of a completed road with an inn or
+/// city with a cathedral, `None` when neither changes it. `flags` are the board's
+/// `FLAG_*` bits of the feature.
+#[inline]
+pub fn completed_value(kind: FeatureKind, tiles: i32, pennants: i32, flags: u8) -> Option<i32> {
+    match kind {
+        FeatureKind::Road if flags & FLAG_INN != 0 => Some(2 * tiles),
+        FeatureKind::City if flags & FLAG_CATHEDRAL != 0 => Some(3 * tiles + 3 * pennants),
+        _ => None,
+    }
+}
+
+/// Hook *feature value* at the end: an inn road or a cathedral city left open is worth
+/// nothing; `None` when neither is there.
+#[inline]
+pub fn final_value(kind: FeatureKind, flags: u8) -> Option<i32> {
+    match kind {
+        FeatureKind::Road if flags & FLAG_INN != 0 => Some(0),
+        FeatureKind::City if flags & FLAG_CATHEDRAL != 0 => Some(0),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inns_and_cathedrals_change_only_their_own_features() {
+        assert_eq!(completed_value(FeatureKind::Road, 4, 0, FLAG_INN), Some(8));
+        assert_eq!(completed_value(FeatureKind::Road, 4, 0, 0), None);
+        assert_eq!(
+            completed_value(FeatureKind::City, 4, 2, FLAG_CATHEDRAL),
+            Some(18)
+        );
+        assert_eq!(completed_value(FeatureKind::City, 4, 2, FLAG_INN), None);
+        assert_eq!(final_value(FeatureKind::City, FLAG_CATHEDRAL), Some(0));
+        assert_eq!(final_value(FeatureKind::Road, FLAG_INN), Some(0));
+        assert_eq!(final_value(FeatureKind::Field, FLAG_INN), None);
+    }
+}

@@ -1,0 +1,216 @@
+//! Mage & Witch: a magic symbol moves the mage or the witch onto an incomplete road or
+//! city; the mage adds a point per tile, the witch halves the value; a scored feature sets
+//! its magic figure aside.
+
+use super::prelude::*;
+
+pub use crate::figures::MagicFigure;
+
+/// Mage & Witch: a road's or city's value with the mage (+1 per tile) and/or the witch
+/// (halved, rounded up) in it.
+pub fn magic_adjusted(value: i32, tiles: u32, mage: bool, witch: bool) -> i32 {
+    let mut v = value;
+    if mage {
+        v += tiles as i32;
+    }
+    if witch {
+        v -= v / 2;
+    }
+    v
+}
+
+impl Game {
+    /// The mage and the witch stand in one feature.
+    pub fn magic_meeting(&self) -> bool {
+        match self.magic {
+            [Some(a), Some(b)] => self.board.find(a) == self.board.find(b),
+            _ => false,
+        }
+    }
+
+    /// Where the mage and the witch stand (segment), `None` when set aside.
+    pub fn magic_figure(&self, f: MagicFigure) -> Option<u16> {
+        self.magic[f.index()]
+    }
+
+    /// May magic figure `f` move onto segment `seg`? (A road or city segment of an
+    /// incomplete feature without the other figure, and not the figure's own feature; at a
+    /// meeting only a figure on the board moves.)
+    pub(crate) fn magic_dest_ok(&self, f: MagicFigure, seg: u16) -> bool {
+        if !matches!(
+            self.board.seg_kind(seg),
+            FeatureKind::Road | FeatureKind::City
+        ) {
+            return false;
+        }
+        let own = self.magic[f.index()].map(|s| self.board.find(s));
+        if own.is_none() && self.magic_meeting() {
+            return false;
+        }
+        let other = self.magic[f.other().index()].map(|s| self.board.find(s));
+        let root = self.board.find(seg);
+        self.board.open_sides(seg) != 0 && Some(root) != own && Some(root) != other
+    }
+
+    /// Is any magic move possible? (Without building the list.)
+    pub(crate) fn has_magic_move(&self) -> bool {
+        MagicFigure::BOTH.into_iter().any(|f| {
+            self.board.tiles().iter().enumerate().any(|(j, pt)| {
+                (0..pt.tile_type().features.len())
+                    .any(|i| self.magic_dest_ok(f, self.board.seg(j, i)))
+            })
+        })
+    }
+
+    /// Legal magic moves: (figure, cell, spot name, segment). A destination is a road or
+    /// city segment of an incomplete feature without the other figure; a figure on the
+    /// board must change feature.
+    pub fn magic_moves(&self) -> Vec<(MagicFigure, Pos, String, u16)> {
+        let mut out = Vec::new();
+        let meeting = self.magic_meeting();
+        for f in MagicFigure::BOTH {
+            // at a meeting, only a figure of the shared feature moves (either one)
+            let own = self.magic[f.index()].map(|s| self.board.find(s));
+            let other = self.magic[f.other().index()].map(|s| self.board.find(s));
+            if meeting && own.is_none() {
+                continue;
+            }
+            for (j, pt) in self.board.tiles().iter().enumerate() {
+                let tt = pt.tile_type();
+                for (i, feat) in tt.features.iter().enumerate() {
+                    if !matches!(feat.kind, FeatureKind::Road | FeatureKind::City) {
+                        continue;
+                    }
+                    let seg = self.board.seg(j, i);
+                    let root = self.board.find(seg);
+                    if self.board.open_sides(seg) == 0 || Some(root) == own || Some(root) == other {
+                        continue;
+                    }
+                    out.push((
+                        f,
+                        pt.pos,
+                        tt.spot_name(tt.canonical_spot(pt.rotation, i)),
+                        seg,
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// Figures that may be set aside now (only when no move is legal).
+    pub fn magic_removals(&self) -> Vec<MagicFigure> {
+        if self.has_magic_move() {
+            return Vec::new();
+        }
+        let meeting = self.magic_meeting();
+        MagicFigure::BOTH
+            .into_iter()
+            .filter(|f| self.magic[f.index()].is_some())
+            .filter(|_| meeting || self.magic_symbol_pending)
+            .collect()
+    }
+
+    pub(crate) fn move_magic(
+        &mut self,
+        f: MagicFigure,
+        pos: Pos,
+        spot: &str,
+        sink: &mut impl EffectSink,
+    ) -> Result<u16, PlayError> {
+        let seg = self
+            .board
+            .tile_index_at(pos)
+            .and_then(|j| {
+                let pt = self.board.tiles()[j];
+                let tt = pt.tile_type();
+                let s = tt.parse_spot(spot)?;
+                if matches!(s, Spot::Corner(_)) {
+                    return None;
+                }
+                tt.feature_at(pt.rotation, s).map(|i| self.board.seg(j, i))
+            })
+            .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
+        if !self.magic_dest_ok(f, seg) {
+            return Err(PlayError::MagicNotAllowed);
+        }
+        self.magic[f.index()] = Some(seg);
+        self.magic_symbol_pending = false;
+        self.run(Stage::Magic, sink);
+        Ok(seg)
+    }
+
+    pub(crate) fn remove_magic(
+        &mut self,
+        f: MagicFigure,
+        sink: &mut impl EffectSink,
+    ) -> Result<(), PlayError> {
+        if !self.magic_removals().contains(&f) {
+            return Err(PlayError::MagicNotAllowed);
+        }
+        self.magic[f.index()] = None;
+        self.magic_symbol_pending = false;
+        self.run(Stage::Magic, sink);
+        Ok(())
+    }
+
+    /// The value of a road or city with the mage (+1 per tile) or the witch (halved,
+    /// rounded up) in it.
+    pub(crate) fn magic_value(&self, root: u16, value: i32, tiles: u32) -> i32 {
+        let root = self.board.find(root);
+        let here =
+            |f: MagicFigure| self.magic[f.index()].is_some_and(|s| self.board.find(s) == root);
+        magic_adjusted(
+            value,
+            tiles,
+            here(MagicFigure::Mage),
+            here(MagicFigure::Witch),
+        )
+    }
+
+    /// A feature scored during the game sets its magic figure aside.
+    pub(crate) fn set_magic_aside(&mut self, root: u16, sink: &mut impl EffectSink) {
+        let root = self.board.find(root);
+        for f in MagicFigure::BOTH {
+            if self.magic[f.index()].is_some_and(|s| self.board.find(s) == root) {
+                self.magic[f.index()] = None;
+                if sink.enabled() {
+                    sink.push(Effect::MagicSetAside { figure: f });
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameConfig;
+
+    #[test]
+    fn mw5_nowhere_to_go_sets_a_figure_aside() {
+        // the mage on T0's road, the witch on T0's city, and no other road or city
+        let (mut g, _) = Game::new(&GameConfig {
+            players: 2,
+            expansions: vec![Expansion::MageWitch],
+            tile_order: Some(vec!["mw/05-cfcf".into()]),
+            seed: 1,
+        })
+        .expect("set-up");
+        let road = g.board.seg(0, 1);
+        let city = g.board.seg(0, 0);
+        g.magic = [Some(road), Some(city)];
+        g.magic_symbol_pending = true;
+        // a moved figure must change feature and may not join the other
+        assert!(g.magic_moves().is_empty());
+        assert_eq!(
+            g.magic_removals(),
+            vec![MagicFigure::Mage, MagicFigure::Witch]
+        );
+        let mut fx = Vec::new();
+        g.remove_magic(MagicFigure::Witch, &mut fx)
+            .expect("set aside");
+        assert_eq!(g.magic, [Some(road), None]);
+        assert!(!g.magic_symbol_pending);
+    }
+}

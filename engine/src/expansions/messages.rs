@@ -1,0 +1,634 @@
+//! The Messages: a second score figure per player; the active player landing on an empty
+//! dark space earns a message, drawn after the wagon moves and carried out or taken as 2
+//! points.
+
+use serde::{Deserialize, Serialize};
+
+use super::prelude::*;
+
+/// The Messages' score figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreFigure {
+    Meeple,
+    Messenger,
+}
+
+/// Message tiles (The Messages), by number.
+pub const MESSAGES: [u8; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
+
+/// Points instead of a message's action.
+pub const MESSAGE_POINTS: i32 = 2;
+
+/// A choice for a drawn message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MessageChoice {
+    /// Messages 1–3: score this smallest feature (named by a spot on one of its tiles).
+    Feature { pos: Pos, spot: String, points: i32 },
+    /// Message 4: an extra turn part.
+    ExtraTile,
+    /// Messages 5–7: these points.
+    Points(i32),
+    /// Message 8: score this follower's feature and take it back.
+    Follower {
+        figure: FigureKind,
+        pos: Pos,
+        spot: String,
+    },
+}
+
+impl Game {
+    /// The message tile drawn and waiting for the active player's choice.
+    pub fn message_drawn(&self) -> Option<u8> {
+        self.message_drawn
+    }
+
+    /// Stage *messages*, after the wagon moves: draws the next earned message; true when
+    /// its decision is pending.
+    pub(crate) fn draw_message(&mut self, sink: &mut impl EffectSink) -> bool {
+        if !self.players[self.current as usize].active {
+            self.messages_earned = 0;
+        }
+        if self.messages_earned > 0 && !self.message_stack.is_empty() {
+            self.messages_earned -= 1;
+            let m = self.message_stack.remove(0);
+            self.message_drawn = Some(m);
+            self.phase = Phase::ResolveMessage;
+            if sink.enabled() {
+                sink.push(Effect::MessageDrawn {
+                    player: self.current,
+                    message: m,
+                });
+            }
+            return true;
+        }
+        self.messages_earned = 0;
+        false
+    }
+
+    /// The options of the drawn message: its action (with the choices it needs) or 2 points.
+    pub fn message_options(&self) -> Vec<MessageChoice> {
+        let mut v = Vec::new();
+        let Some(m) = self.message_drawn else {
+            return v;
+        };
+        let me = self.current;
+        match m {
+            1..=3 => {
+                let kind = match m {
+                    1 => FeatureKind::Road,
+                    2 => FeatureKind::City,
+                    _ => FeatureKind::Monastery,
+                };
+                let mut best: Option<i32> = None;
+                // (value, feature, the segment of the follower that names it)
+                let mut cands: Vec<(i32, u16, u16)> = Vec::new();
+                for f in &self.board.figures {
+                    if f.owner != me || !f.kind.is_follower() || self.board.seg_kind(f.seg) != kind
+                    {
+                        continue;
+                    }
+                    let id = if kind.is_cloister() {
+                        f.seg
+                    } else {
+                        self.board.find(f.seg)
+                    };
+                    if cands.iter().any(|c| c.1 == id) {
+                        continue;
+                    }
+                    let v = self.final_feature_value(id, me);
+                    cands.push((v, id, f.seg));
+                    best = Some(best.map_or(v, |b: i32| b.min(v)));
+                }
+                for (val, _, named) in cands {
+                    if Some(val) == best {
+                        let (pos, spot) = self.seg_place(named);
+                        v.push(MessageChoice::Feature {
+                            pos,
+                            spot,
+                            points: val,
+                        });
+                    }
+                }
+            }
+            4 => {
+                if self.tiles_left() > 0 {
+                    v.push(MessageChoice::ExtraTile);
+                }
+            }
+            5..=7 => {
+                let points = self.message_count(m, me) * MESSAGE_POINTS;
+                if points > 0 {
+                    v.push(MessageChoice::Points(points));
+                }
+            }
+            _ => {
+                let mut seen: Vec<(FigureKind, u16)> = Vec::new();
+                for f in &self.board.figures {
+                    if f.owner != me || !f.kind.is_follower() || seen.contains(&(f.kind, f.seg)) {
+                        continue;
+                    }
+                    seen.push((f.kind, f.seg));
+                    let (pos, spot) = self.seg_place(f.seg);
+                    v.push(MessageChoice::Follower {
+                        figure: f.kind,
+                        pos,
+                        spot,
+                    });
+                }
+            }
+        }
+        v
+    }
+
+    pub(crate) fn seg_place(&self, seg: u16) -> (Pos, String) {
+        let pt = self.board.tiles()[self.board.seg_tile(seg)];
+        (pt.pos, self.spot_name_of(seg))
+    }
+
+    /// Messages 5–7: pennants in cities with your knight, your knights, your farmers.
+    pub(crate) fn message_count(&self, m: u8, me: u8) -> i32 {
+        let mine = |f: &&crate::board::BoardFigure| f.owner == me && f.kind.is_follower();
+        match m {
+            5 => {
+                let mut cities: Vec<u16> = Vec::new();
+                for f in self.board.figures.iter().filter(mine) {
+                    if self.board.seg_kind(f.seg) == FeatureKind::City {
+                        let r = self.board.find(f.seg);
+                        if !cities.contains(&r) {
+                            cities.push(r);
+                        }
+                    }
+                }
+                cities.iter().map(|c| self.board.pennants(*c) as i32).sum()
+            }
+            6 => self
+                .board
+                .figures
+                .iter()
+                .filter(mine)
+                .filter(|f| self.board.seg_kind(f.seg) == FeatureKind::City)
+                .count() as i32,
+            _ => self
+                .board
+                .figures
+                .iter()
+                .filter(mine)
+                .filter(|f| self.board.seg_kind(f.seg) == FeatureKind::Field)
+                .count() as i32,
+        }
+    }
+
+    /// Resolves the drawn message with `choice` (`None`: take the 2 points).
+    pub(crate) fn resolve_message(
+        &mut self,
+        choice: Option<&MessageChoice>,
+        sink: &mut impl EffectSink,
+    ) -> Result<(), PlayError> {
+        let options = self.message_options();
+        if let Some(c) = choice {
+            if !options.contains(c) {
+                return Err(PlayError::MessageNotAllowed);
+            }
+        }
+        let Some(m) = self.message_drawn.take() else {
+            return Err(PlayError::MessageNotAllowed);
+        };
+        self.message_stack.push(m);
+        self.message_round_earned = false;
+        self.after_awards = Stage::Messages;
+        let me = self.current;
+        match choice {
+            None => self.grant(me, MESSAGE_POINTS, 2000, sink),
+            Some(MessageChoice::Feature { points, .. }) | Some(MessageChoice::Points(points)) => {
+                self.grant(me, *points, 2000, sink)
+            }
+            Some(MessageChoice::ExtraTile) => self.extra_tiles += 1,
+            Some(MessageChoice::Follower { figure, pos, spot }) => {
+                let seg = self
+                    .seg_at(*pos, spot)
+                    .ok_or(PlayError::MessageNotAllowed)?;
+                let points = self.final_feature_value(seg, me);
+                let i = self
+                    .board
+                    .figures
+                    .iter()
+                    .position(|f| f.owner == me && f.kind == *figure && f.seg == seg)
+                    .ok_or(PlayError::MessageNotAllowed)?;
+                self.grant(me, points, 2000, sink);
+                self.return_figure(i, sink);
+                self.return_lonely_specials(sink);
+            }
+        }
+        self.run(Stage::Awards, sink);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expansions::score_track::testing::*;
+    use crate::game::GameConfig;
+
+    #[test]
+    fn messages_only_for_the_active_player_on_an_empty_dark_space_once_a_round() {
+        let mut g = game(vec![Expansion::Messages]);
+        g.current = RED;
+        set(&mut g, RED, 22, 0);
+        set(&mut g, BLUE, 15, 0);
+        let mut fx = Vec::new();
+        // MS2: Blue lands on 20 during Red's turn: nothing
+        g.move_figure(award(BLUE, 5, 0), 0, &mut fx);
+        assert_eq!(g.messages_earned, 0);
+        // Red 22 -> 32: not dark
+        g.move_figure(award(RED, 10, 0), 0, &mut fx);
+        assert_eq!(g.messages_earned, 0);
+        // Red's messenger 0 -> 20: Blue stands there
+        g.move_figure(award(RED, 20, 0), 1, &mut fx);
+        assert_eq!(g.messages_earned, 0);
+        // Red 32 -> 35: dark and empty: a message
+        g.move_figure(award(RED, 3, 0), 0, &mut fx);
+        assert_eq!(g.messages_earned, 1);
+        // the same round earns no second one
+        g.move_figure(award(RED, 5, 0), 0, &mut fx);
+        assert_eq!(g.messages_earned, 1);
+        // a new round may
+        g.message_round_earned = false;
+        g.move_figure(award(RED, 5, 0), 0, &mut fx);
+        assert_eq!(g.messages_earned, 2);
+    }
+
+    #[test]
+    fn ms5_score_figures_are_summed_before_final_scoring() {
+        let mut g = game(vec![Expansion::Messages, Expansion::Robbers]);
+        set(&mut g, RED, 47, 23);
+        set(&mut g, BLUE, 3, 10);
+        // Green's robber beside Blue's messenger only: it goes home when the figures merge
+        g.robbers[GREEN as usize] = Some(10);
+        g.robbers[BLUE as usize] = Some(20);
+        g.merge_score_figures();
+        assert_eq!(g.track(RED), [70, 0]);
+        assert_eq!(g.players[RED as usize].score, 70);
+        assert_eq!(g.robber(GREEN), None);
+        assert_eq!(g.robber(BLUE), Some(20), "Red's merged figure is on 20");
+    }
+
+    #[test]
+    fn with_messages_every_award_asks_for_a_figure() {
+        let mut g = game(vec![Expansion::Messages]);
+        g.awards.push(award(BLUE, 4, 0));
+        let mut fx = Vec::new();
+        assert!(g.process_awards(&mut fx));
+        assert_eq!(g.phase, Phase::ChooseScoreFigure);
+        assert_eq!(g.decider(), BLUE);
+    }
+
+    /// Red's knight alone in (1,0)'s city cap (1 tile, incomplete), then a message drawn.
+    fn with_message(m: u8) -> Game {
+        let (mut g, _) = Game::new(&GameConfig {
+            players: 2,
+            expansions: vec![Expansion::Messages],
+            tile_order: Some(vec!["base/D".into(), "base/U".into(), "base/U".into()]),
+            seed: 5,
+        })
+        .expect("set-up");
+        use crate::game::Action;
+        use crate::geometry::Rotation;
+        g.play(
+            RED,
+            &Action::PlaceTile {
+                x: 1,
+                y: 0,
+                rotation: Rotation::R0,
+            },
+        )
+        .expect("tile");
+        g.play(
+            RED,
+            &Action::PlaceFigure {
+                figure: FigureKind::Follower,
+                spot: "N".into(),
+            },
+        )
+        .expect("knight");
+        g.message_drawn = Some(m);
+        g.current = RED;
+        g.phase = Phase::ResolveMessage;
+        g
+    }
+
+    #[test]
+    fn message_values_follow_the_board() {
+        // 6: 2 points per knight
+        assert_eq!(
+            with_message(6).message_options(),
+            vec![MessageChoice::Points(2)]
+        );
+        // 7: no farmer, 5: no pennant: only the 2 points
+        assert!(with_message(7).message_options().is_empty());
+        assert!(with_message(5).message_options().is_empty());
+        // 2: the smallest city with a knight of Red: 1 tile, incomplete
+        assert_eq!(
+            with_message(2).message_options(),
+            vec![MessageChoice::Feature {
+                pos: Pos::new(1, 0),
+                spot: "N".into(),
+                points: 1
+            }]
+        );
+        // 1 and 3: no road, no monastery
+        assert!(with_message(1).message_options().is_empty());
+        assert!(with_message(3).message_options().is_empty());
+        // 4: tiles remain: an extra tile
+        assert_eq!(
+            with_message(4).message_options(),
+            vec![MessageChoice::ExtraTile]
+        );
+    }
+
+    #[test]
+    fn message_8_scores_a_follower_and_takes_it_back() {
+        let mut g = with_message(8);
+        let options = g.message_options();
+        assert_eq!(
+            options,
+            vec![MessageChoice::Follower {
+                figure: FigureKind::Follower,
+                pos: Pos::new(1, 0),
+                spot: "N".into()
+            }]
+        );
+        let mut fx = Vec::new();
+        g.resolve_message(Some(&options[0]), &mut fx)
+            .expect("resolves");
+        // the award asks which figure moves
+        assert_eq!(g.phase, Phase::ChooseScoreFigure);
+        g.choose_score_figure(1, &mut fx);
+        assert_eq!(g.players[RED as usize].score, 1);
+        assert_eq!(g.track(RED), [0, 1]);
+        assert_eq!(
+            g.players[RED as usize].supply[FigureKind::Follower as usize],
+            7
+        );
+        assert_eq!(
+            g.message_stack.last(),
+            Some(&8),
+            "the tile goes to the bottom"
+        );
+    }
+
+    /// Plays `moves` (tile x, y, degrees, then a spot for a follower or `None`) from a
+    /// sandbox pile, then puts message `m` before Red.
+    fn board_then_message(tiles: &[&str], moves: &[(i32, i32, i64, Option<&str>)], m: u8) -> Game {
+        use crate::game::Action;
+        use crate::geometry::Rotation;
+        let (mut g, _) = Game::new(&GameConfig {
+            players: 2,
+            expansions: vec![Expansion::Messages],
+            tile_order: Some(tiles.iter().map(|s| s.to_string()).collect()),
+            seed: 5,
+        })
+        .expect("set-up");
+        for &(x, y, deg, spot) in moves {
+            let p = g.decider();
+            let rotation = Rotation::from_degrees(deg).expect("rotation");
+            g.play(p, &Action::PlaceTile { x, y, rotation })
+                .expect("tile");
+            let a = match spot {
+                Some(s) => Action::PlaceFigure {
+                    figure: FigureKind::Follower,
+                    spot: s.into(),
+                },
+                None => Action::Pass,
+            };
+            g.play(p, &a).expect("figure");
+            // no awards to move in these boards (nothing with a follower completes)
+            assert!(g.awards.is_empty());
+        }
+        g.message_drawn = Some(m);
+        g.current = RED;
+        g.phase = Phase::ResolveMessage;
+        g
+    }
+
+    #[test]
+    fn ms3_coats_of_arms_without_majority() {
+        // Red's knight in A = {T0, (0,1), (0,2)} with 2 pennants and in B = (1,1) with 1
+        let g = board_then_message(
+            &["base/F", "base/M", "base/F", "base/U"],
+            &[
+                (0, 1, 90, Some("N")),
+                (0, 2, 180, None),
+                (1, 1, 90, Some("N")),
+            ],
+            5,
+        );
+        assert_eq!(g.message_options(), vec![MessageChoice::Points(6)]);
+    }
+
+    #[test]
+    fn ms4_score_a_farmer_and_take_it_back() {
+        // Red's farmer in the field north of the completed caps C1 and C2
+        let mut g = board_then_message(
+            &["base/D", "base/E", "base/E", "base/U"],
+            &[(1, 0, 0, None), (0, 1, 180, None), (1, 1, 180, Some("NNW"))],
+            8,
+        );
+        let options = g.message_options();
+        assert_eq!(
+            options,
+            vec![MessageChoice::Follower {
+                figure: FigureKind::Follower,
+                pos: Pos::new(1, 1),
+                spot: "NNW".into()
+            }]
+        );
+        let mut fx = Vec::new();
+        g.resolve_message(Some(&options[0]), &mut fx)
+            .expect("resolves");
+        g.choose_score_figure(0, &mut fx);
+        // 2 completed cities × 3, and the farmer comes home
+        assert_eq!(g.players[RED as usize].score, 6);
+        assert_eq!(
+            g.players[RED as usize].supply[FigureKind::Follower as usize],
+            7
+        );
+    }
+
+    /// MS1: Red's knights in X (3 tiles + 1 pennant, value 4) and Y (2 tiles, value 2); Red
+    /// has just moved the meeple 12 -> 15 and earned a message; the stack holds
+    /// "smallest city" then "2 points per knight".
+    fn ms1(blue_on_five: bool) -> Game {
+        let mut g = board_then_message(
+            &[
+                "base/F", "base/G", "base/G", "base/G", "base/U", "base/U", "base/U",
+            ],
+            &[
+                (0, 1, 90, Some("N")),
+                (0, 2, 90, None),
+                (1, 1, 90, Some("N")),
+                (1, 2, 90, None),
+            ],
+            2,
+        );
+        g.message_drawn = None;
+        set(&mut g, RED, 15, 3);
+        if blue_on_five {
+            set(&mut g, BLUE, 5, 0);
+        }
+        g.message_stack = vec![2, 6, 1, 3, 4, 5, 7, 8];
+        g.messages_earned = 1;
+        let mut fx = Vec::new();
+        g.after_awards = Stage::Messages;
+        g.run(Stage::Messages, &mut fx);
+        assert_eq!(g.message_drawn, Some(2));
+        // smallest city: Y, not X
+        let options = g.message_options();
+        assert_eq!(
+            options,
+            vec![MessageChoice::Feature {
+                pos: Pos::new(1, 1),
+                spot: "N".into(),
+                points: 2
+            }]
+        );
+        g.resolve_message(Some(&options[0]), &mut fx).expect("Y");
+        // Red puts the 2 points on the messenger: 3 -> 5
+        g.choose_score_figure(1, &mut fx);
+        g
+    }
+
+    #[test]
+    fn ms1_a_message_chain() {
+        let mut g = ms1(false);
+        // 5 is dark and empty: the second message is drawn
+        assert_eq!(g.message_drawn, Some(6));
+        assert_eq!(g.message_options(), vec![MessageChoice::Points(4)]);
+        let mut fx = Vec::new();
+        g.resolve_message(Some(&MessageChoice::Points(4)), &mut fx)
+            .expect("2 per knight");
+        g.choose_score_figure(0, &mut fx);
+        assert_eq!(g.track(RED), [19, 5]);
+        assert_eq!(g.players[RED as usize].score, 24);
+        assert_eq!(g.message_drawn, None, "19 is not dark: the chain ends");
+    }
+
+    #[test]
+    fn ms1_no_second_message_beside_another_players_figure() {
+        let g = ms1(true);
+        assert_eq!(g.track(RED), [15, 5]);
+        assert_eq!(g.message_drawn, None);
+    }
+
+    #[test]
+    fn x2_wagon_gold_and_messages_in_order() {
+        use crate::game::Action;
+        use crate::geometry::Rotation;
+        let (mut g, _) = Game::new(&GameConfig {
+            players: 2,
+            expansions: vec![
+                Expansion::AbbeyMayor,
+                Expansion::GoldMines,
+                Expansion::Messages,
+            ],
+            tile_order: Some(
+                [
+                    "gm/01-frrf",
+                    "base/W",
+                    "base/B",
+                    "base/B",
+                    "base/E",
+                    "base/U",
+                    "base/A",
+                    "base/U",
+                    "base/U",
+                ]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            ),
+            seed: 5,
+        })
+        .expect("set-up");
+        let play = |g: &mut Game, a: Action| {
+            let p = g.decider();
+            g.play(p, &a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+        };
+        let tile = |x, y, d| Action::PlaceTile {
+            x,
+            y,
+            rotation: Rotation::from_degrees(d).expect("rotation"),
+        };
+        // Red: the gold tile (monastery, road W–S); the second ingot goes on T0 by itself;
+        // the wagon on the road
+        play(&mut g, tile(1, 0, 90));
+        assert_eq!(g.ingots_at(Pos::new(0, 0)), 1);
+        play(
+            &mut g,
+            Action::PlaceFigure {
+                figure: FigureKind::Wagon,
+                spot: "W".into(),
+            },
+        );
+        for (x, y, d) in [(-1, 0, 0), (0, -1, 0), (2, 0, 0), (0, 1, 180), (-2, 0, 0)] {
+            play(&mut g, tile(x, y, d));
+            play(&mut g, Action::Pass);
+        }
+        // Red: meeple on 11, messenger on 2; the message stack starts with "smallest monastery"
+        set(&mut g, RED, 11, 2);
+        g.message_stack = vec![3, 1, 2, 4, 5, 6, 7, 8];
+        // Red's road end at a monastery completes the road of 4 tiles carrying 2 ingots
+        play(&mut g, tile(1, -1, 180));
+        play(&mut g, Action::Pass);
+        // 1. scoring: +4 on the meeple, 11 -> 15, a message; the gold; the wagon freed
+        assert_eq!(g.phase, Phase::ChooseScoreFigure);
+        play(
+            &mut g,
+            Action::ChooseScoreFigure {
+                figure: crate::game::ScoreFigure::Meeple,
+            },
+        );
+        assert_eq!(g.track(RED), [15, 2]);
+        assert_eq!(g.players[RED as usize].gold, 2);
+        // 2. the wagon moves onto the monastery (5 neighbours)
+        assert_eq!(g.phase, Phase::MoveWagon);
+        play(
+            &mut g,
+            Action::MoveWagon {
+                x: 1,
+                y: 0,
+                spot: "C".into(),
+            },
+        );
+        // 3. the message: smallest monastery = the wagon's: 1 + 5
+        assert_eq!(g.phase, Phase::ResolveMessage);
+        assert_eq!(
+            g.message_options(),
+            vec![MessageChoice::Feature {
+                pos: Pos::new(1, 0),
+                spot: "C".into(),
+                points: 6
+            }]
+        );
+        play(
+            &mut g,
+            Action::MessageFeature {
+                x: 1,
+                y: 0,
+                spot: "C".into(),
+            },
+        );
+        play(
+            &mut g,
+            Action::ChooseScoreFigure {
+                figure: crate::game::ScoreFigure::Messenger,
+            },
+        );
+        // messenger 2 -> 8: no chain
+        assert_eq!(g.track(RED), [15, 8]);
+        assert_eq!(g.players[RED as usize].score, 23);
+        assert_eq!(g.phase, Phase::PlaceTile);
+        assert_eq!(g.current, BLUE);
+    }
+}

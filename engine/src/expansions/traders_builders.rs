@@ -1,0 +1,131 @@
+//! Traders & Builders: the builder (a second turn part when the tile extends the road or
+//! city holding it), the pig (a bonus per completed city for its field's owner), and the
+//! goods of completed cities (10 points per majority at the end).
+
+use super::prelude::*;
+
+/// Final points per goods majority (Traders & Builders).
+pub const GOODS_MAJORITY_POINTS: i32 = 10;
+
+/// Traders & Builders final scoring: for each good (wine, grain, cloth), every player with
+/// the most tokens (at least one) scores 10. `tokens[p]` is `None` for a player who left
+/// the game. Returns, per good, the players who score.
+pub fn goods_majorities(tokens: &[Option<[u8; 3]>]) -> [Vec<u8>; 3] {
+    let mut out: [Vec<u8>; 3] = Default::default();
+    for (k, winners) in out.iter_mut().enumerate() {
+        let max = tokens.iter().flatten().map(|t| t[k]).max().unwrap_or(0);
+        if max == 0 {
+            continue;
+        }
+        for (p, t) in tokens.iter().enumerate() {
+            if t.is_some_and(|t| t[k] == max) {
+                winners.push(p as u8);
+            }
+        }
+    }
+    out
+}
+
+/// Does `player` have a follower in the feature containing `seg`? (Builders and pigs
+/// join only such features, and go home when it holds none.)
+pub(crate) fn has_own_follower(board: &Board, seg: u16, player: u8) -> bool {
+    let root = board.find(seg);
+    board
+        .figures
+        .iter()
+        .any(|f| f.owner == player && f.kind.is_follower() && board.find(f.seg) == root)
+}
+
+/// Where a turn stands with the builder's second part (one per turn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuilderPart {
+    /// The first part, no builder extended.
+    Plain,
+    /// The first part's tile extended a road or city holding the active player's builder:
+    /// a second part follows.
+    Triggered,
+    /// The second part is under way (it triggers nothing).
+    Second,
+}
+
+impl BuilderPart {
+    /// The part will not be followed by a second one after all (the final round began, or
+    /// the active player's turn was cut short).
+    pub fn cancel(&mut self) {
+        if *self == BuilderPart::Triggered {
+            *self = BuilderPart::Plain;
+        }
+    }
+}
+
+impl Game {
+    /// Hook *tile placed*: did the tile placed at index `idx` extend a road or city
+    /// holding the active player's builder?
+    pub(crate) fn builder_triggered(&self, idx: usize) -> bool {
+        let tt = self.board.tiles()[idx].tile_type();
+        let me = self.current;
+        // the roots of the features holding the active player's builders (one each)
+        let mut builders = [0u16; 4];
+        let mut nb = 0;
+        for f in &self.board.figures {
+            if f.owner == me && f.kind == FigureKind::Builder && nb < builders.len() {
+                builders[nb] = self.board.find(f.seg);
+                nb += 1;
+            }
+        }
+        if nb == 0 {
+            return false;
+        }
+        (0..tt.features.len()).any(|i| {
+            matches!(tt.features[i].kind, FeatureKind::Road | FeatureKind::City)
+                && builders[..nb].contains(&self.board.find(self.board.seg(idx, i)))
+        })
+    }
+
+    /// Hook *features scored*: the active player takes the goods of every completed city.
+    pub(crate) fn take_goods(&mut self, completed_cities: &[u16], sink: &mut impl EffectSink) {
+        let mut got = [0u8; 3];
+        for &root in completed_cities {
+            for (a, b) in got.iter_mut().zip(self.board.goods(root)) {
+                *a += b;
+            }
+        }
+        if got != [0; 3] {
+            let me = &mut self.players[self.current as usize];
+            for (a, b) in me.goods.iter_mut().zip(got) {
+                *a += b;
+            }
+            if sink.enabled() {
+                sink.push(Effect::GoodsTaken {
+                    player: self.current,
+                    wine: got[0],
+                    grain: got[1],
+                    cloth: got[2],
+                });
+            }
+        }
+    }
+
+    /// Traders & Builders: 10 points to every player with the most tokens of each good
+    /// (at least one). Players who left the game take no part.
+    pub(crate) fn score_goods(&mut self, sink: &mut impl EffectSink) {
+        let tokens: Vec<Option<[u8; 3]>> = self
+            .players
+            .iter()
+            .map(|p| p.active.then_some(p.goods))
+            .collect();
+        let winners = expansions::goods_majorities(&tokens);
+        for (k, good) in ["wine", "grain", "cloth"].into_iter().enumerate() {
+            for &p in &winners[k] {
+                self.grant(p, expansions::GOODS_MAJORITY_POINTS, 0, sink);
+                if sink.enabled() {
+                    sink.push(Effect::GoodsScored {
+                        player: p,
+                        good: good.to_string(),
+                        points: expansions::GOODS_MAJORITY_POINTS,
+                    });
+                }
+            }
+        }
+    }
+}

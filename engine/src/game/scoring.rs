@@ -1,0 +1,407 @@
+//! Scoring: completed features during the game, final scoring and the ranking.
+
+use super::*;
+
+impl Game {
+    /// Scores every completed feature that the tile at `ti` completed, hands out goods,
+    /// then returns the figures standing in the scored features.
+    pub(crate) fn score_completed(&mut self, ti: usize, sink: &mut impl EffectSink) {
+        let pt = self.board.tiles()[ti];
+        let tt = pt.tile_type();
+        // candidates: (order key, smallest position, root)
+        let mut cands: [(u8, Pos, u16); 24] = [(0, Pos::new(0, 0), 0); 24];
+        let mut n = 0;
+        let mut add = |key: u8, pos: Pos, root: u16, n: &mut usize| {
+            if *n < cands.len() && !cands[..*n].iter().any(|c| c.2 == root) {
+                cands[*n] = (key, pos, root);
+                *n += 1;
+            }
+        };
+        let mut completed_cities = [0u16; 8];
+        let mut nc = 0;
+        // roads and cities of the placed tile, and those of its neighbours that face it
+        // (an abbey closes them without joining them)
+        let mut segs = [0u16; 24];
+        let mut ns = 0;
+        for (i, f) in tt.features.iter().enumerate() {
+            if matches!(f.kind, FeatureKind::Road | FeatureKind::City) && ns < segs.len() {
+                segs[ns] = self.board.seg(ti, i);
+                ns += 1;
+            }
+        }
+        // Ferries: every road end of a lake whose ferry was placed or moved this part
+        for k in 0..self.ferry_touched.len() {
+            let lake = self.ferry_touched[k];
+            for (_, seg) in self.jetties(lake) {
+                if ns < segs.len() {
+                    segs[ns] = seg;
+                    ns += 1;
+                }
+            }
+        }
+        self.ferry_touched.clear();
+        self.ferries_moved.clear();
+        for d in crate::geometry::Dir::ALL {
+            if let Some(j) = self.board.tile_index_at(pt.pos.step(d)) {
+                let o = self.board.tiles()[j];
+                let f = o.tile_type().edge_feature[o.rotation.index()][d.opposite().index()];
+                if f != crate::catalog::NONE && ns < segs.len() {
+                    let seg = self.board.seg(j, f as usize);
+                    if matches!(
+                        self.board.seg_kind(seg),
+                        FeatureKind::Road | FeatureKind::City
+                    ) {
+                        segs[ns] = seg;
+                        ns += 1;
+                    }
+                }
+            }
+        }
+        for &seg in &segs[..ns] {
+            let kind = self.board.seg_kind(seg);
+            {
+                if self.board.open_sides(seg) != 0 {
+                    continue;
+                }
+                let root = self.board.find(seg);
+                if kind == FeatureKind::City
+                    && nc < completed_cities.len()
+                    && !completed_cities[..nc].contains(&root)
+                {
+                    completed_cities[nc] = root;
+                    nc += 1;
+                }
+                if self.board.figures_in(seg) > 0 {
+                    let key = if kind == FeatureKind::Road { 0 } else { 1 };
+                    add(key, self.board.smallest_pos(seg), root, &mut n);
+                }
+            }
+        }
+        let mut around = [pt.pos; 9];
+        around[1..].copy_from_slice(&pt.pos.surrounding());
+        for p in around {
+            if let Some(j) = self.board.tile_index_at(p) {
+                let o = self.board.tiles()[j];
+                let ot = o.tile_type();
+                for (c, f) in ot.features.iter().enumerate() {
+                    if f.kind.is_cloister() {
+                        let seg = self.board.seg(j, c);
+                        if self.board.figures_in(seg) > 0 && self.board.is_complete(seg) {
+                            add(2, p, seg, &mut n);
+                        }
+                    }
+                }
+            }
+        }
+        let cands = &mut cands[..n];
+        cands.sort_by_key(|c| (c.0, c.1));
+        let mut scored = [(0u16, 0u8); 24];
+        for (k, &(_, _, root)) in cands.iter().enumerate() {
+            let kind = self.board.seg_kind(root);
+            let tiles = self.board.distinct_tiles(root);
+            let mut value = expansions::completed_value(
+                kind,
+                tiles,
+                self.board.pennants(root),
+                self.board.flags(root),
+            );
+            if matches!(kind, FeatureKind::Road | FeatureKind::City) {
+                value = self.magic_value(root, value, tiles);
+            }
+            scored[k] = (
+                root,
+                self.award(root, kind, value, 0, false, k as u16, sink),
+            );
+        }
+        // Robbers / Messages: with several features, the active player orders them
+        self.scoring_order.clear();
+        self.scoring_chosen.clear();
+        if self.track_mode() && cands.len() >= 2 {
+            for (k, &(_, pos, root)) in cands.iter().enumerate() {
+                // name the feature by a segment on its smallest tile
+                let seg = self
+                    .board
+                    .members(self.board.find(root))
+                    .find(|m| self.board.tiles()[self.board.seg_tile(*m)].pos == pos)
+                    .unwrap_or(root);
+                self.scoring_order.push(OrderChoice {
+                    batch: k as u16,
+                    pos,
+                    spot: self.spot_name_of(seg),
+                });
+            }
+        }
+        // hook *features scored*: each expansion's share of this scoring
+        self.features_scored(ti, &scored[..cands.len()], &completed_cities[..nc], sink);
+        // every figure of every scored feature goes home; freed wagons wait for their
+        // owners' decisions, in turn order from the active player
+        let n_players = self.players.len() as u8;
+        let mut freed: Vec<(u8, Pos)> = Vec::new();
+        for &(_, _, root) in cands.iter() {
+            let root = self.board.find(root);
+            let mut i = 0;
+            while i < self.board.figures.len() {
+                let f = self.board.figures[i];
+                if self.board.find(f.seg) != root {
+                    i += 1;
+                    continue;
+                }
+                if f.kind == FigureKind::Wagon && self.players[f.owner as usize].active {
+                    let pos = self.board.tiles()[self.board.seg_tile(f.seg)].pos;
+                    if sink.enabled() {
+                        sink.push(Effect::WagonFreed {
+                            player: f.owner,
+                            x: pos.x,
+                            y: pos.y,
+                        });
+                    }
+                    self.board.remove_figure(i);
+                    freed.push((f.owner, pos));
+                } else {
+                    self.return_figure(i, sink);
+                }
+            }
+        }
+        let cur = self.current;
+        freed.sort_by_key(|(o, _)| (o + n_players - cur) % n_players);
+        self.wagons.extend(freed);
+        self.return_lonely_specials(sink);
+    }
+
+    /// Gives `value` to each majority holder of the feature containing `seg`; a holder
+    /// with a pig in it gets `pig_bonus` more.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn award(
+        &mut self,
+        seg: u16,
+        kind: FeatureKind,
+        value: i32,
+        pig_bonus: i32,
+        final_scoring: bool,
+        batch: u16,
+        sink: &mut impl EffectSink,
+    ) -> u8 {
+        let root = self.board.find(seg);
+        let mut strength = [0u32; 8];
+        let mut pig = [false; 8];
+        for f in &self.board.figures {
+            if self.board.find(f.seg) == root {
+                if f.kind == FigureKind::Mayor {
+                    strength[f.owner as usize] += self.board.pennants(root);
+                } else if f.kind.is_follower() {
+                    strength[f.owner as usize] += f.kind.base_strength();
+                } else if f.kind == FigureKind::Pig {
+                    pig[f.owner as usize] = true;
+                }
+            }
+        }
+        let max = strength.iter().copied().max().unwrap_or(0);
+        if max == 0 {
+            return 0;
+        }
+        let mut owners = 0u8;
+        // one scoring per distinct award: the plain owners, then owners with a pig
+        for with_pig in [false, true] {
+            let points = value + if with_pig { pig_bonus } else { 0 };
+            let mut winners = Vec::new();
+            for p in 0..self.players.len() {
+                if strength[p] == max && pig[p] == with_pig {
+                    owners |= 1 << p;
+                    self.grant(p as u8, points, batch, sink);
+                    if sink.enabled() {
+                        winners.push(p as u8);
+                    }
+                }
+            }
+            if sink.enabled() && !winners.is_empty() {
+                let tiles = if kind.is_cloister() {
+                    vec![self.board.tiles()[self.board.seg_tile(seg)].pos]
+                } else {
+                    self.board.feature_positions(seg)
+                };
+                sink.push(Effect::FeatureScored {
+                    feature: kind,
+                    points,
+                    players: winners,
+                    tiles,
+                    final_scoring,
+                });
+            }
+        }
+        owners
+    }
+
+    pub(crate) fn return_figures(&mut self, root: u16, sink: &mut impl EffectSink) {
+        let root = self.board.find(root);
+        let mut i = 0;
+        while i < self.board.figures.len() {
+            if self.board.find(self.board.figures[i].seg) == root {
+                self.return_figure(i, sink);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    pub(crate) fn return_figure(&mut self, i: usize, sink: &mut impl EffectSink) {
+        let f = self.board.figures[i];
+        if sink.enabled() {
+            let (pos, spot) = self.board.figure_spot(&f);
+            let pt = self.board.tile_at(pos).map(|t| t.tile_type());
+            sink.push(Effect::FigureReturned {
+                player: f.owner,
+                figure: f.kind,
+                x: pos.x,
+                y: pos.y,
+                spot: pt.map(|t| t.spot_name(spot)).unwrap_or_default(),
+            });
+        }
+        self.board.remove_figure(i);
+        self.players[f.owner as usize].supply[f.kind as usize] += 1;
+    }
+
+    /// Builders and pigs go home when their feature holds none of their owner's followers.
+    pub(crate) fn return_lonely_specials(&mut self, sink: &mut impl EffectSink) {
+        // only a follower leaving, a road splitting or a new builder or pig can leave one
+        // alone
+        if !self.board.take_lonely_check() {
+            return;
+        }
+        let mut i = 0;
+        while i < self.board.figures.len() {
+            let f = self.board.figures[i];
+            if matches!(f.kind, FigureKind::Builder | FigureKind::Pig)
+                && !has_own_follower(&self.board, f.seg, f.owner)
+            {
+                self.return_figure(i, sink);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Final scoring and ranking.
+    pub(crate) fn end_game(&mut self, sink: &mut impl EffectSink) {
+        self.drawn = None;
+        self.placed = None;
+        self.phase = Phase::GameOver;
+        // awards still queued (a resignation ended the game) are applied as they are, and
+        // robbers rob the first figure leaving their space
+        self.victims.clear();
+        self.victim_figure = None;
+        for a in std::mem::take(&mut self.awards) {
+            if a.points > 0 {
+                self.move_figure(a, 0, sink);
+            }
+        }
+        self.merge_score_figures();
+        // features with followers, ordered: roads, cities, cloisters, fields; each by the
+        // smallest position among their tiles
+        let mut feats: Vec<(u8, Pos, u16)> = Vec::with_capacity(self.board.figures.len());
+        for f in &self.board.figures {
+            if !f.kind.is_follower() {
+                continue;
+            }
+            let kind = self.board.seg_kind(f.seg);
+            // cloisters are single segments: keep the segment itself
+            let id = if kind.is_cloister() {
+                f.seg
+            } else {
+                self.board.find(f.seg)
+            };
+            if feats.iter().any(|x| x.2 == id) {
+                continue;
+            }
+            let key = match kind {
+                FeatureKind::Road => 0,
+                FeatureKind::City => 1,
+                FeatureKind::Monastery | FeatureKind::Garden => 2,
+                FeatureKind::Field => 3,
+                _ => 4,
+            };
+            let pos = if kind.is_cloister() {
+                self.board.tiles()[self.board.seg_tile(f.seg)].pos
+            } else {
+                self.board.smallest_pos(id)
+            };
+            feats.push((key, pos, id));
+        }
+        feats.sort_by_key(|x| (x.0, x.1));
+        let mut cities = Vec::new();
+        for &(_, _, seg) in &feats {
+            let kind = self.board.seg_kind(seg);
+            let mut pig_bonus = 0;
+            let value = match kind {
+                FeatureKind::Field => {
+                    // the pig's bonus goes to its owner only: see `award`
+                    let done = self.board.completed_cities(seg, &mut cities);
+                    pig_bonus = expansions::PIG_BONUS_PER_CITY * done as i32;
+                    expansions::final_value(kind, 0, 0, 0, done)
+                }
+                _ => self.final_feature_value(seg, 0),
+            };
+            let _ = self.award(seg, kind, value, pig_bonus, true, 0, sink);
+        }
+        // hook *final scoring*: barns, goods, gold
+        self.final_scoring(&mut cities, sink);
+        self.ranking = rank(&self.players);
+        if sink.enabled() {
+            sink.push(Effect::GameOver {
+                ranking: self.ranking.clone(),
+            });
+        }
+    }
+
+    /// A feature's final-scoring value (inns, cathedrals, mage and witch included; fields
+    /// 3 per completed city, +1 with `player`'s pig).
+    pub(crate) fn final_feature_value(&self, seg: u16, player: u8) -> i32 {
+        let kind = self.board.seg_kind(seg);
+        match kind {
+            FeatureKind::Road | FeatureKind::City => {
+                let tiles = self.board.distinct_tiles(seg);
+                let v = expansions::final_value(
+                    kind,
+                    tiles,
+                    self.board.pennants(seg),
+                    self.board.flags(seg),
+                    0,
+                );
+                self.magic_value(seg, v, tiles)
+            }
+            FeatureKind::Monastery | FeatureKind::Garden => {
+                let p = self.board.tiles()[self.board.seg_tile(seg)].pos;
+                expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0)
+            }
+            FeatureKind::Field => {
+                let done = self.board.completed_cities(seg, &mut Vec::new()) as i32;
+                let root = self.board.find(seg);
+                let pig = self.board.figures.iter().any(|f| {
+                    f.owner == player && f.kind == FigureKind::Pig && self.board.find(f.seg) == root
+                });
+                (3 + if pig {
+                    expansions::PIG_BONUS_PER_CITY
+                } else {
+                    0
+                }) * done
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// Competition ranking: higher scores first, ties share a place.
+/// Players who left the game rank below every player who did not.
+pub(crate) fn rank(players: &[PlayerState]) -> Vec<RankEntry> {
+    let key = |p: &PlayerState| (p.active, p.score);
+    let mut v: Vec<RankEntry> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| RankEntry {
+            player: i as u8,
+            score: p.score,
+            rank: 1 + players.iter().filter(|q| key(q) > key(p)).count() as u8,
+        })
+        .collect();
+    v.sort_by_key(|e| (e.rank, e.player));
+    v
+}
