@@ -4,7 +4,7 @@
 //! embedded SQLite as the zero-set-up default. The rules live in the pure crate
 //! `tilepost-engine`; this crate adds the store (`store`, the only module that names
 //! diesel), the HTTP API (`api`, the only module that knows HTTP), notifications
-//! (`notify`) and start-up (`startup`).
+//! (`notify`), start-up (`startup`) and the email relay (`relay`, `tilepost mail-relay`).
 
 pub mod api;
 pub mod cache;
@@ -12,6 +12,7 @@ pub mod clock;
 pub mod config;
 pub mod correspondence;
 pub mod notify;
+pub mod relay;
 pub mod replay;
 pub mod startup;
 pub mod store;

@@ -1,4 +1,5 @@
-//! The `tilepost` command: `serve` (the default), `migrate`, `openapi`, `replay FILE`.
+//! The `tilepost` command: `serve` (the default), `migrate`, `openapi`, `replay FILE`,
+//! `mail-relay`.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -27,6 +28,8 @@ enum Command {
         /// The log file.
         file: std::path::PathBuf,
     },
+    /// Run the email relay: signed email webhooks in, SMTP out (settings: TILEPOST_RELAY_*).
+    MailRelay,
 }
 
 fn init_logs() {
@@ -64,6 +67,23 @@ fn main() -> ExitCode {
                 }
                 Err(e) => {
                     eprintln!("cannot replay {}: {e}", file.display());
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::MailRelay => {
+            init_logs();
+            let c = match tilepost::relay::RelayConfig::from_env() {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("configuration error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            match tilepost::relay::run(c, Arc::new(SystemClock)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("mail relay: {e}");
                     ExitCode::from(1)
                 }
             }
