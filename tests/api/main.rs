@@ -11,5 +11,6 @@ mod notifications;
 mod openapi;
 mod pictures;
 mod play;
+mod relay;
 mod resilience;
 mod writes;
