@@ -29,7 +29,11 @@ enum Command {
         file: std::path::PathBuf,
     },
     /// Run the email relay: signed email webhooks in, SMTP out (settings: TILEPOST_RELAY_*).
-    MailRelay,
+    MailRelay {
+        /// Only check the settings, print them (secrets redacted) and exit.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 fn init_logs() {
@@ -71,7 +75,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::MailRelay => {
+        Command::MailRelay { check } => {
             init_logs();
             let c = match tilepost::relay::RelayConfig::from_env() {
                 Ok(c) => c,
@@ -80,6 +84,10 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            if check {
+                println!("{c:?}");
+                return ExitCode::SUCCESS;
+            }
             match tilepost::relay::run(c, Arc::new(SystemClock)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
