@@ -404,9 +404,43 @@ fn turn_email(kind: Db) {
         &[("Content-Type", "application/x-www-form-urlencoded")],
     );
     assert!((200..300).contains(&r.status), "{}: {}", r.status, r.text);
-    if let Ok(p) = std::env::var("TILEPOST_TURN_EMAIL_HTML") {
-        std::fs::write(p, d["html"].as_str().unwrap()).unwrap();
+    if let Ok(png) = std::env::var("TILEPOST_TURN_EMAIL_PNG") {
+        picture(&html, &app, &png);
     }
+}
+
+/// Renders an email's HTML part as a mail client shows it, with headless Chromium; the
+/// email's links (to `http://tilepost.test`) reach this test's server, so the pictures
+/// load. `scripts/turn-email-picture.sh` renews `docs/turn-email.png` with it.
+fn picture(html: &str, app: &TestApp, png: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("email.html");
+    // the part's charset is UTF-8 (its MIME header); a byte-order mark tells the browser
+    std::fs::write(&page, format!("\u{feff}{html}")).unwrap();
+    let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "chromium".into());
+    let out = std::process::Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--window-size=640,580",
+            "--virtual-time-budget=5000",
+            &format!(
+                "--host-resolver-rules=MAP tilepost.test {}",
+                app.server.addr
+            ),
+            &format!("--user-data-dir={}", dir.path().join("profile").display()),
+            &format!("--screenshot={png}"),
+            &format!("file://{}", page.display()),
+        ])
+        .output()
+        .expect("chromium runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
