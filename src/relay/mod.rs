@@ -222,7 +222,7 @@ impl RelayConfig {
                 ))
             }
         }
-        if url.host_str().map_or(true, str::is_empty) {
+        if url.host_str().unwrap_or_default().is_empty() {
             return Err(bad("TILEPOST_RELAY_SMTP_URL", "no host"));
         }
         match (&self.smtp_username, &self.smtp_password) {
