@@ -11,6 +11,7 @@ pub mod cache;
 pub mod clock;
 pub mod config;
 pub mod correspondence;
+pub mod i18n;
 pub mod notify;
 pub mod relay;
 pub mod replay;

@@ -764,6 +764,8 @@ pub async fn create_invitation(
         notify_turn: user.notify_turn != 0,
         notify_finished: user.notify_finished != 0,
         joined_at: 0,
+        locale: user.locale.clone(),
+        time_zone: user.time_zone.clone(),
     };
     let row = crate::notify::invited(&st.notifier, &to, &id, &inviter.username, st.clock.now_ms());
     st.store.enqueue(vec![row]).await?;

@@ -9,6 +9,8 @@ diesel::table! {
         notify_turn -> Integer,
         notify_finished -> Integer,
         created_at -> BigInt,
+        locale -> Text,
+        time_zone -> Text,
     }
 }
 

@@ -945,6 +945,8 @@ fn two_servers_share_a_burst() {
             notify_turn: true,
             notify_finished: true,
             joined_at: 0,
+            locale: "en".into(),
+            time_zone: "UTC".into(),
         })
         .collect();
     let n = &app.server.state.notifier;
@@ -1015,6 +1017,8 @@ fn measure() {
                 notify_turn: true,
                 notify_finished: true,
                 joined_at: 0,
+                locale: "en".into(),
+                time_zone: "UTC".into(),
             })
             .collect();
         let n = &app.server.state.notifier;

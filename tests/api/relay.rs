@@ -675,3 +675,127 @@ fn forged_expired_replayed() {
     let health = ureq::get(&format!("{url}healthz")).call();
     assert_eq!(health.map(|r| r.status()).unwrap_or(0), 200);
 }
+
+/// The locale and time zone are settings (from `Accept-Language` at sign-up, changeable
+/// with `PATCH /v1/users/me`); a `pt-BR` player's turn email arrives in Portuguese, an
+/// `en` player's in English.
+fn portuguese_turn_email(kind: Db) {
+    let sink = SmtpSink::start();
+    let (app, _relay, _) = wired(kind, &sink);
+    let anon = app.anon();
+    let r = anon.request(
+        "POST",
+        "/v1/users",
+        Some(
+            &json!({"username": "bia", "email": "bia@example.com", "password": "correct horse"})
+                .to_string(),
+        ),
+        &[("Accept-Language", "pt-BR,pt;q=0.9,en;q=0.5")],
+    );
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(
+        (r.json["locale"].as_str(), r.json["time_zone"].as_str()),
+        (Some("pt-BR"), Some("UTC"))
+    );
+    let t = anon.post(
+        "/v1/auth/token",
+        json!({"username": "bia", "password": "correct horse"}),
+    );
+    let mut bia = Client::new(
+        &app.url(),
+        Some(t.ok()["access_token"].as_str().unwrap().to_string()),
+    );
+    bia.user_id = r.json["id"].as_str().unwrap().to_string();
+    bia.name = "bia".into();
+    let ann = app.user("ann");
+    assert_eq!(ann.get("/v1/users/me").ok()["locale"], "en");
+    // settings: validated, then changed
+    let patch =
+        |c: &Client, body: Value| c.request("PATCH", "/v1/users/me", Some(&body.to_string()), &[]);
+    patch(&bia, json!({"time_zone": "Mars/Olympus_Mons"})).problem(400, "validation-failed");
+    patch(&bia, json!({"locale": "fr"})).problem(400, "validation-failed");
+    let me = patch(&bia, json!({"time_zone": "America/Sao_Paulo"}));
+    assert_eq!(me.ok()["time_zone"], "America/Sao_Paulo");
+    assert_eq!(me.json["locale"], "pt-BR");
+    let id = start_game(
+        &[&ann, &bia],
+        json!({ "tile_order": ORDER, "days_per_move": 3 }),
+    );
+    play(&[&ann, &bia], &id, 2);
+    let msgs = outbox(&app, &[&ann, &bia]);
+    wait_for(&app, 0, "every email", || {
+        let got = sink.by_message_id();
+        msgs.iter().all(|(id, _)| got.contains_key(&mid(id)))
+    });
+    let all = sink.all();
+    let to = |who: &str| -> Vec<Mail> {
+        all.iter()
+            .filter(|m| m.rcpt == vec![format!("{who}@example.com")])
+            .cloned()
+            .collect()
+    };
+    let turn = |ms: &[Mail], prefix: &str| {
+        ms.iter()
+            .find(|m| m.header("Subject").unwrap().starts_with(prefix))
+            .cloned()
+    };
+    let pt = turn(&to("bia"), "Sua vez na partida").expect("bia's turn email, in Portuguese");
+    let text = pt.part("text/plain").unwrap();
+    assert!(
+        text.contains("Olá, bia!") && text.contains("É a sua vez."),
+        "{text}"
+    );
+    assert!(pt
+        .part("text/html")
+        .unwrap()
+        .contains("Desde a sua última jogada"));
+    assert!(to("bia")
+        .iter()
+        .all(|m| !m.header("Subject").unwrap().contains("Your turn")));
+    assert!(
+        turn(&to("ann"), "Your turn").is_some(),
+        "ann's turn email, in English"
+    );
+    // the deadline reminder: the date in the reader's language and time zone
+    let a = ann.get(&format!("/v1/games/{id}/actions")).ok().clone();
+    let late = client_for(&[&ann, &bia], &a["pending"]).name.clone();
+    app.clock.advance_ms(2 * 86_400_000 + 3_600_000);
+    let st = &app.server.state;
+    let swept = block(tilepost::correspondence::sweep(
+        &st.store,
+        &st.config,
+        &st.notifier,
+        app.clock.now_ms(),
+    ))
+    .unwrap();
+    assert_eq!(swept.reminders, 1);
+    // bia got the last turn email: the pending decision, and so the reminder, is hers
+    assert_eq!(late, "bia");
+    let reminder_of = |m: &Mail| {
+        m.rcpt == vec!["bia@example.com".to_string()]
+            && m.header("Subject").unwrap()
+                == format!(
+                    "Sua vez na partida {} do tilepost está quase acabando",
+                    &id[..8]
+                )
+    };
+    wait_for(&app, 0, "the reminder", || {
+        sink.all().iter().any(reminder_of)
+    });
+    let reminder = sink.all().into_iter().find(reminder_of).unwrap();
+    let text = reminder.part("text/plain").unwrap();
+    assert!(
+        text.contains(" (America/Sao_Paulo); se você não jogar"),
+        "{text}"
+    );
+}
+
+#[test]
+fn portuguese_turn_email_sqlite() {
+    portuguese_turn_email(Db::Sqlite)
+}
+
+#[test]
+fn portuguese_turn_email_postgres() {
+    portuguese_turn_email(Db::Postgres)
+}
