@@ -40,6 +40,11 @@ pub fn supported(tag: &str) -> Option<&'static str> {
     }
 }
 
+/// A supported locale written exactly (`en`, `pt-BR`): what the API takes.
+pub fn exact(tag: &str) -> Option<&'static str> {
+    SUPPORTED.iter().copied().find(|l| *l == tag)
+}
+
 /// The best supported locale for an `Accept-Language` header (by `q`, then order), or
 /// the default.
 pub fn negotiate(accept_language: &str) -> &'static str {
@@ -224,6 +229,8 @@ mod tests {
         assert_eq!(negotiate("pt;q=0, en;q=0.2"), "en");
         assert_eq!(supported("PT_br"), Some("pt-BR"));
         assert_eq!(supported("es"), None);
+        assert_eq!(exact("pt-BR"), Some("pt-BR"));
+        assert_eq!(exact("pt"), None);
     }
 
     #[test]

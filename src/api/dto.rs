@@ -27,7 +27,7 @@ pub struct RegisterRequest {
     /// The language of the user's emails: `en` or `pt-BR`; default: the best match of the
     /// request's `Accept-Language`, else `en`.
     #[serde(default)]
-    #[schema(max_length = 16, example = "pt-BR")]
+    #[schema(pattern = "^(en|pt-BR)$", example = "pt-BR")]
     pub locale: Option<String>,
     /// The IANA time zone deadlines are written in; default `UTC`.
     #[serde(default)]
@@ -98,7 +98,7 @@ pub struct UpdateUserRequest {
     #[serde(default, deserialize_with = "super::extract::optional_object")]
     pub notifications: Option<NotificationPatch>,
     /// `en` or `pt-BR`.
-    #[schema(max_length = 16, example = "pt-BR")]
+    #[schema(pattern = "^(en|pt-BR)$", example = "pt-BR")]
     pub locale: Option<String>,
     /// An IANA time zone name (`UTC`, `America/Sao_Paulo`).
     #[schema(max_length = 64, example = "America/Sao_Paulo")]

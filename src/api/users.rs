@@ -65,7 +65,7 @@ pub async fn create_user(
     let r = body.0;
     let mut errors = Vec::new();
     let locale = match &r.locale {
-        Some(l) => i18n::supported(l),
+        Some(l) => i18n::exact(l),
         None => Some(i18n::negotiate(
             req.headers()
                 .get("accept-language")
@@ -227,7 +227,7 @@ pub async fn update_me(
     }
     let locale = match &r.locale {
         Some(l) => Some(
-            i18n::supported(l)
+            i18n::exact(l)
                 .ok_or_else(|| ApiError::validation("locale", "en or pt-BR"))?
                 .to_string(),
         ),
