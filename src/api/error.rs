@@ -55,6 +55,7 @@ pub const CODES: &[(&str, u16)] = &[
     ("feature-occupied", 422),
     ("no-figure-left", 422),
     ("idempotency-key-reused", 422),
+    ("move-past-hidden-information", 422),
     ("webhook-url-not-allowed", 422),
     ("internal-error", 500),
     ("service-unavailable", 503),

@@ -925,6 +925,14 @@ fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
 }
 
 /// Submit one or more actions of the caller, applied in order and atomically.
+///
+/// No peeking: a move ends with the action that brings hidden information into the game,
+/// one that draws a tile (ending the turn or turn part, the builder's or a message's extra
+/// tile, `draw_tile`, tiles discarded because they fit nowhere), rolls the die (`fly`) or
+/// draws a message. If more actions follow it, the whole move is refused with `422
+/// move-past-hidden-information` (field `actions[i]`: the first action after the
+/// revealing one) and nothing is written: the answer never depends on the hidden tile,
+/// roll or message. Send the following actions as a new move.
 #[utoipa::path(
     operation_id = "submit_move",
     tag = "games",
@@ -942,7 +950,7 @@ fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
         (status = 403, description = "Not a player of this game, or not the caller's decision (`not-a-player`, `not-your-turn`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The version moved on, the game is not running, or the caller left it (`stale-version`, `game-not-started`, `game-over`, `not-in-game`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An action is illegal (`illegal-placement`, `tile-does-not-fit`, `feature-occupied`, `no-figure-left`, `unknown-spot`, `figure-not-allowed`, `unexpected-action`, `idempotency-key-reused`; with expansions also `needs-own-follower`, `no-abbot-to-return`, `wagon-out-of-reach`, `barn-not-allowed`, `magic-not-allowed`, `cannot-fly`, `cannot-land`, `crop-not-allowed`, `ferry-not-allowed`, `robber-not-allowed`, `not-in-scoring-order`, `victim-not-allowed`, `message-not-allowed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An action is illegal (`illegal-placement`, `tile-does-not-fit`, `feature-occupied`, `no-figure-left`, `unknown-spot`, `figure-not-allowed`, `unexpected-action`, `idempotency-key-reused`; with expansions also `needs-own-follower`, `no-abbot-to-return`, `wagon-out-of-reach`, `barn-not-allowed`, `magic-not-allowed`, `cannot-fly`, `cannot-land`, `crop-not-allowed`, `ferry-not-allowed`, `robber-not-allowed`, `not-in-scoring-order`, `victim-not-allowed`, `message-not-allowed`; `move-past-hidden-information` when actions follow one that drew a tile, rolled the die or drew a message)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/moves")]
@@ -989,7 +997,7 @@ pub async fn submit_move(
     let (data, game) = load_state(&st, &id.into_inner()).await?;
     let seat = seat_of(&data.seats, &me.id)
         .ok_or_else(|| ApiError::new(403, "not-a-player", "you have no seat at this game"))?;
-    let mut game = Game::clone(&*require_started(&data, game)?);
+    let game = require_started(&data, game)?;
     if game.is_over() {
         return Err(ApiError::new(409, "game-over", "the game is over"));
     }
@@ -1000,11 +1008,10 @@ pub async fn submit_move(
         }
         return Err(ApiError::stale(Some(data.game.version)));
     }
-    let mut outcomes = Vec::with_capacity(actions.len());
-    for (i, a) in actions.iter().enumerate() {
-        let o = game.play(seat, a).map_err(|e| play_error(&e, i))?;
-        outcomes.push((o.event, o.effects));
-    }
+    let (game, outcomes) = game
+        .played_move(seat, &actions)
+        .map_err(|e| play_error(&e.error, e.index))?;
+    let outcomes = outcomes.into_iter().map(|o| (o.event, o.effects)).collect();
     let resp = commit(&st, &me, &data, game, expected, outcomes, idem).await?;
     super::correspondence::after_move(&st, &me.id).await;
     Ok(resp)

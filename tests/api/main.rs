@@ -7,6 +7,7 @@ mod auth;
 mod correspondence;
 mod errors;
 mod games;
+mod no_peeking;
 mod notifications;
 mod openapi;
 mod pictures;
