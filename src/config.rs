@@ -303,3 +303,18 @@ impl Config {
         Ok(c)
     }
 }
+
+impl Config {
+    /// The delivery worker's part of the configuration.
+    pub fn worker(&self) -> crate::notify::worker::WorkerConfig {
+        crate::notify::worker::WorkerConfig {
+            email_webhook_url: self.email_webhook_url.clone(),
+            email_webhook_secret: self.email_webhook_secret.clone(),
+            webhook_allow_private: self.webhook_allow_private,
+            webhook_timeout_ms: self.webhook_timeout_ms,
+            notify_poll_ms: self.notify_poll_ms,
+            notify_backoff_base_ms: self.notify_backoff_base_ms,
+            notify_max_age_ms: self.notify_max_age_ms,
+        }
+    }
+}

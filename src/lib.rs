@@ -3,8 +3,10 @@
 //! A play-by-mail Carcassonne server: games over HTTP on an event log in Postgres, with
 //! embedded SQLite as the zero-set-up default. The rules live in the pure crate
 //! `tilepost-engine`; this crate adds the store (`store`, the only module that names
-//! diesel), the HTTP API (`api`, the only module that knows HTTP), notifications
-//! (`notify`), start-up (`startup`) and the email relay (`relay`, `tilepost mail-relay`).
+//! diesel), the decision service (`moves`, the one writer of running games), deadlines
+//! (`correspondence`), the HTTP API (`api`, the only module that knows HTTP),
+//! notifications (`notify`), email locales (`i18n`), start-up (`startup`) and the email
+//! relay (`relay`, `tilepost mail-relay`).
 
 pub mod api;
 pub mod cache;
@@ -12,8 +14,10 @@ pub mod clock;
 pub mod config;
 pub mod correspondence;
 pub mod i18n;
+pub mod moves;
 pub mod notify;
 pub mod relay;
 pub mod replay;
 pub mod startup;
 pub mod store;
+pub mod sweep;

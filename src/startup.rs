@@ -81,7 +81,7 @@ pub fn start_worker(state: &web::Data<AppState>) {
         state.store.clone(),
         state.clock.clone(),
         state.notifier.clone(),
-        state.config.clone(),
+        state.config.worker(),
     );
     actix_web::rt::spawn(w.run());
 }
@@ -93,11 +93,12 @@ pub fn server(
     listener: TcpListener,
     workers: usize,
 ) -> std::io::Result<actix_web::dev::Server> {
-    actix_web::rt::spawn(crate::correspondence::run_sweeper(
+    actix_web::rt::spawn(crate::sweep::run_sweeper(
         state.store.clone(),
         state.config.clone(),
         state.clock.clone(),
         state.notifier.clone(),
+        state.replays.clone(),
     ));
     Ok(HttpServer::new(move || api::app(state.clone()))
         .workers(workers.max(1))

@@ -1,5 +1,6 @@
 //! The one HTTP error type: RFC 9457 `application/problem+json` bodies with a stable
-//! kebab-case `code`. A 5xx says nothing about internals; the cause goes to the log.
+//! kebab-case `code` (a [`ProblemCode`], which owns its status and title). A 5xx says
+//! nothing about internals; the cause goes to the log.
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
@@ -7,59 +8,12 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::store::StoreError;
+use tilepost_engine::PlayError;
 
-/// Every problem code the API produces, with its HTTP status.
-pub const CODES: &[(&str, u16)] = &[
-    ("validation-failed", 400),
-    ("invalid-unsubscribe-token", 400),
-    ("unauthorized", 401),
-    ("invalid-credentials", 401),
-    ("not-a-player", 403),
-    ("not-your-turn", 403),
-    ("not-creator", 403),
-    ("own-timeout", 403),
-    ("not-found", 404),
-    ("game-not-found", 404),
-    ("version-not-found", 404),
-    ("tile-not-found", 404),
-    ("webhook-not-found", 404),
-    ("user-not-found", 404),
-    ("delivery-not-found", 404),
-    ("method-not-allowed", 405),
-    ("stale-version", 409),
-    ("username-taken", 409),
-    ("already-seated", 409),
-    ("game-already-started", 409),
-    ("game-not-started", 409),
-    ("not-enough-players", 409),
-    ("game-over", 409),
-    ("not-in-game", 409),
-    ("idempotency-key-in-use", 409),
-    ("no-clock", 409),
-    ("deadline-not-reached", 409),
-    ("already-on-vacation", 409),
-    ("not-enough-vacation", 409),
-    ("not-on-vacation", 409),
-    ("not-invited", 409),
-    ("no-open-seat", 409),
-    ("game-has-moves", 409),
-    ("webhook-limit-reached", 409),
-    ("payload-too-large", 413),
-    ("unsupported-media-type", 415),
-    ("unexpected-action", 422),
-    ("illegal-placement", 422),
-    ("tile-does-not-fit", 422),
-    ("unknown-spot", 422),
-    ("figure-not-allowed", 422),
-    ("feature-occupied", 422),
-    ("no-figure-left", 422),
-    ("idempotency-key-reused", 422),
-    ("move-past-hidden-information", 422),
-    ("webhook-url-not-allowed", 422),
-    ("internal-error", 500),
-    ("service-unavailable", 503),
-];
+pub use super::problem::ProblemCode;
+use crate::clock::rfc3339;
+use crate::moves::DecisionError;
+use crate::store::{Conflict, StoreError};
 
 /// One invalid field of a request.
 #[derive(Clone, Debug, Serialize, ToSchema, PartialEq, Eq)]
@@ -91,8 +45,7 @@ pub struct Problem {
 /// An error answered as a problem.
 #[derive(Debug, Clone)]
 pub struct ApiError {
-    pub status: StatusCode,
-    pub code: &'static str,
+    pub code: ProblemCode,
     pub detail: String,
     pub errors: Vec<FieldError>,
     pub current_version: Option<i64>,
@@ -101,14 +54,13 @@ pub struct ApiError {
 
 impl std::fmt::Display for ApiError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {}: {}", self.status.as_u16(), self.code, self.detail)
+        write!(f, "{} {}: {}", self.code.status(), self.code, self.detail)
     }
 }
 
 impl ApiError {
-    pub fn new(status: u16, code: &'static str, detail: impl Into<String>) -> ApiError {
+    pub fn new(code: ProblemCode, detail: impl Into<String>) -> ApiError {
         ApiError {
-            status: StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
             code,
             detail: detail.into(),
             errors: Vec::new(),
@@ -117,11 +69,16 @@ impl ApiError {
         }
     }
 
+    /// The HTTP status of the answer (the code's).
+    pub fn status(&self) -> StatusCode {
+        StatusCode::from_u16(self.code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+    }
+
     /// `400 validation-failed` for one field.
     pub fn validation(field: impl Into<String>, message: impl Into<String>) -> ApiError {
         let message = message.into();
         let field = field.into();
-        let mut e = ApiError::new(400, "validation-failed", format!("{field}: {message}"));
+        let mut e = ApiError::new(ProblemCode::ValidationFailed, format!("{field}: {message}"));
         e.errors.push(FieldError { field, message });
         e
     }
@@ -135,17 +92,16 @@ impl ApiError {
     }
 
     pub fn unauthorized(detail: impl Into<String>) -> ApiError {
-        ApiError::new(401, "unauthorized", detail)
+        ApiError::new(ProblemCode::Unauthorized, detail)
     }
 
     pub fn game_not_found() -> ApiError {
-        ApiError::new(404, "game-not-found", "no game with this id")
+        ApiError::new(ProblemCode::GameNotFound, "no game with this id")
     }
 
     pub fn stale(current: Option<i64>) -> ApiError {
         let mut e = ApiError::new(
-            409,
-            "stale-version",
+            ProblemCode::StaleVersion,
             "the game has moved on since that version; reload it and decide again",
         );
         e.current_version = current;
@@ -156,8 +112,7 @@ impl ApiError {
     pub fn internal(cause: impl std::fmt::Display) -> ApiError {
         tracing::error!(cause = %cause, "internal error");
         ApiError::new(
-            500,
-            "internal-error",
+            ProblemCode::InternalError,
             "the server failed; the cause is logged",
         )
     }
@@ -165,24 +120,28 @@ impl ApiError {
     pub fn unavailable(cause: impl std::fmt::Display) -> ApiError {
         tracing::warn!(cause = %cause, "database unavailable");
         ApiError::new(
-            503,
-            "service-unavailable",
+            ProblemCode::ServiceUnavailable,
             "the database is unavailable; retry later",
         )
+    }
+
+    /// The rules engine refused action `index` of a move.
+    pub fn refused(e: &PlayError, index: usize) -> ApiError {
+        // `log-mismatch` (a log that does not replay) is no problem code: a 500
+        let Some(code) = ProblemCode::from_code(e.code()) else {
+            return ApiError::internal(format!("rules engine: {} ({})", e, e.code()));
+        };
+        ApiError::new(code, e.to_string()).with_field(format!("actions[{index}]"), e.to_string())
     }
 
     pub fn problem(&self) -> Problem {
         Problem {
             type_: format!("/problems/{}", self.code),
-            title: self
-                .status
-                .canonical_reason()
-                .unwrap_or("Error")
-                .to_string(),
-            status: self.status.as_u16(),
+            title: self.code.title().to_string(),
+            status: self.code.status(),
             detail: self.detail.clone(),
-            code: self.code.to_string(),
-            errors: if self.errors.is_empty() && self.code != "validation-failed" {
+            code: self.code.as_str().to_string(),
+            errors: if self.errors.is_empty() && self.code != ProblemCode::ValidationFailed {
                 None
             } else {
                 Some(self.errors.clone())
@@ -194,14 +153,15 @@ impl ApiError {
 
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
-        self.status
+        self.status()
     }
 
     fn error_response(&self) -> HttpResponse {
         let body = serde_json::to_string(&self.problem()).unwrap_or_default();
-        let mut r = HttpResponse::build(self.status);
+        let status = self.status();
+        let mut r = HttpResponse::build(status);
         r.insert_header((header::CONTENT_TYPE, "application/problem+json"));
-        if self.status == StatusCode::UNAUTHORIZED {
+        if status == StatusCode::UNAUTHORIZED {
             r.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
         }
         if let Some(allow) = &self.allow {
@@ -209,7 +169,7 @@ impl ResponseError for ApiError {
                 r.insert_header((header::ALLOW, v));
             }
         }
-        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+        if status == StatusCode::SERVICE_UNAVAILABLE {
             r.insert_header((header::RETRY_AFTER, "1"));
         }
         r.body(body)
@@ -220,27 +180,93 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::Unavailable(m) => ApiError::unavailable(m),
-            StoreError::NotFound => ApiError::new(404, "not-found", "not found"),
-            StoreError::Conflict(code) => {
-                let code = CODES
-                    .iter()
-                    .find(|(c, s)| *c == code && *s == 409)
-                    .map(|(c, _)| *c)
-                    .unwrap_or("stale-version");
-                ApiError::new(409, code, conflict_detail(code))
+            StoreError::NotFound => ApiError::new(ProblemCode::NotFound, "not found"),
+            StoreError::UnknownUser => ApiError::unauthorized("the token's user no longer exists"),
+            StoreError::Conflict(Conflict::StaleVersion) => ApiError::stale(None),
+            StoreError::Conflict(c) => {
+                let (code, detail) = conflict(c);
+                ApiError::new(code, detail)
             }
             StoreError::Rejected(m) => ApiError::validation("body", m),
-            StoreError::Config(m) | StoreError::Internal(m) => ApiError::internal(m),
+            e @ (StoreError::Config(_) | StoreError::Internal(_) | StoreError::Corrupt { .. }) => {
+                ApiError::internal(e)
+            }
         }
     }
 }
 
-fn conflict_detail(code: &str) -> &'static str {
-    match code {
-        "username-taken" => "that username is taken",
-        "already-seated" => "you already have a seat at this game",
-        "game-already-started" => "the game has already started",
-        "idempotency-key-in-use" => "a request with this Idempotency-Key is being processed",
-        _ => "the request conflicts with the current state",
+fn conflict(c: Conflict) -> (ProblemCode, &'static str) {
+    match c {
+        Conflict::UsernameTaken => (ProblemCode::UsernameTaken, "that username is taken"),
+        Conflict::AlreadySeated => (
+            ProblemCode::AlreadySeated,
+            "you already have a seat at this game",
+        ),
+        Conflict::GameAlreadyStarted => (
+            ProblemCode::GameAlreadyStarted,
+            "the game has already started",
+        ),
+        Conflict::NotInvited => (
+            ProblemCode::NotInvited,
+            "you have no pending invitation to this game",
+        ),
+        Conflict::NoOpenSeat => (
+            ProblemCode::NoOpenSeat,
+            "every free seat is reserved for an invited player",
+        ),
+        Conflict::NotSeated => (ProblemCode::NotAPlayer, "you have no seat at this game"),
+        Conflict::GameHasMoves => (
+            ProblemCode::GameHasMoves,
+            "the game has moves: resign instead",
+        ),
+        Conflict::IdempotencyKeyInUse => (
+            ProblemCode::IdempotencyKeyInUse,
+            "a request with this Idempotency-Key is being processed",
+        ),
+        Conflict::AlreadyOnVacation => (
+            ProblemCode::AlreadyOnVacation,
+            "you are on vacation already",
+        ),
+        Conflict::StaleVersion | Conflict::Duplicate => (
+            ProblemCode::StaleVersion,
+            "the request conflicts with the current state",
+        ),
+    }
+}
+
+impl From<DecisionError> for ApiError {
+    fn from(e: DecisionError) -> Self {
+        use ProblemCode as P;
+        match e {
+            DecisionError::GameNotFound => ApiError::game_not_found(),
+            DecisionError::NotAPlayer => {
+                ApiError::new(P::NotAPlayer, "you have no seat at this game")
+            }
+            DecisionError::NotStarted => {
+                ApiError::new(P::GameNotStarted, "the game is waiting for players")
+            }
+            DecisionError::NotRunning => {
+                ApiError::new(P::GameNotStarted, "the game is not running")
+            }
+            DecisionError::GameOver => ApiError::new(P::GameOver, "the game is over"),
+            DecisionError::NotInGame => ApiError::new(P::NotInGame, "you have left this game"),
+            DecisionError::Stale(current) => ApiError::stale(current),
+            DecisionError::Refused { index, error } => ApiError::refused(&error, index),
+            DecisionError::NoClock => ApiError::new(P::NoClock, "this game has no clock"),
+            DecisionError::NotDue(at) => ApiError::new(
+                P::DeadlineNotReached,
+                format!("the decision is due by {}", rfc3339(at)),
+            ),
+            DecisionError::OwnTimeout => ApiError::new(
+                P::OwnTimeout,
+                "the pending decision is yours: play or resign",
+            ),
+            DecisionError::IdempotencyKeyInUse => ApiError::new(
+                P::IdempotencyKeyInUse,
+                "a request with this Idempotency-Key is being processed",
+            ),
+            DecisionError::Store(e) => e.into(),
+            DecisionError::Corrupt(m) => ApiError::internal(m),
+        }
     }
 }

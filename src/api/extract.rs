@@ -1,5 +1,7 @@
 //! Request extractors: a JSON body that refuses unknown fields with field paths, a body
-//! size limit answered with `413`, and the caller from the bearer token.
+//! size limit answered with `413`, the caller from the bearer token, and the ids in
+//! paths, checked once (an id is at most 64 characters: a longer one names nothing and
+//! gets the resource's `404`).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -10,7 +12,7 @@ use actix_web::{web, FromRequest, HttpRequest};
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
-use super::error::ApiError;
+use super::error::{ApiError, ProblemCode};
 use super::AppState;
 
 fn state(req: &HttpRequest) -> Result<web::Data<AppState>, ApiError> {
@@ -36,16 +38,14 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
                 let mime = ct.split(';').next().unwrap_or("").trim().to_string();
                 if mime != "application/json" && !mime.ends_with("+json") {
                     return Err(ApiError::new(
-                        415,
-                        "unsupported-media-type",
+                        ProblemCode::UnsupportedMediaType,
                         "send the body as application/json",
                     ));
                 }
             }
             let too_large = || {
                 ApiError::new(
-                    413,
-                    "payload-too-large",
+                    ProblemCode::PayloadTooLarge,
                     format!("request bodies are limited to {limit} bytes"),
                 )
             };
@@ -203,3 +203,97 @@ where
         .map(|o| o.0)
         .collect())
 }
+
+/// The longest id the API hands out or accepts (ids are UUIDs).
+pub const MAX_ID_LEN: usize = 64;
+
+/// An id path parameter, refused with `missing` when it cannot name anything.
+fn path_id<P: DeserializeOwned + Into<String> + 'static>(
+    req: &HttpRequest,
+    missing: impl FnOnce() -> ApiError,
+) -> Result<String, ApiError> {
+    let v: String = web::Path::<P>::extract(req)
+        .into_inner()
+        .map_err(|e| ApiError::validation("path", e.to_string()))?
+        .into_inner()
+        .into();
+    if v.is_empty() || v.len() > MAX_ID_LEN {
+        return Err(missing());
+    }
+    Ok(v)
+}
+
+/// The `{id}` of a path.
+#[derive(serde::Deserialize)]
+struct IdParam {
+    id: String,
+}
+
+impl From<IdParam> for String {
+    fn from(p: IdParam) -> String {
+        p.id
+    }
+}
+
+/// The `{delivery_id}` of a path.
+#[derive(serde::Deserialize)]
+struct DeliveryIdParam {
+    delivery_id: String,
+}
+
+impl From<DeliveryIdParam> for String {
+    fn from(p: DeliveryIdParam) -> String {
+        p.delivery_id
+    }
+}
+
+macro_rules! path_id {
+    ($(#[$doc:meta])* $name:ident, $param:ty, $code:expr, $detail:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct $name(pub String);
+
+        impl $name {
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+
+            pub fn into_inner(self) -> String {
+                self.0
+            }
+        }
+
+        impl FromRequest for $name {
+            type Error = ApiError;
+            type Future = std::future::Ready<Result<Self, ApiError>>;
+
+            fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+                std::future::ready(
+                    path_id::<$param>(req, || ApiError::new($code, $detail)).map($name),
+                )
+            }
+        }
+    };
+}
+
+path_id!(
+    /// The game id of a path `/games/{id}/…`.
+    GameId,
+    IdParam,
+    ProblemCode::GameNotFound,
+    "no game with this id"
+);
+path_id!(
+    /// The webhook id of a path `/users/me/webhooks/{id}/…`.
+    WebhookId,
+    IdParam,
+    ProblemCode::WebhookNotFound,
+    "you have no webhook with this id"
+);
+path_id!(
+    /// The delivery id of a path `…/deliveries/{delivery_id}/…`.
+    DeliveryId,
+    DeliveryIdParam,
+    ProblemCode::DeliveryNotFound,
+    "this endpoint has no such delivery"
+);

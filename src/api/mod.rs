@@ -3,15 +3,21 @@
 //! the web client's pages under `/play` (outside the document, see [`play`]),
 //! the problem+json error type, request ids, and `405` answers built from the document.
 
+pub mod action;
 pub mod auth;
-pub mod corr_dto;
-pub mod correspondence;
+pub mod chat;
+pub mod clock;
 pub mod dto;
 pub mod error;
 pub mod extract;
 pub mod games;
+pub mod history;
+pub mod load;
+pub mod moves;
 pub mod pictures;
 pub mod play;
+pub mod problem;
+pub mod seats;
 pub mod users;
 pub mod views;
 pub mod webhooks;
@@ -30,7 +36,7 @@ use crate::clock::Clock;
 use crate::config::Config;
 use crate::store::Store;
 use dto::Health;
-use error::{ApiError, Problem};
+use error::{ApiError, Problem, ProblemCode};
 
 /// What every request can reach.
 pub struct AppState {
@@ -42,6 +48,17 @@ pub struct AppState {
     pub notifier: Arc<crate::notify::Notifier>,
     /// Replayed games by (id, version).
     pub replays: Arc<crate::cache::ReplayCache>,
+}
+
+impl AppState {
+    /// The service that records decisions in running games.
+    pub fn decisions(&self) -> crate::moves::Decisions<'_> {
+        crate::moves::Decisions {
+            store: &self.store,
+            notifier: &self.notifier,
+            replays: &self.replays,
+        }
+    }
 }
 
 #[derive(OpenApi)]
@@ -58,7 +75,7 @@ pub struct AppState {
         (name = "health", description = "Liveness and readiness"),
         (name = "notifications", description = "Webhook endpoints, deliveries, email settings and unsubscribe links"),
     ),
-    components(schemas(Problem, error::FieldError, webhooks::WebhookMessage, webhooks::WebhookData, webhooks::WebhookRecipient, webhooks::WebhookLinks)),
+    components(schemas(Problem, error::FieldError, dto::WebhookMessage, dto::WebhookData, dto::WebhookRecipient, dto::WebhookLinks)),
 )]
 struct ApiDoc;
 
@@ -115,27 +132,27 @@ where
             .service(games::create_game)
             .service(games::list_games)
             .service(games::get_game)
-            .service(games::join_game)
-            .service(games::start_game)
+            .service(seats::join_game)
+            .service(seats::start_game)
             .service(games::list_placements)
             .service(games::list_actions)
-            .service(games::submit_move)
-            .service(games::list_events)
-            .service(games::resign_game)
+            .service(moves::submit_move)
+            .service(history::list_events)
+            .service(moves::resign_game)
             .service(pictures::get_board_svg)
             .service(pictures::get_board_png)
             .service(pictures::list_tiles)
             .service(pictures::get_tile_svg)
-            .service(correspondence::claim_timeout)
-            .service(correspondence::accept_invitation)
-            .service(correspondence::decline_invitation)
-            .service(correspondence::leave_game)
-            .service(correspondence::abort_game)
-            .service(correspondence::list_chat)
-            .service(correspondence::post_chat)
-            .service(correspondence::export_game)
-            .service(correspondence::start_vacation)
-            .service(correspondence::end_vacation)
+            .service(clock::claim_timeout)
+            .service(seats::accept_invitation)
+            .service(seats::decline_invitation)
+            .service(seats::leave_game)
+            .service(seats::abort_game)
+            .service(chat::list_chat)
+            .service(chat::post_chat)
+            .service(history::export_game)
+            .service(clock::start_vacation)
+            .service(clock::end_vacation)
             .service(webhooks::create_webhook)
             .service(webhooks::list_webhooks)
             .service(webhooks::delete_webhook)
@@ -146,7 +163,7 @@ where
             .service(webhooks::update_notification_settings)
             .service(webhooks::get_unsubscribe)
             .service(webhooks::create_unsubscribe)
-            .service(webhooks::create_invitation),
+            .service(seats::create_invitation),
     )
 }
 
@@ -203,6 +220,13 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
     }
     if let Some(o) = v.as_object_mut() {
         o.insert("webhooks".into(), webhooks::openapi_webhooks());
+    }
+    // the problem codes, from their one definition
+    if let Some(code) = v.pointer_mut("/components/schemas/Problem/properties/code") {
+        if let Some(o) = code.as_object_mut() {
+            let codes: Vec<&str> = ProblemCode::ALL.iter().map(|c| c.as_str()).collect();
+            o.insert("enum".into(), json!(codes));
+        }
     }
     if let Some(c) = v.get_mut("components").and_then(|c| c.as_object_mut()) {
         c.insert(
@@ -291,14 +315,13 @@ async fn fallback(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     };
     if let Some((_, allow)) = route_table().iter().find(|(t, _)| matches(t, path)) {
         let mut e = ApiError::new(
-            405,
-            "method-not-allowed",
+            ProblemCode::MethodNotAllowed,
             format!("{} is not allowed here; allowed: {allow}", req.method()),
         );
         e.allow = Some(allow.clone());
         return Err(e);
     }
-    Err(ApiError::new(404, "not-found", "no such resource"))
+    Err(ApiError::new(ProblemCode::NotFound, "no such resource"))
 }
 
 fn request_id(req: &actix_web::dev::ServiceRequest) -> String {

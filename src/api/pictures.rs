@@ -12,12 +12,13 @@
 
 use actix_web::http::header;
 use actix_web::{get, web, HttpRequest, HttpResponse};
-use serde::{Deserialize, Serialize};
 use tilepost_engine::{catalog, Event, Expansion, Game, Pos, Rotation};
 use tilepost_render::{board_png, board_svg, tile_svg, BoardOptions};
-use utoipa::{IntoParams, ToSchema};
 
-use super::error::{ApiError, Problem};
+use super::dto::*;
+use super::error::{ApiError, Problem, ProblemCode};
+use super::extract::GameId;
+use super::load::load_data;
 use super::views;
 use super::AppState;
 
@@ -27,66 +28,6 @@ pub const DEFAULT_TILE_PX: u32 = 56;
 pub const DEFAULT_TILE_SIZE: u32 = 200;
 /// Changes when the drawing changes, so that cached pictures are not reused.
 const STYLE: &str = "s1";
-
-/// Which board picture.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct BoardQuery {
-    /// Draw the game as it was after its first `version` events (default: now). 1 is
-    /// the start of the game.
-    #[param(minimum = 1)]
-    pub version: Option<i64>,
-    /// Show the legal placements of the drawn tile as numbered ghosts, in the order of
-    /// `GET /v1/games/{id}/placements` (default false).
-    pub placements: Option<bool>,
-    /// Pixels per tile side, 16 to 128 (default 56).
-    #[param(minimum = 16, maximum = 128)]
-    pub tile_px: Option<u32>,
-}
-
-/// Which tile picture.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct TileQuery {
-    /// Clockwise rotation in degrees: 0, 90, 180 or 270 (default 0).
-    #[param(minimum = 0, maximum = 270, multiple_of = 90)]
-    pub rotation: Option<i64>,
-    /// Side of the picture in pixels, 16 to 1024 (default 200).
-    #[param(minimum = 16, maximum = 1024)]
-    pub size: Option<u32>,
-}
-
-/// Links to the pictures of a tile type.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct TileLinks {
-    /// The tile's picture (`/v1/tiles/{set}/{name}.svg`); add `?rotation=` and `?size=`.
-    pub svg: String,
-}
-
-/// One tile type of the catalog.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct TileInfo {
-    /// Catalog id, `set/name` (`base/D`), as used in games and moves.
-    pub id: String,
-    pub name: String,
-    /// The expansion's id, or `base`.
-    pub expansion: String,
-    /// Copies in the box (the start tile included).
-    pub count: u32,
-    /// Terrain of the sides in the catalog orientation, N, E, S, W (`field`, `road`,
-    /// `city`, `river`, `abbey`).
-    pub edges: Vec<String>,
-    pub links: TileLinks,
-}
-
-/// The tile catalog.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct TileCatalog {
-    /// Every tile type, in catalog order (a fixed list of about 150: not paginated).
-    pub tiles: Vec<TileInfo>,
-}
 
 /// The `If-None-Match` header lists `tag` (or `*`).
 fn not_modified(req: &HttpRequest, tag: &str) -> bool {
@@ -148,7 +89,7 @@ enum Format {
 async fn board(
     st: web::Data<AppState>,
     req: HttpRequest,
-    id: String,
+    id: GameId,
     q: BoardQuery,
     format: Format,
 ) -> Result<HttpResponse, ApiError> {
@@ -162,11 +103,10 @@ async fn board(
         return Err(ApiError::validation("tile_px", "16 to 128"));
     }
     let ghosts = q.placements.unwrap_or(false);
-    let head = super::games::load_data(&st, &id, false).await?;
-    if head.game.status == "open" {
+    let head = load_data(&st, &id, false).await?;
+    if head.game.status == GameStatus::Open {
         return Err(ApiError::new(
-            409,
-            "game-not-started",
+            ProblemCode::GameNotStarted,
             "the game is waiting for players: there is no board yet",
         ));
     }
@@ -223,8 +163,7 @@ async fn board(
 
 fn version_not_found(version: i64, current: i64) -> ApiError {
     ApiError::new(
-        404,
-        "version-not-found",
+        ProblemCode::VersionNotFound,
         format!("the game has no version {version}; its current version is {current}"),
     )
 }
@@ -252,10 +191,10 @@ fn version_not_found(version: i64, current: i64) -> ApiError {
 pub async fn get_board_svg(
     st: web::Data<AppState>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: GameId,
     q: web::Query<BoardQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    board(st, req, id.into_inner(), q.into_inner(), Format::Svg).await
+    board(st, req, id, q.into_inner(), Format::Svg).await
 }
 
 /// The board of a game as PNG.
@@ -281,10 +220,10 @@ pub async fn get_board_svg(
 pub async fn get_board_png(
     st: web::Data<AppState>,
     req: HttpRequest,
-    id: web::Path<String>,
+    id: GameId,
     q: web::Query<BoardQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    board(st, req, id.into_inner(), q.into_inner(), Format::Png).await
+    board(st, req, id, q.into_inner(), Format::Png).await
 }
 
 /// Where the picture of tile type `id` is served.
@@ -357,7 +296,7 @@ pub async fn get_tile_svg(
     let id = format!("{set}/{name}");
     let tile = catalog()
         .id(&id)
-        .ok_or_else(|| ApiError::new(404, "tile-not-found", "no tile type with this id"))?;
+        .ok_or_else(|| ApiError::new(ProblemCode::TileNotFound, "no tile type with this id"))?;
     let tag = format!("\"{}-{}-{size}-{STYLE}\"", tile.0, rotation.degrees());
     let cache = "public, max-age=86400";
     if not_modified(&req, &tag) {

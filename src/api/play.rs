@@ -147,8 +147,7 @@ async fn serve(req: HttpRequest) -> HttpResponse {
 
 async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, super::error::ApiError> {
     let mut e = super::error::ApiError::new(
-        405,
-        "method-not-allowed",
+        super::error::ProblemCode::MethodNotAllowed,
         format!("{} is not allowed here; allowed: GET, HEAD", req.method()),
     );
     e.allow = Some("GET, HEAD".into());

@@ -3,7 +3,7 @@
 use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 
 use super::dto::*;
-use super::error::{ApiError, Problem};
+use super::error::{ApiError, Problem, ProblemCode};
 use super::extract::{ApiJson, CurrentUser};
 use super::AppState;
 use crate::clock::rfc3339;
@@ -146,11 +146,7 @@ pub async fn create_token(
     body: ApiJson<TokenRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let r = body.0;
-    let user = if r.username.len() <= 64 {
-        st.store.user_by_username(r.username).await?
-    } else {
-        None
-    };
+    let user = super::load::user_named(&st, &r.username).await?;
     let auth = st.auth.clone();
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     let password = r.password;
@@ -159,8 +155,7 @@ pub async fn create_token(
         .map_err(ApiError::internal)?;
     let Some(user) = user.filter(|_| ok) else {
         return Err(ApiError::new(
-            401,
-            "invalid-credentials",
+            ProblemCode::InvalidCredentials,
             "wrong username or password",
         ));
     };
@@ -195,7 +190,7 @@ pub async fn get_me(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResp
         .await?
         .ok_or_else(|| ApiError::unauthorized("the token's user no longer exists"))?;
     let mut view = user_view(&u);
-    let (waiting, vacation) = super::correspondence::account_extras(&st, &u.id).await?;
+    let (waiting, vacation) = super::clock::account_extras(&st, &u.id).await?;
     view.waiting = Some(waiting);
     view.vacation = Some(vacation);
     Ok(HttpResponse::Ok().json(view))

@@ -1,16 +1,15 @@
-//! Conversions between engine types, store records and DTOs. The hidden information
-//! (seed, future pile, a sandbox game's tile order) never reaches a DTO.
+//! Conversions between engine types, store records and DTOs (the actions of a move are
+//! converted in [`super::action`]). The hidden information (seed, future pile, a
+//! sandbox game's tile order) never reaches a DTO.
 
-use tilepost_engine::{
-    catalog, Action, Effect, Event, FigureKind, Game, Phase, RankEntry, Rotation,
-};
+use tilepost_engine::{catalog, Effect, Event, FigureKind, Game, Phase, RankEntry};
 
 use serde_json::{json, Value};
 
 use super::dto::*;
 use super::error::ApiError;
 use crate::clock::rfc3339;
-use crate::store::{EventRow, GameRow, SeatInfo};
+use crate::store::{EventRow, GameRow, SeatInfo, UserRow};
 use tilepost_engine::expansions::minis::MagicFigure as EngineMagic;
 use tilepost_engine::{Expansion, Pos};
 
@@ -60,29 +59,6 @@ pub fn figure_kind(f: Figure) -> FigureKind {
     }
 }
 
-/// A client's action as the engine's (the wire format is shared: api.md), validating
-/// what the schema cannot express.
-pub fn action_to_engine(a: &ActionDto, index: usize) -> Result<Action, ApiError> {
-    if let ActionDto::PlaceTile { rotation, .. } = a {
-        if Rotation::from_degrees(*rotation as i64).is_none() {
-            return Err(ApiError::validation(
-                format!("actions[{index}].rotation"),
-                "rotation must be 0, 90, 180 or 270",
-            ));
-        }
-    }
-    serde_json::to_value(a)
-        .and_then(serde_json::from_value::<Action>)
-        .map_err(|e| ApiError::validation(format!("actions[{index}]"), e.to_string()))
-}
-
-/// An engine action as a DTO; an action kind the API does not know yet is a server bug.
-pub fn action_dto(a: &Action) -> Result<ActionDto, ApiError> {
-    serde_json::to_value(a)
-        .and_then(serde_json::from_value::<ActionDto>)
-        .map_err(|e| ApiError::internal(format!("engine action {a:?} has no DTO: {e}")))
-}
-
 fn seat_user(seats: &[SeatInfo], seat: u8) -> (String, String) {
     seats
         .iter()
@@ -107,10 +83,6 @@ pub fn pending_view(game: &Game, seats: &[SeatInfo]) -> Option<PendingView> {
     })
 }
 
-pub fn expansions_of(row: &GameRow) -> Vec<String> {
-    serde_json::from_str(&row.expansions).unwrap_or_default()
-}
-
 fn ranking_view(r: &[RankEntry], seats: &[SeatInfo]) -> Vec<RankView> {
     r.iter()
         .map(|e| RankView {
@@ -124,7 +96,7 @@ fn ranking_view(r: &[RankEntry], seats: &[SeatInfo]) -> Vec<RankView> {
 
 /// The state view; `game` is the replayed game once it has started.
 pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> GameView {
-    let status = GameStatus::parse(&row.status);
+    let status = row.status;
     let mut players: Vec<PlayerView> = seats
         .iter()
         .map(|s| PlayerView {
@@ -276,7 +248,7 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
         status,
         version: row.version,
         sandbox: row.tile_order.is_some(),
-        expansions: expansions_of(row),
+        expansions: row.expansions.clone(),
         seats: row.seats as u8,
         creator: seats
             .iter()
@@ -401,12 +373,22 @@ pub fn history_entry(
     }
 }
 
-/// Decodes stored rows into engine events.
+/// Decodes stored rows into engine events (a row that does not decode is a 500 naming
+/// its game).
 pub fn decode_events(rows: &[EventRow]) -> Result<Vec<Event>, ApiError> {
-    rows.iter()
-        .map(|r| {
-            Event::decode(&r.event_type, r.event_version.max(0) as u32, &r.payload)
-                .map_err(|e| ApiError::internal(format!("game {} seq {}: {e}", r.game_id, r.seq)))
-        })
-        .collect()
+    crate::moves::decode_events(rows).map_err(ApiError::internal)
+}
+
+pub fn seat_info(u: &UserRow) -> SeatInfo {
+    SeatInfo {
+        seat: -1,
+        user_id: u.id.clone(),
+        username: u.username.clone(),
+        email: u.email.clone(),
+        notify_turn: u.notify_turn != 0,
+        notify_finished: u.notify_finished != 0,
+        joined_at: u.created_at,
+        locale: u.locale.clone(),
+        time_zone: u.time_zone.clone(),
+    }
 }

@@ -1,16 +1,14 @@
 //! Notification settings: the caller's webhook endpoints (create with a secret shown
 //! once, list, delete, rotate the secret, recent deliveries, redeliver one), email
 //! switches per event type, and the unsubscribe link that works without logging in.
-//! Also the schemas of the webhook payloads, for the OpenAPI document's `webhooks`.
-
-use std::collections::BTreeMap;
+//! Also the `webhooks` section of the OpenAPI document (the payloads' schemas are in
+//! [`super::dto::webhooks`]).
 
 use actix_web::{delete, get, patch, post, web, HttpResponse};
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
 
-use super::error::{ApiError, Problem};
-use super::extract::{ApiJson, CurrentUser};
+use super::dto::*;
+use super::error::{ApiError, Problem, ProblemCode};
+use super::extract::{ApiJson, CurrentUser, DeliveryId, WebhookId};
 use super::AppState;
 use crate::clock::rfc3339;
 use crate::notify::{guard, sign, EVENT_TYPES};
@@ -18,215 +16,20 @@ use crate::store::{DeliveryInfo, EndpointRow};
 
 const MAX_ENDPOINTS: usize = 10;
 
-/// A new webhook endpoint.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CreateWebhookRequest {
-    /// An http(s) URL that does not resolve to a loopback, link-local or private address.
-    #[schema(max_length = 2048, example = "https://bot.example.com/tilepost")]
-    pub url: String,
-    /// The event types to receive (`game.turn_started`, `game.invited`, `game.started`,
-    /// `game.finished`, `game.deadline_near`, `game.timed_out`), or `["*"]` for all.
-    #[schema(example = json!(["game.turn_started", "game.finished"]))]
-    pub event_types: Vec<String>,
-}
-
-/// A webhook endpoint. `secret` is present only in the answers of creation and rotation.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct WebhookView {
-    pub id: String,
-    pub url: String,
-    pub event_types: Vec<String>,
-    /// False once the endpoint answered `410 Gone`.
-    pub enabled: bool,
-    pub disabled_reason: Option<String>,
-    /// RFC 3339 UTC.
-    pub created_at: String,
-    /// `whsec_` + base64: the signing key. Shown once; store it now.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub secret: Option<String>,
-}
-
-/// The caller's endpoints.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct WebhookList {
-    pub webhooks: Vec<WebhookView>,
-}
-
-/// One attempt to deliver a message.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct AttemptView {
-    /// RFC 3339 UTC.
-    pub at: String,
-    /// The HTTP status answered, absent when no answer came (see `error`).
-    pub status: Option<i32>,
-    pub duration_ms: i64,
-    /// Why no answer came (connection refused, time-out).
-    pub error: Option<String>,
-    /// The first 512 bytes of the answer.
-    pub excerpt: Option<String>,
-}
-
-/// The delivery of one message to one endpoint.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct DeliveryView {
-    pub id: String,
-    /// The message id, sent as `webhook-id` (the same on every attempt).
-    pub webhook_id: String,
-    pub event_type: String,
-    /// `pending`, `sending`, `delivered` or `failed`.
-    pub status: String,
-    pub attempts: i32,
-    /// RFC 3339 UTC: when the next attempt is due (pending deliveries).
-    pub next_attempt_at: Option<String>,
-    pub delivered_at: Option<String>,
-    pub last_status: Option<i32>,
-    pub created_at: String,
-    /// Every attempt, oldest first.
-    pub attempt_log: Vec<AttemptView>,
-}
-
-/// Recent deliveries, newest first.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct DeliveryList {
-    pub deliveries: Vec<DeliveryView>,
-}
-
-/// Page size of the delivery list.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct DeliveriesQuery {
-    /// 1 to 200 (default 50).
-    #[param(minimum = 1, maximum = 200)]
-    pub limit: Option<i64>,
-}
-
-/// Email switches per event type.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NotificationSettings {
-    /// Event type → whether the email relay gets a message for the caller.
-    #[schema(
-        value_type = EmailSwitches,
-        example = json!({"game.turn_started": true, "game.finished": false})
-    )]
-    pub email: BTreeMap<String, bool>,
-}
-
-/// Whether the email relay gets a message for each event type; a change may name any
-/// subset of them.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[allow(dead_code)] // the document's shape of `NotificationSettings::email`
-pub struct EmailSwitches {
-    #[serde(default, rename = "game.turn_started")]
-    turn_started: bool,
-    #[serde(default, rename = "game.invited")]
-    invited: bool,
-    #[serde(default, rename = "game.started")]
-    started: bool,
-    #[serde(default, rename = "game.finished")]
-    finished: bool,
-    #[serde(default, rename = "game.deadline_near")]
-    deadline_near: bool,
-    #[serde(default, rename = "game.timed_out")]
-    timed_out: bool,
-}
-
-/// The unsubscribe token of a link.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct UnsubscribeQuery {
-    /// The signed token from the email's link.
-    pub token: String,
-}
-
-/// What an unsubscribe link did.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct UnsubscribeResult {
-    /// The event types whose email is now off.
-    pub unsubscribed: Vec<String>,
-    /// Where to change this back.
-    pub settings: String,
-}
-
 // ----- webhook payloads (documented under `webhooks`) ---------------------------------
-
-/// The recipient of a message.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct WebhookRecipient {
-    pub user_id: String,
-    pub email: String,
-    pub name: String,
-}
-
-/// Links of a message.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct WebhookLinks {
-    /// The game's page in the web client (`/play/games/{id}`): the link the email's
-    /// "The game" points to.
-    pub play: String,
-    /// The game's state in the API.
-    pub game: String,
-    pub actions: String,
-    pub placements: String,
-    pub moves: String,
-    pub events: String,
-    pub notification_settings: String,
-    /// Turns off email of this type, without logging in.
-    pub unsubscribe: String,
-    /// Turns off all email, without logging in.
-    pub unsubscribe_all: String,
-}
-
-/// The data of every message: a ready-to-send email, plus the fields of its type
-/// (`version`, `tile`, `decision`, `deadline`, `since_last_turn` for
-/// `game.turn_started`; `ranking` for `game.finished`; `players`, `first_player` for
-/// `game.started`; `invited_by`, `join` for `game.invited`; `deadline` for
-/// `game.deadline_near`; `player` for `game.timed_out`).
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct WebhookData {
-    pub game_id: String,
-    pub recipient: WebhookRecipient,
-    pub subject: String,
-    pub text: String,
-    pub html: String,
-    /// Value for a `List-Unsubscribe` header.
-    pub list_unsubscribe: String,
-    pub links: WebhookLinks,
-    #[schema(value_type = Object)]
-    #[serde(flatten)]
-    pub extra: serde_json::Value,
-}
-
-/// The body of every webhook (Standard Webhooks). Headers: `webhook-id` (stable across
-/// retries), `webhook-timestamp` (Unix seconds), `webhook-signature` (`v1,` + base64
-/// HMAC-SHA256 of `id.timestamp.body` with the key of the endpoint's `whsec_` secret).
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct WebhookMessage {
-    /// `game.turn_started`, `game.invited`, `game.started`, `game.finished`,
-    /// `game.deadline_near` or `game.timed_out`.
-    #[serde(rename = "type")]
-    pub type_: String,
-    /// RFC 3339 UTC: when the event happened.
-    pub timestamp: String,
-    pub data: WebhookData,
-}
 
 // ----- helpers -------------------------------------------------------------------------
 
-fn view(e: &EndpointRow, with_secret: bool) -> WebhookView {
-    WebhookView {
+fn view(e: &EndpointRow, with_secret: bool) -> Result<WebhookView, ApiError> {
+    Ok(WebhookView {
         id: e.id.clone(),
         url: e.url.clone(),
-        event_types: e.types(),
+        event_types: e.types()?,
         enabled: e.enabled != 0,
         disabled_reason: e.disabled_reason.clone(),
         created_at: rfc3339(e.created_at),
         secret: with_secret.then(|| e.secret.clone()),
-    }
+    })
 }
 
 fn delivery_view(d: &DeliveryInfo) -> DeliveryView {
@@ -256,7 +59,10 @@ fn delivery_view(d: &DeliveryInfo) -> DeliveryView {
 }
 
 fn webhook_not_found() -> ApiError {
-    ApiError::new(404, "webhook-not-found", "you have no webhook with this id")
+    ApiError::new(
+        ProblemCode::WebhookNotFound,
+        "you have no webhook with this id",
+    )
 }
 
 fn check_types(types: &[String]) -> Result<(), ApiError> {
@@ -274,12 +80,13 @@ fn check_types(types: &[String]) -> Result<(), ApiError> {
     Ok(())
 }
 
-async fn my_endpoint(st: &AppState, me: &CurrentUser, id: &str) -> Result<EndpointRow, ApiError> {
-    if id.len() > 64 {
-        return Err(webhook_not_found());
-    }
+async fn my_endpoint(
+    st: &AppState,
+    me: &CurrentUser,
+    id: &WebhookId,
+) -> Result<EndpointRow, ApiError> {
     st.store
-        .endpoint_of(me.id.clone(), id.to_string())
+        .endpoint_of(me.id.clone(), id.as_str().to_string())
         .await?
         .ok_or_else(webhook_not_found)
 }
@@ -312,13 +119,12 @@ pub async fn create_webhook(
     guard::check_url(&url, st.config.webhook_allow_private)
         .await
         .map_err(|m| {
-            ApiError::new(422, "webhook-url-not-allowed", m).with_field("url", "not allowed")
+            ApiError::new(ProblemCode::WebhookUrlNotAllowed, m).with_field("url", "not allowed")
         })?;
     let existing = st.store.endpoints_of(me.id.clone()).await?;
     if existing.len() >= MAX_ENDPOINTS {
         return Err(ApiError::new(
-            409,
-            "webhook-limit-reached",
+            ProblemCode::WebhookLimitReached,
             format!("at most {MAX_ENDPOINTS} webhook endpoints per user"),
         ));
     }
@@ -335,19 +141,12 @@ pub async fn create_webhook(
         disabled_reason: None,
         created_at: st.clock.now_ms(),
     };
-    st.store
-        .create_endpoint(row.clone())
-        .await
-        .map_err(|e| match e {
-            crate::store::StoreError::Internal(m) if m.to_ascii_lowercase().contains("foreign") => {
-                ApiError::unauthorized("the token's user no longer exists")
-            }
-            other => other.into(),
-        })?;
+    // a token whose user no longer exists gets `401` (`StoreError::UnknownUser`)
+    st.store.create_endpoint(row.clone()).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/v1/users/me/webhooks/{}", row.id)))
         .insert_header(("Cache-Control", "no-store"))
-        .json(view(&row, true)))
+        .json(view(&row, true)?))
 }
 
 /// The caller's webhook endpoints (without secrets).
@@ -367,7 +166,10 @@ pub async fn list_webhooks(
 ) -> Result<HttpResponse, ApiError> {
     let rows = st.store.endpoints_of(me.id).await?;
     Ok(HttpResponse::Ok().json(WebhookList {
-        webhooks: rows.iter().map(|e| view(e, false)).collect(),
+        webhooks: rows
+            .iter()
+            .map(|e| view(e, false))
+            .collect::<Result<Vec<_>, _>>()?,
     }))
 }
 
@@ -387,10 +189,9 @@ pub async fn list_webhooks(
 pub async fn delete_webhook(
     st: web::Data<AppState>,
     me: CurrentUser,
-    id: web::Path<String>,
+    id: WebhookId,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
-    if id.len() > 64 || !st.store.delete_endpoint(me.id, id).await? {
+    if !st.store.delete_endpoint(me.id, id.into_inner()).await? {
         return Err(webhook_not_found());
     }
     Ok(HttpResponse::NoContent().finish())
@@ -412,18 +213,17 @@ pub async fn delete_webhook(
 pub async fn rotate_webhook_secret(
     st: web::Data<AppState>,
     me: CurrentUser,
-    id: web::Path<String>,
+    id: WebhookId,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
     my_endpoint(&st, &me, &id).await?;
     let row = st
         .store
-        .rotate_endpoint_secret(me.id, id, sign::new_secret())
+        .rotate_endpoint_secret(me.id, id.into_inner(), sign::new_secret())
         .await?
         .ok_or_else(webhook_not_found)?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
-        .json(view(&row, true)))
+        .json(view(&row, true)?))
 }
 
 /// Recent deliveries to an endpoint, newest first, with every attempt.
@@ -443,14 +243,14 @@ pub async fn rotate_webhook_secret(
 pub async fn list_webhook_deliveries(
     st: web::Data<AppState>,
     me: CurrentUser,
-    id: web::Path<String>,
+    id: WebhookId,
     q: web::Query<DeliveriesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let limit = q.limit.unwrap_or(50);
     if !(1..=200).contains(&limit) {
         return Err(ApiError::validation("limit", "1 to 200"));
     }
-    let e = my_endpoint(&st, &me, &id.into_inner()).await?;
+    let e = my_endpoint(&st, &me, &id).await?;
     let rows = st.store.deliveries_of(e.id, limit).await?;
     Ok(HttpResponse::Ok().json(DeliveryList {
         deliveries: rows.iter().map(delivery_view).collect(),
@@ -476,23 +276,19 @@ pub async fn list_webhook_deliveries(
 pub async fn redeliver_webhook_delivery(
     st: web::Data<AppState>,
     me: CurrentUser,
-    path: web::Path<(String, String)>,
+    id: WebhookId,
+    delivery_id: DeliveryId,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, delivery_id) = path.into_inner();
     let e = my_endpoint(&st, &me, &id).await?;
     let not_found = || {
         ApiError::new(
-            404,
-            "delivery-not-found",
+            ProblemCode::DeliveryNotFound,
             "this endpoint has no such delivery",
         )
     };
-    if delivery_id.len() > 64 {
-        return Err(not_found());
-    }
     let d = st
         .store
-        .redeliver(e.id, delivery_id, st.clock.now_ms())
+        .redeliver(e.id, delivery_id.into_inner(), st.clock.now_ms())
         .await?
         .ok_or_else(not_found)?;
     st.notifier.wake();
@@ -580,8 +376,7 @@ pub async fn update_notification_settings(
 async fn unsubscribe(st: &AppState, token: &str) -> Result<HttpResponse, ApiError> {
     let bad = || {
         ApiError::new(
-            400,
-            "invalid-unsubscribe-token",
+            ProblemCode::InvalidUnsubscribeToken,
             "the unsubscribe link is not valid",
         )
     };
@@ -679,99 +474,4 @@ pub fn openapi_webhooks() -> serde_json::Value {
         );
     }
     serde_json::Value::Object(out)
-}
-
-/// Whom to invite.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct InviteRequest {
-    /// The username of the user to invite.
-    #[schema(max_length = 64)]
-    pub username: String,
-}
-
-/// An invitation sent.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-pub struct InviteResult {
-    pub game_id: String,
-    pub invited: String,
-}
-
-/// Invite a user to an open game (a seated player asks; the user gets `game.invited`).
-#[utoipa::path(
-    operation_id = "create_invitation",
-    tag = "games",
-    params(("id" = String, Path, description = "Game id")),
-    request_body = InviteRequest,
-    security(("bearer" = [])),
-    responses(
-        (status = 202, description = "The invitation is queued", body = InviteResult),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller has no seat at this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game or user (`game-not-found`, `user-not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game has started, or the user is seated (`game-already-started`, `already-seated`)", body = Problem, content_type = "application/problem+json"),
-    )
-)]
-#[post("/games/{id}/invitations")]
-pub async fn create_invitation(
-    st: web::Data<AppState>,
-    me: CurrentUser,
-    id: web::Path<String>,
-    body: ApiJson<InviteRequest>,
-) -> Result<HttpResponse, ApiError> {
-    let id = id.into_inner();
-    let data = super::games::load_data(&st, &id, false).await?;
-    let Some(inviter) = data.seats.iter().find(|s| s.user_id == me.id) else {
-        return Err(ApiError::new(
-            403,
-            "not-a-player",
-            "you have no seat at this game",
-        ));
-    };
-    if data.game.status != "open" {
-        return Err(ApiError::new(
-            409,
-            "game-already-started",
-            "the game has started",
-        ));
-    }
-    let name = body.0.username;
-    let user = if name.len() <= 64 {
-        st.store.user_by_username(name.clone()).await?
-    } else {
-        None
-    };
-    let Some(user) = user else {
-        return Err(ApiError::new(
-            404,
-            "user-not-found",
-            "no user has this username",
-        ));
-    };
-    if data.seats.iter().any(|s| s.user_id == user.id) {
-        return Err(ApiError::new(
-            409,
-            "already-seated",
-            "the user is seated at this game",
-        ));
-    }
-    let to = crate::store::SeatInfo {
-        seat: -1,
-        user_id: user.id.clone(),
-        username: user.username.clone(),
-        email: user.email.clone(),
-        notify_turn: user.notify_turn != 0,
-        notify_finished: user.notify_finished != 0,
-        joined_at: 0,
-        locale: user.locale.clone(),
-        time_zone: user.time_zone.clone(),
-    };
-    let row = crate::notify::invited(&st.notifier, &to, &id, &inviter.username, st.clock.now_ms());
-    st.store.enqueue(vec![row]).await?;
-    st.notifier.wake();
-    Ok(HttpResponse::Accepted().json(InviteResult {
-        game_id: id,
-        invited: user.username,
-    }))
 }

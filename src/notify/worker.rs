@@ -14,19 +14,31 @@ use super::guard;
 use super::sign;
 use super::Notifier;
 use crate::clock::Clock;
-use crate::config::Config;
 use crate::store::{AttemptRow, Claimed, Next, Recorded, Store, StoreError, RELAY};
 
 const BATCH: i64 = 64;
 const MAX_DELAY_MS: i64 = 6 * 3600 * 1000;
 const EXCERPT_BYTES: usize = 512;
 
+/// The worker's settings (from the server's configuration).
+#[derive(Clone, Debug)]
+pub struct WorkerConfig {
+    /// The email relay's URL and `whsec_` secret.
+    pub email_webhook_url: Option<String>,
+    pub email_webhook_secret: Option<String>,
+    pub webhook_allow_private: bool,
+    pub webhook_timeout_ms: u64,
+    pub notify_poll_ms: u64,
+    pub notify_backoff_base_ms: i64,
+    pub notify_max_age_ms: i64,
+}
+
 /// The worker's parts.
 pub struct Worker {
     store: Store,
     clock: Arc<dyn Clock>,
     notifier: Arc<Notifier>,
-    config: Arc<Config>,
+    config: WorkerConfig,
     relay: Option<(String, Vec<u8>)>,
     relay_client: reqwest::Client,
     user_client: reqwest::Client,
@@ -79,7 +91,7 @@ impl Worker {
         store: Store,
         clock: Arc<dyn Clock>,
         notifier: Arc<Notifier>,
-        config: Arc<Config>,
+        config: WorkerConfig,
     ) -> Worker {
         let timeout = Duration::from_millis(config.webhook_timeout_ms.max(100));
         let relay = match (&config.email_webhook_url, &config.email_webhook_secret) {

@@ -10,8 +10,8 @@ use diesel::result::Error as DieselError;
 use super::corr_schema::{chat_messages, game_clocks, game_invites, vacations};
 use super::schema::{game_events, game_seats, games, outbox, users};
 use super::{
-    load_game, lock_open_game, DbConn, GameData, GameRow, OutboxRow, SeatInfo, StartPlan, Store,
-    StoreError, TxError,
+    game_rows, load_game, lock_open_game, Conflict, DbConn, GameData, GameRecord, GameRow,
+    GameStatus, OutboxRow, SeatInfo, StartPlan, Store, StoreError, TxError,
 };
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
@@ -153,8 +153,8 @@ impl Store {
         self.run(move |c| {
             let mut out = Vec::new();
             for days in 1..=14i32 {
-                let rows: Vec<GameRow> = games::table
-                    .filter(games::status.eq("active"))
+                let rows: Vec<GameRecord> = games::table
+                    .filter(games::status.eq(GameStatus::Active.as_str()))
                     .filter(
                         games::turn_started_at
                             .le(due_before.saturating_sub(days as i64 * 86_400_000)),
@@ -168,8 +168,9 @@ impl Store {
                     )
                     .order(games::turn_started_at.asc())
                     .limit(limit)
-                    .select(GameRow::as_select())
+                    .select(GameRecord::as_select())
                     .load(c)?;
+                let rows = game_rows(rows)?;
                 if rows.is_empty() {
                     continue;
                 }
@@ -218,7 +219,7 @@ impl Store {
                 }
                 let same_turn: Option<String> = games::table
                     .filter(games::id.eq(&game_id))
-                    .filter(games::status.eq("active"))
+                    .filter(games::status.eq(GameStatus::Active.as_str()))
                     .filter(games::turn_started_at.eq(turn_started))
                     .filter(games::current_user_id.eq(&user_id))
                     .select(games::id)
@@ -265,7 +266,9 @@ impl Store {
                     .select(VacationRow::as_select())
                     .load(c)?;
                 if on.iter().any(|v| v.is_on(row.started_at)) {
-                    return Err(TxError::Store(StoreError::Conflict("already-on-vacation")));
+                    return Err(TxError::Store(StoreError::Conflict(
+                        Conflict::AlreadyOnVacation,
+                    )));
                 }
                 diesel::insert_into(vacations::table)
                     .values(&row)
@@ -377,21 +380,23 @@ impl Store {
                     .map_err(TxError::Store)?
                     .ok_or(TxError::Store(StoreError::NotFound))?;
                 if data.seats.iter().any(|s| s.user_id == user_id) {
-                    return Err(TxError::Store(StoreError::Conflict("already-seated")));
+                    return Err(TxError::Store(StoreError::Conflict(
+                        Conflict::AlreadySeated,
+                    )));
                 }
                 let invited = pending_invites(c, &game_id)?;
                 let mine = invited.contains(&user_id);
                 if invited_only && !mine {
-                    return Err(TxError::Store(StoreError::Conflict("not-invited")));
+                    return Err(TxError::Store(StoreError::Conflict(Conflict::NotInvited)));
                 }
                 let free = data.game.seats as usize - data.seats.len();
                 let reserved = invited.len() - usize::from(mine);
                 if free <= reserved {
-                    return Err(TxError::Store(StoreError::Conflict("no-open-seat")));
+                    return Err(TxError::Store(StoreError::Conflict(Conflict::NoOpenSeat)));
                 }
                 let seat = (0..data.game.seats)
                     .find(|i| !data.seats.iter().any(|s| s.seat == *i))
-                    .ok_or(TxError::Store(StoreError::Conflict("no-open-seat")))?;
+                    .ok_or(TxError::Store(StoreError::Conflict(Conflict::NoOpenSeat)))?;
                 diesel::insert_into(game_seats::table)
                     .values((
                         game_seats::game_id.eq(&game_id),
@@ -399,7 +404,8 @@ impl Store {
                         game_seats::user_id.eq(&user_id),
                         game_seats::joined_at.eq(now),
                     ))
-                    .execute(c)?;
+                    .execute(c)
+                    .map_err(|e| TxError::Store(super::user_reference(e)))?;
                 if mine {
                     diesel::update(
                         game_invites::table
@@ -441,7 +447,7 @@ impl Store {
                 .set(game_invites::status.eq("declined"))
                 .execute(c)?;
                 if n == 0 {
-                    return Err(TxError::Store(StoreError::Conflict("not-invited")));
+                    return Err(TxError::Store(StoreError::Conflict(Conflict::NotInvited)));
                 }
                 Ok(())
             })
@@ -465,7 +471,7 @@ impl Store {
                     .map_err(TxError::Store)?
                     .ok_or(TxError::Store(StoreError::NotFound))?;
                 let Some(mine) = data.seats.iter().find(|s| s.user_id == user_id) else {
-                    return Err(TxError::Store(StoreError::Conflict("not-a-player")));
+                    return Err(TxError::Store(StoreError::Conflict(Conflict::NotSeated)));
                 };
                 let seat = mine.seat;
                 diesel::delete(
@@ -498,7 +504,7 @@ impl Store {
     }
 
     /// Deletes a game that has no move yet (open, or started with only its creation in
-    /// the log), with everything that belongs to it. `Conflict("game-has-moves")` once a
+    /// the log), with everything that belongs to it. `Conflict::GameHasMoves` once a
     /// move was made.
     pub async fn abort_game(&self, game_id: String, now: i64) -> Result<(), StoreError> {
         self.run(move |c| {
@@ -507,7 +513,7 @@ impl Store {
                     games::table
                         .filter(games::id.eq(&game_id))
                         .filter(games::version.le(1i64))
-                        .filter(games::status.ne("finished")),
+                        .filter(games::status.ne(GameStatus::Finished.as_str())),
                 )
                 .set(games::updated_at.eq(now))
                 .execute(c)?;
@@ -518,7 +524,7 @@ impl Store {
                         .first(c)
                         .optional()?;
                     return Err(TxError::Store(match exists {
-                        Some(_) => StoreError::Conflict("game-has-moves"),
+                        Some(_) => StoreError::Conflict(Conflict::GameHasMoves),
                         None => StoreError::NotFound,
                     }));
                 }
@@ -552,7 +558,7 @@ impl Store {
     pub async fn waiting_counts(&self, user_id: String) -> Result<WaitingCounts, StoreError> {
         self.run(move |c| {
             let my_turn: i64 = games::table
-                .filter(games::status.eq("active"))
+                .filter(games::status.eq(GameStatus::Active.as_str()))
                 .filter(games::current_user_id.eq(&user_id))
                 .count()
                 .get_result(c)?;
@@ -562,7 +568,7 @@ impl Store {
                 .filter(
                     game_invites::game_id.eq_any(
                         games::table
-                            .filter(games::status.eq("open"))
+                            .filter(games::status.eq(GameStatus::Open.as_str()))
                             .select(games::id),
                     ),
                 )
@@ -600,7 +606,7 @@ impl Store {
                     },
                 }
             }
-            Err(StoreError::Conflict("stale-version"))
+            Err(StoreError::Conflict(Conflict::Duplicate))
         })
         .await
     }

@@ -30,11 +30,17 @@ pub use webhooks::*;
 /// Why a store operation failed.
 #[derive(Debug, Error)]
 pub enum StoreError {
-    /// A uniqueness or state conflict; the string is a stable problem code.
-    #[error("conflict: {0}")]
-    Conflict(&'static str),
+    /// A uniqueness or state conflict.
+    #[error("conflict: {0:?}")]
+    Conflict(Conflict),
     #[error("not found")]
     NotFound,
+    /// A user the operation names (the caller of a token) does not exist.
+    #[error("unknown user")]
+    UnknownUser,
+    /// A stored row cannot be read as what it should hold; `row` names it (`game …`).
+    #[error("{row}: corrupt row: {detail}")]
+    Corrupt { row: String, detail: String },
     /// The database cannot be reached (pool time-out, lost connection).
     #[error("database unavailable: {0}")]
     Unavailable(String),
@@ -47,12 +53,37 @@ pub enum StoreError {
     Internal(String),
 }
 
+/// The kinds of conflict a write can meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Conflict {
+    /// A unique key refused a row (a concurrent writer chose the same key).
+    Duplicate,
+    /// The game moved on from the expected version.
+    StaleVersion,
+    UsernameTaken,
+    /// The user has a seat at the game already.
+    AlreadySeated,
+    /// The game is no longer open.
+    GameAlreadyStarted,
+    /// The user has no pending invitation to the game.
+    NotInvited,
+    /// Every free seat is reserved for an invited user.
+    NoOpenSeat,
+    /// The user has no seat at the game.
+    NotSeated,
+    /// The game has moves (it cannot be aborted).
+    GameHasMoves,
+    /// Another request with the same idempotency key is being recorded.
+    IdempotencyKeyInUse,
+    AlreadyOnVacation,
+}
+
 impl From<DieselError> for StoreError {
     fn from(e: DieselError) -> Self {
         match e {
             DieselError::NotFound => StoreError::NotFound,
             DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
-                StoreError::Conflict("conflict")
+                StoreError::Conflict(Conflict::Duplicate)
             }
             DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
                 StoreError::Unavailable(info.message().to_string())
@@ -64,6 +95,17 @@ impl From<DieselError> for StoreError {
             }
             other => StoreError::Internal(other.to_string()),
         }
+    }
+}
+
+/// A write naming a user (a seat, a game's creator): a foreign key that refuses it
+/// means the user does not exist.
+fn user_reference(e: DieselError) -> StoreError {
+    match e {
+        DieselError::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _) => {
+            StoreError::UnknownUser
+        }
+        other => other.into(),
     }
 }
 
@@ -94,20 +136,135 @@ pub struct UserRow {
     pub time_zone: String,
 }
 
+// The `games.status` column, typed; `as_str` is the one place that spells the stored
+// names (also the API's: the enum is the API's `GameStatus` schema).
+/// Where a game is in its life.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    /// Waiting for players.
+    Open,
+    Active,
+    Finished,
+}
+
+impl GameStatus {
+    pub const ALL: [GameStatus; 3] = [GameStatus::Open, GameStatus::Active, GameStatus::Finished];
+
+    /// The name stored in the column (and used on the wire).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Open => "open",
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+        }
+    }
+
+    /// The status stored as `s`.
+    pub fn from_column(s: &str) -> Option<GameStatus> {
+        GameStatus::ALL.into_iter().find(|g| g.as_str() == s)
+    }
+}
+
+/// A game's row as stored: status and JSON columns as text. Read only through
+/// [`GameRow::try_from`], which parses them once.
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
 #[diesel(table_name = games)]
+struct GameRecord {
+    id: String,
+    creator_id: String,
+    status: String,
+    seats: i32,
+    expansions: String,
+    tile_order: Option<String>,
+    version: i64,
+    current_user_id: Option<String>,
+    created_at: i64,
+    updated_at: i64,
+    turn_started_at: Option<i64>,
+}
+
+/// A game's summary row, typed: its status and its JSON columns parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
     pub id: String,
     pub creator_id: String,
-    pub status: String,
+    pub status: GameStatus,
     pub seats: i32,
-    pub expansions: String,
-    pub tile_order: Option<String>,
+    /// Expansion ids, as chosen at creation.
+    pub expansions: Vec<String>,
+    /// The fixed draw pile of a sandbox game (catalog tile ids).
+    pub tile_order: Option<Vec<String>>,
     pub version: i64,
     pub current_user_id: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
     pub turn_started_at: Option<i64>,
+}
+
+impl TryFrom<GameRecord> for GameRow {
+    type Error = StoreError;
+
+    fn try_from(r: GameRecord) -> Result<GameRow, StoreError> {
+        let corrupt = |detail: String| StoreError::Corrupt {
+            row: format!("game {}", r.id),
+            detail,
+        };
+        let status = GameStatus::from_column(&r.status)
+            .ok_or_else(|| corrupt(format!("unknown status {:?}", r.status)))?;
+        let expansions: Vec<String> =
+            serde_json::from_str(&r.expansions).map_err(|e| corrupt(format!("expansions: {e}")))?;
+        let tile_order = match &r.tile_order {
+            Some(t) => Some(
+                serde_json::from_str::<Vec<String>>(t)
+                    .map_err(|e| corrupt(format!("tile_order: {e}")))?,
+            ),
+            None => None,
+        };
+        Ok(GameRow {
+            status,
+            expansions,
+            tile_order,
+            id: r.id,
+            creator_id: r.creator_id,
+            seats: r.seats,
+            version: r.version,
+            current_user_id: r.current_user_id,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+            turn_started_at: r.turn_started_at,
+        })
+    }
+}
+
+impl TryFrom<&GameRow> for GameRecord {
+    type Error = StoreError;
+
+    fn try_from(g: &GameRow) -> Result<GameRecord, StoreError> {
+        let json = |v: &Vec<String>| {
+            serde_json::to_string(v).map_err(|e| StoreError::Internal(e.to_string()))
+        };
+        Ok(GameRecord {
+            id: g.id.clone(),
+            creator_id: g.creator_id.clone(),
+            status: g.status.as_str().to_string(),
+            seats: g.seats,
+            expansions: json(&g.expansions)?,
+            tile_order: g.tile_order.as_ref().map(json).transpose()?,
+            version: g.version,
+            current_user_id: g.current_user_id.clone(),
+            created_at: g.created_at,
+            updated_at: g.updated_at,
+            turn_started_at: g.turn_started_at,
+        })
+    }
+}
+
+/// Reads game rows, parsing each.
+fn game_rows(records: Vec<GameRecord>) -> Result<Vec<GameRow>, StoreError> {
+    records.into_iter().map(GameRow::try_from).collect()
 }
 
 /// A taken seat with its user's public and contact data.
@@ -186,7 +343,7 @@ pub struct Append {
     pub game_id: String,
     pub expected_version: i64,
     pub events: Vec<EventRow>,
-    pub status: String,
+    pub status: GameStatus,
     pub current_user_id: Option<String>,
     pub turn_changed: bool,
     pub now: i64,
@@ -198,7 +355,7 @@ pub struct Append {
 #[derive(Clone, Debug, Default)]
 pub struct GameFilter {
     pub player_id: Option<String>,
-    pub status: Option<String>,
+    pub status: Option<GameStatus>,
     pub current_user_id: Option<String>,
 }
 
@@ -316,7 +473,7 @@ impl Store {
                 .values(&row)
                 .execute(c)
                 .map_err(|e| match StoreError::from(e) {
-                    StoreError::Conflict(_) => StoreError::Conflict("username-taken"),
+                    StoreError::Conflict(_) => StoreError::Conflict(Conflict::UsernameTaken),
                     other => other,
                 })?;
             Ok(())
@@ -397,9 +554,12 @@ impl Store {
 
     /// Creates a game with its creator in seat 0.
     pub async fn create_game(&self, game: GameRow) -> Result<(), StoreError> {
+        let record = GameRecord::try_from(&game)?;
         self.run(move |c| {
             c.transaction(|c| {
-                diesel::insert_into(games::table).values(&game).execute(c)?;
+                diesel::insert_into(games::table)
+                    .values(&record)
+                    .execute(c)?;
                 diesel::insert_into(game_seats::table)
                     .values((
                         game_seats::game_id.eq(&game.id),
@@ -409,7 +569,8 @@ impl Store {
                     ))
                     .execute(c)?;
                 Ok::<_, DieselError>(())
-            })?;
+            })
+            .map_err(user_reference)?;
             Ok(())
         })
         .await
@@ -457,52 +618,6 @@ impl Store {
         .await
     }
 
-    /// Takes the lowest free seat; when it was the last one, starts the game with the
-    /// plan that `start` returns for the full table.
-    pub async fn join_game<F>(
-        &self,
-        game_id: String,
-        user_id: String,
-        now: i64,
-        start: F,
-    ) -> Result<(), StoreError>
-    where
-        F: FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String> + Send + 'static,
-    {
-        self.run(move |c| {
-            c.transaction(|c| {
-                lock_open_game(c, &game_id, now)?;
-                let data = load_game(c, &game_id, false).map_err(TxError::Store)?;
-                let Some(data) = data else {
-                    return Err(TxError::Store(StoreError::NotFound));
-                };
-                if data.seats.iter().any(|s| s.user_id == user_id) {
-                    return Err(TxError::Store(StoreError::Conflict("already-seated")));
-                }
-                let seat = (0..data.game.seats)
-                    .find(|i| !data.seats.iter().any(|s| s.seat == *i))
-                    .ok_or(TxError::Store(StoreError::Conflict("game-already-started")))?;
-                diesel::insert_into(game_seats::table)
-                    .values((
-                        game_seats::game_id.eq(&game_id),
-                        game_seats::seat.eq(seat),
-                        game_seats::user_id.eq(&user_id),
-                        game_seats::joined_at.eq(now),
-                    ))
-                    .execute(c)?;
-                if data.seats.len() as i32 + 1 >= data.game.seats {
-                    let data = load_game(c, &game_id, false)
-                        .map_err(TxError::Store)?
-                        .ok_or(TxError::Store(StoreError::NotFound))?;
-                    start_game_tx(c, &data, now, start)?;
-                }
-                Ok(())
-            })
-            .map_err(StoreError::from)
-        })
-        .await
-    }
-
     /// Starts an open game early (the caller checks who may).
     pub async fn start_game<F>(&self, game_id: String, now: i64, start: F) -> Result<(), StoreError>
     where
@@ -522,7 +637,7 @@ impl Store {
     }
 
     /// Appends events at `expected_version + 1 ...`. Exactly one of several concurrent
-    /// writers for one version wins; the others get `Conflict("stale-version")`.
+    /// writers for one version wins; the others get `Conflict::StaleVersion`.
     pub async fn append(&self, a: Append) -> Result<(), StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
@@ -536,7 +651,7 @@ impl Store {
                     diesel::update(base)
                         .set((
                             games::version.eq(new_version),
-                            games::status.eq(&a.status),
+                            games::status.eq(a.status.as_str()),
                             games::current_user_id.eq(&a.current_user_id),
                             games::updated_at.eq(a.now),
                             games::turn_started_at.eq(Some(a.now)),
@@ -546,14 +661,14 @@ impl Store {
                     diesel::update(base)
                         .set((
                             games::version.eq(new_version),
-                            games::status.eq(&a.status),
+                            games::status.eq(a.status.as_str()),
                             games::current_user_id.eq(&a.current_user_id),
                             games::updated_at.eq(a.now),
                         ))
                         .execute(c)?
                 };
                 if n == 0 {
-                    return Err(TxError::Store(StoreError::Conflict("stale-version")));
+                    return Err(TxError::Store(StoreError::Conflict(Conflict::StaleVersion)));
                 }
                 for ev in &a.events {
                     diesel::insert_into(game_events::table)
@@ -561,7 +676,7 @@ impl Store {
                         .execute(c)
                         .map_err(|e| match e {
                             DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
-                                TxError::Store(StoreError::Conflict("stale-version"))
+                                TxError::Store(StoreError::Conflict(Conflict::StaleVersion))
                             }
                             other => TxError::Db(other),
                         })?;
@@ -572,7 +687,7 @@ impl Store {
                         .execute(c)
                         .map_err(|e| match e {
                             DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
-                                TxError::Store(StoreError::Conflict("idempotency-key-in-use"))
+                                TxError::Store(StoreError::Conflict(Conflict::IdempotencyKeyInUse))
                             }
                             other => TxError::Db(other),
                         })?;
@@ -616,16 +731,17 @@ impl Store {
                 );
             }
             if let Some(s) = f.status {
-                q = q.filter(games::status.eq(s));
+                q = q.filter(games::status.eq(s.as_str()));
             }
             if let Some(u) = f.current_user_id {
                 q = q.filter(games::current_user_id.eq(u));
             }
-            let rows: Vec<GameRow> = q
-                .order(games::updated_at.desc())
-                .limit(5000)
-                .select(GameRow::as_select())
-                .load(c)?;
+            let rows = game_rows(
+                q.order(games::updated_at.desc())
+                    .limit(5000)
+                    .select(GameRecord::as_select())
+                    .load(c)?,
+            )?;
             let ids: Vec<String> = rows.iter().map(|g| g.id.clone()).collect();
             let mut seats = load_seats(c, &ids)?;
             Ok(rows
@@ -662,7 +778,7 @@ fn lock_open_game(c: &mut DbConn, game_id: &str, now: i64) -> Result<(), TxError
     let n = diesel::update(
         games::table
             .filter(games::id.eq(game_id))
-            .filter(games::status.eq("open")),
+            .filter(games::status.eq(GameStatus::Open.as_str())),
     )
     .set(games::updated_at.eq(now))
     .execute(c)?;
@@ -673,7 +789,7 @@ fn lock_open_game(c: &mut DbConn, game_id: &str, now: i64) -> Result<(), TxError
             .first(c)
             .optional()?;
         return Err(TxError::Store(match exists {
-            Some(_) => StoreError::Conflict("game-already-started"),
+            Some(_) => StoreError::Conflict(Conflict::GameAlreadyStarted),
             None => StoreError::NotFound,
         }));
     }
@@ -704,7 +820,7 @@ where
         .execute(c)?;
     diesel::update(games::table.find(&data.game.id))
         .set((
-            games::status.eq("active"),
+            games::status.eq(GameStatus::Active.as_str()),
             games::version.eq(1i64),
             games::seats.eq(data.seats.len() as i32),
             games::current_user_id.eq(first),
@@ -719,14 +835,15 @@ where
 }
 
 fn load_game(c: &mut DbConn, id: &str, with_events: bool) -> Result<Option<GameData>, StoreError> {
-    let game: Option<GameRow> = games::table
+    let game: Option<GameRecord> = games::table
         .find(id)
-        .select(GameRow::as_select())
+        .select(GameRecord::as_select())
         .first(c)
         .optional()?;
     let Some(game) = game else {
         return Ok(None);
     };
+    let game = GameRow::try_from(game)?;
     let mut seats = load_seats(c, std::slice::from_ref(&game.id))?;
     let events = if with_events {
         game_events::table

@@ -19,12 +19,13 @@ fn block<F: std::future::Future>(f: F) -> F::Output {
 }
 
 /// One pass of the deadline sweep of `app`'s server at its clock's time.
-fn sweep(app: &TestApp) -> tilepost::correspondence::Swept {
+fn sweep(app: &TestApp) -> tilepost::sweep::Swept {
     let st = &app.server.state;
-    block(tilepost::correspondence::sweep(
+    block(tilepost::sweep::sweep(
         &st.store,
         &st.config,
         &st.notifier,
+        &st.replays,
         app.clock.now_ms(),
     ))
     .expect("sweep")

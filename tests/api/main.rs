@@ -14,4 +14,5 @@ mod pictures;
 mod play;
 mod relay;
 mod resilience;
+mod tidy;
 mod writes;

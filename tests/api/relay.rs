@@ -761,10 +761,11 @@ fn portuguese_turn_email(kind: Db) {
     let late = client_for(&[&ann, &bia], &a["pending"]).name.clone();
     app.clock.advance_ms(2 * 86_400_000 + 3_600_000);
     let st = &app.server.state;
-    let swept = block(tilepost::correspondence::sweep(
+    let swept = block(tilepost::sweep::sweep(
         &st.store,
         &st.config,
         &st.notifier,
+        &st.replays,
         app.clock.now_ms(),
     ))
     .unwrap();

@@ -1,0 +1,134 @@
+//! History and export: the events feed with the consequences the engine derived, and
+//! a game's complete log.
+
+use actix_web::{get, web, HttpResponse};
+use tilepost_engine::{Event, Game};
+
+use super::chat::{chat_between, chat_messages};
+use super::dto::*;
+use super::error::{ApiError, Problem};
+use super::extract::GameId;
+use super::load::load_data;
+use super::views;
+use super::AppState;
+use crate::clock::rfc3339;
+
+/// The history: each stored decision with its seq, actor and time, and the consequences
+/// the engine derived.
+#[utoipa::path(
+    operation_id = "list_events",
+    tag = "games",
+    params(("id" = String, Path, description = "Game id"), EventsQuery),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "A page of the history", body = EventsPage),
+        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games/{id}/events")]
+pub async fn list_events(
+    st: web::Data<AppState>,
+    id: GameId,
+    q: web::Query<EventsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let q = q.into_inner();
+    let after = q.after.unwrap_or(0);
+    if after < 0 {
+        return Err(ApiError::validation("after", "must not be negative"));
+    }
+    let limit = q.limit.unwrap_or(50);
+    if !(1..=200).contains(&limit) {
+        return Err(ApiError::validation("limit", "1 to 200"));
+    }
+    let data = load_data(&st, &id, true).await?;
+    let rows = &data.events;
+    let events = views::decode_events(rows)?;
+    let mut entries = Vec::new();
+    let mut next_after = None;
+    if !events.is_empty() {
+        let (_, effects) = Game::replay_with_effects(&events)
+            .map_err(|e| ApiError::internal(format!("game {}: {e}", data.game.id)))?;
+        for (i, row) in rows.iter().enumerate() {
+            if row.seq <= after {
+                continue;
+            }
+            if entries.len() as i64 == limit {
+                next_after = entries.last().map(|e: &HistoryEntry| e.seq);
+                break;
+            }
+            let fx = effects.get(i).map(|v| v.as_slice()).unwrap_or(&[]);
+            entries.push(views::history_entry(row, &events[i], fx, &data.seats));
+        }
+    }
+    let chat = chat_between(&st, &data, after, next_after).await?;
+    Ok(HttpResponse::Ok().json(EventsPage {
+        game_id: data.game.id.clone(),
+        version: rows.last().map(|r| r.seq).unwrap_or(0),
+        events: entries,
+        next_after,
+        chat,
+    }))
+}
+
+/// A game's complete log. While the game runs, the hidden parts (the seed, a sandbox
+/// game's pile) are left out; once it is over the export is complete and
+/// `tilepost replay FILE` reproduces the final state from it.
+#[utoipa::path(
+    operation_id = "export_game",
+    tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "The log", body = GameExport),
+        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/games/{id}/export")]
+pub async fn export_game(st: web::Data<AppState>, id: GameId) -> Result<HttpResponse, ApiError> {
+    let data = load_data(&st, &id, true).await?;
+    let events = views::decode_events(&data.events)?;
+    let over = !events.is_empty()
+        && Game::replay(&events)
+            .map_err(|e| ApiError::internal(format!("game {}: {e}", data.game.id)))?
+            .is_over();
+    let mut out = Vec::with_capacity(data.events.len());
+    for (row, ev) in data.events.iter().zip(&events) {
+        let mut payload: serde_json::Value =
+            serde_json::from_str(&row.payload).map_err(ApiError::internal)?;
+        if !over && matches!(ev, Event::GameCreated { .. }) {
+            if let Some(m) = payload.as_object_mut() {
+                m.remove("seed");
+                m.remove("tile_order");
+            }
+        }
+        out.push(ExportedEvent {
+            seq: row.seq,
+            kind: row.event_type.clone(),
+            version: row.event_version.max(0) as u32,
+            payload,
+            at: rfc3339(row.created_at),
+        });
+    }
+    let chat = chat_messages(&st, &data).await?;
+    Ok(HttpResponse::Ok().json(GameExport {
+        game_id: data.game.id.clone(),
+        status: if over {
+            GameStatus::Finished
+        } else {
+            data.game.status
+        },
+        complete: over,
+        players: data
+            .seats
+            .iter()
+            .map(|s| SeatView {
+                seat: s.seat as u8,
+                username: s.username.clone(),
+                colour: views::colour(s.seat as u8),
+            })
+            .collect(),
+        events: out,
+        chat,
+    }))
+}

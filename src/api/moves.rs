@@ -1,0 +1,261 @@
+//! Moves and resignations: atomic batches of actions with optimistic versioning and
+//! idempotency keys, recorded by the decision service ([`crate::moves`]).
+
+use actix_web::http::header;
+use actix_web::{post, web, HttpRequest, HttpResponse};
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
+
+use super::action::action_to_engine;
+use super::dto::*;
+use super::error::{ApiError, Problem, ProblemCode};
+use super::extract::{ApiJson, CurrentUser, GameId};
+use super::views;
+use super::AppState;
+use crate::moves::{Decision, DecisionError, IdempotencyKey, Recorded, Request};
+use crate::store::IdempotencyRow;
+
+const MAX_ACTIONS: usize = 16;
+
+/// An `Idempotency-Key` with the hash of the request it came with.
+struct Idempotency {
+    key: String,
+    hash: String,
+}
+
+fn idempotency(
+    req: &HttpRequest,
+    body: &impl serde::Serialize,
+) -> Result<Option<Idempotency>, ApiError> {
+    let Some(v) = req.headers().get("Idempotency-Key") else {
+        return Ok(None);
+    };
+    let key = v.to_str().unwrap_or("").trim().to_string();
+    if key.is_empty() || key.len() > 255 || !key.chars().all(|c| c.is_ascii_graphic()) {
+        return Err(ApiError::validation(
+            "Idempotency-Key",
+            "1 to 255 visible ASCII characters",
+        ));
+    }
+    let mut h = Sha256::new();
+    h.update(req.method().as_str().as_bytes());
+    h.update(b" ");
+    h.update(req.path().as_bytes());
+    h.update(b"\n");
+    if let Some(m) = req.headers().get(header::IF_MATCH) {
+        h.update(m.as_bytes());
+    }
+    h.update(b"\n");
+    h.update(serde_json::to_vec(body).unwrap_or_default());
+    let hash = base64::engine::general_purpose::STANDARD_NO_PAD.encode(h.finalize());
+    Ok(Some(Idempotency { key, hash }))
+}
+
+fn replayed(rec: &IdempotencyRow) -> HttpResponse {
+    HttpResponse::build(
+        actix_web::http::StatusCode::from_u16(rec.status as u16)
+            .unwrap_or(actix_web::http::StatusCode::OK),
+    )
+    .content_type("application/json")
+    .insert_header(("Idempotent-Replayed", "true"))
+    .body(rec.body.clone())
+}
+
+/// The stored answer for a key, if any: the first response for the same request, `422`
+/// for a different one.
+async fn idempotent_answer(
+    st: &AppState,
+    user: &str,
+    idem: &Option<Idempotency>,
+) -> Result<Option<HttpResponse>, ApiError> {
+    let Some(i) = idem else { return Ok(None) };
+    match st
+        .store
+        .idempotency_record(user.to_string(), i.key.clone())
+        .await?
+    {
+        Some(rec) if rec.request_hash == i.hash => Ok(Some(replayed(&rec))),
+        Some(_) => Err(ApiError::new(
+            ProblemCode::IdempotencyKeyReused,
+            "this Idempotency-Key was used with a different request",
+        )),
+        None => Ok(None),
+    }
+}
+
+fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
+    let Some(v) = req.headers().get(header::IF_MATCH) else {
+        return Ok(None);
+    };
+    v.to_str()
+        .ok()
+        .map(|s| s.trim().trim_start_matches("W/").trim_matches('"'))
+        .and_then(|s| s.parse::<i64>().ok())
+        .map(Some)
+        .ok_or_else(|| ApiError::validation("If-Match", "expected a game version such as \"12\""))
+}
+
+/// Submit one or more actions of the caller, applied in order and atomically.
+///
+/// No peeking: a move ends with the action that brings hidden information into the game,
+/// one that draws a tile (ending the turn or turn part, the builder's or a message's extra
+/// tile, `draw_tile`, tiles discarded because they fit nowhere), rolls the die (`fly`) or
+/// draws a message. If more actions follow it, the whole move is refused with `422
+/// move-past-hidden-information` (field `actions[i]`: the first action after the
+/// revealing one) and nothing is written: the answer never depends on the hidden tile,
+/// roll or message. Send the following actions as a new move.
+#[utoipa::path(
+    operation_id = "submit_move",
+    tag = "games",
+    params(
+        ("id" = String, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes a retried request return the first response instead of acting twice: 1 to 255 visible ASCII characters"),
+        ("If-Match" = Option<String>, Header, pattern = "^(W/)?\"?[0-9]{1,18}\"?$", description = "The expected game version, instead of `expected_version`"),
+    ),
+    request_body = MoveRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The actions were applied", body = MoveResult),
+        (status = 400, description = "Invalid request (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a player of this game, or not the caller's decision (`not-a-player`, `not-your-turn`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The version moved on, the game is not running, or the caller left it (`stale-version`, `game-not-started`, `game-over`, `not-in-game`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An action is illegal (`illegal-placement`, `tile-does-not-fit`, `feature-occupied`, `no-figure-left`, `unknown-spot`, `figure-not-allowed`, `unexpected-action`, `idempotency-key-reused`; with expansions also `needs-own-follower`, `no-abbot-to-return`, `wagon-out-of-reach`, `barn-not-allowed`, `magic-not-allowed`, `cannot-fly`, `cannot-land`, `crop-not-allowed`, `ferry-not-allowed`, `robber-not-allowed`, `not-in-scoring-order`, `victim-not-allowed`, `message-not-allowed`; `move-past-hidden-information` when actions follow one that drew a tile, rolled the die or drew a message)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/moves")]
+pub async fn submit_move(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    req: HttpRequest,
+    id: GameId,
+    body: ApiJson<MoveRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let r = body.0;
+    let header_version = if_match(&req)?;
+    let expected = match (r.expected_version, header_version) {
+        (Some(b), Some(h)) if b != h => {
+            return Err(ApiError::validation(
+                "expected_version",
+                "differs from If-Match",
+            ))
+        }
+        (Some(v), _) | (None, Some(v)) => v,
+        (None, None) => {
+            return Err(ApiError::validation(
+                "expected_version",
+                "send expected_version (or an If-Match header)",
+            ))
+        }
+    };
+    if r.actions.is_empty() || r.actions.len() > MAX_ACTIONS {
+        return Err(ApiError::validation(
+            "actions",
+            format!("1 to {MAX_ACTIONS} actions"),
+        ));
+    }
+    let actions = r
+        .actions
+        .iter()
+        .enumerate()
+        .map(|(i, a)| action_to_engine(a, i))
+        .collect::<Result<Vec<_>, _>>()?;
+    let idem = idempotency(&req, &(&r.actions, expected))?;
+    if let Some(resp) = idempotent_answer(&st, &me.id, &idem).await? {
+        return Ok(resp);
+    }
+    let decision = Decision::Play {
+        user_id: me.id.clone(),
+        actions,
+    };
+    record(&st, &me, id, decision, Some(expected), idem).await
+}
+
+/// The answer to a recorded move or resignation (also stored with its idempotency key).
+pub fn move_result(r: &Recorded) -> Result<String, String> {
+    let result = MoveResult {
+        game_id: r.game_id.clone(),
+        version: r.version,
+        status: r.status,
+        events: r
+            .events
+            .iter()
+            .map(|(row, ev, fx)| views::history_entry(row, ev, fx, &r.seats))
+            .collect(),
+    };
+    serde_json::to_string(&result).map_err(|e| e.to_string())
+}
+
+/// Records the caller's decision through the decision service and answers with its
+/// result; a retry of a request that won meanwhile gets the first answer.
+async fn record(
+    st: &AppState,
+    me: &CurrentUser,
+    id: GameId,
+    decision: Decision,
+    expected_version: Option<i64>,
+    idem: Option<Idempotency>,
+) -> Result<HttpResponse, ApiError> {
+    let req = Request {
+        game_id: id.into_inner(),
+        decision,
+        expected_version,
+        idempotency: idem.as_ref().map(|i| IdempotencyKey {
+            user_id: me.id.clone(),
+            key: i.key.clone(),
+            hash: i.hash.clone(),
+        }),
+        now: st.clock.now_ms(),
+    };
+    match st.decisions().record(req, move_result).await {
+        Ok(r) => Ok(HttpResponse::Ok()
+            .content_type("application/json")
+            .insert_header((header::ETAG, format!("\"{}\"", r.version)))
+            .body(r.answer)),
+        Err(e @ (DecisionError::Stale(_) | DecisionError::IdempotencyKeyInUse)) => {
+            // another writer won; a retry of the same request may have been it
+            match idempotent_answer(st, &me.id, &idem).await? {
+                Some(resp) => Ok(resp),
+                None => Err(e.into()),
+            }
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Leave a running game: the caller's figures leave the board, they rank last, and the
+/// others play on.
+#[utoipa::path(
+    operation_id = "resign_game",
+    tag = "games",
+    params(
+        ("id" = String, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes a retried request return the first response instead of acting twice: 1 to 255 visible ASCII characters"),
+    ),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller left the game", body = MoveResult),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is not running or the caller already left (`game-not-started`, `game-over`, `not-in-game`, `stale-version`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The Idempotency-Key was used for another request (`idempotency-key-reused`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/resign")]
+pub async fn resign_game(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    req: HttpRequest,
+    id: GameId,
+) -> Result<HttpResponse, ApiError> {
+    let idem = idempotency(&req, &())?;
+    if let Some(resp) = idempotent_answer(&st, &me.id, &idem).await? {
+        return Ok(resp);
+    }
+    let decision = Decision::Resign {
+        user_id: me.id.clone(),
+    };
+    record(&st, &me, id, decision, None, idem).await
+}

@@ -1,0 +1,151 @@
+//! The problem codes of the API: each stable kebab-case `code` with its HTTP status and
+//! title, defined once. Handlers name a [`ProblemCode`], never a string; the OpenAPI
+//! document lists the codes from [`ProblemCode::ALL`]; the rules engine's refusals map
+//! here through [`ProblemCode::from_code`].
+
+macro_rules! problem_codes {
+    ($($variant:ident = ($code:literal, $status:literal, $title:literal),)*) => {
+        /// A stable problem code with its HTTP status and title.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ProblemCode {
+            $($variant,)*
+        }
+
+        impl ProblemCode {
+            /// Every code, in the order of their statuses.
+            pub const ALL: &'static [ProblemCode] = &[$(ProblemCode::$variant,)*];
+
+            /// The code as clients see it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ProblemCode::$variant => $code,)*
+                }
+            }
+
+            /// The HTTP status every answer with this code has.
+            pub fn status(self) -> u16 {
+                match self {
+                    $(ProblemCode::$variant => $status,)*
+                }
+            }
+
+            /// A short summary of the problem type (the same for every occurrence).
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(ProblemCode::$variant => $title,)*
+                }
+            }
+        }
+    };
+}
+
+problem_codes! {
+    ValidationFailed = ("validation-failed", 400, "Invalid request"),
+    InvalidUnsubscribeToken = ("invalid-unsubscribe-token", 400, "Invalid unsubscribe link"),
+    Unauthorized = ("unauthorized", 401, "Authentication required"),
+    InvalidCredentials = ("invalid-credentials", 401, "Wrong username or password"),
+    NotAPlayer = ("not-a-player", 403, "Not a player of this game"),
+    NotYourTurn = ("not-your-turn", 403, "Not your decision"),
+    NotCreator = ("not-creator", 403, "Only the creator may do this"),
+    OwnTimeout = ("own-timeout", 403, "The pending decision is yours"),
+    NotFound = ("not-found", 404, "Not found"),
+    GameNotFound = ("game-not-found", 404, "No such game"),
+    VersionNotFound = ("version-not-found", 404, "No such version"),
+    TileNotFound = ("tile-not-found", 404, "No such tile"),
+    WebhookNotFound = ("webhook-not-found", 404, "No such webhook"),
+    UserNotFound = ("user-not-found", 404, "No such user"),
+    DeliveryNotFound = ("delivery-not-found", 404, "No such delivery"),
+    MethodNotAllowed = ("method-not-allowed", 405, "Method not allowed"),
+    StaleVersion = ("stale-version", 409, "The game has moved on"),
+    UsernameTaken = ("username-taken", 409, "Username taken"),
+    AlreadySeated = ("already-seated", 409, "Already seated"),
+    GameAlreadyStarted = ("game-already-started", 409, "The game has started"),
+    GameNotStarted = ("game-not-started", 409, "The game is not running"),
+    NotEnoughPlayers = ("not-enough-players", 409, "Not enough players"),
+    GameOver = ("game-over", 409, "The game is over"),
+    NotInGame = ("not-in-game", 409, "No longer in the game"),
+    IdempotencyKeyInUse = ("idempotency-key-in-use", 409, "Idempotency key in use"),
+    NoClock = ("no-clock", 409, "The game has no clock"),
+    DeadlineNotReached = ("deadline-not-reached", 409, "The deadline has not passed"),
+    AlreadyOnVacation = ("already-on-vacation", 409, "Already on vacation"),
+    NotEnoughVacation = ("not-enough-vacation", 409, "Not enough vacation days"),
+    NotOnVacation = ("not-on-vacation", 409, "Not on vacation"),
+    NotInvited = ("not-invited", 409, "No pending invitation"),
+    NoOpenSeat = ("no-open-seat", 409, "No open seat"),
+    GameHasMoves = ("game-has-moves", 409, "The game has moves"),
+    WebhookLimitReached = ("webhook-limit-reached", 409, "Too many webhooks"),
+    PayloadTooLarge = ("payload-too-large", 413, "Request body too large"),
+    UnsupportedMediaType = ("unsupported-media-type", 415, "Unsupported media type"),
+    UnexpectedAction = ("unexpected-action", 422, "Action not expected now"),
+    IllegalPlacement = ("illegal-placement", 422, "Illegal placement"),
+    TileDoesNotFit = ("tile-does-not-fit", 422, "The tile does not fit"),
+    UnknownSpot = ("unknown-spot", 422, "Unknown spot"),
+    FigureNotAllowed = ("figure-not-allowed", 422, "Figure not allowed there"),
+    FeatureOccupied = ("feature-occupied", 422, "Feature occupied"),
+    NoFigureLeft = ("no-figure-left", 422, "No figure left"),
+    NeedsOwnFollower = ("needs-own-follower", 422, "Needs a follower of your own"),
+    NoAbbotToReturn = ("no-abbot-to-return", 422, "No abbot to return"),
+    WagonOutOfReach = ("wagon-out-of-reach", 422, "Wagon out of reach"),
+    BarnNotAllowed = ("barn-not-allowed", 422, "Barn not allowed there"),
+    MagicNotAllowed = ("magic-not-allowed", 422, "Mage or witch not allowed there"),
+    CannotFly = ("cannot-fly", 422, "Cannot fly"),
+    CannotLand = ("cannot-land", 422, "Cannot land there"),
+    CropNotAllowed = ("crop-not-allowed", 422, "Crop-circle action not allowed"),
+    FerryNotAllowed = ("ferry-not-allowed", 422, "Ferry not allowed there"),
+    RobberNotAllowed = ("robber-not-allowed", 422, "Robber not allowed there"),
+    NotInScoringOrder = ("not-in-scoring-order", 422, "Not waiting to be scored"),
+    VictimNotAllowed = ("victim-not-allowed", 422, "Victim not allowed"),
+    MessageNotAllowed = ("message-not-allowed", 422, "Message not allowed"),
+    MovePastHiddenInformation = ("move-past-hidden-information", 422, "Move goes past hidden information"),
+    IdempotencyKeyReused = ("idempotency-key-reused", 422, "Idempotency key reused"),
+    WebhookUrlNotAllowed = ("webhook-url-not-allowed", 422, "Webhook URL not allowed"),
+    InternalError = ("internal-error", 500, "Internal server error"),
+    ServiceUnavailable = ("service-unavailable", 503, "Service unavailable"),
+}
+
+impl ProblemCode {
+    /// The code with this name (the rules engine's refusals name theirs so).
+    pub fn from_code(code: &str) -> Option<ProblemCode> {
+        ProblemCode::ALL
+            .iter()
+            .copied()
+            .find(|c| c.as_str() == code)
+    }
+}
+
+impl std::fmt::Display for ProblemCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_kebab_case_with_error_statuses() {
+        let mut seen = std::collections::HashSet::new();
+        for c in ProblemCode::ALL {
+            assert!(seen.insert(c.as_str()), "{c} twice");
+            assert!(c
+                .as_str()
+                .chars()
+                .all(|ch| ch.is_ascii_lowercase() || ch == '-'));
+            assert!((400..600).contains(&c.status()));
+            assert!(!c.title().is_empty());
+            assert_eq!(ProblemCode::from_code(c.as_str()), Some(*c));
+        }
+    }
+
+    #[test]
+    fn every_rules_refusal_has_a_code() {
+        for code in tilepost_engine::PlayError::CODES {
+            if *code == "log-mismatch" {
+                continue;
+            }
+            let c = ProblemCode::from_code(code);
+            assert!(c.is_some(), "{code} is not a problem code");
+        }
+    }
+}

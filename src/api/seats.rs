@@ -1,0 +1,300 @@
+//! Seats and invitations: join, start early, invite, accept or decline an invitation,
+//! leave an open game, abort a game without moves.
+
+use actix_web::{post, web, HttpResponse};
+
+use super::dto::*;
+use super::error::{ApiError, Problem, ProblemCode};
+use super::extract::{ApiJson, CurrentUser, GameId};
+use super::load::{self, current_view, load_data};
+use super::views;
+use super::AppState;
+use crate::store::StoreError;
+
+/// A store refusal of a seat change: a game that is gone is `game-not-found`.
+fn seat_error(e: StoreError) -> ApiError {
+    match e {
+        StoreError::NotFound => ApiError::game_not_found(),
+        other => other.into(),
+    }
+}
+
+/// Takes a seat through the invitation rules (used by `join` too).
+async fn take_seat(
+    st: &AppState,
+    id: &GameId,
+    user_id: &str,
+    invited_only: bool,
+) -> Result<(), ApiError> {
+    let now = st.clock.now_ms();
+    st.store
+        .take_seat(
+            id.as_str().to_string(),
+            user_id.to_string(),
+            now,
+            invited_only,
+            crate::moves::start_plan(st.notifier.clone(), now),
+        )
+        .await
+        .map_err(seat_error)
+}
+
+/// Take a free seat; the game starts when the last seat is taken.
+#[utoipa::path(
+    operation_id = "join_game",
+    tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller has a seat; the game view", body = GameView),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Already seated, or the game has started (`already-seated`, `game-already-started`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/join")]
+pub async fn join_game(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: GameId,
+) -> Result<HttpResponse, ApiError> {
+    // an invited caller takes their reserved seat; others only a seat nobody reserved
+    take_seat(&st, &id, &me.id, false).await?;
+    st.notifier.wake();
+    current_view(&st, &id).await
+}
+
+/// Start a game before every seat is taken (creator only, at least 2 players).
+#[utoipa::path(
+    operation_id = "start_game",
+    tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The game started; the game view", body = GameView),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the creator may start the game (`not-creator`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Already started or too few players (`game-already-started`, `not-enough-players`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/start")]
+pub async fn start_game(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: GameId,
+) -> Result<HttpResponse, ApiError> {
+    let data = load_data(&st, &id, false).await?;
+    if data.game.creator_id != me.id {
+        return Err(ApiError::new(
+            ProblemCode::NotCreator,
+            "only the game's creator may start it",
+        ));
+    }
+    if data.game.status != GameStatus::Open {
+        return Err(ApiError::new(
+            ProblemCode::GameAlreadyStarted,
+            "the game has already started",
+        ));
+    }
+    if data.seats.len() < 2 {
+        return Err(ApiError::new(
+            ProblemCode::NotEnoughPlayers,
+            "a game needs at least 2 players",
+        ));
+    }
+    let now = st.clock.now_ms();
+    st.store
+        .start_game(
+            id.as_str().to_string(),
+            now,
+            crate::moves::start_plan(st.notifier.clone(), now),
+        )
+        .await
+        .map_err(seat_error)?;
+    st.notifier.wake();
+    current_view(&st, &id).await
+}
+
+/// Invite a user to an open game (a seated player asks; the user gets `game.invited`).
+#[utoipa::path(
+    operation_id = "create_invitation",
+    tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    request_body = InviteRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 202, description = "The invitation is queued", body = InviteResult),
+        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller has no seat at this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game or user (`game-not-found`, `user-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has started, or the user is seated (`game-already-started`, `already-seated`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/invitations")]
+pub async fn create_invitation(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: GameId,
+    body: ApiJson<InviteRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let data = load_data(&st, &id, false).await?;
+    let Some(inviter) = data.seats.iter().find(|s| s.user_id == me.id) else {
+        return Err(ApiError::new(
+            ProblemCode::NotAPlayer,
+            "you have no seat at this game",
+        ));
+    };
+    if data.game.status != GameStatus::Open {
+        return Err(ApiError::new(
+            ProblemCode::GameAlreadyStarted,
+            "the game has started",
+        ));
+    }
+    let name = body.0.username;
+    let Some(user) = load::user_named(&st, &name).await? else {
+        return Err(ApiError::new(
+            ProblemCode::UserNotFound,
+            "no user has this username",
+        ));
+    };
+    if data.seats.iter().any(|s| s.user_id == user.id) {
+        return Err(ApiError::new(
+            ProblemCode::AlreadySeated,
+            "the user is seated at this game",
+        ));
+    }
+    let to = views::seat_info(&user);
+    let row = crate::notify::invited(
+        &st.notifier,
+        &to,
+        id.as_str(),
+        &inviter.username,
+        st.clock.now_ms(),
+    );
+    st.store.enqueue(vec![row]).await?;
+    st.notifier.wake();
+    Ok(HttpResponse::Accepted().json(InviteResult {
+        game_id: id.into_inner(),
+        invited: user.username,
+    }))
+}
+
+/// Accept an invitation: take the reserved seat (the game starts when it was the last).
+#[utoipa::path(
+    operation_id = "accept_invitation",
+    tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller has a seat; the game view", body = GameView),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No pending invitation, already seated, or the game has started (`not-invited`, `already-seated`, `game-already-started`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/invitation/accept")]
+pub async fn accept_invitation(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: GameId,
+) -> Result<HttpResponse, ApiError> {
+    take_seat(&st, &id, &me.id, true).await?;
+    current_view(&st, &id).await
+}
+
+/// Decline an invitation: the reserved seat opens to anyone.
+#[utoipa::path(
+    operation_id = "decline_invitation",
+    tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Declined; the game view", body = GameView),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "No pending invitation, or the game has started (`not-invited`, `game-already-started`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/invitation/decline")]
+pub async fn decline_invitation(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: GameId,
+) -> Result<HttpResponse, ApiError> {
+    st.store
+        .decline_invite(id.as_str().to_string(), me.id.clone(), st.clock.now_ms())
+        .await
+        .map_err(seat_error)?;
+    current_view(&st, &id).await
+}
+
+/// Give up a seat before the game starts (the creator aborts instead); later seats move
+/// up one.
+#[utoipa::path(
+    operation_id = "leave_game",
+    tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller left; the game view", body = GameView),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not seated here, or the creator (`not-a-player`, `not-creator`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game has started: resign instead (`game-already-started`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/leave")]
+pub async fn leave_game(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: GameId,
+) -> Result<HttpResponse, ApiError> {
+    let data = load_data(&st, &id, false).await?;
+    if data.game.creator_id == me.id {
+        return Err(ApiError::new(
+            ProblemCode::NotCreator,
+            "the creator cannot leave: abort the game instead",
+        ));
+    }
+    st.store
+        .leave_open_game(id.as_str().to_string(), me.id.clone(), st.clock.now_ms())
+        .await
+        .map_err(seat_error)?;
+    current_view(&st, &id).await
+}
+
+/// Abort a game that has no move yet (creator only): it is deleted.
+#[utoipa::path(
+    operation_id = "abort_game",
+    tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "The game is gone"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Only the creator may abort (`not-creator`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "A move was made: resign instead (`game-has-moves`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/abort")]
+pub async fn abort_game(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: GameId,
+) -> Result<HttpResponse, ApiError> {
+    let data = load_data(&st, &id, false).await?;
+    if data.game.creator_id != me.id {
+        return Err(ApiError::new(
+            ProblemCode::NotCreator,
+            "only the game's creator may abort it",
+        ));
+    }
+    st.store
+        .abort_game(id.into_inner(), st.clock.now_ms())
+        .await
+        .map_err(seat_error)?;
+    Ok(HttpResponse::NoContent().finish())
+}

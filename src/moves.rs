@@ -1,0 +1,582 @@
+//! Recording decisions: the one application service that writes to a running game.
+//!
+//! Every decision (a player's actions, a resignation, a missed deadline; later standing
+//! orders and computer opponents) goes through [`Decisions::record`]: it loads the game
+//! and replays its log once (or takes the replay from the cache), lets the engine
+//! validate the decision, builds the event rows, the game's new status and next
+//! decider, the notifications (with the final ranking when the game ends) and the
+//! idempotency record, and appends all of it in one transaction. `UNIQUE (game_id, seq)`
+//! and the version-checked update of the game row make a race a clean
+//! [`DecisionError::Stale`]: exactly one writer wins.
+//!
+//! The log is read at most once and replayed at most once per write: a cached replay
+//! saves both unless the next decider's notification needs what happened since their
+//! last turn, and then one read of the log with one replay gives both the state and the
+//! effects.
+//!
+//! Also here: the plan that starts a game (the creation event with a fresh secret seed
+//! and the first notifications), which the store runs inside the transaction that
+//! takes the last seat.
+
+use std::sync::Arc;
+
+use tilepost_engine::{Action, Effect, Event, Expansion, Game, GameConfig, PlayError, SetupError};
+
+use crate::cache::ReplayCache;
+use crate::correspondence::{self, Deadline};
+use crate::notify::{self, Notifier};
+use crate::store::{
+    Append, Conflict, EventRow, GameData, GameRow, GameStatus, IdempotencyRow, SeatInfo, StartPlan,
+    Store, StoreError,
+};
+
+/// Who decides, and what.
+#[derive(Clone, Debug)]
+pub enum Decision {
+    /// A seated player's actions, applied in order and atomically (all or none).
+    Play {
+        user_id: String,
+        actions: Vec<Action>,
+    },
+    /// A seated player leaves the running game.
+    Resign { user_id: String },
+    /// The pending decision's player missed the deadline: they leave the game. `claimer`
+    /// is the player who claims it; the deadline sweep claims as nobody.
+    TimeOut { claimer: Option<String> },
+}
+
+impl Decision {
+    /// The user the decision is recorded for (the event row's actor).
+    fn actor(&self) -> Option<&str> {
+        match self {
+            Decision::Play { user_id, .. } | Decision::Resign { user_id } => Some(user_id),
+            Decision::TimeOut { claimer } => claimer.as_deref(),
+        }
+    }
+}
+
+/// An `Idempotency-Key` of the caller with the hash of its request: the answer is stored
+/// with the decision, in the same transaction.
+#[derive(Clone, Debug)]
+pub struct IdempotencyKey {
+    pub user_id: String,
+    pub key: String,
+    pub hash: String,
+}
+
+/// A decision to record.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub game_id: String,
+    pub decision: Decision,
+    /// The version the decider saw; `None`: the current one.
+    pub expected_version: Option<i64>,
+    pub idempotency: Option<IdempotencyKey>,
+    pub now: i64,
+}
+
+/// A recorded decision.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub game_id: String,
+    /// The game's version after the decision.
+    pub version: i64,
+    pub status: GameStatus,
+    pub seats: Vec<SeatInfo>,
+    /// The stored rows with the events and the effects the engine derived, in order.
+    pub events: Vec<(EventRow, Event, Vec<Effect>)>,
+    /// The answer the caller built (stored with the idempotency key when there is one).
+    pub answer: String,
+}
+
+/// Why a decision was not recorded.
+#[derive(Debug)]
+pub enum DecisionError {
+    GameNotFound,
+    /// The decider has no seat at this game.
+    NotAPlayer,
+    /// The game waits for players.
+    NotStarted,
+    /// The game is not running (a timeout of a game that is over or has no decision).
+    NotRunning,
+    GameOver,
+    /// The decider has left the game.
+    NotInGame,
+    /// The game moved on from the expected version; its current version when known.
+    Stale(Option<i64>),
+    /// The engine refused action `index`.
+    Refused {
+        index: usize,
+        error: PlayError,
+    },
+    /// A timeout of a game without a clock.
+    NoClock,
+    /// A timeout claimed before the deadline (given).
+    NotDue(i64),
+    /// A timeout claimed by the player whose decision is pending.
+    OwnTimeout,
+    /// Another request with the same idempotency key is being recorded.
+    IdempotencyKeyInUse,
+    Store(StoreError),
+    /// The log cannot be replayed or contradicts the game's row.
+    Corrupt(String),
+}
+
+impl From<StoreError> for DecisionError {
+    fn from(e: StoreError) -> Self {
+        DecisionError::Store(e)
+    }
+}
+
+/// The service (cheap to build per request).
+pub struct Decisions<'a> {
+    pub store: &'a Store,
+    pub notifier: &'a Notifier,
+    pub replays: &'a ReplayCache,
+}
+
+/// The replayed game before the decision, with the log and its effects when they were
+/// read.
+struct Loaded {
+    data: GameData,
+    game: Game,
+    log: Option<(Vec<Event>, Vec<Vec<Effect>>)>,
+}
+
+fn seat_of(seats: &[SeatInfo], user_id: &str) -> Option<u8> {
+    seats
+        .iter()
+        .find(|s| s.user_id == user_id)
+        .map(|s| s.seat as u8)
+}
+
+fn seat_at(seats: &[SeatInfo], seat: u8) -> Option<&SeatInfo> {
+    seats.iter().find(|s| s.seat == seat as i32)
+}
+
+/// Decodes stored rows into engine events; a row that does not decode names its game.
+pub fn decode_events(rows: &[EventRow]) -> Result<Vec<Event>, String> {
+    rows.iter()
+        .map(|r| {
+            Event::decode(&r.event_type, r.event_version.max(0) as u32, &r.payload)
+                .map_err(|e| format!("game {} event {}: {e}", r.game_id, r.seq))
+        })
+        .collect()
+}
+
+impl Decisions<'_> {
+    /// Records `req.decision`; see the module documentation. `answer` builds the
+    /// caller's answer from what is about to be recorded (stored with the idempotency
+    /// key, in the same transaction).
+    pub async fn record(
+        &self,
+        req: Request,
+        answer: impl FnOnce(&Recorded) -> Result<String, String>,
+    ) -> Result<Recorded, DecisionError> {
+        let data = self
+            .store
+            .load_game(req.game_id.clone(), false)
+            .await?
+            .ok_or(DecisionError::GameNotFound)?;
+        let deadline = match &req.decision {
+            Decision::TimeOut { claimer } => {
+                Some(self.check_timeout(&data, claimer, req.now).await?)
+            }
+            Decision::Play { user_id, .. } | Decision::Resign { user_id } => {
+                seat_of(&data.seats, user_id).ok_or(DecisionError::NotAPlayer)?;
+                if data.game.status == GameStatus::Open || data.game.version < 1 {
+                    return Err(DecisionError::NotStarted);
+                }
+                if matches!(req.decision, Decision::Play { .. })
+                    && data.game.status == GameStatus::Finished
+                {
+                    return Err(DecisionError::GameOver);
+                }
+                None
+            }
+        };
+        let expected = data.game.version;
+        if req.expected_version.is_some_and(|v| v != expected) {
+            return Err(DecisionError::Stale(Some(expected)));
+        }
+        let mut loaded = self.load(data).await?;
+        let outcomes = decide(&mut loaded, &req.decision, deadline, req.now)?;
+        self.append(req, loaded, outcomes, answer).await
+    }
+
+    /// The checks of a timeout that need no replay: the claimer's seat, the clock and
+    /// the deadline.
+    async fn check_timeout(
+        &self,
+        data: &GameData,
+        claimer: &Option<String>,
+        now: i64,
+    ) -> Result<Deadline, DecisionError> {
+        if let Some(c) = claimer {
+            seat_of(&data.seats, c).ok_or(DecisionError::NotAPlayer)?;
+        }
+        let clock = self
+            .store
+            .clocks_of(vec![data.game.id.clone()])
+            .await?
+            .remove(&data.game.id)
+            .ok_or(DecisionError::NoClock)?;
+        if data.game.status != GameStatus::Active {
+            return Err(DecisionError::NotRunning);
+        }
+        let (Some(user), Some(started)) =
+            (data.game.current_user_id.clone(), data.game.turn_started_at)
+        else {
+            return Err(DecisionError::NotRunning);
+        };
+        let vacations = self.store.vacations_of(vec![user], started).await?;
+        correspondence::deadline(&data.game, &clock, &vacations, now)
+            .ok_or(DecisionError::NotRunning)
+    }
+
+    /// The game at the summary row's version: from the cache, or the log read and
+    /// replayed once (with its effects, kept for the notifications).
+    async fn load(&self, data: GameData) -> Result<Loaded, DecisionError> {
+        let (id, version) = (data.game.id.clone(), data.game.version);
+        if let Some(g) = self.replays.get(&id, version) {
+            return Ok(Loaded {
+                data,
+                game: Game::clone(&g),
+                log: None,
+            });
+        }
+        let (game, events, effects) = self.replay(&id, version).await?;
+        Ok(Loaded {
+            data,
+            game,
+            log: Some((events, effects)),
+        })
+    }
+
+    async fn replay(
+        &self,
+        id: &str,
+        version: i64,
+    ) -> Result<(Game, Vec<Event>, Vec<Vec<Effect>>), DecisionError> {
+        let rows = self.store.events_upto(id.to_string(), version).await?;
+        let events = decode_events(&rows).map_err(DecisionError::Corrupt)?;
+        let (game, effects) = Game::replay_with_effects(&events)
+            .map_err(|e| DecisionError::Corrupt(format!("game {id}: {e}")))?;
+        Ok((game, events, effects))
+    }
+
+    /// Builds the rows, status, next decider, notifications and idempotency record of
+    /// `outcomes` and appends them in one transaction.
+    async fn append(
+        &self,
+        req: Request,
+        loaded: Loaded,
+        outcomes: Vec<(Event, Vec<Effect>)>,
+        answer: impl FnOnce(&Recorded) -> Result<String, String>,
+    ) -> Result<Recorded, DecisionError> {
+        let Loaded { data, game, log } = loaded;
+        let now = req.now;
+        let gid = data.game.id.clone();
+        let expected = data.game.version;
+        let actor = req.decision.actor().map(str::to_string);
+        let mut events = Vec::with_capacity(outcomes.len());
+        let mut turn_changed = matches!(req.decision, Decision::TimeOut { .. });
+        for (i, (ev, fx)) in outcomes.iter().enumerate() {
+            let (kind, version, payload) = ev.encode();
+            turn_changed |= fx.iter().any(|e| matches!(e, Effect::TileDrawn { .. }));
+            events.push((
+                EventRow {
+                    game_id: gid.clone(),
+                    seq: expected + 1 + i as i64,
+                    event_type: kind.to_string(),
+                    event_version: version as i32,
+                    payload,
+                    actor_id: actor.clone(),
+                    created_at: now,
+                },
+                ev.clone(),
+                fx.clone(),
+            ));
+        }
+        let version = expected + events.len() as i64;
+        let over = game.is_over();
+        let status = if over {
+            GameStatus::Finished
+        } else {
+            GameStatus::Active
+        };
+        let pending = game.pending();
+        let current_user_id = pending
+            .and_then(|p| seat_at(&data.seats, p.player))
+            .map(|s| s.user_id.clone());
+        // a new decider starts a new turn (and a new deadline)
+        turn_changed |= !over && current_user_id != data.game.current_user_id;
+        let mut outbox = Vec::new();
+        if let Decision::TimeOut { .. } = &req.decision {
+            // the player who missed the deadline always hears of it: it changes their
+            // standing
+            if let Some(late) = data
+                .game
+                .current_user_id
+                .as_deref()
+                .and_then(|u| data.seats.iter().find(|s| s.user_id == u))
+            {
+                outbox.extend(notify::timed_out(
+                    self.notifier,
+                    std::slice::from_ref(late),
+                    &gid,
+                    &late.username,
+                    now,
+                ));
+            }
+        }
+        if over {
+            let ranking: Vec<(String, i32, u8)> = game
+                .ranking()
+                .iter()
+                .map(|r| {
+                    let name = seat_at(&data.seats, r.player)
+                        .map(|s| s.username.clone())
+                        .unwrap_or_default();
+                    (name, r.score, r.rank)
+                })
+                .collect();
+            outbox.extend(notify::finished(
+                self.notifier,
+                &data.seats,
+                &gid,
+                &ranking,
+                now,
+            ));
+        } else if let Some(p) = pending {
+            // a new turn (tile drawn), or a decision that passed to someone else (a
+            // wagon owner, ...): tell whoever has to decide now
+            if let Some(s) = seat_at(&data.seats, p.player) {
+                if turn_changed || actor.as_deref() != Some(s.user_id.as_str()) {
+                    let since = match log {
+                        Some((mut events_before, mut effects)) => {
+                            for (e, fx) in &outcomes {
+                                events_before.push(e.clone());
+                                effects.push(fx.clone());
+                            }
+                            notify::Since::compute(&events_before, &effects, p.player, &data.seats)
+                        }
+                        None => {
+                            // the replay came from the cache: read the log once now
+                            let (_, mut events_before, mut effects) =
+                                self.replay(&gid, expected).await?;
+                            for (e, fx) in &outcomes {
+                                events_before.push(e.clone());
+                                effects.push(fx.clone());
+                            }
+                            notify::Since::compute(&events_before, &effects, p.player, &data.seats)
+                        }
+                    };
+                    let tile = p.tile.map(|t| tilepost_engine::catalog().get(t).id.clone());
+                    outbox.push(notify::turn_started(
+                        self.notifier,
+                        s,
+                        &notify::Turn {
+                            game_id: &gid,
+                            version,
+                            tile: tile.as_deref(),
+                            decision: Some(p.phase.name()),
+                            deadline: None,
+                        },
+                        &since,
+                        now,
+                    ));
+                }
+            }
+        }
+        let mut recorded = Recorded {
+            game_id: gid.clone(),
+            version,
+            status,
+            seats: data.seats,
+            events,
+            answer: String::new(),
+        };
+        recorded.answer = answer(&recorded).map_err(DecisionError::Corrupt)?;
+        let idempotency = req.idempotency.map(|k| IdempotencyRow {
+            user_id: k.user_id,
+            idem_key: k.key,
+            request_hash: k.hash,
+            status: 200,
+            body: recorded.answer.clone(),
+            created_at: now,
+        });
+        let queued = !outbox.is_empty();
+        let append = Append {
+            game_id: gid.clone(),
+            expected_version: expected,
+            events: recorded.events.iter().map(|(r, _, _)| r.clone()).collect(),
+            status,
+            current_user_id,
+            turn_changed,
+            now,
+            idempotency,
+            outbox,
+        };
+        match self.store.append(append).await {
+            Ok(()) => {}
+            Err(StoreError::Conflict(Conflict::IdempotencyKeyInUse)) => {
+                return Err(DecisionError::IdempotencyKeyInUse)
+            }
+            Err(StoreError::Conflict(_)) => {
+                // another writer won
+                let current = self
+                    .store
+                    .load_game(gid.clone(), false)
+                    .await
+                    .ok()
+                    .flatten()
+                    .map(|d| d.game.version);
+                return Err(DecisionError::Stale(current));
+            }
+            Err(e) => return Err(e.into()),
+        }
+        if queued {
+            self.notifier.wake();
+        }
+        // the next read of this version needs no replay
+        self.replays.put(&gid, version, Arc::new(game));
+        if let Decision::Play { user_id, .. } = &req.decision {
+            // a vacation that lasts until the player's next move ends with it
+            if let Err(e) = self.store.end_vacation(user_id.clone(), now, true).await {
+                tracing::warn!(cause = %e, "could not end a vacation after a move");
+            }
+        }
+        Ok(recorded)
+    }
+}
+
+/// Lets the engine judge the decision on the replayed game; returns what it produced.
+fn decide(
+    loaded: &mut Loaded,
+    decision: &Decision,
+    deadline: Option<Deadline>,
+    now: i64,
+) -> Result<Vec<(Event, Vec<Effect>)>, DecisionError> {
+    let game = &mut loaded.game;
+    let seats = &loaded.data.seats;
+    match decision {
+        Decision::Play { user_id, actions } => {
+            let seat = seat_of(seats, user_id).ok_or(DecisionError::NotAPlayer)?;
+            if game.is_over() {
+                return Err(DecisionError::GameOver);
+            }
+            // the engine's move gate: all or nothing, and never past a tile draw, a die
+            // roll or a message drawn (the answer may not depend on what was hidden)
+            let outcomes = game
+                .play_move(seat, actions)
+                .map_err(|e| DecisionError::Refused {
+                    index: e.index,
+                    error: e.error,
+                })?;
+            Ok(outcomes.into_iter().map(|o| (o.event, o.effects)).collect())
+        }
+        Decision::Resign { user_id } => {
+            let seat = seat_of(seats, user_id).ok_or(DecisionError::NotAPlayer)?;
+            let o = game.resign(seat, false).map_err(|e| match e {
+                PlayError::NotInGame(_) => DecisionError::NotInGame,
+                error => DecisionError::Refused { index: 0, error },
+            })?;
+            Ok(vec![(o.event, o.effects)])
+        }
+        Decision::TimeOut { claimer } => {
+            let pending = game.pending().ok_or(DecisionError::NotRunning)?;
+            let late = seat_at(seats, pending.player)
+                .ok_or_else(|| DecisionError::Corrupt("pending seat is empty".into()))?;
+            if loaded.data.game.current_user_id.as_deref() != Some(late.user_id.as_str()) {
+                // the summary row is behind the log: someone just moved
+                return Err(DecisionError::Stale(None));
+            }
+            if let Some(c) = claimer {
+                if *c == late.user_id {
+                    return Err(DecisionError::OwnTimeout);
+                }
+                let active = seat_of(seats, c)
+                    .and_then(|s| game.players().get(s as usize))
+                    .is_some_and(|p| p.active);
+                if !active {
+                    return Err(DecisionError::NotInGame);
+                }
+            }
+            if let Some(d) = deadline {
+                if d.paused || d.at > now {
+                    return Err(DecisionError::NotDue(d.at));
+                }
+            }
+            let o = game.resign(pending.player, true).map_err(|e| match e {
+                PlayError::GameOver => DecisionError::NotRunning,
+                other => DecisionError::Corrupt(other.to_string()),
+            })?;
+            Ok(vec![(o.event, o.effects)])
+        }
+    }
+}
+
+// ----- starting a game -----------------------------------------------------------------
+
+fn config_of(row: &GameRow, players: u8, seed: u64) -> Result<GameConfig, SetupError> {
+    let mut expansions = Vec::new();
+    for id in &row.expansions {
+        expansions.push(Expansion::from_id(id).ok_or(SetupError::UnknownExpansion(id.clone()))?);
+    }
+    Ok(GameConfig {
+        players,
+        expansions,
+        tile_order: row.tile_order.clone(),
+        seed,
+    })
+}
+
+/// What the store runs when a game starts: the creation event (with a fresh secret seed),
+/// `game.started` for every player and the first turn's notification.
+pub fn start_plan(
+    notifier: Arc<Notifier>,
+    now: i64,
+) -> impl FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String> + Send + 'static {
+    move |row, seats| {
+        let config =
+            config_of(row, seats.len() as u8, rand::random::<u64>()).map_err(|e| e.to_string())?;
+        let (game, event) = Game::new(&config).map_err(|e| e.to_string())?;
+        let (kind, version, payload) = event.encode();
+        let pending = game.pending();
+        let first_seat = pending.map(|p| p.player).unwrap_or(0);
+        let tile = pending
+            .and_then(|p| p.tile)
+            .map(|t| tilepost_engine::catalog().get(t).id.clone());
+        let first = seat_at(seats, first_seat);
+        let mut outbox = notify::started(
+            &notifier,
+            seats,
+            &row.id,
+            first.map(|s| s.username.as_str()).unwrap_or_default(),
+            now,
+        );
+        if let Some(s) = first {
+            outbox.push(notify::turn_started(
+                &notifier,
+                s,
+                &notify::Turn {
+                    game_id: &row.id,
+                    version: 1,
+                    tile: tile.as_deref(),
+                    decision: pending.map(|p| p.phase.name()),
+                    deadline: None,
+                },
+                &notify::Since::default(),
+                now,
+            ));
+        }
+        Ok(StartPlan {
+            event_type: kind.to_string(),
+            event_version: version as i32,
+            payload,
+            first_seat: first_seat as i32,
+            outbox,
+        })
+    }
+}

@@ -1,0 +1,136 @@
+//! The deadline sweep, inside every server process: it sends one `game.deadline_near`
+//! reminder per turn when the configured time remains, and when a deadline has passed it
+//! records the timeout through the decision service ([`crate::moves`]): the engine's
+//! `player_resigned` event with reason `timed_out`. Several processes on one database
+//! are safe: a reminder is claimed by a conditional update, and of several timeout
+//! appends for one version the `UNIQUE (game_id, seq)` key (and the version check) lets
+//! exactly one land, with its notification in the same transaction.
+
+use std::time::Duration;
+
+use crate::cache::ReplayCache;
+use crate::config::Config;
+use crate::correspondence::deadline;
+use crate::moves::{Decision, DecisionError, Decisions, Request};
+use crate::notify;
+use crate::store::{ClockRow, GameRow, Store, StoreError};
+
+/// What one sweep did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Swept {
+    pub reminders: usize,
+    pub timeouts: usize,
+}
+
+/// One pass over the running games with a clock: reminders and timeouts due at `now`.
+pub async fn sweep(
+    store: &Store,
+    config: &Config,
+    notifier: &notify::Notifier,
+    replays: &ReplayCache,
+    now: i64,
+) -> Result<Swept, StoreError> {
+    let remind_ms = config.reminder_before_secs.saturating_mul(1000);
+    let mut out = Swept::default();
+    // a turn can be due for a reminder only when its base deadline minus the reminder
+    // time has passed; vacations only move deadlines out
+    let mut candidates: Vec<(GameRow, ClockRow)> = store
+        .clocked_turns(now.saturating_add(remind_ms), 1000)
+        .await?;
+    if candidates.is_empty() {
+        return Ok(out);
+    }
+    let since = candidates
+        .iter()
+        .filter_map(|(g, _)| g.turn_started_at)
+        .min()
+        .unwrap_or(now);
+    let mut users: Vec<String> = candidates
+        .iter()
+        .filter_map(|(g, _)| g.current_user_id.clone())
+        .collect();
+    users.sort();
+    users.dedup();
+    let vacations = store.vacations_of(users, since).await?;
+    for (game, clock) in candidates.drain(..) {
+        let Some(d) = deadline(&game, &clock, &vacations, now) else {
+            continue;
+        };
+        if d.paused {
+            continue;
+        }
+        if d.at <= now {
+            let decisions = Decisions {
+                store,
+                notifier,
+                replays,
+            };
+            let req = Request {
+                game_id: game.id.clone(),
+                decision: Decision::TimeOut { claimer: None },
+                expected_version: None,
+                idempotency: None,
+                now,
+            };
+            match decisions.record(req, |_| Ok(String::new())).await {
+                Ok(_) => out.timeouts += 1,
+                Err(DecisionError::Store(e)) => return Err(e),
+                Err(DecisionError::Corrupt(m)) => {
+                    tracing::error!(game = %game.id, cause = %m, "cannot time out")
+                }
+                Err(_) => {}
+            }
+        } else if d.at - remind_ms <= now && clock.reminded_turn != game.turn_started_at {
+            let (Some(user), Some(started)) = (&game.current_user_id, game.turn_started_at) else {
+                continue;
+            };
+            let Some(data) = store.load_game(game.id.clone(), false).await? else {
+                continue;
+            };
+            let Some(seat) = data.seats.iter().find(|s| &s.user_id == user) else {
+                continue;
+            };
+            // only for players who want turn notifications
+            if !seat.notify_turn {
+                continue;
+            }
+            let row = notify::deadline_near(notifier, seat, &game.id, d.at, now);
+            if store
+                .claim_reminder(game.id.clone(), user.clone(), started, row)
+                .await?
+            {
+                out.reminders += 1;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Runs the sweep every `config.deadline_sweep_ms` until the server stops (spawned on
+/// the server's runtime).
+pub async fn run_sweeper(
+    store: Store,
+    config: std::sync::Arc<Config>,
+    clock: std::sync::Arc<dyn crate::clock::Clock>,
+    notifier: std::sync::Arc<notify::Notifier>,
+    replays: std::sync::Arc<ReplayCache>,
+) {
+    if config.deadline_sweep_ms == 0 {
+        return;
+    }
+    let mut tick = actix_web::rt::time::interval(Duration::from_millis(config.deadline_sweep_ms));
+    loop {
+        tick.tick().await;
+        match sweep(&store, &config, &notifier, &replays, clock.now_ms()).await {
+            Ok(s) if s != Swept::default() => {
+                tracing::info!(
+                    reminders = s.reminders,
+                    timeouts = s.timeouts,
+                    "deadline sweep"
+                )
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(cause = %e, "deadline sweep failed"),
+        }
+    }
+}

@@ -1,0 +1,377 @@
+//! Tidy checks of the server's source (`src/`), run with the API tests:
+//! - no import circle between the top-level modules (`api`, `moves`, `store`, ...), nor
+//!   between the submodules of `api` (dependencies point one way: api → services →
+//!   store and engine);
+//! - the game status names (`"open"`, `"active"`, `"finished"`) appear only in their one
+//!   definition (`store::GameStatus`);
+//! - no problem code is written as a string outside its one definition
+//!   (`api::problem::ProblemCode`);
+//! - no error is recognised by matching its message (`….contains(…)` on error text),
+//!   except where the database driver gives nothing else (`store::is_connection_message`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `dir`, with its path relative to `src/`.
+fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            sources(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            let rel = p
+                .strip_prefix(src_dir())
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((rel, std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+}
+
+fn all_sources() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    sources(&src_dir(), &mut out);
+    assert!(out.len() > 20, "src/ not found");
+    out
+}
+
+/// The code of a file without comments; string literals kept only when `strings`.
+fn code(text: &str, strings: bool) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                i += 1;
+            }
+            i += 2;
+        } else if b[i] == b'r' && b.get(i + 1) == Some(&b'#') && b.get(i + 2) == Some(&b'"') {
+            // a raw string r#"…"#
+            let start = i;
+            let end = text[i + 3..].find("\"#").map_or(b.len(), |e| i + 3 + e + 2);
+            i = end;
+            if strings {
+                out.push_str(&text[start..end]);
+            } else {
+                out.push_str("\"\"");
+            }
+        } else if b[i] == b'"' {
+            // a string literal
+            let start = i;
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+            if strings {
+                out.push_str(&text[start..i.min(b.len())]);
+            } else {
+                out.push_str("\"\"");
+            }
+        } else if b[i] == b'\'' && b.get(i + 2) == Some(&b'\'') {
+            // a character literal such as '"'
+            i += 3;
+            out.push_str("' '");
+        } else {
+            let c = text[i..].chars().next().unwrap();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// The module a file belongs to at `depth` (1: top level, 2: inside `api`).
+fn module_of(rel: &str) -> Vec<String> {
+    let rel = rel.trim_end_matches(".rs");
+    let mut parts: Vec<String> = rel.split('/').map(|s| s.to_string()).collect();
+    if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The modules named by `prefix` paths (`crate::x`, `crate::{x, y}`) in `code`.
+fn named_after(code: &str, prefix: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = code;
+    while let Some(i) = rest.find(prefix) {
+        let before = rest[..i].chars().last();
+        rest = &rest[i + prefix.len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for item in group[..end].split(',') {
+                let name: String = item
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != "self" {
+                    out.insert(name);
+                }
+            }
+        } else {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.insert(name);
+            }
+        }
+    }
+    out
+}
+
+/// A cycle of `graph`, if any.
+fn cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        n: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        state.insert(n.to_string(), 1);
+        stack.push(n.to_string());
+        for m in graph.get(n).into_iter().flatten() {
+            match state.get(m.as_str()) {
+                Some(1) => {
+                    let at = stack.iter().position(|s| s == m).unwrap_or(0);
+                    let mut c = stack[at..].to_vec();
+                    c.push(m.clone());
+                    return Some(c);
+                }
+                Some(_) => {}
+                None => {
+                    if let Some(c) = visit(m, graph, state, stack) {
+                        return Some(c);
+                    }
+                }
+            }
+        }
+        stack.pop();
+        state.insert(n.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for n in graph.keys() {
+        if !state.contains_key(n.as_str()) {
+            if let Some(c) = visit(n, graph, &mut state, &mut Vec::new()) {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
+/// The import graph between the top-level modules of the crate.
+fn top_level_graph(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (rel, text) in files {
+        let m = module_of(rel);
+        // the crate root and the binary compose everything
+        let Some(top) = m.first().filter(|t| *t != "lib" && *t != "main") else {
+            continue;
+        };
+        let c = code(text, false);
+        let deps = g.entry(top.clone()).or_default();
+        for d in named_after(&c, "crate::") {
+            if &d != top {
+                deps.insert(d);
+            }
+        }
+        if m.len() == 1 {
+            // `super::x` in a top-level file names the crate root's module x
+            for d in named_after(&c, "super::") {
+                if &d != top {
+                    deps.insert(d);
+                }
+            }
+        }
+    }
+    g
+}
+
+/// The import graph between the submodules of `api` (its root, which registers every
+/// handler and holds the state they share, left out; `dto/` as one node).
+fn api_graph(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (rel, text) in files {
+        let m = module_of(rel);
+        if m.first().map(String::as_str) != Some("api") || m.len() < 2 {
+            continue;
+        }
+        let node = m[1].clone();
+        let c = code(text, false);
+        let mut deps: BTreeSet<String> = named_after(&c, "crate::api::");
+        if m.len() == 2 {
+            deps.extend(named_after(&c, "super::"));
+        } else {
+            // inside dto/: `super::super::x` is api's x
+            deps.extend(named_after(&c, "super::super::"));
+        }
+        let entry = g.entry(node.clone()).or_default();
+        for d in deps {
+            // `super::AppState`, `super::super::x`'s own prefix and the like
+            let is_module = files
+                .iter()
+                .any(|(r, _)| r == &format!("api/{d}.rs") || r == &format!("api/{d}/mod.rs"));
+            if is_module && d != node {
+                entry.insert(d);
+            }
+        }
+    }
+    g
+}
+
+#[test]
+fn no_import_circle_between_top_level_modules() {
+    let g = top_level_graph(&all_sources());
+    assert!(
+        g["api"].contains("moves") && g["moves"].contains("store"),
+        "{g:?}"
+    );
+    if let Some(c) = cycle(&g) {
+        panic!("import circle between modules of src/: {}", c.join(" → "));
+    }
+    // the layers: store and the engine know no service, services know no HTTP
+    for lower in ["store", "clock", "cache", "correspondence"] {
+        for upper in ["api", "moves", "sweep", "startup", "notify"] {
+            assert!(
+                !g[lower].contains(upper),
+                "{lower} depends on {upper}: dependencies point from api to services to store"
+            );
+        }
+    }
+    for service in ["moves", "sweep", "notify", "correspondence", "store"] {
+        assert!(!g[service].contains("api"), "{service} depends on api");
+    }
+}
+
+#[test]
+fn no_import_circle_between_api_modules() {
+    let g = api_graph(&all_sources());
+    assert!(
+        g["games"].contains("load") && g["dto"].contains("action"),
+        "{g:?}"
+    );
+    if let Some(c) = cycle(&g) {
+        panic!(
+            "import circle between modules of src/api/: {}",
+            c.join(" → ")
+        );
+    }
+}
+
+#[test]
+fn the_checks_find_circles() {
+    let files = vec![
+        ("a.rs".to_string(), "use crate::b::X;".to_string()),
+        ("b/mod.rs".to_string(), "use crate::{c, d::Y};".to_string()),
+        ("c.rs".to_string(), "fn f() { super::a::g() }".to_string()),
+        (
+            "d.rs".to_string(),
+            "// use crate::a;\nconst S: &str = \"crate::a\";".to_string(),
+        ),
+    ];
+    let g = top_level_graph(&files);
+    assert_eq!(g["b"], BTreeSet::from(["c".to_string(), "d".to_string()]));
+    assert!(g["d"].is_empty(), "comments and strings are not imports");
+    assert_eq!(cycle(&g).unwrap(), ["a", "b", "c", "a"]);
+}
+
+/// Occurrences of the string literal `lit` in `text` (not JSON keys such as `"active":`).
+fn literal_uses(text: &str, lit: &str) -> usize {
+    let c = code(text, true);
+    let quoted = format!("\"{lit}\"");
+    c.match_indices(&quoted)
+        .filter(|(i, _)| !c[i + quoted.len()..].trim_start().starts_with(':'))
+        .count()
+}
+
+#[test]
+fn game_status_names_have_one_definition() {
+    for (rel, text) in all_sources() {
+        for name in ["open", "active", "finished"] {
+            let n = literal_uses(&text, name);
+            let allowed = usize::from(rel == "store/mod.rs");
+            assert!(
+                n <= allowed,
+                "src/{rel}: the status \"{name}\" is written out; use store::GameStatus"
+            );
+        }
+    }
+}
+
+#[test]
+fn problem_codes_have_one_definition() {
+    for (rel, text) in all_sources() {
+        if rel == "api/problem.rs" {
+            continue;
+        }
+        for code in tilepost::api::error::ProblemCode::ALL {
+            assert_eq!(
+                literal_uses(&text, code.as_str()),
+                0,
+                "src/{rel}: the problem code \"{code}\" is written out; use ProblemCode"
+            );
+        }
+    }
+}
+
+#[test]
+fn errors_are_not_recognised_by_their_message() {
+    let needles = [
+        "to_string().contains(",
+        "to_ascii_lowercase().contains(",
+        "message().contains(",
+        "m.contains(",
+        "msg.contains(",
+        "e.contains(",
+        "err.contains(",
+        "cause.contains(",
+    ];
+    for (rel, text) in all_sources() {
+        let mut c = code(&text, false);
+        // the unit tests of a module may look at texts
+        if let Some(i) = c.find("#[cfg(test)]") {
+            c.truncate(i);
+        }
+        if rel == "store/mod.rs" {
+            // diesel reports a lost connection only by its message
+            let start = c
+                .find("fn is_connection_message")
+                .expect("is_connection_message");
+            let end = start + c[start..].find("\n}\n").unwrap_or(0);
+            c.replace_range(start..end, "");
+        }
+        for n in needles {
+            let hit = c.match_indices(n).any(|(i, _)| {
+                // `m.contains(` but not `item.contains(`
+                n.contains("()") || !c[..i].ends_with(|ch: char| ch.is_alphanumeric() || ch == '_')
+            });
+            assert!(!hit, "src/{rel}: an error is recognised by its text ({n}…)");
+        }
+    }
+}
