@@ -1,4 +1,5 @@
-# Build: docker build -t tilepost .
+# Build: docker build -t tilepost .   (the same image runs the server and, with the
+# command `mail-relay`, the email relay: see docker-compose.yml)
 FROM rust:1-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends libpq-dev && rm -rf /var/lib/apt/lists/*
 WORKDIR /src

@@ -5,15 +5,18 @@
 //! `tilepost-engine`; this crate adds the store (`store`, the only module that names
 //! diesel), the decision service (`moves`, the one writer of running games), deadlines
 //! (`correspondence`), the HTTP API (`api`, the only module that knows HTTP),
-//! notifications (`notify`) and start-up (`startup`).
+//! notifications (`notify`), email locales (`i18n`), start-up (`startup`) and the email
+//! relay (`relay`, `tilepost mail-relay`).
 
 pub mod api;
 pub mod cache;
 pub mod clock;
 pub mod config;
 pub mod correspondence;
+pub mod i18n;
 pub mod moves;
 pub mod notify;
+pub mod relay;
 pub mod replay;
 pub mod startup;
 pub mod store;

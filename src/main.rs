@@ -1,4 +1,5 @@
-//! The `tilepost` command: `serve` (the default), `migrate`, `openapi`, `replay FILE`.
+//! The `tilepost` command: `serve` (the default), `migrate`, `openapi`, `replay FILE`,
+//! `mail-relay`.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -27,6 +28,12 @@ enum Command {
     Replay {
         /// The log file.
         file: std::path::PathBuf,
+    },
+    /// Run the email relay: signed email webhooks in, SMTP out (settings: TILEPOST_RELAY_*).
+    MailRelay {
+        /// Only check the settings, print them (secrets redacted) and exit.
+        #[arg(long)]
+        check: bool,
     },
 }
 
@@ -76,6 +83,27 @@ fn main() -> ExitCode {
                 )),
                 Err(e) => {
                     eprintln!("cannot replay {}: {e}", file.display());
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::MailRelay { check } => {
+            init_logs();
+            let c = match tilepost::relay::RelayConfig::from_env() {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("configuration error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            if check {
+                println!("{c:?}");
+                return ExitCode::SUCCESS;
+            }
+            match tilepost::relay::run(c, Arc::new(SystemClock)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("mail relay: {e}");
                     ExitCode::from(1)
                 }
             }

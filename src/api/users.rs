@@ -1,12 +1,13 @@
 //! Users and tokens.
 
-use actix_web::{get, patch, post, web, HttpResponse};
+use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 
 use super::dto::*;
 use super::error::{ApiError, Problem, ProblemCode};
 use super::extract::{ApiJson, CurrentUser};
 use super::AppState;
 use crate::clock::rfc3339;
+use crate::i18n;
 use crate::store::UserRow;
 
 fn user_view(u: &UserRow) -> UserView {
@@ -18,6 +19,8 @@ fn user_view(u: &UserRow) -> UserView {
             turn: u.notify_turn != 0,
             finished: u.notify_finished != 0,
         },
+        locale: u.locale.clone(),
+        time_zone: u.time_zone.clone(),
         created_at: rfc3339(u.created_at),
         waiting: None,
         vacation: None,
@@ -56,10 +59,33 @@ fn valid_email(s: &str) -> bool {
 #[post("/users")]
 pub async fn create_user(
     st: web::Data<AppState>,
+    req: HttpRequest,
     body: ApiJson<RegisterRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let r = body.0;
     let mut errors = Vec::new();
+    let locale = match &r.locale {
+        Some(l) => i18n::exact(l),
+        None => Some(i18n::negotiate(
+            req.headers()
+                .get("accept-language")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or(""),
+        )),
+    };
+    if locale.is_none() {
+        errors.push(("locale", "en or pt-BR"));
+    }
+    let time_zone = r
+        .time_zone
+        .clone()
+        .unwrap_or_else(|| i18n::DEFAULT_TIME_ZONE.to_string());
+    if !i18n::valid_time_zone(&time_zone) {
+        errors.push((
+            "time_zone",
+            "an IANA time zone name such as America/Sao_Paulo",
+        ));
+    }
     if !valid_username(&r.username) {
         errors.push((
             "username",
@@ -93,6 +119,8 @@ pub async fn create_user(
         notify_turn: 1,
         notify_finished: 1,
         created_at: st.clock.now_ms(),
+        locale: locale.unwrap_or(i18n::DEFAULT_LOCALE).to_string(),
+        time_zone,
     };
     st.store.create_user(row.clone()).await?;
     Ok(HttpResponse::Created()
@@ -168,7 +196,7 @@ pub async fn get_me(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResp
     Ok(HttpResponse::Ok().json(view))
 }
 
-/// Change the caller's email or notification preferences.
+/// Change the caller's email, notification preferences, locale or time zone.
 #[utoipa::path(
     operation_id = "update_me",
     tag = "users",
@@ -192,13 +220,29 @@ pub async fn update_me(
             return Err(ApiError::validation("email", "not an email address"));
         }
     }
+    let locale = match &r.locale {
+        Some(l) => Some(
+            i18n::exact(l)
+                .ok_or_else(|| ApiError::validation("locale", "en or pt-BR"))?
+                .to_string(),
+        ),
+        None => None,
+    };
+    if let Some(z) = &r.time_zone {
+        if !i18n::valid_time_zone(z) {
+            return Err(ApiError::validation(
+                "time_zone",
+                "an IANA time zone name such as America/Sao_Paulo",
+            ));
+        }
+    }
     let (turn, finished) = match &r.notifications {
         Some(n) => (n.turn, n.finished),
         None => (None, None),
     };
     let u = st
         .store
-        .update_user(me.id, r.email, turn, finished)
+        .update_user(me.id, r.email, turn, finished, locale, r.time_zone)
         .await?
         .ok_or_else(|| ApiError::unauthorized("the token's user no longer exists"))?;
     Ok(HttpResponse::Ok().json(user_view(&u)))

@@ -388,5 +388,7 @@ pub fn seat_info(u: &UserRow) -> SeatInfo {
         notify_turn: u.notify_turn != 0,
         notify_finished: u.notify_finished != 0,
         joined_at: u.created_at,
+        locale: u.locale.clone(),
+        time_zone: u.time_zone.clone(),
     }
 }

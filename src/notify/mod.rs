@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use tilepost_engine::{Effect, Event};
 
 use crate::clock::rfc3339;
+use crate::i18n;
 use crate::store::{OutboxRow, SeatInfo};
 
 /// Every event type, in the order documents list them.
@@ -94,17 +95,25 @@ fn row(n: &Notifier, m: Message<'_>, now: i64) -> OutboxRow {
     let links = n.links(m.game_id, m.to, m.kind);
     let s = |k: &str| links[k].as_str().unwrap_or_default().to_string();
     let (game, settings, unsub) = (s("play"), s("notification_settings"), s("unsubscribe"));
+    let loc = m.to.locale.as_str();
     let text = format!(
-        "Hello {},\n\n{}\nThe game: {game}\n\n--\nNotification settings: {settings}\nUnsubscribe from these emails: {unsub}\n",
-        m.to.username, m.text
+        "{}\n\n{}\n{}: {game}\n\n--\n{}: {settings}\n{}: {unsub}\n",
+        i18n::text(loc, "greeting", &[("name", (&m.to.username).into())]),
+        m.text,
+        i18n::text(loc, "link-game", &[]),
+        i18n::text(loc, "footer-settings", &[]),
+        i18n::text(loc, "footer-unsubscribe", &[]),
     );
     let html = format!(
-        "<p>Hello {},</p>{}<p><a href=\"{}\">The game</a></p><hr><p><small><a href=\"{}\">Notification settings</a> · <a href=\"{}\">Unsubscribe from these emails</a></small></p>",
-        escape(&m.to.username),
+        "<p>{}</p>{}<p><a href=\"{}\">{}</a></p><hr><p><small><a href=\"{}\">{}</a> · <a href=\"{}\">{}</a></small></p>",
+        i18n::html(loc, "greeting", &[("name", (&m.to.username).into())]),
         m.html,
         escape(&game),
+        i18n::html(loc, "link-game", &[]),
         escape(&settings),
-        escape(&unsub)
+        i18n::html(loc, "footer-settings", &[]),
+        escape(&unsub),
+        i18n::html(loc, "footer-unsubscribe", &[]),
     );
     let mut data = json!({
         "game_id": m.game_id,
@@ -146,10 +155,7 @@ fn row(n: &Notifier, m: Message<'_>, now: i64) -> OutboxRow {
 }
 
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    i18n::escape(s)
 }
 
 fn short(id: &str) -> &str {
@@ -214,38 +220,54 @@ impl Since {
         out
     }
 
-    fn text(&self) -> String {
+    fn lines(&self, locale: &str, html: bool) -> Vec<String> {
+        let msg = if html { i18n::html } else { i18n::text };
+        let mut out = Vec::new();
+        for (p, t, x, y) in &self.tiles {
+            out.push(msg(
+                locale,
+                "since-placed",
+                &[
+                    ("player", p.into()),
+                    ("tile", t.into()),
+                    ("x", (*x).into()),
+                    ("y", (*y).into()),
+                ],
+            ));
+        }
+        for (p, pts, f) in &self.scores {
+            let feature = msg(locale, &format!("feature-{f}"), &[]);
+            out.push(msg(
+                locale,
+                "since-scored",
+                &[
+                    ("player", p.into()),
+                    ("points", (*pts).into()),
+                    ("feature", (&feature).into()),
+                ],
+            ));
+        }
+        out
+    }
+
+    fn text(&self, locale: &str) -> String {
         if self.tiles.is_empty() && self.scores.is_empty() {
             return String::new();
         }
-        let mut s = String::from("Since your last turn:\n");
-        for (p, t, x, y) in &self.tiles {
-            s.push_str(&format!("- {p} placed {t} at ({x}, {y})\n"));
-        }
-        for (p, pts, f) in &self.scores {
-            s.push_str(&format!("- {p} scored {pts} points for a {f}\n"));
+        let mut s = format!("{}\n", i18n::text(locale, "since-title", &[]));
+        for l in self.lines(locale, false) {
+            s.push_str(&format!("- {l}\n"));
         }
         s
     }
 
-    fn html(&self) -> String {
+    fn html(&self, locale: &str) -> String {
         if self.tiles.is_empty() && self.scores.is_empty() {
             return String::new();
         }
-        let mut s = String::from("<p>Since your last turn:</p><ul>");
-        for (p, t, x, y) in &self.tiles {
-            s.push_str(&format!(
-                "<li>{} placed {} at ({x}, {y})</li>",
-                escape(p),
-                escape(t)
-            ));
-        }
-        for (p, pts, f) in &self.scores {
-            s.push_str(&format!(
-                "<li>{} scored {pts} points for a {}</li>",
-                escape(p),
-                escape(f)
-            ));
+        let mut s = format!("<p>{}</p><ul>", i18n::html(locale, "since-title", &[]));
+        for l in self.lines(locale, true) {
+            s.push_str(&format!("<li>{l}</li>"));
         }
         s.push_str("</ul>");
         s
@@ -280,14 +302,20 @@ pub fn turn_started(
     now: i64,
 ) -> OutboxRow {
     let gid = turn.game_id;
-    let tile_line = turn
-        .tile
-        .map(|t| format!("You drew {t}."))
-        .unwrap_or_else(|| "A decision is waiting for you.".to_string());
-    let deadline_line = turn
-        .deadline
-        .map(|d| format!("Please play before {}.\n", rfc3339(d)))
-        .unwrap_or_default();
+    let loc = to.locale.as_str();
+    let intro = |msg: fn(&str, &str, &[(&str, i18n::Arg<'_>)]) -> String| {
+        let what = match turn.tile {
+            Some(t) => msg(loc, "turn-drew", &[("tile", t.into())]),
+            None => msg(loc, "turn-decision", &[]),
+        };
+        format!("{} {what}", msg(loc, "turn-intro", &[]))
+    };
+    let deadline = turn.deadline.map(|d| i18n::datetime(d, loc, &to.time_zone));
+    let deadline_line = |msg: fn(&str, &str, &[(&str, i18n::Arg<'_>)]) -> String| {
+        deadline
+            .as_ref()
+            .map(|d| msg(loc, "turn-deadline", &[("deadline", d.into())]))
+    };
     let placements = format!("{}/v1/games/{gid}/placements", n.public_url);
     // pictures: the board at the recipient's moment, and the drawn tile
     let board_png = format!(
@@ -301,8 +329,9 @@ pub fn turn_started(
         .as_deref()
         .map(|u| {
             format!(
-                "<p><img src=\"{}\" alt=\"the drawn tile\" width=\"64\" height=\"64\"></p>",
-                escape(u)
+                "<p><img src=\"{}\" alt=\"{}\" width=\"64\" height=\"64\"></p>",
+                escape(u),
+                i18n::html(loc, "alt-tile", &[])
             )
         })
         .unwrap_or_default();
@@ -312,20 +341,28 @@ pub fn turn_started(
             kind: "game.turn_started",
             to,
             game_id: gid,
-            subject: format!("Your turn in tilepost game {}", short(gid)),
+            subject: i18n::text(loc, "turn-subject", &[("game", short(gid).into())]),
             text: format!(
-                "It is your turn. {tile_line}\n{deadline_line}\n{}\nThe board: {board_png}\nWhere it fits: {placements}\n",
-                since.text()
+                "{}\n{}\n{}\n{}: {board_png}\n{}: {placements}\n",
+                intro(i18n::text),
+                deadline_line(i18n::text)
+                    .map(|l| format!("{l}\n"))
+                    .unwrap_or_default(),
+                since.text(loc),
+                i18n::text(loc, "turn-board", &[]),
+                i18n::text(loc, "turn-where", &[]),
             ),
             html: format!(
-                "<p>It is your turn. {}</p>{tile_img}<p><img src=\"{}\" alt=\"the board\" style=\"max-width:100%\"></p>{}{}<p><a href=\"{}\">Where it fits</a></p>",
-                escape(&tile_line),
+                "<p>{}</p>{tile_img}<p><img src=\"{}\" alt=\"{}\" style=\"max-width:100%\"></p>{}{}<p><a href=\"{}\">{}</a></p>",
+                intro(i18n::html),
                 escape(&board_png),
-                turn.deadline
-                    .map(|d| format!("<p>Please play before {}.</p>", rfc3339(d)))
+                i18n::html(loc, "alt-board", &[]),
+                deadline_line(i18n::html)
+                    .map(|l| format!("<p>{l}</p>"))
                     .unwrap_or_default(),
-                since.html(),
-                escape(&placements)
+                since.html(loc),
+                escape(&placements),
+                i18n::html(loc, "turn-where", &[]),
             ),
             extra: json!({
                 "board_png": board_png,
@@ -344,21 +381,24 @@ pub fn turn_started(
 /// `game.invited`: someone asks `to` to take a seat.
 pub fn invited(n: &Notifier, to: &SeatInfo, game_id: &str, by: &str, now: i64) -> OutboxRow {
     let join = format!("{}/v1/games/{game_id}/join", n.public_url);
+    let loc = to.locale.as_str();
+    let args = [("by", by.into()), ("game", short(game_id).into())];
     row(
         n,
         Message {
             kind: "game.invited",
             to,
             game_id,
-            subject: format!("{by} invites you to a tilepost game"),
+            subject: i18n::text(loc, "invited-subject", &args),
             text: format!(
-                "{by} invites you to play tilepost game {}.\nJoin: POST {join}\n",
-                short(game_id)
+                "{}\n{}: POST {join}\n",
+                i18n::text(loc, "invited-body", &args),
+                i18n::text(loc, "invited-join", &[]),
             ),
             html: format!(
-                "<p>{} invites you to play tilepost game {}.</p><p>Join: POST <code>{}</code></p>",
-                escape(by),
-                escape(short(game_id)),
+                "<p>{}</p><p>{}: POST <code>{}</code></p>",
+                i18n::html(loc, "invited-body", &args),
+                i18n::html(loc, "invited-join", &[]),
                 escape(&join)
             ),
             extra: json!({"invited_by": by, "inviter": by, "join": join}),
@@ -376,25 +416,25 @@ pub fn started(
     now: i64,
 ) -> Vec<OutboxRow> {
     let players: Vec<&str> = seats.iter().map(|s| s.username.as_str()).collect();
+    let names = players.join(", ");
+    let args = [
+        ("game", short(game_id).into()),
+        ("players", names.as_str().into()),
+        ("first", first.into()),
+    ];
     seats
         .iter()
         .map(|to| {
+            let loc = to.locale.as_str();
             row(
                 n,
                 Message {
                     kind: "game.started",
                     to,
                     game_id,
-                    subject: format!("tilepost game {} has started", short(game_id)),
-                    text: format!(
-                        "The game has started with {}. {first} plays first.\n",
-                        players.join(", ")
-                    ),
-                    html: format!(
-                        "<p>The game has started with {}. {} plays first.</p>",
-                        escape(&players.join(", ")),
-                        escape(first)
-                    ),
+                    subject: i18n::text(loc, "started-subject", &args),
+                    text: format!("{}\n", i18n::text(loc, "started-body", &args)),
+                    html: format!("<p>{}</p>", i18n::html(loc, "started-body", &args)),
                     extra: json!({"players": players, "first_player": first}),
                 },
                 now,
@@ -415,19 +455,26 @@ pub fn finished(
         .iter()
         .map(|(name, score, rank)| format!("{rank}. {name}: {score}"))
         .collect();
+    let args = [("game", short(game_id).into())];
     seats
         .iter()
         .map(|to| {
+            let loc = to.locale.as_str();
             row(
                 n,
                 Message {
                     kind: "game.finished",
                     to,
                     game_id,
-                    subject: format!("tilepost game {} is over", short(game_id)),
-                    text: format!("The game is over.\n{}\n", lines.join("\n")),
+                    subject: i18n::text(loc, "finished-subject", &args),
+                    text: format!(
+                        "{}\n{}\n",
+                        i18n::text(loc, "finished-body", &args),
+                        lines.join("\n")
+                    ),
                     html: format!(
-                        "<p>The game is over.</p><ol>{}</ol>",
+                        "<p>{}</p><ol>{}</ol>",
+                        i18n::html(loc, "finished-body", &args),
                         ranking
                             .iter()
                             .map(|(n, s, _)| format!("<li>{}: {s}</li>", escape(n)))
@@ -451,25 +498,22 @@ pub fn deadline_near(
     deadline: i64,
     now: i64,
 ) -> OutboxRow {
-    let at = rfc3339(deadline);
+    let loc = to.locale.as_str();
+    let at = i18n::datetime(deadline, loc, &to.time_zone);
+    let args = [
+        ("game", short(game_id).into()),
+        ("deadline", at.as_str().into()),
+    ];
     row(
         n,
         Message {
             kind: "game.deadline_near",
             to,
             game_id,
-            subject: format!(
-                "Your turn in tilepost game {} times out soon",
-                short(game_id)
-            ),
-            text: format!(
-                "Your move is due by {at}; if you miss it you leave the game. Please play before then.\n"
-            ),
-            html: format!(
-                "<p>Your move is due by {}; if you miss it you leave the game. Please play before then.</p>",
-                escape(&at)
-            ),
-            extra: json!({"deadline": at}),
+            subject: i18n::text(loc, "deadline-subject", &args),
+            text: format!("{}\n", i18n::text(loc, "deadline-body", &args)),
+            html: format!("<p>{}</p>", i18n::html(loc, "deadline-body", &args)),
+            extra: json!({"deadline": rfc3339(deadline)}),
         },
         now,
     )
@@ -483,18 +527,20 @@ pub fn timed_out(
     who: &str,
     now: i64,
 ) -> Vec<OutboxRow> {
+    let args = [("game", short(game_id).into()), ("player", who.into())];
     seats
         .iter()
         .map(|to| {
+            let loc = to.locale.as_str();
             row(
                 n,
                 Message {
                     kind: "game.timed_out",
                     to,
                     game_id,
-                    subject: format!("{who} timed out in tilepost game {}", short(game_id)),
-                    text: format!("{who} did not play in time.\n"),
-                    html: format!("<p>{} did not play in time.</p>", escape(who)),
+                    subject: i18n::text(loc, "timedout-subject", &args),
+                    text: format!("{}\n", i18n::text(loc, "timedout-body", &args)),
+                    html: format!("<p>{}</p>", i18n::html(loc, "timedout-body", &args)),
                     extra: json!({"player": who}),
                 },
                 now,
@@ -516,6 +562,8 @@ mod tests {
             notify_turn: true,
             notify_finished: true,
             joined_at: 0,
+            locale: "en".into(),
+            time_zone: "UTC".into(),
         }
     }
 
@@ -576,5 +624,73 @@ mod tests {
         assert!(text.contains("You drew base/D"));
         assert!(text.contains("ann placed base/E at (1, 0)"));
         assert!(text.contains("ann scored 4 points for a city"));
+    }
+
+    /// Every email type in every locale, subject, text and HTML (snapshots in
+    /// `src/notify/snapshots/`; `INSTA_UPDATE=always` or `cargo insta review` after a
+    /// deliberate change).
+    #[test]
+    fn every_email_in_every_locale() {
+        let n = Notifier::new(b"k".to_vec(), "https://tilepost.example");
+        for locale in crate::i18n::SUPPORTED {
+            let mut seats = vec![seat(0, "ann"), seat(1, "b<o>b")];
+            for s in &mut seats {
+                s.locale = locale.to_string();
+                s.time_zone = "America/Sao_Paulo".into();
+            }
+            let turn = |tile: Option<&'static str>, deadline: Option<i64>| Turn {
+                game_id: "5b1d6a2e-8c0e-4f3a-9a51-3f2f4b1c7d10",
+                version: 7,
+                tile,
+                decision: Some("place_tile"),
+                deadline,
+            };
+            let since = Since {
+                tiles: vec![("ann".into(), "base/E".into(), 0, 1)],
+                scores: vec![
+                    ("ann".into(), 4, "city".into()),
+                    ("ann".into(), 1, "road".into()),
+                ],
+            };
+            let gid = "5b1d6a2e-8c0e-4f3a-9a51-3f2f4b1c7d10";
+            // 2026-12-03T17:00:00Z
+            let deadline = 1_796_317_200_000;
+            let rows = vec![
+                turn_started(
+                    &n,
+                    &seats[1],
+                    &turn(Some("base/U"), Some(deadline)),
+                    &since,
+                    0,
+                ),
+                turn_started(&n, &seats[1], &turn(None, None), &Since::default(), 0),
+                invited(&n, &seats[1], gid, "ann", 0),
+                started(&n, &seats, gid, "ann", 0).remove(1),
+                finished(
+                    &n,
+                    &seats,
+                    gid,
+                    &[("ann".into(), 87, 1), ("b<o>b".into(), 74, 2)],
+                    0,
+                )
+                .remove(1),
+                deadline_near(&n, &seats[1], gid, deadline, 0),
+                timed_out(&n, &seats, gid, "ann", 0).remove(1),
+            ];
+            let mut out = String::new();
+            for r in &rows {
+                let v: Value = serde_json::from_str(&r.payload).unwrap_or(Value::Null);
+                let d = &v["data"];
+                out.push_str(&format!(
+                    "===== {}\nSubject: {}\n----- text\n{}----- html\n{}\n\n",
+                    r.kind,
+                    d["subject"].as_str().unwrap_or_default(),
+                    d["text"].as_str().unwrap_or_default(),
+                    d["html"].as_str().unwrap_or_default(),
+                ));
+            }
+            assert!(!out.contains("Unknown localization"), "{out}");
+            insta::assert_snapshot!(format!("emails_{locale}"), out);
+        }
     }
 }

@@ -38,6 +38,28 @@ pub fn signature(key: &[u8], id: &str, timestamp_secs: i64, body: &str) -> Strin
     format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()))
 }
 
+/// Checks a `webhook-signature` header (space-separated `v1,<base64>` entries, any of
+/// which may match) for a message, comparing MACs in constant time.
+pub fn verify(key: &[u8], id: &str, timestamp_secs: i64, body: &str, header: &str) -> bool {
+    header.split(' ').any(|entry| {
+        let Some(b64) = entry.strip_prefix("v1,") else {
+            return false;
+        };
+        let Ok(given) = STANDARD.decode(b64) else {
+            return false;
+        };
+        let Ok(mut mac) = HmacSha256::new_from_slice(key) else {
+            return false;
+        };
+        mac.update(id.as_bytes());
+        mac.update(b".");
+        mac.update(timestamp_secs.to_string().as_bytes());
+        mac.update(b".");
+        mac.update(body.as_bytes());
+        mac.verify_slice(&given).is_ok()
+    })
+}
+
 /// What an unsubscribe token says: this user wants no more email of this type (`*`:
 /// none at all).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,6 +118,65 @@ mod tests {
             signature(&key, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, body),
             "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
         );
+    }
+
+    #[test]
+    fn verify_accepts_the_signature_and_nothing_else() {
+        let key = secret_key("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw").unwrap_or_default();
+        let body = r#"{"test": 2432232314}"#;
+        let sig = signature(&key, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, body);
+        assert!(verify(
+            &key,
+            "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            1614265330,
+            body,
+            &sig
+        ));
+        // one of several signatures (a rotated secret) is enough
+        let several = format!("v1,AAAA {sig}");
+        assert!(verify(
+            &key,
+            "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            1614265330,
+            body,
+            &several
+        ));
+        assert!(!verify(&key, "msg_other", 1614265330, body, &sig));
+        assert!(!verify(
+            &key,
+            "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            1614265331,
+            body,
+            &sig
+        ));
+        assert!(!verify(
+            &key,
+            "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            1614265330,
+            "{}",
+            &sig
+        ));
+        assert!(!verify(
+            b"other",
+            "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            1614265330,
+            body,
+            &sig
+        ));
+        assert!(!verify(
+            &key,
+            "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            1614265330,
+            body,
+            "v2,x"
+        ));
+        assert!(!verify(
+            &key,
+            "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            1614265330,
+            body,
+            ""
+        ));
     }
 
     #[test]

@@ -134,6 +134,10 @@ pub struct UserRow {
     pub notify_turn: i32,
     pub notify_finished: i32,
     pub created_at: i64,
+    /// `en` or `pt-BR`.
+    pub locale: String,
+    /// An IANA time zone name.
+    pub time_zone: String,
 }
 
 // The `games.status` column, typed; `as_str` is the one place that spells the stored
@@ -277,6 +281,9 @@ pub struct SeatInfo {
     pub notify_turn: bool,
     pub notify_finished: bool,
     pub joined_at: i64,
+    /// The user's locale (`en`, `pt-BR`) and IANA time zone: how emails are written.
+    pub locale: String,
+    pub time_zone: String,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
@@ -498,9 +505,21 @@ impl Store {
         email: Option<String>,
         notify_turn: Option<bool>,
         notify_finished: Option<bool>,
+        locale: Option<String>,
+        time_zone: Option<String>,
     ) -> Result<Option<UserRow>, StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
+                if let Some(l) = locale {
+                    diesel::update(users::table.find(&id))
+                        .set(users::locale.eq(l))
+                        .execute(c)?;
+                }
+                if let Some(z) = time_zone {
+                    diesel::update(users::table.find(&id))
+                        .set(users::time_zone.eq(z))
+                        .execute(c)?;
+                }
                 if let Some(e) = email {
                     diesel::update(users::table.find(&id))
                         .set(users::email.eq(e))
@@ -783,7 +802,18 @@ fn load_game(c: &mut DbConn, id: &str, with_events: bool) -> Result<Option<GameD
     }))
 }
 
-type SeatTuple = (String, i32, i64, String, String, String, i32, i32);
+type SeatTuple = (
+    String,
+    i32,
+    i64,
+    String,
+    String,
+    String,
+    i32,
+    i32,
+    String,
+    String,
+);
 
 fn load_seats(
     c: &mut DbConn,
@@ -804,9 +834,11 @@ fn load_seats(
                 users::email,
                 users::notify_turn,
                 users::notify_finished,
+                users::locale,
+                users::time_zone,
             ))
             .load(c)?;
-        for (gid, seat, joined_at, user_id, username, email, nt, nf) in rows {
+        for (gid, seat, joined_at, user_id, username, email, nt, nf, locale, time_zone) in rows {
             out.entry(gid).or_default().push(SeatInfo {
                 seat,
                 user_id,
@@ -815,6 +847,8 @@ fn load_seats(
                 notify_turn: nt != 0,
                 notify_finished: nf != 0,
                 joined_at,
+                locale,
+                time_zone,
             });
         }
     }

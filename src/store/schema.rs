@@ -116,6 +116,8 @@ diesel::table! {
         notify_turn -> Int4,
         notify_finished -> Int4,
         created_at -> Int8,
+        locale -> Text,
+        time_zone -> Text,
     }
 }
 

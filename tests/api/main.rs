@@ -14,6 +14,7 @@ mod notifications;
 mod openapi;
 mod pictures;
 mod play;
+mod relay;
 mod resilience;
 mod schema;
 mod tidy;

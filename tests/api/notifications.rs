@@ -946,6 +946,8 @@ fn two_servers_share_a_burst() {
             notify_turn: true,
             notify_finished: true,
             joined_at: 0,
+            locale: "en".into(),
+            time_zone: "UTC".into(),
         })
         .collect();
     let n = &app.server.state.notifier;
@@ -1016,6 +1018,8 @@ fn measure() {
                 notify_turn: true,
                 notify_finished: true,
                 joined_at: 0,
+                locale: "en".into(),
+                time_zone: "UTC".into(),
             })
             .collect();
         let n = &app.server.state.notifier;

@@ -21,6 +21,15 @@ pub struct RegisterRequest {
     /// 8 to 256 characters.
     #[schema(min_length = 8, max_length = 256)]
     pub password: String,
+    /// The language of the user's emails: `en` or `pt-BR`; default: the best match of the
+    /// request's `Accept-Language`, else `en`.
+    #[serde(default)]
+    #[schema(pattern = "^(en|pt-BR)$", example = "pt-BR")]
+    pub locale: Option<String>,
+    /// The IANA time zone deadlines are written in; default `UTC`.
+    #[serde(default)]
+    #[schema(max_length = 64, example = "America/Sao_Paulo")]
+    pub time_zone: Option<String>,
 }
 
 /// Credentials exchanged for an access token.
@@ -59,6 +68,10 @@ pub struct UserView {
     pub username: String,
     pub email: String,
     pub notifications: NotificationPrefs,
+    /// The language of the user's emails (`en`, `pt-BR`).
+    pub locale: String,
+    /// The IANA time zone deadlines are written in.
+    pub time_zone: String,
     /// RFC 3339 UTC.
     pub created_at: String,
     /// Games and invitations waiting for the caller (in `GET /v1/users/me`).
@@ -81,6 +94,12 @@ pub struct UpdateUserRequest {
     pub email: Option<String>,
     #[serde(default, deserialize_with = "crate::api::extract::optional_object")]
     pub notifications: Option<NotificationPatch>,
+    /// `en` or `pt-BR`.
+    #[schema(pattern = "^(en|pt-BR)$", example = "pt-BR")]
+    pub locale: Option<String>,
+    /// An IANA time zone name (`UTC`, `America/Sao_Paulo`).
+    #[schema(max_length = 64, example = "America/Sao_Paulo")]
+    pub time_zone: Option<String>,
 }
 
 /// Changes to notification preferences.

@@ -1,0 +1,53 @@
+# Emails (the notification payloads' subject, text and html). Every key here must exist
+# in every locale: src/i18n.rs has a test.
+
+# how deadlines are written (jiff strftime), followed by the time zone's name
+datetime-format = %Y-%m-%d %H:%M
+
+greeting = Hello { $name },
+link-game = The game
+footer-settings = Notification settings
+footer-unsubscribe = Unsubscribe from these emails
+
+turn-subject = Your turn in tilepost game { $game }
+turn-intro = It is your turn.
+turn-drew = You drew { $tile }.
+turn-decision = A decision is waiting for you.
+turn-deadline = Please play before { $deadline }.
+turn-board = The board
+turn-where = Where it fits
+alt-tile = the drawn tile
+alt-board = the board
+
+since-title = Since your last turn:
+since-placed = { $player } placed { $tile } at ({ $x }, { $y })
+since-scored = { $player } scored { $points ->
+    [one] 1 point
+   *[other] { $points } points
+} for { $feature }
+
+feature-road = a road
+feature-city = a city
+feature-field = a field
+feature-monastery = a monastery
+feature-garden = a garden
+feature-river = a river
+feature-lake = a lake
+feature-flying_machine = a flying machine
+feature-crop_circle = a crop circle
+
+invited-subject = { $by } invites you to a tilepost game
+invited-body = { $by } invites you to play tilepost game { $game }.
+invited-join = Join
+
+started-subject = tilepost game { $game } has started
+started-body = The game has started with { $players }. { $first } plays first.
+
+finished-subject = tilepost game { $game } is over
+finished-body = The game is over.
+
+deadline-subject = Your turn in tilepost game { $game } times out soon
+deadline-body = Your move is due by { $deadline }; if you miss it you leave the game. Please play before then.
+
+timedout-subject = { $player } timed out in tilepost game { $game }
+timedout-body = { $player } did not play in time.

@@ -1,0 +1,52 @@
+# E-mails (assunto, texto e html das notificações). Toda chave daqui existe em todos os
+# idiomas: src/i18n.rs tem um teste.
+
+datetime-format = %d/%m/%Y %H:%M
+
+greeting = Olá, { $name }!
+link-game = A partida
+footer-settings = Configurações de notificação
+footer-unsubscribe = Cancelar estes e-mails
+
+turn-subject = Sua vez na partida { $game } do tilepost
+turn-intro = É a sua vez.
+turn-drew = Você tirou { $tile }.
+turn-decision = Há uma decisão esperando por você.
+turn-deadline = Jogue antes de { $deadline }.
+turn-board = O tabuleiro
+turn-where = Onde ela encaixa
+alt-tile = a peça tirada
+alt-board = o tabuleiro
+
+since-title = Desde a sua última jogada:
+since-placed = { $player } colocou { $tile } em ({ $x }, { $y })
+since-scored = { $player } marcou { $points ->
+    [one] 1 ponto
+   *[other] { $points } pontos
+} por { $feature }
+
+feature-road = uma estrada
+feature-city = uma cidade
+feature-field = um campo
+feature-monastery = um mosteiro
+feature-garden = um jardim
+feature-river = um rio
+feature-lake = um lago
+feature-flying_machine = uma máquina voadora
+feature-crop_circle = um círculo nas plantações
+
+invited-subject = { $by } convida você para uma partida do tilepost
+invited-body = { $by } convida você para jogar a partida { $game } do tilepost.
+invited-join = Entrar
+
+started-subject = A partida { $game } do tilepost começou
+started-body = A partida começou com { $players }. { $first } joga primeiro.
+
+finished-subject = A partida { $game } do tilepost terminou
+finished-body = A partida terminou.
+
+deadline-subject = Sua vez na partida { $game } do tilepost está quase acabando
+deadline-body = Sua jogada vence em { $deadline }; se você não jogar até lá, sai da partida. Jogue antes disso.
+
+timedout-subject = { $player } perdeu o prazo na partida { $game } do tilepost
+timedout-body = { $player } não jogou a tempo.

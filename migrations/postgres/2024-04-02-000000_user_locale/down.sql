@@ -1,0 +1,2 @@
+ALTER TABLE users DROP COLUMN time_zone;
+ALTER TABLE users DROP COLUMN locale;

@@ -1,0 +1,276 @@
+//! Locales of what the server writes to people (the emails): messages live in Fluent
+//! catalogs (`locales/<locale>/*.ftl`, compiled in by `fluent-templates`), dates are
+//! written in the reader's time zone (`jiff`, with the time zone database built in).
+//! Supported: `en` (the default) and `pt-BR`.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use fluent_templates::fluent_bundle::FluentValue;
+use fluent_templates::{LanguageIdentifier, Loader};
+
+fluent_templates::static_loader! {
+    static LOCALES = {
+        locales: "./locales",
+        fallback_language: "en",
+        // no Unicode isolation marks around arguments: these go into plain-text emails
+        customise: |bundle| bundle.set_use_isolating(false),
+    };
+}
+
+/// The supported locales, the default first.
+pub const SUPPORTED: &[&str] = &["en", "pt-BR"];
+
+/// The default locale and time zone of a new account without better information.
+pub const DEFAULT_LOCALE: &str = "en";
+pub const DEFAULT_TIME_ZONE: &str = "UTC";
+
+/// The supported locale a tag names (`pt-br`, `pt`, `pt-PT` → `pt-BR`; `en-GB` → `en`).
+pub fn supported(tag: &str) -> Option<&'static str> {
+    let lang = tag
+        .trim()
+        .split(['-', '_'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    match lang.as_str() {
+        "en" => Some("en"),
+        "pt" => Some("pt-BR"),
+        _ => None,
+    }
+}
+
+/// A supported locale written exactly (`en`, `pt-BR`): what the API takes.
+pub fn exact(tag: &str) -> Option<&'static str> {
+    SUPPORTED.iter().copied().find(|l| *l == tag)
+}
+
+/// The best supported locale for an `Accept-Language` header (by `q`, then order), or
+/// the default.
+pub fn negotiate(accept_language: &str) -> &'static str {
+    let mut best: Option<(f32, &'static str)> = None;
+    for item in accept_language.split(',').take(32) {
+        let mut parts = item.split(';');
+        let tag = parts.next().unwrap_or("");
+        let q = parts
+            .find_map(|p| p.trim().strip_prefix("q="))
+            .and_then(|q| q.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        if let Some(l) = supported(tag) {
+            let better = match best {
+                Some((bq, _)) => q > bq,
+                None => q > 0.0,
+            };
+            if better {
+                best = Some((q, l));
+            }
+        }
+    }
+    best.map(|(_, l)| l).unwrap_or(DEFAULT_LOCALE)
+}
+
+/// Whether `tz` is an IANA time zone name the server knows (`UTC`, `America/Sao_Paulo`).
+pub fn valid_time_zone(tz: &str) -> bool {
+    tz.len() <= 64 && jiff::tz::TimeZone::get(tz).is_ok()
+}
+
+fn lang(locale: &str) -> LanguageIdentifier {
+    supported(locale)
+        .unwrap_or(DEFAULT_LOCALE)
+        .parse()
+        .unwrap_or_default()
+}
+
+/// An argument of a message.
+pub enum Arg<'a> {
+    Str(&'a str),
+    Num(i64),
+}
+
+impl<'a> From<&'a str> for Arg<'a> {
+    fn from(s: &'a str) -> Self {
+        Arg::Str(s)
+    }
+}
+
+impl<'a> From<&'a String> for Arg<'a> {
+    fn from(s: &'a String) -> Self {
+        Arg::Str(s)
+    }
+}
+
+impl From<i64> for Arg<'_> {
+    fn from(n: i64) -> Self {
+        Arg::Num(n)
+    }
+}
+
+impl From<i32> for Arg<'_> {
+    fn from(n: i32) -> Self {
+        Arg::Num(n.into())
+    }
+}
+
+fn lookup(locale: &str, key: &str, args: &[(&str, Arg<'_>)], html: bool) -> String {
+    let map: HashMap<Cow<'static, str>, FluentValue> = args
+        .iter()
+        .map(|(k, v)| {
+            let v = match v {
+                Arg::Str(s) if html => FluentValue::from(escape(s)),
+                Arg::Str(s) => FluentValue::from(s.to_string()),
+                Arg::Num(n) => FluentValue::from(*n),
+            };
+            (Cow::Owned(k.to_string()), v)
+        })
+        .collect();
+    LOCALES.lookup_with_args(&lang(locale), key, &map)
+}
+
+/// A message for plain text.
+pub fn text(locale: &str, key: &str, args: &[(&str, Arg<'_>)]) -> String {
+    lookup(locale, key, args, false)
+}
+
+/// A message for HTML: the arguments are escaped; the catalogs hold neither markup nor
+/// characters that would need it (a test checks).
+pub fn html(locale: &str, key: &str, args: &[(&str, Arg<'_>)]) -> String {
+    lookup(locale, key, args, true)
+}
+
+/// HTML escaping of text.
+pub fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A moment (ms since the epoch) as the reader reads it: the locale's date format in
+/// their time zone, followed by the zone's name (`2026-12-03 14:00 (America/Sao_Paulo)`).
+pub fn datetime(ms: i64, locale: &str, time_zone: &str) -> String {
+    let tz = jiff::tz::TimeZone::get(time_zone).unwrap_or(jiff::tz::TimeZone::UTC);
+    let name = if valid_time_zone(time_zone) {
+        time_zone
+    } else {
+        "UTC"
+    };
+    let format = text(locale, "datetime-format", &[]);
+    match jiff::Timestamp::from_millisecond(ms) {
+        Ok(t) => format!("{} ({name})", t.to_zoned(tz).strftime(&format)),
+        Err(_) => crate::clock::rfc3339(ms),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn keys(locale: &str) -> BTreeSet<String> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("locales")
+            .join(locale);
+        let mut out = BTreeSet::new();
+        let files = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for f in files.flatten() {
+            let text = std::fs::read_to_string(f.path()).unwrap_or_default();
+            for line in text.lines() {
+                let first = line.chars().next().unwrap_or(' ');
+                if first.is_ascii_alphabetic() {
+                    if let Some((k, v)) = line.split_once('=') {
+                        out.insert(format!("{}:{}", f.file_name().to_string_lossy(), k.trim()));
+                        assert!(
+                            !v.replace("->", "").contains(['<', '>', '&', '"']),
+                            "{locale}: no markup in messages: {line}"
+                        );
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Fails when a message is missing in one of the locales (or a locale directory is).
+    #[test]
+    fn every_key_in_every_locale() {
+        let en = keys("en");
+        assert!(en.len() > 30, "{en:?}");
+        for l in SUPPORTED {
+            let other = keys(l);
+            let missing: Vec<_> = en.difference(&other).collect();
+            let extra: Vec<_> = other.difference(&en).collect();
+            assert!(missing.is_empty(), "{l} lacks {missing:?}");
+            assert!(extra.is_empty(), "{l} has keys en lacks: {extra:?}");
+            // and each one resolves in that locale itself, without the fallback
+            let id: LanguageIdentifier = l.parse().unwrap_or_default();
+            let args: HashMap<Cow<'static, str>, FluentValue> = [
+                "name", "game", "tile", "deadline", "player", "x", "y", "points", "feature", "by",
+                "players", "first",
+            ]
+            .into_iter()
+            .map(|a| (Cow::Borrowed(a), FluentValue::from(2)))
+            .collect();
+            for k in &other {
+                let key = k.split_once(':').map(|(_, k)| k).unwrap_or(k);
+                let v = LOCALES.try_lookup_with_args(&id, key, &args);
+                assert!(v.is_some(), "{l}: {key} does not resolve");
+            }
+        }
+    }
+
+    #[test]
+    fn negotiation() {
+        assert_eq!(negotiate("pt-BR,pt;q=0.9,en;q=0.8"), "pt-BR");
+        assert_eq!(negotiate("en-GB,en;q=0.9"), "en");
+        assert_eq!(negotiate("fr-FR, pt;q=0.5"), "pt-BR");
+        assert_eq!(negotiate("de, en;q=0.1, pt;q=0.7"), "pt-BR");
+        assert_eq!(negotiate("fr"), "en");
+        assert_eq!(negotiate(""), "en");
+        assert_eq!(negotiate("pt;q=0, en;q=0.2"), "en");
+        assert_eq!(supported("PT_br"), Some("pt-BR"));
+        assert_eq!(supported("es"), None);
+        assert_eq!(exact("pt-BR"), Some("pt-BR"));
+        assert_eq!(exact("pt"), None);
+    }
+
+    #[test]
+    fn messages_and_dates() {
+        assert_eq!(
+            text(
+                "pt-BR",
+                "since-scored",
+                &[
+                    ("player", "ann".into()),
+                    ("points", 1.into()),
+                    ("feature", "uma cidade".into())
+                ]
+            ),
+            "ann marcou 1 ponto por uma cidade"
+        );
+        assert_eq!(
+            text(
+                "en",
+                "since-scored",
+                &[
+                    ("player", "ann".into()),
+                    ("points", 4.into()),
+                    ("feature", "a city".into())
+                ]
+            ),
+            "ann scored 4 points for a city"
+        );
+        assert_eq!(
+            html("en", "greeting", &[("name", "b<o>b & co".into())]),
+            "Hello b&lt;o&gt;b &amp; co,"
+        );
+        // 2026-12-03T17:00:00Z
+        let ms = 1_796_317_200_000;
+        assert_eq!(datetime(ms, "en", "UTC"), "2026-12-03 17:00 (UTC)");
+        assert_eq!(
+            datetime(ms, "pt-BR", "America/Sao_Paulo"),
+            "03/12/2026 14:00 (America/Sao_Paulo)"
+        );
+        assert_eq!(datetime(ms, "en", "Nowhere/Land"), "2026-12-03 17:00 (UTC)");
+        assert!(valid_time_zone("Europe/Lisbon") && !valid_time_zone("Mars/Base"));
+    }
+}
