@@ -63,6 +63,15 @@ pub struct Config {
     /// `TILEPOST_NOTIFY_MAX_AGE_MS`: a delivery is given up after this long; default
     /// three days.
     pub notify_max_age_ms: i64,
+    /// `TILEPOST_CORS_ORIGINS`: comma-separated origins (`https://example.com`) whose
+    /// pages may call the API from a browser; default none.
+    pub cors_origins: Vec<String>,
+    /// `TILEPOST_HEADER_TIMEOUT_MS`: time a client has to send a request's head; default
+    /// 5000.
+    pub header_timeout_ms: u64,
+    /// `TILEPOST_BODY_TIMEOUT_MS`: time a client has to send a JSON request body (`408`
+    /// after it); default 10000.
+    pub body_timeout_ms: u64,
 }
 
 impl Default for Config {
@@ -94,6 +103,9 @@ impl Default for Config {
             notify_poll_ms: 1_000,
             notify_backoff_base_ms: 30_000,
             notify_max_age_ms: 3 * 24 * 3600 * 1000,
+            cors_origins: Vec::new(),
+            header_timeout_ms: 5_000,
+            body_timeout_ms: 10_000,
         }
     }
 }
@@ -128,6 +140,9 @@ impl fmt::Debug for Config {
             .field("notify_poll_ms", &self.notify_poll_ms)
             .field("notify_backoff_base_ms", &self.notify_backoff_base_ms)
             .field("notify_max_age_ms", &self.notify_max_age_ms)
+            .field("cors_origins", &self.cors_origins)
+            .field("header_timeout_ms", &self.header_timeout_ms)
+            .field("body_timeout_ms", &self.body_timeout_ms)
             .finish()
     }
 }
@@ -279,6 +294,33 @@ impl Config {
             get("TILEPOST_NOTIFY_MAX_AGE_MS"),
             &mut c.notify_max_age_ms,
         )?;
+        num(
+            "TILEPOST_HEADER_TIMEOUT_MS",
+            get("TILEPOST_HEADER_TIMEOUT_MS"),
+            &mut c.header_timeout_ms,
+        )?;
+        num(
+            "TILEPOST_BODY_TIMEOUT_MS",
+            get("TILEPOST_BODY_TIMEOUT_MS"),
+            &mut c.body_timeout_ms,
+        )?;
+        if c.header_timeout_ms == 0 || c.body_timeout_ms == 0 {
+            return Err(ConfigError {
+                name: "TILEPOST_HEADER_TIMEOUT_MS/TILEPOST_BODY_TIMEOUT_MS",
+                problem: "must be positive".into(),
+            });
+        }
+        if let Some(v) = get("TILEPOST_CORS_ORIGINS") {
+            for o in v.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+                if !valid_origin(o) {
+                    return Err(ConfigError {
+                        name: "TILEPOST_CORS_ORIGINS",
+                        problem: format!("not an origin (scheme://host[:port]): {o:?}"),
+                    });
+                }
+                c.cors_origins.push(o.to_string());
+            }
+        }
         if let Some(s) = &c.email_webhook_secret {
             if crate::notify::sign::secret_key(s).is_none() {
                 return Err(ConfigError {
@@ -302,6 +344,18 @@ impl Config {
         }
         Ok(c)
     }
+}
+
+/// `http(s)://host[:port]`, nothing after it.
+fn valid_origin(o: &str) -> bool {
+    let Some((scheme, rest)) = o.split_once("://") else {
+        return false;
+    };
+    matches!(scheme, "http" | "https")
+        && !rest.is_empty()
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
 }
 
 impl Config {

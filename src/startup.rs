@@ -100,8 +100,10 @@ pub fn server(
         state.notifier.clone(),
         state.replays.clone(),
     ));
+    let header_timeout = Duration::from_millis(state.config.header_timeout_ms);
     Ok(HttpServer::new(move || api::app(state.clone()))
         .workers(workers.max(1))
+        .client_request_timeout(header_timeout)
         .shutdown_timeout(5)
         .listen(listener)?
         .run())

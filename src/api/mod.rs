@@ -8,6 +8,7 @@ pub mod auth;
 pub mod chat;
 pub mod clock;
 pub mod dto;
+pub mod edges;
 pub mod error;
 pub mod extract;
 pub mod games;
@@ -210,6 +211,9 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                     resp.entry("415").or_insert_with(
                         || json!({"$ref": "#/components/responses/UnsupportedMediaType"}),
                     );
+                    resp.entry("408").or_insert_with(
+                        || json!({"$ref": "#/components/responses/RequestTimeout"}),
+                    );
                 }
                 resp.entry("500")
                     .or_insert_with(|| json!({"$ref": "#/components/responses/InternalError"}));
@@ -237,9 +241,10 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
         c.insert(
             "responses".into(),
             json!({
-                "BadRequest": problem_response("Invalid request: wrong types, missing or unknown fields (`validation-failed`)"),
+                "BadRequest": problem_response("Invalid request: wrong types, missing or unknown fields, NUL characters, bytes after the JSON body (`validation-failed`)"),
                 "PayloadTooLarge": problem_response("The body is larger than the limit (`payload-too-large`)"),
                 "UnsupportedMediaType": problem_response("The body is not JSON (`unsupported-media-type`)"),
+                "RequestTimeout": problem_response("The body did not arrive in time (`request-timeout`)"),
                 "InternalError": problem_response("The server failed; the cause is logged with the request id (`internal-error`)"),
                 "Unavailable": problem_response("The database is unavailable; retry later (`service-unavailable`)"),
             }),
@@ -357,6 +362,8 @@ pub fn app(
         }
         ApiError::validation("query", msg).into()
     });
+    let config = state.config.clone();
+    let cors = edges::cors(&config);
     let path_cfg = web::PathConfig::default()
         .error_handler(|e, _| ApiError::validation("path", e.to_string()).into());
     let (app, _) = register(
@@ -373,15 +380,26 @@ pub fn app(
     )
     .configure(play::routes)
     .default_service(web::to(fallback))
-    .wrap_fn(|req, srv| {
+    .wrap(cors)
+    .wrap_fn(move |req, srv| {
         let id = request_id(&req);
         let method = req.method().to_string();
         let path = req.path().to_string();
         let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
         let started = std::time::Instant::now();
-        let fut = srv.call(req);
+        let refused = edges::refuse(&req, &config);
+        let fut = match refused {
+            Some(e) => Err(edges::refused(req, e)),
+            None => Ok(srv.call(req)),
+        };
         async move {
-            let mut res = fut.await?;
+            let mut res = match fut {
+                Err(res) => res,
+                // handlers' errors are answers already; only a failing middleware
+                // (none of ours) would end here
+                Ok(fut) => fut.await?.map_into_boxed_body(),
+            };
+            edges::harden(&path, res.headers_mut());
             let status = res.status().as_u16();
             if let Ok(v) = HeaderValue::from_str(&id) {
                 res.headers_mut()

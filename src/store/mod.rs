@@ -118,6 +118,8 @@ fn is_connection_message(m: &str) -> bool {
         || m.contains("starting up")
 }
 
+diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
+
 // ----- records ----------------------------------------------------------------------
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
@@ -474,10 +476,12 @@ impl Store {
         .await
     }
 
+    /// The user of a username, whatever its case (`ann` and `ANN` name one account: a
+    /// unique index on `lower(username)` keeps them one).
     pub async fn user_by_username(&self, name: String) -> Result<Option<UserRow>, StoreError> {
         self.run(move |c| {
             Ok(users::table
-                .filter(users::username.eq(name))
+                .filter(lower(users::username).eq(name.to_lowercase()))
                 .select(UserRow::as_select())
                 .first(c)
                 .optional()?)

@@ -5,6 +5,7 @@ pub mod common;
 
 mod auth;
 mod correspondence;
+mod edges;
 mod errors;
 mod games;
 mod notifications;
