@@ -22,6 +22,9 @@ pub struct Config {
     pub argon2_memory_kib: u32,
     pub argon2_iterations: u32,
     pub argon2_parallelism: u32,
+    /// `TILEPOST_PASSWORD_WORKERS`: password hashes computed at once (each holds the
+    /// argon2 memory and a core); default: the number of cores.
+    pub password_workers: usize,
     /// `TILEPOST_DB_POOL_SIZE`, default 10.
     pub db_pool_size: u32,
     /// `TILEPOST_DB_TIMEOUT_MS`: how long a request waits for a database connection
@@ -72,6 +75,22 @@ pub struct Config {
     /// `TILEPOST_BODY_TIMEOUT_MS`: time a client has to send a JSON request body (`408`
     /// after it); default 10000.
     pub body_timeout_ms: u64,
+    /// `TILEPOST_LOGIN_FAILURES_PER_ACCOUNT`: failed logins of one username within the
+    /// login window before its logins get `429`; default 10.
+    pub login_failures_per_account: i64,
+    /// `TILEPOST_LOGIN_FAILURES_PER_ADDRESS`: failed logins from one client address
+    /// within the login window before its logins get `429`; default 50.
+    pub login_failures_per_address: i64,
+    /// `TILEPOST_LOGIN_WINDOW_SECS`: the window of the login limits; default 900.
+    pub login_window_secs: i64,
+    /// `TILEPOST_SIGNUPS_PER_ADDRESS`: accounts one client address may create within the
+    /// sign-up window; default 10.
+    pub signups_per_address: i64,
+    /// `TILEPOST_SIGNUP_WINDOW_SECS`: the window of the sign-up limit; default 3600.
+    pub signup_window_secs: i64,
+    /// `TILEPOST_TRUSTED_PROXIES`: comma-separated IP addresses of reverse proxies whose
+    /// `X-Forwarded-For` names the client; default none (the socket's peer is the client).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for Config {
@@ -85,6 +104,9 @@ impl Default for Config {
             argon2_memory_kib: 19_456,
             argon2_iterations: 2,
             argon2_parallelism: 1,
+            password_workers: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
             db_pool_size: 10,
             db_timeout_ms: 2_000,
             replay_cache: 256,
@@ -106,6 +128,12 @@ impl Default for Config {
             cors_origins: Vec::new(),
             header_timeout_ms: 5_000,
             body_timeout_ms: 10_000,
+            login_failures_per_account: 10,
+            login_failures_per_address: 50,
+            login_window_secs: 900,
+            signups_per_address: 10,
+            signup_window_secs: 3600,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -121,6 +149,7 @@ impl fmt::Debug for Config {
             .field("argon2_memory_kib", &self.argon2_memory_kib)
             .field("argon2_iterations", &self.argon2_iterations)
             .field("argon2_parallelism", &self.argon2_parallelism)
+            .field("password_workers", &self.password_workers)
             .field("db_pool_size", &self.db_pool_size)
             .field("db_timeout_ms", &self.db_timeout_ms)
             .field("replay_cache", &self.replay_cache)
@@ -143,6 +172,18 @@ impl fmt::Debug for Config {
             .field("cors_origins", &self.cors_origins)
             .field("header_timeout_ms", &self.header_timeout_ms)
             .field("body_timeout_ms", &self.body_timeout_ms)
+            .field(
+                "login_failures_per_account",
+                &self.login_failures_per_account,
+            )
+            .field(
+                "login_failures_per_address",
+                &self.login_failures_per_address,
+            )
+            .field("login_window_secs", &self.login_window_secs)
+            .field("signups_per_address", &self.signups_per_address)
+            .field("signup_window_secs", &self.signup_window_secs)
+            .field("trusted_proxies", &self.trusted_proxies)
             .finish()
     }
 }
@@ -221,6 +262,11 @@ impl Config {
             &mut c.replay_cache,
         )?;
         num("TILEPOST_WORKERS", get("TILEPOST_WORKERS"), &mut c.workers)?;
+        num(
+            "TILEPOST_PASSWORD_WORKERS",
+            get("TILEPOST_PASSWORD_WORKERS"),
+            &mut c.password_workers,
+        )?;
         num(
             "TILEPOST_MAX_BODY_BYTES",
             get("TILEPOST_MAX_BODY_BYTES"),
@@ -309,6 +355,35 @@ impl Config {
                 name: "TILEPOST_HEADER_TIMEOUT_MS/TILEPOST_BODY_TIMEOUT_MS",
                 problem: "must be positive".into(),
             });
+        }
+        for (name, into) in [
+            (
+                "TILEPOST_LOGIN_FAILURES_PER_ACCOUNT",
+                &mut c.login_failures_per_account,
+            ),
+            (
+                "TILEPOST_LOGIN_FAILURES_PER_ADDRESS",
+                &mut c.login_failures_per_address,
+            ),
+            ("TILEPOST_LOGIN_WINDOW_SECS", &mut c.login_window_secs),
+            ("TILEPOST_SIGNUPS_PER_ADDRESS", &mut c.signups_per_address),
+            ("TILEPOST_SIGNUP_WINDOW_SECS", &mut c.signup_window_secs),
+        ] {
+            num(name, get(name), into)?;
+            if *into <= 0 {
+                return Err(ConfigError {
+                    name,
+                    problem: "must be positive".into(),
+                });
+            }
+        }
+        if let Some(v) = get("TILEPOST_TRUSTED_PROXIES") {
+            for p in v.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                c.trusted_proxies.push(p.parse().map_err(|_| ConfigError {
+                    name: "TILEPOST_TRUSTED_PROXIES",
+                    problem: format!("not an IP address: {p:?}"),
+                })?);
+            }
         }
         if let Some(v) = get("TILEPOST_CORS_ORIGINS") {
             for o in v.split(',').map(str::trim).filter(|o| !o.is_empty()) {

@@ -52,6 +52,7 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
         config.argon2_memory_kib,
         config.argon2_iterations,
         config.argon2_parallelism,
+        config.password_workers,
     )
     .map_err(StartError::Auth)?;
     let unsubscribe_key = {

@@ -345,3 +345,86 @@ path_id!(
     ProblemCode::DeliveryNotFound,
     "this endpoint has no such delivery"
 );
+
+/// The client's address: the socket's peer, or, when the peer is a configured trusted
+/// proxy, the last address in `X-Forwarded-For` that is not one of those proxies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientAddr(pub String);
+
+/// The client address of a request from `peer` with these `X-Forwarded-For` values.
+pub fn client_addr(
+    peer: Option<std::net::IpAddr>,
+    forwarded: &[&str],
+    trusted: &[std::net::IpAddr],
+) -> String {
+    let Some(mut addr) = peer else {
+        return "unknown".into();
+    };
+    if trusted.contains(&addr) {
+        let hops = forwarded
+            .iter()
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .collect::<Vec<_>>();
+        for hop in hops.iter().rev() {
+            match hop.parse::<std::net::IpAddr>() {
+                Ok(ip) if trusted.contains(&ip) => continue,
+                Ok(ip) => {
+                    addr = ip;
+                    break;
+                }
+                // a hop that is no address: trust nothing before it
+                Err(_) => break,
+            }
+        }
+    }
+    addr.to_string()
+}
+
+impl FromRequest for ClientAddr {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(state(req).map(|st| {
+            let forwarded: Vec<&str> = req
+                .headers()
+                .get_all("x-forwarded-for")
+                .filter_map(|v| v.to_str().ok())
+                .collect();
+            ClientAddr(client_addr(
+                req.peer_addr().map(|a| a.ip()),
+                &forwarded,
+                &st.config.trusted_proxies,
+            ))
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::client_addr;
+
+    #[test]
+    fn the_client_address_comes_from_trusted_proxies_only() {
+        let proxy: std::net::IpAddr = "10.0.0.1"
+            .parse()
+            .unwrap_or(std::net::Ipv4Addr::LOCALHOST.into());
+        let peer = Some("203.0.113.9".parse().unwrap_or(proxy));
+        // no proxy configured: the header is ignored
+        assert_eq!(client_addr(peer, &["1.2.3.4"], &[]), "203.0.113.9");
+        // the peer is no trusted proxy: ignored too
+        assert_eq!(client_addr(peer, &["1.2.3.4"], &[proxy]), "203.0.113.9");
+        // through the proxy: the last hop it saw, not what the client wrote before
+        assert_eq!(
+            client_addr(Some(proxy), &["6.6.6.6, 1.2.3.4"], &[proxy]),
+            "1.2.3.4"
+        );
+        assert_eq!(
+            client_addr(Some(proxy), &["1.2.3.4", "10.0.0.1"], &[proxy]),
+            "1.2.3.4"
+        );
+        assert_eq!(client_addr(Some(proxy), &[], &[proxy]), "10.0.0.1");
+        assert_eq!(client_addr(Some(proxy), &["junk"], &[proxy]), "10.0.0.1");
+    }
+}

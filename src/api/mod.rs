@@ -13,6 +13,7 @@ pub mod error;
 pub mod extract;
 pub mod games;
 pub mod history;
+pub mod limits;
 pub mod load;
 pub mod moves;
 pub mod pictures;

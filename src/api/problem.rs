@@ -100,6 +100,7 @@ problem_codes! {
     MessageNotAllowed = ("message-not-allowed", 422, "Message not allowed"),
     IdempotencyKeyReused = ("idempotency-key-reused", 422, "Idempotency key reused"),
     WebhookUrlNotAllowed = ("webhook-url-not-allowed", 422, "Webhook URL not allowed"),
+    RateLimited = ("rate-limited", 429, "Too many requests"),
     InternalError = ("internal-error", 500, "Internal server error"),
     ServiceUnavailable = ("service-unavailable", 503, "Service unavailable"),
 }

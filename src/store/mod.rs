@@ -9,6 +9,7 @@
 mod conn;
 mod corr;
 mod corr_schema;
+mod limits;
 mod schema;
 mod webhooks;
 

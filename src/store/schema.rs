@@ -158,3 +158,12 @@ diesel::allow_tables_to_appear_in_same_query!(
 diesel::allow_tables_to_appear_in_same_query!(webhook_deliveries, outbox);
 diesel::allow_tables_to_appear_in_same_query!(webhook_deliveries, users);
 diesel::allow_tables_to_appear_in_same_query!(webhook_endpoints, users);
+
+diesel::table! {
+    limit_attempts (id) {
+        id -> Text,
+        kind -> Text,
+        subject -> Text,
+        at -> BigInt,
+    }
+}

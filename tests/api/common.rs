@@ -135,6 +135,8 @@ pub fn test_config(url: &str) -> Config {
         reminder_before_secs: 86_400,
         deadline_sweep_ms: 0,
         vacation_days_per_year: 14,
+        // every test user signs up from 127.0.0.1
+        signups_per_address: 100_000,
         ..Config::default()
     }
 }

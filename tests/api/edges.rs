@@ -228,7 +228,8 @@ fn token_of_a_missing_user_is_401_everywhere(app: &TestApp) {
     let ann = app.user("ann");
     let ben = app.user("ben");
     let id = start_game(&[&ann, &ben], Value::Null);
-    let auth = tilepost::api::auth::Auth::new(JWT_SECRET.as_bytes(), 3600, 64, 1, 1).expect("auth");
+    let auth =
+        tilepost::api::auth::Auth::new(JWT_SECRET.as_bytes(), 3600, 64, 1, 1, 1).expect("auth");
     let ghost = ann.with_token(
         &auth
             .issue("00000000-0000-0000-0000-000000000000", app.clock.now_ms())

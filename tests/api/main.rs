@@ -8,6 +8,7 @@ mod correspondence;
 mod edges;
 mod errors;
 mod games;
+mod limits;
 mod notifications;
 mod openapi;
 mod pictures;

@@ -1,0 +1,135 @@
+//! Abuse limits on logins and sign-ups, counted in the database (so they hold across
+//! server processes): failed logins per account (the username in lower case, whether or
+//! not it exists, so the answer says nothing about accounts) and per client address
+//! within a sliding window, then `429` with `Retry-After` until the oldest counted
+//! failure leaves the window; a successful login clears its account's failures.
+//! Sign-ups are counted per client address.
+
+use super::error::ApiError;
+use super::AppState;
+
+const LOGIN_ACCOUNT: &str = "login-account";
+const LOGIN_ADDRESS: &str = "login-address";
+const SIGNUP_ADDRESS: &str = "signup-address";
+
+/// The account a login names: its username in lower case (at most 64 characters, the
+/// longest a username can be).
+fn account_key(username: &str) -> String {
+    username.to_lowercase().chars().take(64).collect()
+}
+
+/// The longest window: older attempts are forgotten.
+fn horizon_ms(st: &AppState) -> i64 {
+    st.config
+        .login_window_secs
+        .max(st.config.signup_window_secs)
+        .saturating_mul(1000)
+}
+
+/// `429` when `subject` has `limit` attempts of `kind` within `window_secs`.
+async fn check(
+    st: &AppState,
+    kind: &'static str,
+    subject: &str,
+    limit: i64,
+    window_secs: i64,
+    what: &str,
+) -> Result<(), ApiError> {
+    let now = st.clock.now_ms();
+    let window = window_secs.saturating_mul(1000);
+    // the attempts counted are bounded: none is recorded while the limit holds (apart
+    // from requests racing each other)
+    let times = st
+        .store
+        .recent_limit_attempts(
+            kind,
+            subject.to_string(),
+            now - window,
+            limit.saturating_mul(4),
+        )
+        .await?;
+    let n = times.len() as i64;
+    if n < limit {
+        return Ok(());
+    }
+    // the count drops below the limit when the (n - limit + 1)-th oldest leaves
+    let free_at = times[(n - limit) as usize] + window;
+    let secs = (free_at - now + 999) / 1000;
+    Err(ApiError::rate_limited(
+        format!("too many {what}; try again in {secs} s"),
+        secs,
+    ))
+}
+
+/// Refuses a login attempt for `username` from `addr` while either limit holds.
+pub async fn check_login(st: &AppState, username: &str, addr: &str) -> Result<(), ApiError> {
+    let c = &st.config;
+    check(
+        st,
+        LOGIN_ACCOUNT,
+        &account_key(username),
+        c.login_failures_per_account,
+        c.login_window_secs,
+        "failed logins for this account",
+    )
+    .await?;
+    check(
+        st,
+        LOGIN_ADDRESS,
+        addr,
+        c.login_failures_per_address,
+        c.login_window_secs,
+        "failed logins from this address",
+    )
+    .await
+}
+
+/// Counts a failed login.
+pub async fn login_failed(st: &AppState, username: &str, addr: &str) -> Result<(), ApiError> {
+    let now = st.clock.now_ms();
+    st.store
+        .record_limit_attempts(
+            vec![
+                (LOGIN_ACCOUNT, account_key(username)),
+                (LOGIN_ADDRESS, addr.to_string()),
+            ],
+            now,
+            now - horizon_ms(st),
+        )
+        .await?;
+    Ok(())
+}
+
+/// A successful login clears its account's failures.
+pub async fn login_succeeded(st: &AppState, username: &str) -> Result<(), ApiError> {
+    st.store
+        .clear_limit_attempts(LOGIN_ACCOUNT, account_key(username))
+        .await?;
+    Ok(())
+}
+
+/// Refuses a sign-up from `addr` while its limit holds.
+pub async fn check_signup(st: &AppState, addr: &str) -> Result<(), ApiError> {
+    check(
+        st,
+        SIGNUP_ADDRESS,
+        addr,
+        st.config.signups_per_address,
+        st.config.signup_window_secs,
+        "sign-ups from this address",
+    )
+    .await
+}
+
+/// Counts a sign-up.
+pub async fn signed_up(st: &AppState, addr: &str) -> Result<(), ApiError> {
+    let now = st.clock.now_ms();
+    st.store
+        .record_limit_attempts(
+            vec![(SIGNUP_ADDRESS, addr.to_string())],
+            now,
+            now - horizon_ms(st),
+        )
+        .await?;
+    Ok(())
+}
