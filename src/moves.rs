@@ -466,14 +466,14 @@ fn decide(
             if game.is_over() {
                 return Err(DecisionError::GameOver);
             }
-            let mut out = Vec::with_capacity(actions.len());
-            for (index, a) in actions.iter().enumerate() {
-                let o = game
-                    .play(seat, a)
-                    .map_err(|error| DecisionError::Refused { index, error })?;
-                out.push((o.event, o.effects));
-            }
-            Ok(out)
+            // the engine's move gate: no action after one that reveals hidden information
+            let outcomes = game
+                .play_move(seat, actions)
+                .map_err(|e| DecisionError::Refused {
+                    index: e.index,
+                    error: e.error,
+                })?;
+            Ok(outcomes.into_iter().map(|o| (o.event, o.effects)).collect())
         }
         Decision::Resign { user_id } => {
             let seat = seat_of(seats, user_id).ok_or(DecisionError::NotAPlayer)?;

@@ -115,6 +115,10 @@ pub enum PlayError {
     NotInGame(u8),
     #[error("the log does not match the game: {0}")]
     LogMismatch(String),
+    /// A move went on after an action that drew a tile, rolled the die or drew a message
+    /// (see [`Game::play_move`]).
+    #[error("a move ends with the action that draws a tile, rolls the die or draws a message: send the actions after it as a new move")]
+    MovePastHiddenInformation,
 }
 
 impl PlayError {
@@ -144,6 +148,7 @@ impl PlayError {
         "not-in-scoring-order",
         "victim-not-allowed",
         "message-not-allowed",
+        "move-past-hidden-information",
     ];
 
     /// Stable kebab-case code for clients.
@@ -176,6 +181,7 @@ impl PlayError {
             PlayError::NoAbbotToReturn => "no-abbot-to-return",
             PlayError::NotInGame(_) => "not-in-game",
             PlayError::LogMismatch(_) => "log-mismatch",
+            PlayError::MovePastHiddenInformation => "move-past-hidden-information",
         }
     }
 }

@@ -25,6 +25,7 @@ pub mod expansions;
 pub mod figures;
 pub mod game;
 pub mod geometry;
+pub mod moves;
 pub mod rng;
 
 pub use board::{Board, BoardFigure, PlacedTile};
@@ -37,3 +38,4 @@ pub use game::{
     PlayerState, ReplayError, SetupError, SpotOption,
 };
 pub use geometry::{Dir, Half, Pos, Rotation, Spot};
+pub use moves::MoveError;

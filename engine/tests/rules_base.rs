@@ -999,6 +999,7 @@ fn every_error_code_is_listed() {
         E::NoAbbotToReturn,
         E::NotInGame(3),
         E::LogMismatch(String::new()),
+        E::MovePastHiddenInformation,
     ];
     let mut seen = std::collections::BTreeSet::new();
     for e in &all {

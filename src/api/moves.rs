@@ -96,6 +96,14 @@ fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
 }
 
 /// Submit one or more actions of the caller, applied in order and atomically.
+///
+/// No peeking: a move ends with the action that brings hidden information into the game,
+/// one that draws a tile (ending the turn or turn part, the builder's or a message's extra
+/// tile, `draw_tile`, tiles discarded because they fit nowhere), rolls the die (`fly`) or
+/// draws a message. If more actions follow it, the whole move is refused with `422
+/// move-past-hidden-information` (field `actions[i]`: the first action after the
+/// revealing one) and nothing is written: the answer never depends on the hidden tile,
+/// roll or message. Send the following actions as a new move.
 #[utoipa::path(
     operation_id = "submit_move",
     tag = "games",
@@ -113,7 +121,7 @@ fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
         (status = 403, description = "Not a player of this game, or not the caller's decision (`not-a-player`, `not-your-turn`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The version moved on, the game is not running, or the caller left it (`stale-version`, `game-not-started`, `game-over`, `not-in-game`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An action is illegal (`illegal-placement`, `tile-does-not-fit`, `feature-occupied`, `no-figure-left`, `unknown-spot`, `figure-not-allowed`, `unexpected-action`, `idempotency-key-reused`; with expansions also `needs-own-follower`, `no-abbot-to-return`, `wagon-out-of-reach`, `barn-not-allowed`, `magic-not-allowed`, `cannot-fly`, `cannot-land`, `crop-not-allowed`, `ferry-not-allowed`, `robber-not-allowed`, `not-in-scoring-order`, `victim-not-allowed`, `message-not-allowed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An action is illegal (`illegal-placement`, `tile-does-not-fit`, `feature-occupied`, `no-figure-left`, `unknown-spot`, `figure-not-allowed`, `unexpected-action`, `idempotency-key-reused`; with expansions also `needs-own-follower`, `no-abbot-to-return`, `wagon-out-of-reach`, `barn-not-allowed`, `magic-not-allowed`, `cannot-fly`, `cannot-land`, `crop-not-allowed`, `ferry-not-allowed`, `robber-not-allowed`, `not-in-scoring-order`, `victim-not-allowed`, `message-not-allowed`; `move-past-hidden-information` when actions follow one that drew a tile, rolled the die or drew a message)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/moves")]

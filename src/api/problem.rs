@@ -99,6 +99,7 @@ problem_codes! {
     VictimNotAllowed = ("victim-not-allowed", 422, "Victim not allowed"),
     MessageNotAllowed = ("message-not-allowed", 422, "Message not allowed"),
     IdempotencyKeyReused = ("idempotency-key-reused", 422, "Idempotency key reused"),
+    MovePastHiddenInformation = ("move-past-hidden-information", 422, "Move goes past hidden information"),
     WebhookUrlNotAllowed = ("webhook-url-not-allowed", 422, "Webhook URL not allowed"),
     RateLimited = ("rate-limited", 429, "Too many requests"),
     InternalError = ("internal-error", 500, "Internal server error"),

@@ -9,6 +9,7 @@ mod edges;
 mod errors;
 mod games;
 mod limits;
+mod no_peeking;
 mod notifications;
 mod openapi;
 mod pictures;
