@@ -91,6 +91,11 @@ pub struct Config {
     /// `TILEPOST_TRUSTED_PROXIES`: comma-separated IP addresses of reverse proxies whose
     /// `X-Forwarded-For` names the client; default none (the socket's peer is the client).
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// `TILEPOST_GAMES_PER_HOUR`: games one user may create per hour; default 30.
+    pub games_per_hour: i64,
+    /// `TILEPOST_CHAT_PER_MINUTE`: chat messages one user may write per minute (over
+    /// all games); default 20.
+    pub chat_per_minute: i64,
 }
 
 impl Default for Config {
@@ -134,6 +139,8 @@ impl Default for Config {
             signups_per_address: 10,
             signup_window_secs: 3600,
             trusted_proxies: Vec::new(),
+            games_per_hour: 30,
+            chat_per_minute: 20,
         }
     }
 }
@@ -184,6 +191,8 @@ impl fmt::Debug for Config {
             .field("signups_per_address", &self.signups_per_address)
             .field("signup_window_secs", &self.signup_window_secs)
             .field("trusted_proxies", &self.trusted_proxies)
+            .field("games_per_hour", &self.games_per_hour)
+            .field("chat_per_minute", &self.chat_per_minute)
             .finish()
     }
 }
@@ -368,6 +377,8 @@ impl Config {
             ("TILEPOST_LOGIN_WINDOW_SECS", &mut c.login_window_secs),
             ("TILEPOST_SIGNUPS_PER_ADDRESS", &mut c.signups_per_address),
             ("TILEPOST_SIGNUP_WINDOW_SECS", &mut c.signup_window_secs),
+            ("TILEPOST_GAMES_PER_HOUR", &mut c.games_per_hour),
+            ("TILEPOST_CHAT_PER_MINUTE", &mut c.chat_per_minute),
         ] {
             num(name, get(name), into)?;
             if *into <= 0 {

@@ -133,3 +133,99 @@ pub async fn signed_up(st: &AppState, addr: &str) -> Result<(), ApiError> {
         .await?;
     Ok(())
 }
+
+/// A per-user write quota (counted from the rows the user wrote, so it holds across
+/// server processes), reported in the IETF draft's `RateLimit-Limit`,
+/// `RateLimit-Remaining` and `RateLimit-Reset` headers.
+#[derive(Clone, Copy, Debug)]
+pub struct Quota {
+    pub limit: i64,
+    /// What is left after this write.
+    pub remaining: i64,
+    /// Seconds until the oldest counted write leaves the window.
+    pub reset: i64,
+}
+
+impl Quota {
+    /// The quota for one more write after `written` within `window_secs`; `429` when
+    /// none is left.
+    pub fn take(
+        st: &AppState,
+        written: crate::store::Written,
+        limit: i64,
+        window_secs: i64,
+        what: &str,
+    ) -> Result<Quota, ApiError> {
+        let now = st.clock.now_ms();
+        let reset = match written.oldest {
+            Some(t) => ((t + window_secs.saturating_mul(1000) - now + 999) / 1000).max(1),
+            None => window_secs,
+        };
+        let q = Quota {
+            limit,
+            remaining: (limit - written.count - 1).max(0),
+            reset,
+        };
+        if written.count >= limit {
+            let mut e = ApiError::rate_limited(
+                format!("at most {limit} {what}; try again in {reset} s"),
+                reset,
+            );
+            e.headers.extend(Quota { remaining: 0, ..q }.headers());
+            return Err(e);
+        }
+        Ok(q)
+    }
+
+    pub fn headers(&self) -> [(&'static str, String); 3] {
+        [
+            ("ratelimit-limit", self.limit.to_string()),
+            ("ratelimit-remaining", self.remaining.to_string()),
+            ("ratelimit-reset", self.reset.to_string()),
+        ]
+    }
+
+    /// Adds the headers to an answer.
+    pub fn apply(&self, resp: &mut actix_web::HttpResponse) {
+        for (name, value) in self.headers() {
+            if let Ok(v) = actix_web::http::header::HeaderValue::from_str(&value) {
+                resp.headers_mut()
+                    .insert(actix_web::http::header::HeaderName::from_static(name), v);
+            }
+        }
+    }
+}
+
+/// One more game created by `user_id` (`TILEPOST_GAMES_PER_HOUR`).
+pub async fn game_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiError> {
+    let window = 3600;
+    let since = st.clock.now_ms() - window * 1000;
+    let written = st
+        .store
+        .games_created_since(user_id.to_string(), since)
+        .await?;
+    Quota::take(
+        st,
+        written,
+        st.config.games_per_hour,
+        window,
+        "games an hour",
+    )
+}
+
+/// One more chat message by `user_id` (`TILEPOST_CHAT_PER_MINUTE`, over all games).
+pub async fn chat_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiError> {
+    let window = 60;
+    let since = st.clock.now_ms() - window * 1000;
+    let written = st
+        .store
+        .chat_written_since(user_id.to_string(), since)
+        .await?;
+    Quota::take(
+        st,
+        written,
+        st.config.chat_per_minute,
+        window,
+        "chat messages a minute",
+    )
+}

@@ -76,3 +76,54 @@ impl Store {
         .await
     }
 }
+
+/// What a user wrote of one kind within a window: how many rows, and when the oldest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    pub count: i64,
+    pub oldest: Option<i64>,
+}
+
+impl Store {
+    /// The games `user_id` created after `since`.
+    pub async fn games_created_since(
+        &self,
+        user_id: String,
+        since: i64,
+    ) -> Result<Written, StoreError> {
+        use super::schema::games;
+        self.run(move |c| {
+            let (count, oldest) = games::table
+                .filter(games::creator_id.eq(user_id))
+                .filter(games::created_at.gt(since))
+                .select((
+                    diesel::dsl::count_star(),
+                    diesel::dsl::min(games::created_at),
+                ))
+                .first::<(i64, Option<i64>)>(c)?;
+            Ok(Written { count, oldest })
+        })
+        .await
+    }
+
+    /// The chat messages `user_id` wrote (in any game) after `since`.
+    pub async fn chat_written_since(
+        &self,
+        user_id: String,
+        since: i64,
+    ) -> Result<Written, StoreError> {
+        use super::corr_schema::chat_messages;
+        self.run(move |c| {
+            let (count, oldest) = chat_messages::table
+                .filter(chat_messages::user_id.eq(user_id))
+                .filter(chat_messages::created_at.gt(since))
+                .select((
+                    diesel::dsl::count_star(),
+                    diesel::dsl::min(chat_messages::created_at),
+                ))
+                .first::<(i64, Option<i64>)>(c)?;
+            Ok(Written { count, oldest })
+        })
+        .await
+    }
+}

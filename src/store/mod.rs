@@ -25,6 +25,7 @@ use thiserror::Error;
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
 pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
+pub use limits::Written;
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
 pub use webhooks::*;
 

@@ -137,6 +137,8 @@ pub fn test_config(url: &str) -> Config {
         vacation_days_per_year: 14,
         // every test user signs up from 127.0.0.1
         signups_per_address: 100_000,
+        games_per_hour: 100_000,
+        chat_per_minute: 100_000,
         ..Config::default()
     }
 }

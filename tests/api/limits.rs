@@ -151,6 +151,73 @@ fn sign_ups_per_address(kind: Db) {
     assert_eq!(sign_up("dan").status, 201);
 }
 
+/// Per-user write quotas, counted from the rows written (so they hold across processes):
+/// `RateLimit-*` on every answer, `429` when none is left, free again after the window.
+fn games_and_chat_per_user(kind: Db) {
+    let app = TestApp::with(kind, |c| {
+        c.games_per_hour = 3;
+        c.chat_per_minute = 2;
+        // the tokens outlive the hour the test waits
+        c.token_ttl_secs = 86_400;
+    });
+    let ann = app.user("ann");
+    let ben = app.user("ben");
+    let other = tilepost::startup::spawn(
+        {
+            let mut c = test_config(&app.db.url);
+            c.games_per_hour = 3;
+            c.chat_per_minute = 2;
+            c.token_ttl_secs = 86_400;
+            c
+        },
+        app.clock.clone(),
+    )
+    .expect("second server");
+    let ann2 = Client::new(&other.url(), ann.token.clone());
+    let mut ids = Vec::new();
+    for (i, c) in [&ann, &ann2, &ann].into_iter().enumerate() {
+        let g = c.post("/v1/games", json!({"seats": 2}));
+        assert_eq!(g.status, 201, "{}", g.text);
+        assert_eq!(g.header("ratelimit-limit"), Some("3"));
+        assert_eq!(
+            g.header("ratelimit-remaining"),
+            Some((2 - i).to_string().as_str())
+        );
+        ids.push(g.json["id"].as_str().unwrap_or_default().to_string());
+    }
+    let r = ann2.post("/v1/games", json!({"seats": 2}));
+    let secs = limited(&r, 3600);
+    assert_eq!(r.header("ratelimit-remaining"), Some("0"));
+    assert_eq!(r.header("ratelimit-limit"), Some("3"));
+    // another user is not limited by ann's games
+    assert_eq!(ben.post("/v1/games", json!({"seats": 2})).status, 201);
+    app.clock.advance_ms(secs * 1000);
+    assert_eq!(ann.post("/v1/games", json!({"seats": 2})).status, 201);
+
+    // chat: two a minute over all games
+    let id = &ids[0];
+    ben.post(&format!("/v1/games/{id}/join"), json!({})).ok();
+    for c in [&ann, &ann2] {
+        let r = c.post(&format!("/v1/games/{id}/chat"), json!({"text": "hi"}));
+        assert_eq!(r.status, 201, "{}", r.text);
+        assert!(r.header("ratelimit-reset").is_some());
+    }
+    let r = ann.post(&format!("/v1/games/{id}/chat"), json!({"text": "hi"}));
+    let secs = limited(&r, 60);
+    assert_eq!(
+        ben.post(&format!("/v1/games/{id}/chat"), json!({"text": "hi"}))
+            .status,
+        201
+    );
+    app.clock.advance_ms(secs * 1000);
+    assert_eq!(
+        ann.post(&format!("/v1/games/{id}/chat"), json!({"text": "hi"}))
+            .status,
+        201
+    );
+    drop(other);
+}
+
 mod per_db {
     use super::*;
     #[test]
@@ -160,6 +227,14 @@ mod per_db {
     #[test]
     fn failed_logins_per_address_postgres() {
         failed_logins_per_address_behind_a_trusted_proxy(Db::Postgres);
+    }
+    #[test]
+    fn games_and_chat_per_user_sqlite() {
+        games_and_chat_per_user(Db::Sqlite);
+    }
+    #[test]
+    fn games_and_chat_per_user_postgres() {
+        games_and_chat_per_user(Db::Postgres);
     }
     #[test]
     fn sign_ups_per_address_sqlite() {
