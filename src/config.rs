@@ -96,6 +96,11 @@ pub struct Config {
     /// `TILEPOST_CHAT_PER_MINUTE`: chat messages one user may write per minute (over
     /// all games); default 20.
     pub chat_per_minute: i64,
+    /// `TILEPOST_INVITATIONS_PER_GAME`: invitations (emails) sent for one game per day;
+    /// default 10.
+    pub invitations_per_game: i64,
+    /// `TILEPOST_INVITATIONS_PER_DAY`: invitations one user may send per day; default 50.
+    pub invitations_per_day: i64,
 }
 
 impl Default for Config {
@@ -141,6 +146,8 @@ impl Default for Config {
             trusted_proxies: Vec::new(),
             games_per_hour: 30,
             chat_per_minute: 20,
+            invitations_per_game: 10,
+            invitations_per_day: 50,
         }
     }
 }
@@ -193,6 +200,8 @@ impl fmt::Debug for Config {
             .field("trusted_proxies", &self.trusted_proxies)
             .field("games_per_hour", &self.games_per_hour)
             .field("chat_per_minute", &self.chat_per_minute)
+            .field("invitations_per_game", &self.invitations_per_game)
+            .field("invitations_per_day", &self.invitations_per_day)
             .finish()
     }
 }
@@ -379,6 +388,8 @@ impl Config {
             ("TILEPOST_SIGNUP_WINDOW_SECS", &mut c.signup_window_secs),
             ("TILEPOST_GAMES_PER_HOUR", &mut c.games_per_hour),
             ("TILEPOST_CHAT_PER_MINUTE", &mut c.chat_per_minute),
+            ("TILEPOST_INVITATIONS_PER_GAME", &mut c.invitations_per_game),
+            ("TILEPOST_INVITATIONS_PER_DAY", &mut c.invitations_per_day),
         ] {
             num(name, get(name), into)?;
             if *into <= 0 {

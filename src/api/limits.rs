@@ -23,8 +23,13 @@ fn horizon_ms(st: &AppState) -> i64 {
     st.config
         .login_window_secs
         .max(st.config.signup_window_secs)
+        .max(DAY_SECS)
         .saturating_mul(1000)
 }
+
+const DAY_SECS: i64 = 86_400;
+const INVITE_GAME: &str = "invite-game";
+const INVITE_USER: &str = "invite-user";
 
 /// `429` when `subject` has `limit` attempts of `kind` within `window_secs`.
 async fn check(
@@ -228,4 +233,79 @@ pub async fn chat_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiError>
         window,
         "chat messages a minute",
     )
+}
+
+/// A quota counted in the attempts table (for writes that leave no row of their own to
+/// count, like the emails of invitations).
+async fn counted_quota(
+    st: &AppState,
+    kind: &'static str,
+    subject: &str,
+    limit: i64,
+    window_secs: i64,
+    what: &str,
+) -> Result<Quota, ApiError> {
+    let now = st.clock.now_ms();
+    let times = st
+        .store
+        .recent_limit_attempts(
+            kind,
+            subject.to_string(),
+            now - window_secs.saturating_mul(1000),
+            limit,
+        )
+        .await?;
+    let written = crate::store::Written {
+        count: times.len() as i64,
+        oldest: times.first().copied(),
+    };
+    Quota::take(st, written, limit, window_secs, what)
+}
+
+/// One more invitation to game `game_id` by `user_id` (`TILEPOST_INVITATIONS_PER_GAME`
+/// and `TILEPOST_INVITATIONS_PER_DAY`, both per day); the stricter quota is reported.
+pub async fn invitation_quota(
+    st: &AppState,
+    game_id: &str,
+    user_id: &str,
+) -> Result<Quota, ApiError> {
+    let per_game = counted_quota(
+        st,
+        INVITE_GAME,
+        game_id,
+        st.config.invitations_per_game,
+        DAY_SECS,
+        "invitations to this game a day",
+    )
+    .await?;
+    let per_user = counted_quota(
+        st,
+        INVITE_USER,
+        user_id,
+        st.config.invitations_per_day,
+        DAY_SECS,
+        "invitations a day",
+    )
+    .await?;
+    Ok(if per_game.remaining <= per_user.remaining {
+        per_game
+    } else {
+        per_user
+    })
+}
+
+/// Counts an invitation sent.
+pub async fn invited(st: &AppState, game_id: &str, user_id: &str) -> Result<(), ApiError> {
+    let now = st.clock.now_ms();
+    st.store
+        .record_limit_attempts(
+            vec![
+                (INVITE_GAME, game_id.to_string()),
+                (INVITE_USER, user_id.to_string()),
+            ],
+            now,
+            now - horizon_ms(st),
+        )
+        .await?;
+    Ok(())
 }

@@ -139,6 +139,8 @@ pub fn test_config(url: &str) -> Config {
         signups_per_address: 100_000,
         games_per_hour: 100_000,
         chat_per_minute: 100_000,
+        invitations_per_game: 100_000,
+        invitations_per_day: 100_000,
         ..Config::default()
     }
 }

@@ -218,6 +218,42 @@ fn games_and_chat_per_user(kind: Db) {
     drop(other);
 }
 
+/// Invitations (each an email) per game and per inviter, per day.
+fn invitations_per_game_and_day(kind: Db) {
+    let app = TestApp::with(kind, |c| {
+        c.invitations_per_game = 2;
+        c.invitations_per_day = 3;
+        c.token_ttl_secs = 3 * 86_400;
+    });
+    let ann = app.user("ann");
+    app.user("ben");
+    let open = |seats: u32| {
+        let g = ann.post("/v1/games", json!({"seats": seats}));
+        g.json["id"].as_str().unwrap_or_default().to_string()
+    };
+    let invite = |id: &str| {
+        ann.post(
+            &format!("/v1/games/{id}/invitations"),
+            json!({"username": "ben"}),
+        )
+    };
+    let one = open(3);
+    let r = invite(&one);
+    assert_eq!(r.status, 202, "{}", r.text);
+    assert_eq!(r.header("ratelimit-remaining"), Some("1"));
+    assert_eq!(invite(&one).status, 202);
+    let r = invite(&one);
+    limited(&r, 86_400);
+    assert_eq!(r.header("ratelimit-limit"), Some("2"));
+    let two = open(3);
+    assert_eq!(invite(&two).status, 202);
+    let r = invite(&two);
+    let secs = limited(&r, 86_400);
+    assert_eq!(r.header("ratelimit-limit"), Some("3"));
+    app.clock.advance_ms(secs * 1000);
+    assert_eq!(invite(&two).status, 202);
+}
+
 mod per_db {
     use super::*;
     #[test]
@@ -235,6 +271,14 @@ mod per_db {
     #[test]
     fn games_and_chat_per_user_postgres() {
         games_and_chat_per_user(Db::Postgres);
+    }
+    #[test]
+    fn invitations_sqlite() {
+        invitations_per_game_and_day(Db::Sqlite);
+    }
+    #[test]
+    fn invitations_postgres() {
+        invitations_per_game_and_day(Db::Postgres);
     }
     #[test]
     fn sign_ups_per_address_sqlite() {
