@@ -223,6 +223,7 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
             }
         }
     }
+    forbid_nul_in_requests(&mut v);
     if let Some(o) = v.as_object_mut() {
         o.insert("webhooks".into(), webhooks::openapi_webhooks());
     }
@@ -252,6 +253,78 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
         );
     }
     v
+}
+
+/// A string that holds no NUL character (every request string: they are refused with
+/// `400 validation-failed`).
+const NO_NUL: &str = "^[^\\u0000]*$";
+
+/// States in the document that request strings may not hold NUL: a `pattern` on every
+/// free string of the schemas that request bodies use (and of the schemas they use).
+fn forbid_nul_in_requests(doc: &mut Value) {
+    fn refs(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(o) => {
+                if let Some(r) = o.get("$ref").and_then(|r| r.as_str()) {
+                    out.push(r.trim_start_matches("#/components/schemas/").to_string());
+                }
+                o.values().for_each(|x| refs(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+            _ => {}
+        }
+    }
+    fn patch(v: &mut Value) {
+        match v {
+            Value::Object(o) => {
+                let string = o.get("type").is_some_and(|t| {
+                    t == "string"
+                        || t.as_array()
+                            .is_some_and(|a| a.iter().any(|x| x == "string"))
+                });
+                if string
+                    && !o.contains_key("enum")
+                    && !o.contains_key("pattern")
+                    && !o.contains_key("const")
+                {
+                    o.insert("pattern".into(), json!(NO_NUL));
+                }
+                o.values_mut().for_each(patch);
+            }
+            Value::Array(a) => a.iter_mut().for_each(patch),
+            _ => {}
+        }
+    }
+    let mut todo = Vec::new();
+    if let Some(paths) = doc.get("paths") {
+        for item in paths.as_object().into_iter().flat_map(|o| o.values()) {
+            for op in item.as_object().into_iter().flat_map(|o| o.values()) {
+                if let Some(body) = op.get("requestBody") {
+                    refs(body, &mut todo);
+                }
+            }
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(name) = todo.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        if let Some(schema) = doc.pointer_mut(&format!("/components/schemas/{name}")) {
+            patch(schema);
+            refs(schema, &mut todo);
+        }
+    }
+    // inline request schemas
+    if let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) {
+        for item in paths.values_mut().filter_map(|i| i.as_object_mut()) {
+            for op in item.values_mut() {
+                if let Some(body) = op.get_mut("requestBody") {
+                    patch(body);
+                }
+            }
+        }
+    }
 }
 
 /// The OpenAPI document, as served at `/openapi.json` and committed in
