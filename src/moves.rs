@@ -466,7 +466,8 @@ fn decide(
             if game.is_over() {
                 return Err(DecisionError::GameOver);
             }
-            // the engine's move gate: no action after one that reveals hidden information
+            // the engine's move gate: all or nothing, and never past a tile draw, a die
+            // roll or a message drawn (the answer may not depend on what was hidden)
             let outcomes = game
                 .play_move(seat, actions)
                 .map_err(|e| DecisionError::Refused {

@@ -126,11 +126,7 @@ pub async fn create_token(
 ) -> Result<HttpResponse, ApiError> {
     let r = body.0;
     limits::check_login(&st, &r.username, &addr.0).await?;
-    let user = if r.username.len() <= 64 {
-        st.store.user_by_username(r.username.clone()).await?
-    } else {
-        None
-    };
+    let user = super::load::user_named(&st, &r.username).await?;
     let auth = st.auth.clone();
     let stored = user.as_ref().map(|u| u.password_hash.clone());
     let ok = auth

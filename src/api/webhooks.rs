@@ -20,16 +20,16 @@ const MAX_ENDPOINTS: usize = 10;
 
 // ----- helpers -------------------------------------------------------------------------
 
-fn view(e: &EndpointRow, with_secret: bool) -> WebhookView {
-    WebhookView {
+fn view(e: &EndpointRow, with_secret: bool) -> Result<WebhookView, ApiError> {
+    Ok(WebhookView {
         id: e.id.clone(),
         url: e.url.clone(),
-        event_types: e.types(),
+        event_types: e.types()?,
         enabled: e.enabled != 0,
         disabled_reason: e.disabled_reason.clone(),
         created_at: rfc3339(e.created_at),
         secret: with_secret.then(|| e.secret.clone()),
-    }
+    })
 }
 
 fn delivery_view(d: &DeliveryInfo) -> DeliveryView {
@@ -146,7 +146,7 @@ pub async fn create_webhook(
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/v1/users/me/webhooks/{}", row.id)))
         .insert_header(("Cache-Control", "no-store"))
-        .json(view(&row, true)))
+        .json(view(&row, true)?))
 }
 
 /// The caller's webhook endpoints (without secrets).
@@ -166,7 +166,10 @@ pub async fn list_webhooks(
 ) -> Result<HttpResponse, ApiError> {
     let rows = st.store.endpoints_of(me.id).await?;
     Ok(HttpResponse::Ok().json(WebhookList {
-        webhooks: rows.iter().map(|e| view(e, false)).collect(),
+        webhooks: rows
+            .iter()
+            .map(|e| view(e, false))
+            .collect::<Result<Vec<_>, _>>()?,
     }))
 }
 
@@ -220,7 +223,7 @@ pub async fn rotate_webhook_secret(
         .ok_or_else(webhook_not_found)?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
-        .json(view(&row, true)))
+        .json(view(&row, true)?))
 }
 
 /// Recent deliveries to an endpoint, newest first, with every attempt.

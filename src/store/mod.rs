@@ -40,9 +40,9 @@ pub enum StoreError {
     /// A user the operation names (the caller of a token) does not exist.
     #[error("unknown user")]
     UnknownUser,
-    /// A stored row cannot be read as what it should hold.
-    #[error("game {game}: corrupt row: {detail}")]
-    Corrupt { game: String, detail: String },
+    /// A stored row cannot be read as what it should hold; `row` names it (`game …`).
+    #[error("{row}: corrupt row: {detail}")]
+    Corrupt { row: String, detail: String },
     /// The database cannot be reached (pool time-out, lost connection).
     #[error("database unavailable: {0}")]
     Unavailable(String),
@@ -209,7 +209,7 @@ impl TryFrom<GameRecord> for GameRow {
 
     fn try_from(r: GameRecord) -> Result<GameRow, StoreError> {
         let corrupt = |detail: String| StoreError::Corrupt {
-            game: r.id.clone(),
+            row: format!("game {}", r.id),
             detail,
         };
         let status = GameStatus::from_column(&r.status)

@@ -35,8 +35,12 @@ pub struct EndpointRow {
 }
 
 impl EndpointRow {
-    pub fn types(&self) -> Vec<String> {
-        serde_json::from_str(&self.event_types).unwrap_or_default()
+    /// The event types the endpoint subscribed to (its JSON column parsed).
+    pub fn types(&self) -> Result<Vec<String>, StoreError> {
+        serde_json::from_str(&self.event_types).map_err(|e| StoreError::Corrupt {
+            row: format!("webhook endpoint {}", self.id),
+            detail: format!("event_types: {e}"),
+        })
     }
 }
 
@@ -132,9 +136,11 @@ fn fan_out_rows(
             .select(EndpointRow::as_select())
             .load(c)?;
         for e in eps {
-            let types = e.types();
-            if types.iter().any(|t| t == &m.kind || t == "*") {
-                targets.push(e.id);
+            match e.types() {
+                Ok(types) if types.iter().any(|t| t == &m.kind || t == "*") => targets.push(e.id),
+                Ok(_) => {}
+                // one broken endpoint must not stop the messages to everyone else
+                Err(err) => tracing::error!(cause = %err, "webhook endpoint skipped"),
             }
         }
         for t in targets {

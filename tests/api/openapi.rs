@@ -114,6 +114,7 @@ fn every_problem_code_is_tested() {
         "feature-occupied",
         "no-figure-left",
         "not-in-game",
+        "move-past-hidden-information",
     ];
     for code in tilepost::api::error::ProblemCode::ALL {
         let (status, code) = (code.status(), code.as_str());
