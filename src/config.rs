@@ -22,6 +22,9 @@ pub struct Config {
     pub argon2_memory_kib: u32,
     pub argon2_iterations: u32,
     pub argon2_parallelism: u32,
+    /// `TILEPOST_PASSWORD_WORKERS`: password hashes computed at once (each holds the
+    /// argon2 memory and a core); default: the number of cores.
+    pub password_workers: usize,
     /// `TILEPOST_DB_POOL_SIZE`, default 10.
     pub db_pool_size: u32,
     /// `TILEPOST_DB_TIMEOUT_MS`: how long a request waits for a database connection
@@ -63,6 +66,41 @@ pub struct Config {
     /// `TILEPOST_NOTIFY_MAX_AGE_MS`: a delivery is given up after this long; default
     /// three days.
     pub notify_max_age_ms: i64,
+    /// `TILEPOST_CORS_ORIGINS`: comma-separated origins (`https://example.com`) whose
+    /// pages may call the API from a browser; default none.
+    pub cors_origins: Vec<String>,
+    /// `TILEPOST_HEADER_TIMEOUT_MS`: time a client has to send a request's head; default
+    /// 5000.
+    pub header_timeout_ms: u64,
+    /// `TILEPOST_BODY_TIMEOUT_MS`: time a client has to send a JSON request body (`408`
+    /// after it); default 10000.
+    pub body_timeout_ms: u64,
+    /// `TILEPOST_LOGIN_FAILURES_PER_ACCOUNT`: failed logins of one username within the
+    /// login window before its logins get `429`; default 10.
+    pub login_failures_per_account: i64,
+    /// `TILEPOST_LOGIN_FAILURES_PER_ADDRESS`: failed logins from one client address
+    /// within the login window before its logins get `429`; default 50.
+    pub login_failures_per_address: i64,
+    /// `TILEPOST_LOGIN_WINDOW_SECS`: the window of the login limits; default 900.
+    pub login_window_secs: i64,
+    /// `TILEPOST_SIGNUPS_PER_ADDRESS`: accounts one client address may create within the
+    /// sign-up window; default 10.
+    pub signups_per_address: i64,
+    /// `TILEPOST_SIGNUP_WINDOW_SECS`: the window of the sign-up limit; default 3600.
+    pub signup_window_secs: i64,
+    /// `TILEPOST_TRUSTED_PROXIES`: comma-separated IP addresses of reverse proxies whose
+    /// `X-Forwarded-For` names the client; default none (the socket's peer is the client).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// `TILEPOST_GAMES_PER_HOUR`: games one user may create per hour; default 30.
+    pub games_per_hour: i64,
+    /// `TILEPOST_CHAT_PER_MINUTE`: chat messages one user may write per minute (over
+    /// all games); default 20.
+    pub chat_per_minute: i64,
+    /// `TILEPOST_INVITATIONS_PER_GAME`: invitations (emails) sent for one game per day;
+    /// default 10.
+    pub invitations_per_game: i64,
+    /// `TILEPOST_INVITATIONS_PER_DAY`: invitations one user may send per day; default 50.
+    pub invitations_per_day: i64,
 }
 
 impl Default for Config {
@@ -76,6 +114,9 @@ impl Default for Config {
             argon2_memory_kib: 19_456,
             argon2_iterations: 2,
             argon2_parallelism: 1,
+            password_workers: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
             db_pool_size: 10,
             db_timeout_ms: 2_000,
             replay_cache: 256,
@@ -94,6 +135,19 @@ impl Default for Config {
             notify_poll_ms: 1_000,
             notify_backoff_base_ms: 30_000,
             notify_max_age_ms: 3 * 24 * 3600 * 1000,
+            cors_origins: Vec::new(),
+            header_timeout_ms: 5_000,
+            body_timeout_ms: 10_000,
+            login_failures_per_account: 10,
+            login_failures_per_address: 50,
+            login_window_secs: 900,
+            signups_per_address: 10,
+            signup_window_secs: 3600,
+            trusted_proxies: Vec::new(),
+            games_per_hour: 30,
+            chat_per_minute: 20,
+            invitations_per_game: 10,
+            invitations_per_day: 50,
         }
     }
 }
@@ -109,6 +163,7 @@ impl fmt::Debug for Config {
             .field("argon2_memory_kib", &self.argon2_memory_kib)
             .field("argon2_iterations", &self.argon2_iterations)
             .field("argon2_parallelism", &self.argon2_parallelism)
+            .field("password_workers", &self.password_workers)
             .field("db_pool_size", &self.db_pool_size)
             .field("db_timeout_ms", &self.db_timeout_ms)
             .field("replay_cache", &self.replay_cache)
@@ -128,6 +183,25 @@ impl fmt::Debug for Config {
             .field("notify_poll_ms", &self.notify_poll_ms)
             .field("notify_backoff_base_ms", &self.notify_backoff_base_ms)
             .field("notify_max_age_ms", &self.notify_max_age_ms)
+            .field("cors_origins", &self.cors_origins)
+            .field("header_timeout_ms", &self.header_timeout_ms)
+            .field("body_timeout_ms", &self.body_timeout_ms)
+            .field(
+                "login_failures_per_account",
+                &self.login_failures_per_account,
+            )
+            .field(
+                "login_failures_per_address",
+                &self.login_failures_per_address,
+            )
+            .field("login_window_secs", &self.login_window_secs)
+            .field("signups_per_address", &self.signups_per_address)
+            .field("signup_window_secs", &self.signup_window_secs)
+            .field("trusted_proxies", &self.trusted_proxies)
+            .field("games_per_hour", &self.games_per_hour)
+            .field("chat_per_minute", &self.chat_per_minute)
+            .field("invitations_per_game", &self.invitations_per_game)
+            .field("invitations_per_day", &self.invitations_per_day)
             .finish()
     }
 }
@@ -207,6 +281,11 @@ impl Config {
         )?;
         num("TILEPOST_WORKERS", get("TILEPOST_WORKERS"), &mut c.workers)?;
         num(
+            "TILEPOST_PASSWORD_WORKERS",
+            get("TILEPOST_PASSWORD_WORKERS"),
+            &mut c.password_workers,
+        )?;
+        num(
             "TILEPOST_MAX_BODY_BYTES",
             get("TILEPOST_MAX_BODY_BYTES"),
             &mut c.max_body_bytes,
@@ -279,6 +358,66 @@ impl Config {
             get("TILEPOST_NOTIFY_MAX_AGE_MS"),
             &mut c.notify_max_age_ms,
         )?;
+        num(
+            "TILEPOST_HEADER_TIMEOUT_MS",
+            get("TILEPOST_HEADER_TIMEOUT_MS"),
+            &mut c.header_timeout_ms,
+        )?;
+        num(
+            "TILEPOST_BODY_TIMEOUT_MS",
+            get("TILEPOST_BODY_TIMEOUT_MS"),
+            &mut c.body_timeout_ms,
+        )?;
+        if c.header_timeout_ms == 0 || c.body_timeout_ms == 0 {
+            return Err(ConfigError {
+                name: "TILEPOST_HEADER_TIMEOUT_MS/TILEPOST_BODY_TIMEOUT_MS",
+                problem: "must be positive".into(),
+            });
+        }
+        for (name, into) in [
+            (
+                "TILEPOST_LOGIN_FAILURES_PER_ACCOUNT",
+                &mut c.login_failures_per_account,
+            ),
+            (
+                "TILEPOST_LOGIN_FAILURES_PER_ADDRESS",
+                &mut c.login_failures_per_address,
+            ),
+            ("TILEPOST_LOGIN_WINDOW_SECS", &mut c.login_window_secs),
+            ("TILEPOST_SIGNUPS_PER_ADDRESS", &mut c.signups_per_address),
+            ("TILEPOST_SIGNUP_WINDOW_SECS", &mut c.signup_window_secs),
+            ("TILEPOST_GAMES_PER_HOUR", &mut c.games_per_hour),
+            ("TILEPOST_CHAT_PER_MINUTE", &mut c.chat_per_minute),
+            ("TILEPOST_INVITATIONS_PER_GAME", &mut c.invitations_per_game),
+            ("TILEPOST_INVITATIONS_PER_DAY", &mut c.invitations_per_day),
+        ] {
+            num(name, get(name), into)?;
+            if *into <= 0 {
+                return Err(ConfigError {
+                    name,
+                    problem: "must be positive".into(),
+                });
+            }
+        }
+        if let Some(v) = get("TILEPOST_TRUSTED_PROXIES") {
+            for p in v.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                c.trusted_proxies.push(p.parse().map_err(|_| ConfigError {
+                    name: "TILEPOST_TRUSTED_PROXIES",
+                    problem: format!("not an IP address: {p:?}"),
+                })?);
+            }
+        }
+        if let Some(v) = get("TILEPOST_CORS_ORIGINS") {
+            for o in v.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+                if !valid_origin(o) {
+                    return Err(ConfigError {
+                        name: "TILEPOST_CORS_ORIGINS",
+                        problem: format!("not an origin (scheme://host[:port]): {o:?}"),
+                    });
+                }
+                c.cors_origins.push(o.to_string());
+            }
+        }
         if let Some(s) = &c.email_webhook_secret {
             if crate::notify::sign::secret_key(s).is_none() {
                 return Err(ConfigError {
@@ -302,6 +441,18 @@ impl Config {
         }
         Ok(c)
     }
+}
+
+/// `http(s)://host[:port]`, nothing after it.
+fn valid_origin(o: &str) -> bool {
+    let Some((scheme, rest)) = o.split_once("://") else {
+        return false;
+    };
+    matches!(scheme, "http" | "https")
+        && !rest.is_empty()
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
 }
 
 impl Config {

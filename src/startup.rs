@@ -52,6 +52,7 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
         config.argon2_memory_kib,
         config.argon2_iterations,
         config.argon2_parallelism,
+        config.password_workers,
     )
     .map_err(StartError::Auth)?;
     let unsubscribe_key = {
@@ -100,8 +101,10 @@ pub fn server(
         state.notifier.clone(),
         state.replays.clone(),
     ));
+    let header_timeout = Duration::from_millis(state.config.header_timeout_ms);
     Ok(HttpServer::new(move || api::app(state.clone()))
         .workers(workers.max(1))
+        .client_request_timeout(header_timeout)
         .shutdown_timeout(5)
         .listen(listener)?
         .run())

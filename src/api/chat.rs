@@ -125,6 +125,7 @@ fn check_text(t: &str) -> Result<String, ApiError> {
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many chat messages this minute (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/chat")]
@@ -141,6 +142,7 @@ pub async fn post_chat(
         .iter()
         .find(|s| s.user_id == me.id)
         .ok_or_else(|| ApiError::new(ProblemCode::NotAPlayer, "only seated players write here"))?;
+    let quota = super::limits::chat_quota(&st, &me.id).await?;
     let now = st.clock.now_ms();
     let row = ChatRow {
         id: uuid::Uuid::new_v4().to_string(),
@@ -153,12 +155,14 @@ pub async fn post_chat(
     };
     st.store.add_chat(row.clone()).await?;
 
-    Ok(HttpResponse::Created().json(ChatMessage {
+    let mut resp = HttpResponse::Created().json(ChatMessage {
         id: row.id,
         seat: Some(seat.seat as u8),
         username: seat.username.clone(),
         text: row.body,
         after_seq: row.after_seq,
         at: rfc3339(now),
-    }))
+    });
+    quota.apply(&mut resp);
+    Ok(resp)
 }

@@ -50,6 +50,8 @@ pub struct ApiError {
     pub errors: Vec<FieldError>,
     pub current_version: Option<i64>,
     pub allow: Option<String>,
+    /// Headers of the answer beyond the problem (`Retry-After`, `RateLimit-*`).
+    pub headers: Vec<(&'static str, String)>,
 }
 
 impl std::fmt::Display for ApiError {
@@ -66,7 +68,16 @@ impl ApiError {
             errors: Vec::new(),
             current_version: None,
             allow: None,
+            headers: Vec::new(),
         }
+    }
+
+    /// `429 rate-limited`, to be retried after `retry_after_secs`.
+    pub fn rate_limited(detail: impl Into<String>, retry_after_secs: i64) -> ApiError {
+        let mut e = ApiError::new(ProblemCode::RateLimited, detail);
+        e.headers
+            .push(("retry-after", retry_after_secs.max(1).to_string()));
+        e
     }
 
     /// The HTTP status of the answer (the code's).
@@ -167,6 +178,11 @@ impl ResponseError for ApiError {
         if let Some(allow) = &self.allow {
             if let Ok(v) = HeaderValue::from_str(allow) {
                 r.insert_header((header::ALLOW, v));
+            }
+        }
+        for (name, value) in &self.headers {
+            if let Ok(v) = HeaderValue::from_str(value) {
+                r.insert_header((*name, v));
             }
         }
         if status == StatusCode::SERVICE_UNAVAILABLE {

@@ -59,14 +59,26 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
                     return Err(too_large());
                 }
             }
-            let mut body = web::BytesMut::new();
-            while let Some(chunk) = payload.next().await {
-                let chunk = chunk.map_err(|e| ApiError::validation("body", e.to_string()))?;
-                if body.len() + chunk.len() > limit {
-                    return Err(too_large());
+            let deadline = std::time::Duration::from_millis(state(&req)?.config.body_timeout_ms);
+            let read = async {
+                let mut body = web::BytesMut::new();
+                while let Some(chunk) = payload.next().await {
+                    let chunk = chunk.map_err(|e| ApiError::validation("body", e.to_string()))?;
+                    if body.len() + chunk.len() > limit {
+                        return Err(too_large());
+                    }
+                    body.extend_from_slice(&chunk);
                 }
-                body.extend_from_slice(&chunk);
-            }
+                Ok(body)
+            };
+            let body = actix_web::rt::time::timeout(deadline, read)
+                .await
+                .map_err(|_| {
+                    ApiError::new(
+                        ProblemCode::RequestTimeout,
+                        format!("the body must arrive within {} ms", deadline.as_millis()),
+                    )
+                })??;
             parse_json(&body).map(ApiJson)
         })
     }
@@ -81,8 +93,14 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
         return Err(ApiError::validation("body", "expected a JSON object"));
     }
+    if has_nul_escape(body) {
+        return Err(ApiError::validation(
+            "body",
+            "NUL characters are not allowed",
+        ));
+    }
     let de = &mut serde_json::Deserializer::from_slice(body);
-    serde_path_to_error::deserialize(de).map_err(|e| {
+    let value = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
         let path = e.path().to_string();
         let field = if path == "." || path.is_empty() {
             "body".to_string()
@@ -96,7 +114,27 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
             msg.truncate(i);
         }
         ApiError::validation(field, msg)
-    })
+    })?;
+    de.end()
+        .map_err(|_| ApiError::validation("body", "unexpected bytes after the JSON value"))?;
+    Ok(value)
+}
+
+/// Whether a JSON text holds an escaped NUL (`\u0000`) anywhere (a raw NUL is not JSON).
+/// Backslashes occur only inside strings, so the escapes can be followed without parsing.
+fn has_nul_escape(body: &[u8]) -> bool {
+    let mut i = 0;
+    while i < body.len() {
+        if body[i] == b'\\' {
+            if body.get(i + 1) == Some(&b'u') && body.get(i + 2..i + 6) == Some(b"0000") {
+                return true;
+            }
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    false
 }
 
 /// The authenticated caller.
@@ -123,27 +161,36 @@ fn bearer(req: &HttpRequest) -> Option<Result<String, ApiError>> {
     Some(Ok(token.to_string()))
 }
 
-fn authenticate(req: &HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
-    let Some(token) = bearer(req) else {
+/// The caller of a bearer token: a valid signature and lifetime, and a user that still
+/// exists (a token of a deleted user is `401` everywhere, never a failed write later).
+async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
+    let Some(token) = bearer(&req) else {
         return Ok(None);
     };
     let token = token?;
-    let st = state(req)?;
+    let st = state(&req)?;
     let now = st.clock.now_ms();
-    st.auth
+    let id = st
+        .auth
         .verify(&token, now)
-        .map(|id| Some(CurrentUser { id }))
-        .map_err(ApiError::unauthorized)
+        .map_err(ApiError::unauthorized)?;
+    if st.store.user_by_id(id.clone()).await?.is_none() {
+        return Err(ApiError::unauthorized("the token's user no longer exists"));
+    }
+    Ok(Some(CurrentUser { id }))
 }
 
 impl FromRequest for CurrentUser {
     type Error = ApiError;
-    type Future = std::future::Ready<Result<Self, ApiError>>;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        std::future::ready(authenticate(req).and_then(|u| {
-            u.ok_or_else(|| ApiError::unauthorized("this operation needs a bearer token"))
-        }))
+        let req = req.clone();
+        Box::pin(async move {
+            authenticate(req)
+                .await?
+                .ok_or_else(|| ApiError::unauthorized("this operation needs a bearer token"))
+        })
     }
 }
 
@@ -153,10 +200,11 @@ pub struct MaybeUser(pub Option<CurrentUser>);
 
 impl FromRequest for MaybeUser {
     type Error = ApiError;
-    type Future = std::future::Ready<Result<Self, ApiError>>;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        std::future::ready(authenticate(req).map(MaybeUser))
+        let req = req.clone();
+        Box::pin(async move { authenticate(req).await.map(MaybeUser) })
     }
 }
 
@@ -297,3 +345,86 @@ path_id!(
     ProblemCode::DeliveryNotFound,
     "this endpoint has no such delivery"
 );
+
+/// The client's address: the socket's peer, or, when the peer is a configured trusted
+/// proxy, the last address in `X-Forwarded-For` that is not one of those proxies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientAddr(pub String);
+
+/// The client address of a request from `peer` with these `X-Forwarded-For` values.
+pub fn client_addr(
+    peer: Option<std::net::IpAddr>,
+    forwarded: &[&str],
+    trusted: &[std::net::IpAddr],
+) -> String {
+    let Some(mut addr) = peer else {
+        return "unknown".into();
+    };
+    if trusted.contains(&addr) {
+        let hops = forwarded
+            .iter()
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .collect::<Vec<_>>();
+        for hop in hops.iter().rev() {
+            match hop.parse::<std::net::IpAddr>() {
+                Ok(ip) if trusted.contains(&ip) => continue,
+                Ok(ip) => {
+                    addr = ip;
+                    break;
+                }
+                // a hop that is no address: trust nothing before it
+                Err(_) => break,
+            }
+        }
+    }
+    addr.to_string()
+}
+
+impl FromRequest for ClientAddr {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(state(req).map(|st| {
+            let forwarded: Vec<&str> = req
+                .headers()
+                .get_all("x-forwarded-for")
+                .filter_map(|v| v.to_str().ok())
+                .collect();
+            ClientAddr(client_addr(
+                req.peer_addr().map(|a| a.ip()),
+                &forwarded,
+                &st.config.trusted_proxies,
+            ))
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::client_addr;
+
+    #[test]
+    fn the_client_address_comes_from_trusted_proxies_only() {
+        let proxy: std::net::IpAddr = "10.0.0.1"
+            .parse()
+            .unwrap_or(std::net::Ipv4Addr::LOCALHOST.into());
+        let peer = Some("203.0.113.9".parse().unwrap_or(proxy));
+        // no proxy configured: the header is ignored
+        assert_eq!(client_addr(peer, &["1.2.3.4"], &[]), "203.0.113.9");
+        // the peer is no trusted proxy: ignored too
+        assert_eq!(client_addr(peer, &["1.2.3.4"], &[proxy]), "203.0.113.9");
+        // through the proxy: the last hop it saw, not what the client wrote before
+        assert_eq!(
+            client_addr(Some(proxy), &["6.6.6.6, 1.2.3.4"], &[proxy]),
+            "1.2.3.4"
+        );
+        assert_eq!(
+            client_addr(Some(proxy), &["1.2.3.4", "10.0.0.1"], &[proxy]),
+            "1.2.3.4"
+        );
+        assert_eq!(client_addr(Some(proxy), &[], &[proxy]), "10.0.0.1");
+        assert_eq!(client_addr(Some(proxy), &["junk"], &[proxy]), "10.0.0.1");
+    }
+}

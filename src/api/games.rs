@@ -116,6 +116,7 @@ pub async fn set_up_new_game(
             headers(("Location" = String, description = "The game's URL"), ("ETag" = String, description = "The view's version"))),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many games created this hour (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games")]
@@ -165,6 +166,7 @@ pub async fn create_game(
         seed: 0,
     };
     Game::new(&config).map_err(setup_error)?;
+    let quota = super::limits::game_quota(&st, &me.id).await?;
     let now = st.clock.now_ms();
     let row = GameRow {
         id: uuid::Uuid::new_v4().to_string(),
@@ -193,6 +195,7 @@ pub async fn create_game(
     if let Ok(v) = header::HeaderValue::from_str(&format!("/v1/games/{}", row.id)) {
         resp.headers_mut().insert(header::LOCATION, v);
     }
+    quota.apply(&mut resp);
     Ok(resp)
 }
 

@@ -8,10 +8,12 @@ pub mod auth;
 pub mod chat;
 pub mod clock;
 pub mod dto;
+pub mod edges;
 pub mod error;
 pub mod extract;
 pub mod games;
 pub mod history;
+pub mod limits;
 pub mod load;
 pub mod moves;
 pub mod paging;
@@ -211,6 +213,9 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                     resp.entry("415").or_insert_with(
                         || json!({"$ref": "#/components/responses/UnsupportedMediaType"}),
                     );
+                    resp.entry("408").or_insert_with(
+                        || json!({"$ref": "#/components/responses/RequestTimeout"}),
+                    );
                 }
                 resp.entry("500")
                     .or_insert_with(|| json!({"$ref": "#/components/responses/InternalError"}));
@@ -219,6 +224,7 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
             }
         }
     }
+    forbid_nul_in_requests(&mut v);
     if let Some(o) = v.as_object_mut() {
         o.insert("webhooks".into(), webhooks::openapi_webhooks());
     }
@@ -238,15 +244,88 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
         c.insert(
             "responses".into(),
             json!({
-                "BadRequest": problem_response("Invalid request: wrong types, missing or unknown fields (`validation-failed`)"),
+                "BadRequest": problem_response("Invalid request: wrong types, missing or unknown fields, NUL characters, bytes after the JSON body (`validation-failed`)"),
                 "PayloadTooLarge": problem_response("The body is larger than the limit (`payload-too-large`)"),
                 "UnsupportedMediaType": problem_response("The body is not JSON (`unsupported-media-type`)"),
+                "RequestTimeout": problem_response("The body did not arrive in time (`request-timeout`)"),
                 "InternalError": problem_response("The server failed; the cause is logged with the request id (`internal-error`)"),
                 "Unavailable": problem_response("The database is unavailable; retry later (`service-unavailable`)"),
             }),
         );
     }
     v
+}
+
+/// A string that holds no NUL character (every request string: they are refused with
+/// `400 validation-failed`).
+const NO_NUL: &str = "^[^\\u0000]*$";
+
+/// States in the document that request strings may not hold NUL: a `pattern` on every
+/// free string of the schemas that request bodies use (and of the schemas they use).
+fn forbid_nul_in_requests(doc: &mut Value) {
+    fn refs(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(o) => {
+                if let Some(r) = o.get("$ref").and_then(|r| r.as_str()) {
+                    out.push(r.trim_start_matches("#/components/schemas/").to_string());
+                }
+                o.values().for_each(|x| refs(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+            _ => {}
+        }
+    }
+    fn patch(v: &mut Value) {
+        match v {
+            Value::Object(o) => {
+                let string = o.get("type").is_some_and(|t| {
+                    t == "string"
+                        || t.as_array()
+                            .is_some_and(|a| a.iter().any(|x| x == "string"))
+                });
+                if string
+                    && !o.contains_key("enum")
+                    && !o.contains_key("pattern")
+                    && !o.contains_key("const")
+                {
+                    o.insert("pattern".into(), json!(NO_NUL));
+                }
+                o.values_mut().for_each(patch);
+            }
+            Value::Array(a) => a.iter_mut().for_each(patch),
+            _ => {}
+        }
+    }
+    let mut todo = Vec::new();
+    if let Some(paths) = doc.get("paths") {
+        for item in paths.as_object().into_iter().flat_map(|o| o.values()) {
+            for op in item.as_object().into_iter().flat_map(|o| o.values()) {
+                if let Some(body) = op.get("requestBody") {
+                    refs(body, &mut todo);
+                }
+            }
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(name) = todo.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        if let Some(schema) = doc.pointer_mut(&format!("/components/schemas/{name}")) {
+            patch(schema);
+            refs(schema, &mut todo);
+        }
+    }
+    // inline request schemas
+    if let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) {
+        for item in paths.values_mut().filter_map(|i| i.as_object_mut()) {
+            for op in item.values_mut() {
+                if let Some(body) = op.get_mut("requestBody") {
+                    patch(body);
+                }
+            }
+        }
+    }
 }
 
 /// The OpenAPI document, as served at `/openapi.json` and committed in
@@ -358,6 +437,8 @@ pub fn app(
         }
         ApiError::validation("query", msg).into()
     });
+    let config = state.config.clone();
+    let cors = edges::cors(&config);
     let path_cfg = web::PathConfig::default()
         .error_handler(|e, _| ApiError::validation("path", e.to_string()).into());
     let (app, _) = register(
@@ -374,15 +455,26 @@ pub fn app(
     )
     .configure(play::routes)
     .default_service(web::to(fallback))
-    .wrap_fn(|req, srv| {
+    .wrap(cors)
+    .wrap_fn(move |req, srv| {
         let id = request_id(&req);
         let method = req.method().to_string();
         let path = req.path().to_string();
         let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
         let started = std::time::Instant::now();
-        let fut = srv.call(req);
+        let refused = edges::refuse(&req, &config);
+        let fut = match refused {
+            Some(e) => Err(edges::refused(req, e)),
+            None => Ok(srv.call(req)),
+        };
         async move {
-            let mut res = fut.await?;
+            let mut res = match fut {
+                Err(res) => res,
+                // handlers' errors are answers already; only a failing middleware
+                // (none of ours) would end here
+                Ok(fut) => fut.await?.map_into_boxed_body(),
+            };
+            edges::harden(&path, res.headers_mut());
             let status = res.status().as_u16();
             if let Ok(v) = HeaderValue::from_str(&id) {
                 res.headers_mut()

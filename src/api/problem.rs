@@ -48,6 +48,7 @@ problem_codes! {
     NotYourTurn = ("not-your-turn", 403, "Not your decision"),
     NotCreator = ("not-creator", 403, "Only the creator may do this"),
     OwnTimeout = ("own-timeout", 403, "The pending decision is yours"),
+    OriginNotAllowed = ("origin-not-allowed", 403, "Origin not allowed"),
     NotFound = ("not-found", 404, "Not found"),
     GameNotFound = ("game-not-found", 404, "No such game"),
     VersionNotFound = ("version-not-found", 404, "No such version"),
@@ -56,6 +57,7 @@ problem_codes! {
     UserNotFound = ("user-not-found", 404, "No such user"),
     DeliveryNotFound = ("delivery-not-found", 404, "No such delivery"),
     MethodNotAllowed = ("method-not-allowed", 405, "Method not allowed"),
+    RequestTimeout = ("request-timeout", 408, "Request not received in time"),
     StaleVersion = ("stale-version", 409, "The game has moved on"),
     UsernameTaken = ("username-taken", 409, "Username taken"),
     AlreadySeated = ("already-seated", 409, "Already seated"),
@@ -99,6 +101,7 @@ problem_codes! {
     MovePastHiddenInformation = ("move-past-hidden-information", 422, "Move goes past hidden information"),
     IdempotencyKeyReused = ("idempotency-key-reused", 422, "Idempotency key reused"),
     WebhookUrlNotAllowed = ("webhook-url-not-allowed", 422, "Webhook URL not allowed"),
+    RateLimited = ("rate-limited", 429, "Too many requests"),
     InternalError = ("internal-error", 500, "Internal server error"),
     ServiceUnavailable = ("service-unavailable", 503, "Service unavailable"),
 }

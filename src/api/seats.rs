@@ -130,6 +130,7 @@ pub async fn start_game(
         (status = 403, description = "The caller has no seat at this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game or user (`game-not-found`, `user-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game has started, or the user is seated (`game-already-started`, `already-seated`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many invitations to this game or by the caller today (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/invitations")]
@@ -165,6 +166,7 @@ pub async fn create_invitation(
             "the user is seated at this game",
         ));
     }
+    let quota = super::limits::invitation_quota(&st, id.as_str(), &me.id).await?;
     let to = views::seat_info(&user);
     let row = crate::notify::invited(
         &st.notifier,
@@ -174,11 +176,14 @@ pub async fn create_invitation(
         st.clock.now_ms(),
     );
     st.store.enqueue(vec![row]).await?;
+    super::limits::invited(&st, id.as_str(), &me.id).await?;
     st.notifier.wake();
-    Ok(HttpResponse::Accepted().json(InviteResult {
+    let mut resp = HttpResponse::Accepted().json(InviteResult {
         game_id: id.into_inner(),
         invited: user.username,
-    }))
+    });
+    quota.apply(&mut resp);
+    Ok(resp)
 }
 
 /// Accept an invitation: take the reserved seat (the game starts when it was the last).

@@ -4,7 +4,8 @@ use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 
 use super::dto::*;
 use super::error::{ApiError, Problem, ProblemCode};
-use super::extract::{ApiJson, CurrentUser};
+use super::extract::{ApiJson, ClientAddr, CurrentUser};
+use super::limits;
 use super::AppState;
 use crate::clock::rfc3339;
 use crate::i18n;
@@ -54,12 +55,14 @@ fn valid_email(s: &str) -> bool {
         (status = 201, description = "The user was created", body = UserView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The username is taken (`username-taken`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many sign-ups from this address (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/users")]
 pub async fn create_user(
     st: web::Data<AppState>,
     req: HttpRequest,
+    addr: ClientAddr,
     body: ApiJson<RegisterRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let r = body.0;
@@ -105,11 +108,12 @@ pub async fn create_user(
         }
         return Err(e);
     }
+    limits::check_signup(&st, &addr.0).await?;
     let auth = st.auth.clone();
     let password = r.password;
-    let hash = web::block(move || auth.hash_password(&password))
+    let hash = auth
+        .hash_password(password)
         .await
-        .map_err(ApiError::internal)?
         .map_err(ApiError::internal)?;
     let row = UserRow {
         id: uuid::Uuid::new_v4().to_string(),
@@ -123,6 +127,7 @@ pub async fn create_user(
         time_zone,
     };
     st.store.create_user(row.clone()).await?;
+    limits::signed_up(&st, &addr.0).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", "/v1/users/me"))
         .json(user_view(&row)))
@@ -138,27 +143,32 @@ pub async fn create_user(
         (status = 200, description = "A bearer token", body = TokenResponse),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Wrong username or password (`invalid-credentials`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many failed logins for this account or from this address (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/token")]
 pub async fn create_token(
     st: web::Data<AppState>,
+    addr: ClientAddr,
     body: ApiJson<TokenRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let r = body.0;
+    limits::check_login(&st, &r.username, &addr.0).await?;
     let user = super::load::user_named(&st, &r.username).await?;
     let auth = st.auth.clone();
     let stored = user.as_ref().map(|u| u.password_hash.clone());
-    let password = r.password;
-    let ok = web::block(move || auth.verify_password(&password, stored.as_deref()))
+    let ok = auth
+        .verify_password(r.password, stored)
         .await
         .map_err(ApiError::internal)?;
     let Some(user) = user.filter(|_| ok) else {
+        limits::login_failed(&st, &r.username, &addr.0).await?;
         return Err(ApiError::new(
             ProblemCode::InvalidCredentials,
             "wrong username or password",
         ));
     };
+    limits::login_succeeded(&st, &r.username).await?;
     let token = st
         .auth
         .issue(&user.id, st.clock.now_ms())

@@ -8,6 +8,7 @@
 
 mod conn;
 mod corr;
+mod limits;
 mod lists;
 /// The tables, as `diesel print-schema` writes them from a Postgres database migrated
 /// with `migrations/postgres` (see `diesel.toml` and the README); a test checks them
@@ -27,6 +28,7 @@ use thiserror::Error;
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
 pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
+pub use limits::Written;
 pub use lists::{ChatOrder, GameFilter, GameKey, Page};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
 pub use webhooks::*;
@@ -121,6 +123,8 @@ fn is_connection_message(m: &str) -> bool {
         || m.contains("shutting down")
         || m.contains("starting up")
 }
+
+diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
 
 // ----- records ----------------------------------------------------------------------
 
@@ -477,10 +481,12 @@ impl Store {
         .await
     }
 
+    /// The user of a username, whatever its case (`ann` and `ANN` name one account: a
+    /// unique index on `lower(username)` keeps them one).
     pub async fn user_by_username(&self, name: String) -> Result<Option<UserRow>, StoreError> {
         self.run(move |c| {
             Ok(users::table
-                .filter(users::username.eq(name))
+                .filter(lower(users::username).eq(name.to_lowercase()))
                 .select(UserRow::as_select())
                 .first(c)
                 .optional()?)

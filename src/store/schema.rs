@@ -78,6 +78,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    limit_attempts (id) {
+        id -> Text,
+        kind -> Text,
+        subject -> Text,
+        at -> Int8,
+    }
+}
+
+diesel::table! {
     notification_prefs (user_id, event_type) {
         user_id -> Text,
         event_type -> Text,
@@ -198,6 +207,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     game_seats,
     games,
     idempotency_keys,
+    limit_attempts,
     notification_prefs,
     outbox,
     settings,

@@ -135,6 +135,12 @@ pub fn test_config(url: &str) -> Config {
         reminder_before_secs: 86_400,
         deadline_sweep_ms: 0,
         vacation_days_per_year: 14,
+        // every test user signs up from 127.0.0.1
+        signups_per_address: 100_000,
+        games_per_hour: 100_000,
+        chat_per_minute: 100_000,
+        invitations_per_game: 100_000,
+        invitations_per_day: 100_000,
         ..Config::default()
     }
 }

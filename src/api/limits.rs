@@ -1,0 +1,311 @@
+//! Abuse limits on logins and sign-ups, counted in the database (so they hold across
+//! server processes): failed logins per account (the username in lower case, whether or
+//! not it exists, so the answer says nothing about accounts) and per client address
+//! within a sliding window, then `429` with `Retry-After` until the oldest counted
+//! failure leaves the window; a successful login clears its account's failures.
+//! Sign-ups are counted per client address.
+
+use super::error::ApiError;
+use super::AppState;
+
+const LOGIN_ACCOUNT: &str = "login-account";
+const LOGIN_ADDRESS: &str = "login-address";
+const SIGNUP_ADDRESS: &str = "signup-address";
+
+/// The account a login names: its username in lower case (at most 64 characters, the
+/// longest a username can be).
+fn account_key(username: &str) -> String {
+    username.to_lowercase().chars().take(64).collect()
+}
+
+/// The longest window: older attempts are forgotten.
+fn horizon_ms(st: &AppState) -> i64 {
+    st.config
+        .login_window_secs
+        .max(st.config.signup_window_secs)
+        .max(DAY_SECS)
+        .saturating_mul(1000)
+}
+
+const DAY_SECS: i64 = 86_400;
+const INVITE_GAME: &str = "invite-game";
+const INVITE_USER: &str = "invite-user";
+
+/// `429` when `subject` has `limit` attempts of `kind` within `window_secs`.
+async fn check(
+    st: &AppState,
+    kind: &'static str,
+    subject: &str,
+    limit: i64,
+    window_secs: i64,
+    what: &str,
+) -> Result<(), ApiError> {
+    let now = st.clock.now_ms();
+    let window = window_secs.saturating_mul(1000);
+    // the attempts counted are bounded: none is recorded while the limit holds (apart
+    // from requests racing each other)
+    let times = st
+        .store
+        .recent_limit_attempts(
+            kind,
+            subject.to_string(),
+            now - window,
+            limit.saturating_mul(4),
+        )
+        .await?;
+    let n = times.len() as i64;
+    if n < limit {
+        return Ok(());
+    }
+    // the count drops below the limit when the (n - limit + 1)-th oldest leaves
+    let free_at = times[(n - limit) as usize] + window;
+    let secs = (free_at - now + 999) / 1000;
+    Err(ApiError::rate_limited(
+        format!("too many {what}; try again in {secs} s"),
+        secs,
+    ))
+}
+
+/// Refuses a login attempt for `username` from `addr` while either limit holds.
+pub async fn check_login(st: &AppState, username: &str, addr: &str) -> Result<(), ApiError> {
+    let c = &st.config;
+    check(
+        st,
+        LOGIN_ACCOUNT,
+        &account_key(username),
+        c.login_failures_per_account,
+        c.login_window_secs,
+        "failed logins for this account",
+    )
+    .await?;
+    check(
+        st,
+        LOGIN_ADDRESS,
+        addr,
+        c.login_failures_per_address,
+        c.login_window_secs,
+        "failed logins from this address",
+    )
+    .await
+}
+
+/// Counts a failed login.
+pub async fn login_failed(st: &AppState, username: &str, addr: &str) -> Result<(), ApiError> {
+    let now = st.clock.now_ms();
+    st.store
+        .record_limit_attempts(
+            vec![
+                (LOGIN_ACCOUNT, account_key(username)),
+                (LOGIN_ADDRESS, addr.to_string()),
+            ],
+            now,
+            now - horizon_ms(st),
+        )
+        .await?;
+    Ok(())
+}
+
+/// A successful login clears its account's failures.
+pub async fn login_succeeded(st: &AppState, username: &str) -> Result<(), ApiError> {
+    st.store
+        .clear_limit_attempts(LOGIN_ACCOUNT, account_key(username))
+        .await?;
+    Ok(())
+}
+
+/// Refuses a sign-up from `addr` while its limit holds.
+pub async fn check_signup(st: &AppState, addr: &str) -> Result<(), ApiError> {
+    check(
+        st,
+        SIGNUP_ADDRESS,
+        addr,
+        st.config.signups_per_address,
+        st.config.signup_window_secs,
+        "sign-ups from this address",
+    )
+    .await
+}
+
+/// Counts a sign-up.
+pub async fn signed_up(st: &AppState, addr: &str) -> Result<(), ApiError> {
+    let now = st.clock.now_ms();
+    st.store
+        .record_limit_attempts(
+            vec![(SIGNUP_ADDRESS, addr.to_string())],
+            now,
+            now - horizon_ms(st),
+        )
+        .await?;
+    Ok(())
+}
+
+/// A per-user write quota (counted from the rows the user wrote, so it holds across
+/// server processes), reported in the IETF draft's `RateLimit-Limit`,
+/// `RateLimit-Remaining` and `RateLimit-Reset` headers.
+#[derive(Clone, Copy, Debug)]
+pub struct Quota {
+    pub limit: i64,
+    /// What is left after this write.
+    pub remaining: i64,
+    /// Seconds until the oldest counted write leaves the window.
+    pub reset: i64,
+}
+
+impl Quota {
+    /// The quota for one more write after `written` within `window_secs`; `429` when
+    /// none is left.
+    pub fn take(
+        st: &AppState,
+        written: crate::store::Written,
+        limit: i64,
+        window_secs: i64,
+        what: &str,
+    ) -> Result<Quota, ApiError> {
+        let now = st.clock.now_ms();
+        let reset = match written.oldest {
+            Some(t) => ((t + window_secs.saturating_mul(1000) - now + 999) / 1000).max(1),
+            None => window_secs,
+        };
+        let q = Quota {
+            limit,
+            remaining: (limit - written.count - 1).max(0),
+            reset,
+        };
+        if written.count >= limit {
+            let mut e = ApiError::rate_limited(
+                format!("at most {limit} {what}; try again in {reset} s"),
+                reset,
+            );
+            e.headers.extend(Quota { remaining: 0, ..q }.headers());
+            return Err(e);
+        }
+        Ok(q)
+    }
+
+    pub fn headers(&self) -> [(&'static str, String); 3] {
+        [
+            ("ratelimit-limit", self.limit.to_string()),
+            ("ratelimit-remaining", self.remaining.to_string()),
+            ("ratelimit-reset", self.reset.to_string()),
+        ]
+    }
+
+    /// Adds the headers to an answer.
+    pub fn apply(&self, resp: &mut actix_web::HttpResponse) {
+        for (name, value) in self.headers() {
+            if let Ok(v) = actix_web::http::header::HeaderValue::from_str(&value) {
+                resp.headers_mut()
+                    .insert(actix_web::http::header::HeaderName::from_static(name), v);
+            }
+        }
+    }
+}
+
+/// One more game created by `user_id` (`TILEPOST_GAMES_PER_HOUR`).
+pub async fn game_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiError> {
+    let window = 3600;
+    let since = st.clock.now_ms() - window * 1000;
+    let written = st
+        .store
+        .games_created_since(user_id.to_string(), since)
+        .await?;
+    Quota::take(
+        st,
+        written,
+        st.config.games_per_hour,
+        window,
+        "games an hour",
+    )
+}
+
+/// One more chat message by `user_id` (`TILEPOST_CHAT_PER_MINUTE`, over all games).
+pub async fn chat_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiError> {
+    let window = 60;
+    let since = st.clock.now_ms() - window * 1000;
+    let written = st
+        .store
+        .chat_written_since(user_id.to_string(), since)
+        .await?;
+    Quota::take(
+        st,
+        written,
+        st.config.chat_per_minute,
+        window,
+        "chat messages a minute",
+    )
+}
+
+/// A quota counted in the attempts table (for writes that leave no row of their own to
+/// count, like the emails of invitations).
+async fn counted_quota(
+    st: &AppState,
+    kind: &'static str,
+    subject: &str,
+    limit: i64,
+    window_secs: i64,
+    what: &str,
+) -> Result<Quota, ApiError> {
+    let now = st.clock.now_ms();
+    let times = st
+        .store
+        .recent_limit_attempts(
+            kind,
+            subject.to_string(),
+            now - window_secs.saturating_mul(1000),
+            limit,
+        )
+        .await?;
+    let written = crate::store::Written {
+        count: times.len() as i64,
+        oldest: times.first().copied(),
+    };
+    Quota::take(st, written, limit, window_secs, what)
+}
+
+/// One more invitation to game `game_id` by `user_id` (`TILEPOST_INVITATIONS_PER_GAME`
+/// and `TILEPOST_INVITATIONS_PER_DAY`, both per day); the stricter quota is reported.
+pub async fn invitation_quota(
+    st: &AppState,
+    game_id: &str,
+    user_id: &str,
+) -> Result<Quota, ApiError> {
+    let per_game = counted_quota(
+        st,
+        INVITE_GAME,
+        game_id,
+        st.config.invitations_per_game,
+        DAY_SECS,
+        "invitations to this game a day",
+    )
+    .await?;
+    let per_user = counted_quota(
+        st,
+        INVITE_USER,
+        user_id,
+        st.config.invitations_per_day,
+        DAY_SECS,
+        "invitations a day",
+    )
+    .await?;
+    Ok(if per_game.remaining <= per_user.remaining {
+        per_game
+    } else {
+        per_user
+    })
+}
+
+/// Counts an invitation sent.
+pub async fn invited(st: &AppState, game_id: &str, user_id: &str) -> Result<(), ApiError> {
+    let now = st.clock.now_ms();
+    st.store
+        .record_limit_attempts(
+            vec![
+                (INVITE_GAME, game_id.to_string()),
+                (INVITE_USER, user_id.to_string()),
+            ],
+            now,
+            now - horizon_ms(st),
+        )
+        .await?;
+    Ok(())
+}
