@@ -118,19 +118,7 @@ impl Game {
         spot: &str,
         sink: &mut impl EffectSink,
     ) -> Result<u16, PlayError> {
-        let seg = self
-            .board
-            .tile_index_at(pos)
-            .and_then(|j| {
-                let pt = self.board.tiles()[j];
-                let tt = pt.tile_type();
-                let s = tt.parse_spot(spot)?;
-                if matches!(s, Spot::Corner(_)) {
-                    return None;
-                }
-                tt.feature_at(pt.rotation, s).map(|i| self.board.seg(j, i))
-            })
-            .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
+        let seg = self.feature_seg_at(pos, spot)?;
         if !self.magic_dest_ok(f, seg) {
             return Err(PlayError::MagicNotAllowed);
         }

@@ -239,19 +239,7 @@ impl Game {
                 Done::AbbeySkipped
             }
             (Phase::MoveWagon, Step::Wagon(pos, spot)) => {
-                let seg = self
-                    .board
-                    .tile_index_at(pos)
-                    .and_then(|j| {
-                        let pt = self.board.tiles()[j];
-                        let tt = pt.tile_type();
-                        let s = tt.parse_spot(spot)?;
-                        if matches!(s, Spot::Corner(_)) {
-                            return None;
-                        }
-                        tt.feature_at(pt.rotation, s).map(|i| self.board.seg(j, i))
-                    })
-                    .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
+                let seg = self.feature_seg_at(pos, spot)?;
                 if !self.wagon_target_ok(seg) {
                     return Err(PlayError::WagonOutOfReach);
                 }
@@ -297,19 +285,7 @@ impl Game {
                 Done::CropMode(mode)
             }
             (Phase::CropAction, Step::Crop(add, k, pos, spot)) => {
-                let seg = self
-                    .board
-                    .tile_index_at(pos)
-                    .and_then(|j| {
-                        let pt = self.board.tiles()[j];
-                        let tt = pt.tile_type();
-                        let s = tt.parse_spot(spot)?;
-                        if matches!(s, Spot::Corner(_)) {
-                            return None;
-                        }
-                        tt.feature_at(pt.rotation, s).map(|i| self.board.seg(j, i))
-                    })
-                    .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
+                let seg = self.feature_seg_at(pos, spot)?;
                 self.crop_act(player, k, seg, add, sink)?;
                 Done::Crop(add, k, pos, seg)
             }
@@ -473,6 +449,22 @@ impl Game {
         };
         self.version += 1;
         Ok(done)
+    }
+
+    /// The feature that `spot` names on the tile at `pos` (a corner spot names none).
+    pub(crate) fn feature_seg_at(&self, pos: Pos, spot: &str) -> Result<u16, PlayError> {
+        self.board
+            .tile_index_at(pos)
+            .and_then(|j| {
+                let pt = self.board.tiles()[j];
+                let tt = pt.tile_type();
+                let s = tt.parse_spot(spot)?;
+                if matches!(s, Spot::Corner(_)) {
+                    return None;
+                }
+                tt.feature_at(pt.rotation, s).map(|i| self.board.seg(j, i))
+            })
+            .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))
     }
 
     pub(crate) fn spot_name_of(&self, seg: u16) -> String {
