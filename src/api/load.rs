@@ -15,6 +15,7 @@ use super::views;
 use super::AppState;
 use crate::clock::rfc3339;
 use crate::correspondence as corr;
+use crate::store::InvitationState;
 use crate::store::{GameData, GameRow, UserRow};
 
 /// A game's summary and seats, with its whole log when `with_events`.
@@ -149,11 +150,7 @@ async fn decorate(st: &AppState, view: &mut GameView, data: &GameData) -> Result
         .map(|i| InvitationView {
             username: i.username,
             // an invitation nobody answered before the start has lapsed
-            status: if i.status == "pending" && g.status != GameStatus::Open {
-                "lapsed".into()
-            } else {
-                i.status
-            },
+            status: InvitationState::of(i.status, g.status != GameStatus::Open),
         })
         .collect();
     Ok(())

@@ -12,6 +12,7 @@ pub mod edges;
 pub mod error;
 pub mod extract;
 pub mod games;
+pub mod health;
 pub mod history;
 pub mod limits;
 pub mod load;
@@ -29,7 +30,7 @@ use std::sync::{Arc, OnceLock};
 
 use actix_web::dev::{Service, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
-use actix_web::{get, web, App, HttpRequest, HttpResponse};
+use actix_web::{web, App, HttpRequest, HttpResponse};
 use serde_json::{json, Value};
 use tracing::Instrument;
 use utoipa::OpenApi;
@@ -38,7 +39,6 @@ use utoipa_actix_web::{scope, AppExt};
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::store::Store;
-use dto::Health;
 use error::{ApiError, Problem, ProblemCode};
 
 /// What every request can reach.
@@ -82,40 +82,6 @@ impl AppState {
 )]
 struct ApiDoc;
 
-/// Liveness: the process answers.
-#[utoipa::path(
-    operation_id = "get_health",
-    tag = "health",
-    security(()),
-    responses((status = 200, description = "The server is alive", body = Health))
-)]
-#[get("/healthz")]
-async fn healthz() -> HttpResponse {
-    HttpResponse::Ok().json(Health {
-        status: "ok".into(),
-        database: None,
-    })
-}
-
-/// Readiness: the database answers.
-#[utoipa::path(
-    operation_id = "get_readiness",
-    tag = "health",
-    security(()),
-    responses(
-        (status = 200, description = "The server and its database answer", body = Health),
-        (status = 503, description = "The database is unreachable (`service-unavailable`)", body = Problem, content_type = "application/problem+json"),
-    )
-)]
-#[get("/readyz")]
-async fn readyz(st: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    st.store.ping().await?;
-    Ok(HttpResponse::Ok().json(Health {
-        status: "ok".into(),
-        database: Some(st.store.backend().into()),
-    }))
-}
-
 /// Registers every documented route on a utoipa app.
 fn register<T>(app: utoipa_actix_web::UtoipaApp<T>) -> utoipa_actix_web::UtoipaApp<T>
 where
@@ -126,48 +92,50 @@ where
         InitError = (),
     >,
 {
-    app.service(healthz).service(readyz).service(
-        scope::scope("/v1")
-            .service(users::create_user)
-            .service(users::create_token)
-            .service(users::get_me)
-            .service(users::update_me)
-            .service(games::create_game)
-            .service(games::list_games)
-            .service(games::get_game)
-            .service(seats::join_game)
-            .service(seats::start_game)
-            .service(games::list_placements)
-            .service(games::list_actions)
-            .service(moves::submit_move)
-            .service(history::list_events)
-            .service(moves::resign_game)
-            .service(pictures::get_board_svg)
-            .service(pictures::get_board_png)
-            .service(pictures::list_tiles)
-            .service(pictures::get_tile_svg)
-            .service(clock::claim_timeout)
-            .service(seats::accept_invitation)
-            .service(seats::decline_invitation)
-            .service(seats::leave_game)
-            .service(seats::abort_game)
-            .service(chat::list_chat)
-            .service(chat::post_chat)
-            .service(history::export_game)
-            .service(clock::start_vacation)
-            .service(clock::end_vacation)
-            .service(webhooks::create_webhook)
-            .service(webhooks::list_webhooks)
-            .service(webhooks::delete_webhook)
-            .service(webhooks::rotate_webhook_secret)
-            .service(webhooks::list_webhook_deliveries)
-            .service(webhooks::redeliver_webhook_delivery)
-            .service(webhooks::get_notification_settings)
-            .service(webhooks::update_notification_settings)
-            .service(webhooks::get_unsubscribe)
-            .service(webhooks::create_unsubscribe)
-            .service(seats::create_invitation),
-    )
+    app.service(health::healthz)
+        .service(health::readyz)
+        .service(
+            scope::scope("/v1")
+                .service(users::create_user)
+                .service(users::create_token)
+                .service(users::get_me)
+                .service(users::update_me)
+                .service(games::create_game)
+                .service(games::list_games)
+                .service(games::get_game)
+                .service(seats::join_game)
+                .service(seats::start_game)
+                .service(games::list_placements)
+                .service(games::list_actions)
+                .service(moves::submit_move)
+                .service(history::list_events)
+                .service(moves::resign_game)
+                .service(pictures::get_board_svg)
+                .service(pictures::get_board_png)
+                .service(pictures::list_tiles)
+                .service(pictures::get_tile_svg)
+                .service(clock::claim_timeout)
+                .service(seats::accept_invitation)
+                .service(seats::decline_invitation)
+                .service(seats::leave_game)
+                .service(seats::abort_game)
+                .service(chat::list_chat)
+                .service(chat::post_chat)
+                .service(history::export_game)
+                .service(clock::start_vacation)
+                .service(clock::end_vacation)
+                .service(webhooks::create_webhook)
+                .service(webhooks::list_webhooks)
+                .service(webhooks::delete_webhook)
+                .service(webhooks::rotate_webhook_secret)
+                .service(webhooks::list_webhook_deliveries)
+                .service(webhooks::redeliver_webhook_delivery)
+                .service(webhooks::get_notification_settings)
+                .service(webhooks::update_notification_settings)
+                .service(webhooks::get_unsubscribe)
+                .service(webhooks::create_unsubscribe)
+                .service(seats::create_invitation),
+        )
 }
 
 const METHODS: [&str; 8] = [

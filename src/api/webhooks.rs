@@ -38,9 +38,9 @@ fn delivery_view(d: &DeliveryInfo) -> DeliveryView {
         id: r.id.clone(),
         webhook_id: r.outbox_id.clone(),
         event_type: d.kind.clone(),
-        status: r.status.clone(),
+        status: d.status,
         attempts: r.attempts,
-        next_attempt_at: (r.status == "pending").then(|| rfc3339(r.next_attempt_at)),
+        next_attempt_at: (d.status == DeliveryStatus::Pending).then(|| rfc3339(r.next_attempt_at)),
         delivered_at: r.delivered_at.map(rfc3339),
         last_status: r.last_status,
         created_at: rfc3339(r.created_at),
@@ -297,6 +297,8 @@ pub async fn redeliver_webhook_delivery(
     st.notifier.wake();
     let info = DeliveryInfo {
         delivery: d,
+        // `redeliver` has just made it pending again
+        status: DeliveryStatus::Pending,
         kind: String::new(),
         attempts: Vec::new(),
     };

@@ -14,7 +14,7 @@ use tilepost_engine::{Effect, Event};
 
 use crate::clock::rfc3339;
 use crate::i18n;
-use crate::store::{OutboxRow, SeatInfo};
+use crate::store::{OutboxRow, OutboxStatus, SeatInfo};
 
 /// Every event type, in the order documents list them.
 pub const EVENT_TYPES: &[&str] = &[
@@ -146,7 +146,7 @@ fn row(n: &Notifier, m: Message<'_>, now: i64) -> OutboxRow {
         user_id: m.to.user_id.clone(),
         game_id: Some(m.game_id.to_string()),
         payload: body.to_string(),
-        status: "pending".into(),
+        status: OutboxStatus::Pending.as_str().into(),
         attempts: 0,
         next_attempt_at: now,
         delivered_at: None,

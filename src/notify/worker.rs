@@ -14,7 +14,7 @@ use super::guard;
 use super::sign;
 use super::Notifier;
 use crate::clock::Clock;
-use crate::store::{AttemptRow, Claimed, Next, Recorded, Store, StoreError, RELAY};
+use crate::store::{AttemptRow, Claimed, DeliveryStatus, Next, Recorded, Store, StoreError, RELAY};
 
 const BATCH: i64 = 64;
 const MAX_DELAY_MS: i64 = 6 * 3600 * 1000;
@@ -226,7 +226,7 @@ impl Worker {
     }
 
     async fn drop(&self, id: String) -> Result<Option<Recorded>, StoreError> {
-        self.store.drop_delivery(id, "failed").await?;
+        self.store.drop_delivery(id, DeliveryStatus::Failed).await?;
         Ok(None)
     }
 

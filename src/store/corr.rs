@@ -11,7 +11,8 @@ use super::schema::{chat_messages, game_clocks, game_invites, vacations};
 use super::schema::{game_events, game_seats, games, outbox, users};
 use super::{
     game_rows, load_game, lock_open_game, Conflict, DbConn, GameData, GameRecord, GameRow,
-    GameStatus, OutboxRow, SeatInfo, StartPlan, Store, StoreError, TxError,
+    GameStatus, InviteStatus, OutboxRow, OutboxStatus, SeatInfo, StartPlan, Store, StoreError,
+    TxError,
 };
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
@@ -49,7 +50,7 @@ impl VacationRow {
 pub struct InviteInfo {
     pub user_id: String,
     pub username: String,
-    pub status: String,
+    pub status: InviteStatus,
     pub created_at: i64,
 }
 
@@ -87,7 +88,7 @@ pub(super) fn usernames(
 fn pending_invites(c: &mut DbConn, game_id: &str) -> Result<Vec<String>, DieselError> {
     game_invites::table
         .filter(game_invites::game_id.eq(game_id))
-        .filter(game_invites::status.eq("pending"))
+        .filter(game_invites::status.eq(InviteStatus::Pending.as_str()))
         .select(game_invites::user_id)
         .load(c)
 }
@@ -342,7 +343,7 @@ impl Store {
                         .values((
                             game_invites::game_id.eq(&game_id),
                             game_invites::user_id.eq(u),
-                            game_invites::status.eq("pending"),
+                            game_invites::status.eq(InviteStatus::Pending.as_str()),
                             game_invites::created_at.eq(now),
                         ))
                         .execute(c)?;
@@ -415,7 +416,7 @@ impl Store {
                             .filter(game_invites::game_id.eq(&game_id))
                             .filter(game_invites::user_id.eq(&user_id)),
                     )
-                    .set(game_invites::status.eq("accepted"))
+                    .set(game_invites::status.eq(InviteStatus::Accepted.as_str()))
                     .execute(c)?;
                 }
                 if data.seats.len() as i32 + 1 >= data.game.seats {
@@ -445,9 +446,9 @@ impl Store {
                     game_invites::table
                         .filter(game_invites::game_id.eq(&game_id))
                         .filter(game_invites::user_id.eq(&user_id))
-                        .filter(game_invites::status.eq("pending")),
+                        .filter(game_invites::status.eq(InviteStatus::Pending.as_str())),
                 )
-                .set(game_invites::status.eq("declined"))
+                .set(game_invites::status.eq(InviteStatus::Declined.as_str()))
                 .execute(c)?;
                 if n == 0 {
                     return Err(TxError::Store(StoreError::Conflict(Conflict::NotInvited)));
@@ -537,7 +538,7 @@ impl Store {
                 diesel::delete(
                     outbox::table
                         .filter(outbox::game_id.eq(&game_id))
-                        .filter(outbox::status.eq("pending")),
+                        .filter(outbox::status.eq(OutboxStatus::Pending.as_str())),
                 )
                 .execute(c)?;
                 diesel::delete(game_invites::table.filter(game_invites::game_id.eq(&game_id)))
@@ -567,7 +568,7 @@ impl Store {
                 .get_result(c)?;
             let invitations: i64 = game_invites::table
                 .filter(game_invites::user_id.eq(&user_id))
-                .filter(game_invites::status.eq("pending"))
+                .filter(game_invites::status.eq(InviteStatus::Pending.as_str()))
                 .filter(
                     game_invites::game_id.eq_any(
                         games::table
@@ -670,13 +671,18 @@ fn invites_q(c: &mut DbConn, game_id: &str) -> Result<Vec<InviteInfo>, StoreErro
         .load(c)?;
     let ids: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
     let names = usernames(c, &ids)?;
-    Ok(rows
-        .into_iter()
-        .map(|(user_id, status, created_at)| InviteInfo {
-            username: names.get(&user_id).cloned().unwrap_or_default(),
-            user_id,
-            status,
-            created_at,
+    rows.into_iter()
+        .map(|(user_id, status, created_at)| {
+            let status = InviteStatus::from_column(&status).ok_or_else(|| StoreError::Corrupt {
+                row: format!("invitation of {user_id} to game {game_id}"),
+                detail: format!("unknown status {status:?}"),
+            })?;
+            Ok(InviteInfo {
+                username: names.get(&user_id).cloned().unwrap_or_default(),
+                user_id,
+                status,
+                created_at,
+            })
         })
-        .collect())
+        .collect()
 }

@@ -14,6 +14,7 @@ mod lists;
 /// with `migrations/postgres` (see `diesel.toml` and the README); a test checks them
 /// against the migrations of both databases.
 mod schema;
+mod status;
 mod webhooks;
 
 use std::sync::Arc;
@@ -31,6 +32,7 @@ pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
 pub use limits::Written;
 pub use lists::{ChatOrder, GameFilter, GameKey, Page};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
+pub use status::{DeliveryStatus, GameStatus, InvitationState, InviteStatus, OutboxStatus};
 pub use webhooks::*;
 
 /// Why a store operation failed.
@@ -142,38 +144,6 @@ pub struct UserRow {
     pub locale: String,
     /// An IANA time zone name.
     pub time_zone: String,
-}
-
-// The `games.status` column, typed; `as_str` is the one place that spells the stored
-// names (also the API's: the enum is the API's `GameStatus` schema).
-/// Where a game is in its life.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum GameStatus {
-    /// Waiting for players.
-    Open,
-    Active,
-    Finished,
-}
-
-impl GameStatus {
-    pub const ALL: [GameStatus; 3] = [GameStatus::Open, GameStatus::Active, GameStatus::Finished];
-
-    /// The name stored in the column (and used on the wire).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Open => "open",
-            GameStatus::Active => "active",
-            GameStatus::Finished => "finished",
-        }
-    }
-
-    /// The status stored as `s`.
-    pub fn from_column(s: &str) -> Option<GameStatus> {
-        GameStatus::ALL.into_iter().find(|g| g.as_str() == s)
-    }
 }
 
 /// A game's row as stored: status and JSON columns as text. Read only through

@@ -15,7 +15,7 @@ use super::conn::DbConn;
 use super::schema::{
     notification_prefs, outbox, users, webhook_attempts, webhook_deliveries, webhook_endpoints,
 };
-use super::{OutboxRow, Store, StoreError};
+use super::{DeliveryStatus, OutboxRow, OutboxStatus, Store, StoreError};
 
 /// The endpoint id of the server-wide email relay.
 pub const RELAY: &str = "relay";
@@ -77,6 +77,8 @@ pub struct AttemptRow {
 #[derive(Clone, Debug)]
 pub struct DeliveryInfo {
     pub delivery: DeliveryRow,
+    /// The delivery's status, parsed from its row.
+    pub status: DeliveryStatus,
     pub kind: String,
     pub attempts: Vec<AttemptRow>,
 }
@@ -150,7 +152,7 @@ fn fan_out_rows(
                     outbox_id: m.id.clone(),
                     endpoint_id: t,
                     user_id: m.user_id.clone(),
-                    status: "pending".into(),
+                    status: DeliveryStatus::Pending.as_str().into(),
                     attempts: 0,
                     next_attempt_at: now.max(m.next_attempt_at),
                     claim_token: None,
@@ -162,7 +164,7 @@ fn fan_out_rows(
                 .execute(c)?;
         }
         diesel::update(outbox::table.find(&m.id))
-            .set(outbox::status.eq("dispatched"))
+            .set(outbox::status.eq(OutboxStatus::Dispatched.as_str()))
             .execute(c)?;
     }
     Ok(())
@@ -177,7 +179,7 @@ impl Store {
             c.transaction(|c| {
                 let rows: Vec<OutboxRow> = match c {
                     DbConn::Pg(pg) => outbox::table
-                        .filter(outbox::status.eq("pending"))
+                        .filter(outbox::status.eq(OutboxStatus::Pending.as_str()))
                         .order(outbox::created_at.asc())
                         .limit(limit)
                         .select(OutboxRow::as_select())
@@ -189,9 +191,10 @@ impl Store {
                         let token = format!("fanning:{}", uuid::Uuid::new_v4().simple());
                         diesel::sql_query(
                             "UPDATE outbox SET status = ? WHERE id IN (SELECT id FROM outbox \
-                             WHERE status = 'pending' ORDER BY created_at LIMIT ?)",
+                             WHERE status = ? ORDER BY created_at LIMIT ?)",
                         )
                         .bind::<diesel::sql_types::Text, _>(&token)
+                        .bind::<diesel::sql_types::Text, _>(OutboxStatus::Pending.as_str())
                         .bind::<diesel::sql_types::BigInt, _>(limit)
                         .execute(sq)?;
                         outbox::table
@@ -220,13 +223,13 @@ impl Store {
         self.run(move |c| {
             c.transaction(|c| {
                 let due = webhook_deliveries::status
-                    .eq("pending")
+                    .eq(DeliveryStatus::Pending.as_str())
                     .and(webhook_deliveries::next_attempt_at.le(now))
                     .or(webhook_deliveries::status
-                        .eq("sending")
+                        .eq(DeliveryStatus::Sending.as_str())
                         .and(webhook_deliveries::claimed_until.lt(now)));
                 let claim = (
-                    webhook_deliveries::status.eq("sending"),
+                    webhook_deliveries::status.eq(DeliveryStatus::Sending.as_str()),
                     webhook_deliveries::claim_token.eq(Some(token.clone())),
                     webhook_deliveries::claimed_until.eq(Some(now + lease_ms)),
                 );
@@ -248,15 +251,18 @@ impl Store {
                     }
                     DbConn::Sqlite(sq) => {
                         diesel::sql_query(
-                            "UPDATE webhook_deliveries SET status = 'sending', claim_token = ?, \
+                            "UPDATE webhook_deliveries SET status = ?, claim_token = ?, \
                              claimed_until = ? WHERE id IN (SELECT id FROM webhook_deliveries \
-                             WHERE (status = 'pending' AND next_attempt_at <= ?) \
-                             OR (status = 'sending' AND claimed_until < ?) \
+                             WHERE (status = ? AND next_attempt_at <= ?) \
+                             OR (status = ? AND claimed_until < ?) \
                              ORDER BY next_attempt_at LIMIT ?)",
                         )
+                        .bind::<diesel::sql_types::Text, _>(DeliveryStatus::Sending.as_str())
                         .bind::<diesel::sql_types::Text, _>(&token)
                         .bind::<diesel::sql_types::BigInt, _>(now + lease_ms)
+                        .bind::<diesel::sql_types::Text, _>(DeliveryStatus::Pending.as_str())
                         .bind::<diesel::sql_types::BigInt, _>(now)
+                        .bind::<diesel::sql_types::Text, _>(DeliveryStatus::Sending.as_str())
                         .bind::<diesel::sql_types::BigInt, _>(now)
                         .bind::<diesel::sql_types::BigInt, _>(limit)
                         .execute(sq)?;
@@ -265,7 +271,7 @@ impl Store {
                 let rows: Vec<(DeliveryRow, OutboxRow)> = webhook_deliveries::table
                     .inner_join(outbox::table)
                     .filter(webhook_deliveries::claim_token.eq(Some(token.clone())))
-                    .filter(webhook_deliveries::status.eq("sending"))
+                    .filter(webhook_deliveries::status.eq(DeliveryStatus::Sending.as_str()))
                     .select((DeliveryRow::as_select(), OutboxRow::as_select()))
                     .load(c)?;
                 let ep_ids: Vec<String> = rows
@@ -312,11 +318,15 @@ impl Store {
     }
 
     /// Releases a claim without an attempt (the endpoint vanished or the worker stops).
-    pub async fn drop_delivery(&self, id: String, status: &'static str) -> Result<(), StoreError> {
+    pub async fn drop_delivery(
+        &self,
+        id: String,
+        status: DeliveryStatus,
+    ) -> Result<(), StoreError> {
         self.run(move |c| {
             diesel::update(webhook_deliveries::table.find(id))
                 .set((
-                    webhook_deliveries::status.eq(status),
+                    webhook_deliveries::status.eq(status.as_str()),
                     webhook_deliveries::claim_token.eq(None::<String>),
                     webhook_deliveries::claimed_until.eq(None::<i64>),
                 ))
@@ -511,10 +521,10 @@ impl Store {
                 webhook_deliveries::table
                     .filter(webhook_deliveries::id.eq(&delivery_id))
                     .filter(webhook_deliveries::endpoint_id.eq(&endpoint_id))
-                    .filter(webhook_deliveries::status.ne("sending")),
+                    .filter(webhook_deliveries::status.ne(DeliveryStatus::Sending.as_str())),
             )
             .set((
-                webhook_deliveries::status.eq("pending"),
+                webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str()),
                 webhook_deliveries::next_attempt_at.eq(now),
             ))
             .execute(c)?;
@@ -654,14 +664,14 @@ fn record_one(c: &mut DbConn, o: Recorded) -> Result<(), DieselError> {
         .filter(webhook_deliveries::id.eq(&did))
         .filter(webhook_deliveries::claim_token.eq(Some(token)));
     let (st, next_at, delivered) = match next {
-        Next::Delivered => ("delivered", now, Some(now)),
-        Next::Retry(at) => ("pending", at, None),
-        Next::Failed => ("failed", now, None),
-        Next::DisableEndpoint => ("failed", now, None),
+        Next::Delivered => (DeliveryStatus::Delivered, now, Some(now)),
+        Next::Retry(at) => (DeliveryStatus::Pending, at, None),
+        Next::Failed => (DeliveryStatus::Failed, now, None),
+        Next::DisableEndpoint => (DeliveryStatus::Failed, now, None),
     };
     diesel::update(mine)
         .set((
-            webhook_deliveries::status.eq(st),
+            webhook_deliveries::status.eq(st.as_str()),
             webhook_deliveries::next_attempt_at.eq(next_at),
             webhook_deliveries::delivered_at.eq(delivered),
             webhook_deliveries::last_status.eq(status),
@@ -680,9 +690,9 @@ fn record_one(c: &mut DbConn, o: Recorded) -> Result<(), DieselError> {
         diesel::update(
             webhook_deliveries::table
                 .filter(webhook_deliveries::endpoint_id.eq(&endpoint_id))
-                .filter(webhook_deliveries::status.eq("pending")),
+                .filter(webhook_deliveries::status.eq(DeliveryStatus::Pending.as_str())),
         )
-        .set(webhook_deliveries::status.eq("failed"))
+        .set(webhook_deliveries::status.eq(DeliveryStatus::Failed.as_str()))
         .execute(c)?;
     }
     Ok(())
@@ -702,16 +712,23 @@ fn with_attempts(
         ))
         .select(AttemptRow::as_select())
         .load(c)?;
-    Ok(rows
-        .into_iter()
-        .map(|(d, kind)| DeliveryInfo {
-            attempts: attempts
-                .iter()
-                .filter(|a| a.delivery_id == d.id)
-                .cloned()
-                .collect(),
-            delivery: d,
-            kind,
+    rows.into_iter()
+        .map(|(d, kind)| {
+            let status =
+                DeliveryStatus::from_column(&d.status).ok_or_else(|| StoreError::Corrupt {
+                    row: format!("delivery {}", d.id),
+                    detail: format!("unknown status {:?}", d.status),
+                })?;
+            Ok(DeliveryInfo {
+                attempts: attempts
+                    .iter()
+                    .filter(|a| a.delivery_id == d.id)
+                    .cloned()
+                    .collect(),
+                delivery: d,
+                status,
+                kind,
+            })
         })
-        .collect())
+        .collect()
 }

@@ -2,8 +2,9 @@
 //! - no import circle between the top-level modules (`api`, `moves`, `store`, ...), nor
 //!   between the submodules of `api` (dependencies point one way: api → services →
 //!   store and engine);
-//! - the game status names (`"open"`, `"active"`, `"finished"`) appear only in their one
-//!   definition (`store::GameStatus`);
+//! - the status names of games, invitations, outbox messages and deliveries (`"open"`,
+//!   `"pending"`, `"delivered"`, ...) appear only in their one definition
+//!   (`store::status`), in Rust and in SQL text alike;
 //! - no problem code is written as a string outside its one definition
 //!   (`api::problem::ProblemCode`);
 //! - no error is recognised by matching its message (`….contains(…)` on error text),
@@ -315,10 +316,42 @@ fn game_status_names_have_one_definition() {
     for (rel, text) in all_sources() {
         for name in ["open", "active", "finished"] {
             let n = literal_uses(&text, name);
-            let allowed = usize::from(rel == "store/mod.rs");
+            let allowed = usize::from(rel == "store/status.rs");
             assert!(
                 n <= allowed,
                 "src/{rel}: the status \"{name}\" is written out; use store::GameStatus"
+            );
+        }
+    }
+}
+
+#[test]
+fn other_status_names_have_one_definition() {
+    // invitations, outbox messages and webhook deliveries (store::status)
+    let names = [
+        "pending",
+        "accepted",
+        "declined",
+        "lapsed",
+        "dispatched",
+        "sending",
+        "delivered",
+        "failed",
+    ];
+    for (rel, text) in all_sources() {
+        if rel == "store/status.rs" {
+            continue;
+        }
+        let c = code(&text, true);
+        for name in names {
+            assert_eq!(
+                literal_uses(&text, name),
+                0,
+                "src/{rel}: the status \"{name}\" is written out; use its enum in store::status"
+            );
+            assert!(
+                !c.contains(&format!("'{name}'")),
+                "src/{rel}: the status '{name}' is written into SQL; bind its enum's name"
             );
         }
     }

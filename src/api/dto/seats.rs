@@ -3,13 +3,13 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+pub use crate::store::InvitationState;
+
 /// An invitation to a seat.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct InvitationView {
     pub username: String,
-    /// `pending` (the seat is reserved), `accepted`, `declined`, or `lapsed` (not
-    /// answered before the game started).
-    pub status: String,
+    pub status: InvitationState,
 }
 
 /// Whom to invite.

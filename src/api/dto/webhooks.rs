@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+pub use crate::store::DeliveryStatus;
+
 /// A new webhook endpoint.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -62,8 +64,7 @@ pub struct DeliveryView {
     /// The message id, sent as `webhook-id` (the same on every attempt).
     pub webhook_id: String,
     pub event_type: String,
-    /// `pending`, `sending`, `delivered` or `failed`.
-    pub status: String,
+    pub status: DeliveryStatus,
     pub attempts: i32,
     /// RFC 3339 UTC: when the next attempt is due (pending deliveries).
     pub next_attempt_at: Option<String>,

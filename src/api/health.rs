@@ -1,0 +1,41 @@
+//! Liveness and readiness.
+
+use actix_web::{get, web, HttpResponse};
+
+use super::dto::Health;
+use super::error::{ApiError, Problem};
+use super::AppState;
+
+/// Liveness: the process answers.
+#[utoipa::path(
+    operation_id = "get_health",
+    tag = "health",
+    security(()),
+    responses((status = 200, description = "The server is alive", body = Health))
+)]
+#[get("/healthz")]
+async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(Health {
+        status: "ok".into(),
+        database: None,
+    })
+}
+
+/// Readiness: the database answers.
+#[utoipa::path(
+    operation_id = "get_readiness",
+    tag = "health",
+    security(()),
+    responses(
+        (status = 200, description = "The server and its database answer", body = Health),
+        (status = 503, description = "The database is unreachable (`service-unavailable`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[get("/readyz")]
+async fn readyz(st: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    st.store.ping().await?;
+    Ok(HttpResponse::Ok().json(Health {
+        status: "ok".into(),
+        database: Some(st.store.backend().into()),
+    }))
+}

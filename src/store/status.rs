@@ -1,0 +1,112 @@
+//! The status columns, typed: each enum is the one place that spells the names stored in
+//! its column (and, where the API shows the status, the names on the wire).
+
+/// A status column's enum: `as_str` spells the stored name, `from_column` reads it back.
+macro_rules! column_enum {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(
+            Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+            utoipa::ToSchema,
+        )]
+        #[serde(rename_all = "snake_case")]
+        pub enum $name {
+            $($(#[$vdoc])* $variant),+
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The name stored in the column (and used on the wire).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+
+            /// The status stored as `s`.
+            pub fn from_column(s: &str) -> Option<$name> {
+                $name::ALL.iter().copied().find(|v| v.as_str() == s)
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+// `games.status`
+column_enum! {
+    /// Where a game is in its life.
+    GameStatus {
+        /// Waiting for players.
+        Open => "open",
+        Active => "active",
+        Finished => "finished",
+    }
+}
+
+// `game_invites.status`
+column_enum! {
+    /// An invitation's answer, as stored.
+    InviteStatus {
+        /// Not answered yet: the seat is reserved.
+        Pending => "pending",
+        Accepted => "accepted",
+        Declined => "declined",
+    }
+}
+
+column_enum! {
+    /// An invitation as the API shows it: the stored answer, or `lapsed` when nobody
+    /// answered before the game started.
+    InvitationState {
+        /// Not answered yet: the seat is reserved.
+        Pending => "pending",
+        Accepted => "accepted",
+        Declined => "declined",
+        /// Not answered before the game started.
+        Lapsed => "lapsed",
+    }
+}
+
+// `outbox.status`; while the SQLite worker fans a batch out, the column briefly holds
+// its claim token instead.
+column_enum! {
+    /// An outbox message's progress.
+    OutboxStatus {
+        /// Not yet turned into deliveries.
+        Pending => "pending",
+        /// Turned into one delivery per endpoint.
+        Dispatched => "dispatched",
+    }
+}
+
+// `webhook_deliveries.status`
+column_enum! {
+    /// A webhook delivery's progress.
+    DeliveryStatus {
+        /// Due now or at `next_attempt_at`.
+        Pending => "pending",
+        /// Claimed by a worker, which is posting it.
+        Sending => "sending",
+        Delivered => "delivered",
+        /// Given up (too many attempts, or the endpoint was disabled).
+        Failed => "failed",
+    }
+}
+
+impl InvitationState {
+    /// How an invitation stored as `stored` reads once the game has (or has not) started.
+    pub fn of(stored: InviteStatus, started: bool) -> InvitationState {
+        match stored {
+            InviteStatus::Pending if started => InvitationState::Lapsed,
+            InviteStatus::Pending => InvitationState::Pending,
+            InviteStatus::Accepted => InvitationState::Accepted,
+            InviteStatus::Declined => InvitationState::Declined,
+        }
+    }
+}
