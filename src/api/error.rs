@@ -29,8 +29,10 @@ pub struct Problem {
     /// A URI reference naming the problem type (`/problems/<code>`).
     #[serde(rename = "type")]
     pub type_: String,
+    /// A short summary of the problem type, in the reader's language (`Content-Language`).
     pub title: String,
     pub status: u16,
+    /// What went wrong this time, in the reader's language.
     pub detail: String,
     /// Stable kebab-case code for clients to switch on.
     pub code: String,
@@ -143,6 +145,28 @@ impl ApiError {
             return ApiError::internal(format!("rules engine: {} ({})", e, e.code()));
         };
         ApiError::new(code, e.to_string()).with_field(format!("actions[{index}]"), e.to_string())
+    }
+
+    /// The problem as a reader of `locale` reads it: the title from the catalogs; in a
+    /// locale other than English, the detail too (the English one is more precise: it
+    /// stays in `errors[].message` and in English answers). The `code` never changes.
+    pub fn problem_in(&self, locale: &str) -> Problem {
+        let mut p = self.problem();
+        if let Some(t) = crate::i18n::problem_title(locale, self.code.as_str()) {
+            p.title = t;
+        }
+        if crate::i18n::supported(locale) != Some(crate::i18n::DEFAULT_LOCALE) {
+            let fields: Vec<&str> = self.errors.iter().map(|e| e.field.as_str()).collect();
+            let fields = if fields.is_empty() {
+                "body".to_string()
+            } else {
+                fields.join(", ")
+            };
+            if let Some(d) = crate::i18n::problem_detail(locale, self.code.as_str(), &fields) {
+                p.detail = d;
+            }
+        }
+        p
     }
 
     pub fn problem(&self) -> Problem {

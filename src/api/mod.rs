@@ -68,7 +68,7 @@ impl AppState {
 #[openapi(
     info(
         title = "tilepost",
-        description = "Play-by-mail Carcassonne: games over HTTP on an event log. Errors are RFC 9457 problems with a stable `code`.",
+        description = "Play-by-mail Carcassonne: games over HTTP on an event log. Errors are RFC 9457 problems with a stable `code`; their `title` and `detail` follow the signed-in caller's `locale`, else `Accept-Language` (`en`, `pt-BR`), and `Content-Language` names it.",
         license(name = "MIT"),
     ),
     tags(
@@ -418,6 +418,44 @@ fn request_id(req: &actix_web::dev::ServiceRequest) -> String {
         .unwrap_or_else(|| uuid::Uuid::new_v4().simple().to_string())
 }
 
+/// A problem answer in the reader's language: the signed-in user's locale, else the
+/// best match of `Accept-Language` (`accept`), else English. Only the title and detail
+/// change; the `code` and everything else stay.
+fn localized(
+    res: ServiceResponse<actix_web::body::BoxBody>,
+    accept: Option<&'static str>,
+) -> ServiceResponse<actix_web::body::BoxBody> {
+    use actix_web::http::header::{CONTENT_LANGUAGE, VARY};
+    use actix_web::HttpMessage;
+    let again = res
+        .response()
+        .error()
+        .and_then(|e| e.as_error::<ApiError>())
+        .map(|e| {
+            let user = res
+                .request()
+                .extensions()
+                .get::<extract::UserLocale>()
+                .map(|l| l.0);
+            let locale = user.or(accept).unwrap_or(crate::i18n::DEFAULT_LOCALE);
+            (
+                locale,
+                serde_json::to_string(&e.problem_in(locale)).unwrap_or_default(),
+            )
+        });
+    let Some((locale, body)) = again else {
+        return res;
+    };
+    let mut res = res.map_body(|head, _| {
+        head.headers
+            .insert(CONTENT_LANGUAGE, HeaderValue::from_static(locale));
+        actix_web::body::BoxBody::new(body)
+    });
+    res.headers_mut()
+        .append(VARY, HeaderValue::from_static("accept-language"));
+    res
+}
+
 /// Builds the application for one worker.
 pub fn app(
     state: web::Data<AppState>,
@@ -462,6 +500,11 @@ pub fn app(
         let path = req.path().to_string();
         let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
         let started = std::time::Instant::now();
+        let accept = req
+            .headers()
+            .get(actix_web::http::header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok())
+            .map(crate::i18n::negotiate);
         let refused = edges::refuse(&req, &config);
         let fut = match refused {
             Some(e) => Err(edges::refused(req, e)),
@@ -474,6 +517,7 @@ pub fn app(
                 // (none of ours) would end here
                 Ok(fut) => fut.await?.map_into_boxed_body(),
             };
+            let mut res = localized(res, accept);
             edges::harden(&path, res.headers_mut());
             let status = res.status().as_u16();
             if let Ok(v) = HeaderValue::from_str(&id) {

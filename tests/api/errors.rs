@@ -292,10 +292,71 @@ fn username_taken(app: &TestApp) {
         .problem(409, "username-taken");
 }
 
+/// Problems in the reader's language: `Accept-Language` for anyone, the account's
+/// `locale` for a signed-in caller (whatever the request asks); the `code`, status and
+/// fields never change; `Content-Language` names the language.
+fn problems_in_the_readers_language(app: &TestApp) {
+    let anon = app.anon();
+    let gone = "/v1/games/00000000-0000-4000-8000-000000000000";
+    let en = anon.request("GET", gone, None, &[]);
+    en.problem(404, "game-not-found");
+    assert_eq!(en.json["title"], "No such game");
+    assert_eq!(en.header("content-language"), Some("en"));
+    let pt = anon.request("GET", gone, None, &[("Accept-Language", "pt-BR,pt;q=0.9,en;q=0.5")]);
+    pt.problem(404, "game-not-found");
+    assert_eq!(pt.json["title"], "Partida inexistente");
+    assert_eq!(pt.json["detail"], "Não há partida com este id.");
+    assert_eq!(pt.json["type"], en.json["type"]);
+    assert_eq!(pt.header("content-language"), Some("pt-BR"));
+    assert!(pt.header("vary").is_some_and(|v| v.to_ascii_lowercase().contains("accept-language")));
+    // a language the server does not speak: English
+    let fr = anon.request("GET", gone, None, &[("Accept-Language", "fr-FR")]);
+    assert_eq!(fr.json["title"], "No such game");
+    let ann = app.user("ann");
+    // before the token is checked (an unknown route), and a refused token
+    let r = anon.request("GET", "/v1/nothing-here", None, &[("Accept-Language", "pt")]);
+    r.problem(404, "not-found");
+    assert_eq!(r.json["title"], "Não encontrado");
+    let r = anon.with_token("not.a.token").request("GET", "/v1/users/me", None, &[("Accept-Language", "pt-BR")]);
+    r.problem(401, "unauthorized");
+    assert_eq!(r.json["title"], "Autenticação necessária");
+    // a signed-in player who chose pt-BR reads Portuguese even when asking for English
+    let settings = json!({"locale": "pt-BR"}).to_string();
+    assert_eq!(ann.request("PATCH", "/v1/users/me", Some(&settings), &[]).status, 200);
+    let r = ann.request("GET", gone, None, &[("Accept-Language", "en")]);
+    r.problem(404, "game-not-found");
+    assert_eq!(r.json["title"], "Partida inexistente");
+    assert_eq!(r.header("content-language"), Some("pt-BR"));
+    // a validation problem names its fields; the English messages stay in `errors`
+    let body = json!({"seats": 9}).to_string();
+    let v = ann.request(
+        "POST",
+        "/v1/games",
+        Some(&body),
+        &[("Content-Type", "application/json"), ("Accept-Language", "pt-BR")],
+    );
+    v.problem(400, "validation-failed");
+    assert_eq!(v.json["title"], "Requisição inválida");
+    let fields: Vec<&str> = v.json["errors"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|e| e["field"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(!fields.is_empty(), "{}", v.text);
+    assert_eq!(
+        v.json["detail"],
+        format!("A requisição é inválida: {}.", fields.join(", "))
+    );
+    // and an English player reads English whatever the request asks
+    let ben = app.user("ben");
+    let r = ben.request("GET", gone, None, &[("Accept-Language", "pt-BR")]);
+    assert_eq!(r.json["title"], "No such game");
+}
+
 crate::both!(
     illegal_actions,
     no_figure_left,
     game_lifecycle_problems,
     bad_input,
     username_taken,
+    problems_in_the_readers_language,
 );
