@@ -136,15 +136,17 @@ export async function signupPage(ctx) {
     const name = String(f.get("username")).trim();
     const password = String(f.get("password"));
     busy(form, async () => {
-      // the account starts in the page's language and the browser's time zone
+      // the account starts in the page's language and the browser's time zone (UTC when
+      // the server does not know the browser's)
       const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-      await api.post("/v1/users", {
-        username: name,
-        email: String(f.get("email")).trim(),
-        password,
-        locale: i18n.locale(),
-        ...(zone ? { time_zone: zone } : {}),
-      });
+      const account = { username: name, email: String(f.get("email")).trim(), password, locale: i18n.locale() };
+      try {
+        await api.post("/v1/users", zone ? { ...account, time_zone: zone } : account);
+      } catch (e) {
+        const zoneRefused = e instanceof api.ApiProblem && e.status === 400 && e.errors.some((x) => x.field === "time_zone");
+        if (!zoneRefused) throw e;
+        await api.post("/v1/users", account);
+      }
       await api.login(name, password);
       announce(t("signup.welcome", { name }));
       afterLogin(ctx);

@@ -102,7 +102,10 @@ impl Seen {
         let mut text = String::new();
         (&file).read_to_string(&mut text)?;
         // only whole lines: a last line without its end was cut short by a crash
-        for line in text.split_inclusive('\n').filter_map(|l| l.strip_suffix('\n')) {
+        for line in text
+            .split_inclusive('\n')
+            .filter_map(|l| l.strip_suffix('\n'))
+        {
             let mut parts = line.splitn(3, ' ');
             match (parts.next(), parts.next(), parts.next()) {
                 (Some("r"), Some(ts), Some(id)) if valid_id(id) => {

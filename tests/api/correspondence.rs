@@ -659,10 +659,17 @@ fn turn_emails_carry_the_deadline(kind: Db) {
         let body: Value = serde_json::from_str(&last.payload).unwrap();
         assert_eq!(body["data"]["deadline"], rfc3339(due));
         let date = tilepost::i18n::datetime(due, locale, tz);
-        let line = tilepost::i18n::text(locale, "turn-deadline", &[("deadline", date.as_str().into())]);
+        let line = tilepost::i18n::text(
+            locale,
+            "turn-deadline",
+            &[("deadline", date.as_str().into())],
+        );
         let text = body["data"]["text"].as_str().unwrap_or_default();
         assert!(text.contains(&line), "{locale}: {line:?} not in {text}");
-        assert!(body["data"]["html"].as_str().unwrap_or_default().contains(&date));
+        assert!(body["data"]["html"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(&date));
         line
     };
     let first = pending_client(&[&ann, &ben], &id);
@@ -684,14 +691,23 @@ fn turn_emails_carry_the_deadline(kind: Db) {
             )
             .ok();
     }
-    assert_ne!(first.get(&format!("/v1/games/{id}")).ok()["version"], version);
+    assert_ne!(
+        first.get(&format!("/v1/games/{id}")).ok()["version"],
+        version
+    );
     let second = pending_client(&[&ann, &ben], &id);
     assert_ne!(second.user_id, first.user_id);
     let other = expect(second, start + 3 * DAY);
     // one of the two reads Portuguese, the other English
     let both = format!("{line} | {other}");
-    assert!(both.contains("Jogue antes de") && both.contains("Please play before"), "{both}");
-    assert!(both.contains("(America/Sao_Paulo)") && both.contains("(UTC)"), "{both}");
+    assert!(
+        both.contains("Jogue antes de") && both.contains("Please play before"),
+        "{both}"
+    );
+    assert!(
+        both.contains("(America/Sao_Paulo)") && both.contains("(UTC)"),
+        "{both}"
+    );
 }
 
 /// One `#[test]` per database for each scenario `fn name(kind: Db)` (the scenarios

@@ -739,8 +739,16 @@ fn restart_keeps_what_was_seen() {
         assert_eq!(post(&url, h, &body).0, 401, "a replay after the restart");
     }
     for i in 1..=3 {
-        let (st, v) = post(&url, &signed(&format!("msg_{i}"), now(), &body, SECRET), &body);
-        assert_eq!((st, v["status"].as_str()), (200, Some("already-sent")), "{v}");
+        let (st, v) = post(
+            &url,
+            &signed(&format!("msg_{i}"), now(), &body, SECRET),
+            &body,
+        );
+        assert_eq!(
+            (st, v["status"].as_str()),
+            (200, Some("already-sent")),
+            "{v}"
+        );
     }
     let (st, v) = post(&url, &signed("msg_4", now(), &body, SECRET), &body);
     assert_eq!((st, v["status"].as_str()), (200, Some("sent")), "{v}");
@@ -749,7 +757,11 @@ fn restart_keeps_what_was_seen() {
     second.stop();
     let counts = sink.by_message_id();
     for i in 1..=5 {
-        assert_eq!(counts.get(&mid(&format!("msg_{i}"))), Some(&1), "{counts:?}");
+        assert_eq!(
+            counts.get(&mid(&format!("msg_{i}"))),
+            Some(&1),
+            "{counts:?}"
+        );
     }
     assert_eq!(sink.all().len(), 5);
     let _ = std::fs::remove_dir_all(&dir);

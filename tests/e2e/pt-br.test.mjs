@@ -12,7 +12,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
+import { launch, Watch } from "./browser.mjs";
 
 const BASE = process.env.TILEPOST_URL;
 if (!BASE) throw new Error("set TILEPOST_URL to the running server");
@@ -23,36 +23,13 @@ const PASSWORD = "cavalo correto bateria";
 
 /** @type {import("playwright-core").Browser} */
 let browser;
-let problems = [];
-let expected = [];
-
-function watch(page, who) {
-  page.on("console", (m) => {
-    if (m.type() !== "error" && m.type() !== "warning") return;
-    const text = `${who} console ${m.type()}: ${m.text()} (${m.location().url})`;
-    const i = expected.findIndex((re) => re.test(text));
-    if (i >= 0) {
-      expected.splice(i, 1);
-      return;
-    }
-    problems.push(text);
-  });
-  page.on("pageerror", (e) => problems.push(`${who} page error: ${e.message}`));
-  page.on("requestfailed", (r) => {
-    if (r.failure()?.errorText === "net::ERR_ABORTED") return;
-    problems.push(`${who} request failed: ${r.url()} ${r.failure()?.errorText}`);
-  });
-}
+const watch = new Watch();
 
 let cai;
 let bia;
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launch();
   for (const who of ["cai", "bia"]) {
     const context = await browser.newContext({
       viewport: { width: 1100, height: 900 },
@@ -62,7 +39,7 @@ before(async () => {
     });
     context.setDefaultTimeout(10000);
     const page = await context.newPage();
-    watch(page, who);
+    watch.page(page, who);
     if (who === "cai") cai = page;
     else bia = page;
   }
@@ -107,6 +84,14 @@ async function deadlineShown(page) {
   return { iso: await time.getAttribute("datetime"), title: await time.getAttribute("title"), line: await page.locator(".turnline").textContent() };
 }
 
+/** A moment as the browser writes it in pt-BR in time zone `zone`. */
+async function written(page, iso, zone) {
+  return page.evaluate(
+    ([i, z]) => new Date(i).toLocaleString("pt-BR", { dateStyle: "medium", timeStyle: "short", timeZone: z }),
+    [iso, zone],
+  );
+}
+
 test("a turn on the game page in Brazilian Portuguese", async () => {
   // the switcher: English at once, then back (remembered on this browser)
   await cai.goto("/play/login");
@@ -123,6 +108,7 @@ test("a turn on the game page in Brazilian Portuguese", async () => {
   assert.equal(me.body.time_zone, "America/Sao_Paulo");
 
   // a signed-in player's problems follow their setting, even when the request asks for English
+  watch.expected.push(/console error: Failed to load resource: the server responded with a status of 404.*\/v1\/games\//);
   const missing = await apiGet(cai, "/v1/games/00000000-0000-4000-8000-000000000000", { "Accept-Language": "en" });
   assert.equal(missing.status, 404);
   assert.equal(missing.body.code, "game-not-found");
@@ -151,9 +137,8 @@ test("a turn on the game page in Brazilian Portuguese", async () => {
   await cai.getByRole("heading", { name: "Histórico" }).waitFor();
   await cai.getByRole("columnheader", { name: "Pontos" }).waitFor();
   const due = await deadlineShown(cai);
-  const written = (zone) =>
-    new Date(due.iso).toLocaleString("pt-BR", { dateStyle: "medium", timeStyle: "short", timeZone: zone });
-  assert.equal(due.title, written("America/Sao_Paulo"));
+  const saoPaulo = await written(cai, due.iso, "America/Sao_Paulo");
+  assert.equal(due.title, saoPaulo);
   assert.match(due.line, /Prazo:/);
   assert.match(due.line, /Restam \d+ peças\./);
 
@@ -182,18 +167,18 @@ test("a turn on the game page in Brazilian Portuguese", async () => {
   await cai.goto(gameUrl);
   await cai.locator(".turnline").filter({ hasText: `Vez de ${BIA}` }).waitFor();
   const later = await deadlineShown(cai);
-  assert.equal(later.title, new Date(later.iso).toLocaleString("pt-BR", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Tokyo" }));
-  assert.notEqual(later.title, written("America/Sao_Paulo"));
+  assert.equal(later.title, await written(cai, later.iso, "Asia/Tokyo"));
+  assert.notEqual(later.title, await written(cai, later.iso, "America/Sao_Paulo"));
 
   // log out; a wrong password is refused in Portuguese (the server's problem)
   await bia.getByRole("button", { name: /^Sair/ }).click();
   await bia.waitForURL("**/play/login");
   await bia.getByLabel("Nome de usuário").fill(BIA);
   await bia.getByLabel("Senha").fill("senha errada");
-  expected.push(/console error: Failed to load resource: the server responded with a status of 401.*\/v1\/auth\/token/);
+  watch.expected.push(/console error: Failed to load resource: the server responded with a status of 401.*\/v1\/auth\/token/);
   await bia.getByRole("button", { name: "Entrar" }).click();
   await bia.locator("#status.error").filter({ hasText: "O nome de usuário ou a senha está incorreto." }).waitFor();
-  assert.deepEqual(expected, [], "the 401 answer was seen");
+  assert.deepEqual(watch.expected, [], "the 401 answer was seen");
 
-  assert.deepEqual(problems, [], "no console errors, warnings or page errors");
+  assert.deepEqual(watch.take(), [], "no console errors, warnings or page errors");
 });
