@@ -511,7 +511,7 @@ pub fn app(
             None => Ok(srv.call(req)),
         };
         async move {
-            let mut res = match fut {
+            let res = match fut {
                 Err(res) => res,
                 // handlers' errors are answers already; only a failing middleware
                 // (none of ours) would end here

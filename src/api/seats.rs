@@ -116,7 +116,7 @@ pub async fn start_game(
         ));
     }
     let now = st.clock.now_ms();
-    let days = days_per_move(st, &id).await?;
+    let days = days_per_move(&st, &id).await?;
     st.store
         .start_game(
             id.as_str().to_string(),
