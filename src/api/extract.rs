@@ -167,7 +167,7 @@ fn bearer(req: &HttpRequest) -> Option<Result<String, ApiError>> {
 
 /// The caller of a bearer token: a valid signature and lifetime, and a user that still
 /// exists (a token of a deleted user is `401` everywhere, never a failed write later).
-async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
+pub(super) async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
     let Some(token) = bearer(&req) else {
         return Ok(None);
     };

@@ -418,26 +418,48 @@ fn request_id(req: &actix_web::dev::ServiceRequest) -> String {
         .unwrap_or_else(|| uuid::Uuid::new_v4().simple().to_string())
 }
 
+/// The signed-in caller's locale: known once the token was checked; else, for a request
+/// with a token that failed before its handler checked it, checked now (one read of the
+/// caller's own account, on this error path only).
+async fn caller_locale(req: &HttpRequest) -> Option<&'static str> {
+    use actix_web::HttpMessage;
+    let known = || req.extensions().get::<extract::UserLocale>().map(|l| l.0);
+    if let Some(l) = known() {
+        return Some(l);
+    }
+    if !req
+        .headers()
+        .contains_key(actix_web::http::header::AUTHORIZATION)
+    {
+        return None;
+    }
+    extract::authenticate(req.clone()).await.ok().flatten()?;
+    known()
+}
+
 /// A problem answer in the reader's language: the signed-in user's locale, else the
 /// best match of `Accept-Language` (`accept`), else English. Only the title and detail
 /// change; the `code` and everything else stay.
-fn localized(
+async fn localized(
     res: ServiceResponse<actix_web::body::BoxBody>,
     accept: Option<&'static str>,
 ) -> ServiceResponse<actix_web::body::BoxBody> {
     use actix_web::http::header::{CONTENT_LANGUAGE, VARY};
-    use actix_web::HttpMessage;
+    let is_problem = res
+        .response()
+        .error()
+        .and_then(|e| e.as_error::<ApiError>())
+        .is_some();
+    if !is_problem {
+        return res;
+    }
+    let user = caller_locale(res.request()).await;
+    let locale = user.or(accept).unwrap_or(crate::i18n::DEFAULT_LOCALE);
     let again = res
         .response()
         .error()
         .and_then(|e| e.as_error::<ApiError>())
         .map(|e| {
-            let user = res
-                .request()
-                .extensions()
-                .get::<extract::UserLocale>()
-                .map(|l| l.0);
-            let locale = user.or(accept).unwrap_or(crate::i18n::DEFAULT_LOCALE);
             (
                 locale,
                 serde_json::to_string(&e.problem_in(locale)).unwrap_or_default(),
@@ -451,8 +473,17 @@ fn localized(
             .insert(CONTENT_LANGUAGE, HeaderValue::from_static(locale));
         actix_web::body::BoxBody::new(body)
     });
-    res.headers_mut()
-        .append(VARY, HeaderValue::from_static("accept-language"));
+    // one Vary header (CORS has its values there already)
+    let mut vary: Vec<String> = res
+        .headers()
+        .get_all(VARY)
+        .filter_map(|v| v.to_str().ok())
+        .map(str::to_string)
+        .collect();
+    vary.push("accept-language".into());
+    if let Ok(v) = HeaderValue::from_str(&vary.join(", ")) {
+        res.headers_mut().insert(VARY, v);
+    }
     res
 }
 
@@ -517,7 +548,7 @@ pub fn app(
                 // (none of ours) would end here
                 Ok(fut) => fut.await?.map_into_boxed_body(),
             };
-            let mut res = localized(res, accept);
+            let mut res = localized(res, accept).await;
             edges::harden(&path, res.headers_mut());
             let status = res.status().as_u16();
             if let Ok(v) = HeaderValue::from_str(&id) {
