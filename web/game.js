@@ -3,7 +3,7 @@
 
 import * as api from "./api.js";
 import { el, announce, fail, when, relative } from "./pages.js";
-import { t, list } from "./i18n.js";
+import { t, list as words } from "./i18n.js";
 import { drawBoard, figureIcon, featureName, spotWords, aFigure, figureWord, figureCount, featureWord } from "./board.js";
 
 const POLL_MS = 15000;
@@ -48,7 +48,7 @@ function describeConsequences(list, nameOf) {
   const out = [];
   for (const c of list || []) {
     if (c.type === "feature_scored" && c.points > 0) {
-      const names = (c.seats || []).length ? list((c.seats || []).map(nameOf)) : t("history.nobody");
+      const names = (c.seats || []).length ? words((c.seats || []).map(nameOf)) : t("history.nobody");
       out.push(t(c.final ? "history.scored-final" : "history.scored", { names, count: c.points, feature: featureWord(c.feature) }));
     } else if (c.type === "game_over") {
       out.push(t("history.over"));
@@ -138,7 +138,7 @@ export async function gamePage(ctx, id) {
       turnline.append(t("game.waiting-line", { taken: v.players.length, seats: v.seats }));
     } else if (v.status === "finished") {
       const first = (v.ranking || []).filter((r) => r.rank === 1).map((r) => r.username);
-      turnline.append(t("game.over-line"), first.length ? ` ${t("game.won-by", { names: list(first) })}` : "");
+      turnline.append(t("game.over-line"), first.length ? ` ${t("game.won-by", { names: words(first) })}` : "");
     } else if (v.pending) {
       const p = v.pending;
       if (p.tile) turnline.append(myTurn() ? t("game.your-turn-drew", { tile: p.tile }) : t("game.to-play-drew", { name: p.username, tile: p.tile }));
@@ -423,7 +423,7 @@ export async function gamePage(ctx, id) {
       });
       return b;
     };
-    box.append(el("p", { class: "intro" }, t("open.players", { names: list(v.players.map((p) => p.username)) })));
+    box.append(el("p", { class: "intro" }, t("open.players", { names: words(v.players.map((p) => p.username)) })));
     const row = el("div", { class: "row" });
     if (me && invited) {
       row.append(act(t("open.accept"), "invitation/accept", t("open.accepted")), act(t("open.decline"), "invitation/decline", t("open.declined")));
@@ -455,7 +455,7 @@ export async function gamePage(ctx, id) {
       box.append(form);
     }
     const pending = v.invitations.filter((i) => i.status === "pending").map((i) => i.username);
-    if (pending.length) box.append(el("p", {}, t("open.invited", { names: list(pending) })));
+    if (pending.length) box.append(el("p", {}, t("open.invited", { names: words(pending) })));
     return box;
   }
 
