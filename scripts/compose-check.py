@@ -75,8 +75,20 @@ def main():
         fail(f"relay: TILEPOST_RELAY_SMTP_URL {smtp.geturl()!r} is not smtp://mailpit:{mp_smtp}")
     if mp_smtp != "1025":
         fail("mailpit: SMTP is expected on 1025")
-    if not str(services["mailpit"].get("image", "")).startswith("axllent/mailpit"):
+    image = str(services["mailpit"].get("image", ""))
+    if not image.startswith("axllent/mailpit"):
         fail("mailpit: the image is not axllent/mailpit")
+    if not re.fullmatch(r"axllent/mailpit:v\d+\.\d+\.\d+", image):
+        fail(f"mailpit: the image {image!r} is not pinned to a release (axllent/mailpit:vX.Y.Z)")
+
+    # the relay's record of what it has seen is on a volume (it survives a new container)
+    state = relay.get("TILEPOST_RELAY_STATE_DIR")
+    if not state:
+        fail("relay: TILEPOST_RELAY_STATE_DIR is unset (a restart would forget the requests seen)")
+    mounts = [str(v.get("target", "")) if isinstance(v, dict) else str(v).split(":")[1]
+              for v in services["relay"].get("volumes", [])]
+    if not any(state == m or state.startswith(m.rstrip("/") + "/") for m in mounts):
+        fail(f"relay: TILEPOST_RELAY_STATE_DIR {state!r} is not on a volume: {mounts}")
     ui = mailpit.get("MP_UI_BIND_ADDR", "0.0.0.0:8025").rpartition(":")[2]
     published = {
         (str(p.get("published")), str(p.get("target"))) if isinstance(p, dict) else tuple(str(p).split(":")[-2:])

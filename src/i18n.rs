@@ -1,7 +1,8 @@
-//! Locales of what the server writes to people (the emails): messages live in Fluent
-//! catalogs (`locales/<locale>/*.ftl`, compiled in by `fluent-templates`), dates are
-//! written in the reader's time zone (`jiff`, with the time zone database built in).
-//! Supported: `en` (the default) and `pt-BR`.
+//! Locales of what the server writes to people (the emails, the problems' titles and
+//! details): messages live in Fluent catalogs (`locales/<locale>/*.ftl`, compiled in by
+//! `fluent-templates`), dates are written in the reader's time zone (`jiff`, with the time
+//! zone database built in). Supported: `en` (the default) and `pt-BR`. The web client's
+//! own catalogs (`web/locales/<locale>.json`) are checked here too.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -137,6 +138,44 @@ pub fn html(locale: &str, key: &str, args: &[(&str, Arg<'_>)]) -> String {
     lookup(locale, key, args, true)
 }
 
+/// The title of the problem `code` (`problem-<code>`) in `locale`.
+pub fn problem_title(locale: &str, code: &str) -> Option<String> {
+    let none: HashMap<Cow<'static, str>, FluentValue> = HashMap::new();
+    LOCALES.try_lookup_with_args(&lang(locale), &format!("problem-{code}"), &none)
+}
+
+/// The detail of the problem `code` (`problem-<code>-detail`) in `locale`; `fields` names
+/// the invalid fields of a validation problem.
+pub fn problem_detail(locale: &str, code: &str, fields: &str) -> Option<String> {
+    let args: HashMap<Cow<'static, str>, FluentValue> = [(
+        Cow::Borrowed("fields"),
+        FluentValue::from(fields.to_string()),
+    )]
+    .into_iter()
+    .collect();
+    LOCALES.try_lookup_with_args(&lang(locale), &format!("problem-{code}-detail"), &args)
+}
+
+/// Whether `locale`'s own catalog (without the fallback to English) has the message
+/// `key`, and it formats with `args` without an error.
+pub fn has_message(locale: &str, key: &str, args: &[(&str, Arg<'_>)]) -> bool {
+    let map: HashMap<String, FluentValue> = args
+        .iter()
+        .map(|(k, v)| {
+            let v = match v {
+                Arg::Str(s) => FluentValue::from(s.to_string()),
+                Arg::Num(n) => FluentValue::from(*n),
+            };
+            (k.to_string(), v)
+        })
+        .collect();
+    exact(locale).is_some_and(|l| {
+        LOCALES
+            .lookup_single_language(&lang(l), key, Some(&map))
+            .is_ok()
+    })
+}
+
 /// HTML escaping of text.
 pub fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -205,7 +244,7 @@ mod tests {
             let id: LanguageIdentifier = l.parse().unwrap_or_default();
             let args: HashMap<Cow<'static, str>, FluentValue> = [
                 "name", "game", "tile", "deadline", "player", "x", "y", "points", "feature", "by",
-                "players", "first",
+                "players", "first", "fields",
             ]
             .into_iter()
             .map(|a| (Cow::Borrowed(a), FluentValue::from(2)))
@@ -214,6 +253,87 @@ mod tests {
                 let key = k.split_once(':').map(|(_, k)| k).unwrap_or(k);
                 let v = LOCALES.try_lookup_with_args(&id, key, &args);
                 assert!(v.is_some(), "{l}: {key} does not resolve");
+            }
+        }
+    }
+
+    /// The web client's catalogs: the same keys in every locale, the same `{placeholders}`
+    /// in each message, and every key the client's scripts ask for (`t("key"...)`) exists.
+    #[test]
+    fn web_catalogs_complete() {
+        use serde_json::Value;
+        let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        let load = |l: &str| -> serde_json::Map<String, Value> {
+            let p = web.join("locales").join(format!("{l}.json"));
+            let text =
+                std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            match serde_json::from_str(&text) {
+                Ok(Value::Object(m)) => m,
+                other => panic!("{}: not an object: {other:?}", p.display()),
+            }
+        };
+        fn holes(v: &Value) -> BTreeSet<String> {
+            let texts: Vec<&str> = match v {
+                Value::String(s) => vec![s.as_str()],
+                // plural forms by Intl.PluralRules category
+                Value::Object(m) => m.values().filter_map(Value::as_str).collect(),
+                _ => Vec::new(),
+            };
+            let mut out = BTreeSet::new();
+            for t in texts {
+                for part in t.split('{').skip(1) {
+                    if let Some((name, _)) = part.split_once('}') {
+                        out.insert(name.to_string());
+                    }
+                }
+            }
+            out
+        }
+        let en = load("en");
+        assert!(en.len() > 100, "{}", en.len());
+        for l in SUPPORTED {
+            let other = load(l);
+            let a: BTreeSet<&String> = en.keys().collect();
+            let b: BTreeSet<&String> = other.keys().collect();
+            assert_eq!(
+                a.difference(&b).collect::<Vec<_>>(),
+                Vec::<&&String>::new(),
+                "{l} lacks these"
+            );
+            assert_eq!(
+                b.difference(&a).collect::<Vec<_>>(),
+                Vec::<&&String>::new(),
+                "{l} has extra keys"
+            );
+            for (k, v) in &other {
+                assert!(
+                    v.is_string() || v.get("other").is_some_and(Value::is_string),
+                    "{l}: {k}: a text, or plural forms with `other`"
+                );
+                assert_eq!(holes(v), holes(&en[k]), "{l}: {k}: placeholders differ");
+            }
+        }
+        // the scripts ask only for keys that exist
+        for f in std::fs::read_dir(&web).into_iter().flatten().flatten() {
+            let name = f.file_name().to_string_lossy().to_string();
+            if !name.ends_with(".js") {
+                continue;
+            }
+            let text = std::fs::read_to_string(f.path()).unwrap_or_default();
+            for (at, _) in text.match_indices("t(\"") {
+                // `t(` itself, not the end of `get(` or `list(`
+                let before = text[..at].chars().next_back().unwrap_or(' ');
+                if before.is_ascii_alphanumeric() || matches!(before, '_' | '.' | '$') {
+                    continue;
+                }
+                let rest = &text[at + 3..];
+                let Some((key, _)) = rest.split_once('"') else {
+                    continue;
+                };
+                assert!(
+                    en.contains_key(key),
+                    "{name} asks for {key:?}, which en.json lacks"
+                );
             }
         }
     }

@@ -373,6 +373,19 @@ impl Decisions<'_> {
                         }
                     };
                     let tile = p.tile.map(|t| tilepost_engine::catalog().get(t).id.clone());
+                    // a game with a clock: the email says when the decision is due (the
+                    // base deadline; a vacation only moves it out)
+                    let started = if turn_changed {
+                        now
+                    } else {
+                        data.game.turn_started_at.unwrap_or(now)
+                    };
+                    let deadline = self
+                        .store
+                        .clocks_of(vec![gid.clone()])
+                        .await?
+                        .remove(&gid)
+                        .map(|c| started + i64::from(c.days_per_move) * correspondence::DAY_MS);
                     outbox.push(notify::turn_started(
                         self.notifier,
                         s,
@@ -381,7 +394,7 @@ impl Decisions<'_> {
                             version,
                             tile: tile.as_deref(),
                             decision: Some(p.phase.name()),
-                            deadline: None,
+                            deadline,
                         },
                         &since,
                         now,
@@ -533,10 +546,12 @@ fn config_of(row: &GameRow, players: u8, seed: u64) -> Result<GameConfig, SetupE
 }
 
 /// What the store runs when a game starts: the creation event (with a fresh secret seed),
-/// `game.started` for every player and the first turn's notification.
+/// `game.started` for every player and the first turn's notification (with its deadline
+/// when the game has a clock of `days_per_move`).
 pub fn start_plan(
     notifier: Arc<Notifier>,
     now: i64,
+    days_per_move: Option<i32>,
 ) -> impl FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String> + Send + 'static {
     move |row, seats| {
         let config =
@@ -565,7 +580,7 @@ pub fn start_plan(
                     version: 1,
                     tile: tile.as_deref(),
                     decision: pending.map(|p| p.phase.name()),
-                    deadline: None,
+                    deadline: days_per_move.map(|d| now + i64::from(d) * correspondence::DAY_MS),
                 },
                 &notify::Since::default(),
                 now,

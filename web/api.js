@@ -1,5 +1,8 @@
 // The tilepost JSON API as the client uses it: the token, requests, and problems.
 // Types follow openapi/openapi.json (the component schemas named in the JSDoc below).
+// Every request asks for the page's language (Accept-Language): problems come back in it.
+
+import { locale, t } from "./i18n.js";
 
 const TOKEN_KEY = "tilepost.token";
 const USER_KEY = "tilepost.username";
@@ -65,9 +68,9 @@ export function setUnauthorizedHandler(f) {
  * @param {unknown} [body]
  */
 export async function request(method, path, body) {
-  const headers = { Accept: "application/json" };
-  const t = token();
-  if (t) headers.Authorization = `Bearer ${t}`;
+  const headers = { Accept: "application/json", "Accept-Language": locale() };
+  const tok = token();
+  if (tok) headers.Authorization = `Bearer ${tok}`;
   // always fresh: a game view's ETag follows the log's version, while its clock,
   // vacations and invitations can change without a move
   const init = { method, headers, cache: "no-store" };
@@ -79,7 +82,7 @@ export async function request(method, path, body) {
   try {
     res = await fetch(path, init);
   } catch {
-    throw new ApiProblem(0, { title: "The server cannot be reached; try again." });
+    throw new ApiProblem(0, { title: t("api.unreachable") });
   }
   const text = await res.text();
   let data = null;
@@ -92,7 +95,7 @@ export async function request(method, path, body) {
   }
   if (!res.ok) {
     const problem = new ApiProblem(res.status, data && typeof data === "object" ? data : {});
-    if (res.status === 401 && t) {
+    if (res.status === 401 && tok) {
       problem.loggedOut = true;
       onUnauthorized(problem);
     }
@@ -108,8 +111,8 @@ export const del = (path) => request("DELETE", path);
 
 /** Logs in: POST /v1/auth/token (TokenRequest → TokenResponse). */
 export async function login(name, password) {
-  const t = await request("POST", "/v1/auth/token", { username: name, password });
-  saveLogin(t.access_token, name);
+  const answer = await request("POST", "/v1/auth/token", { username: name, password });
+  saveLogin(answer.access_token, name);
 }
 
 /** The tile catalog (GET /v1/tiles), fetched once. */

@@ -4,9 +4,14 @@
 //   /play/login, /play/signup   log in, sign up
 //   /play/new                   create a game
 //   /play/games/{id}            a game: board, move, scores, history, chat
-//   /play/settings              email notifications and vacation
+//   /play/settings              language and time zone, email notifications, vacation
+//
+// Every text comes from the catalog of the page's locale (i18n.js); the header has a
+// language switcher.
 
 import * as api from "./api.js";
+import * as i18n from "./i18n.js";
+import { t } from "./i18n.js";
 import { el, announce, clearStatus } from "./pages.js";
 import * as pages from "./pages.js";
 import { gamePage } from "./game.js";
@@ -24,6 +29,8 @@ export function go(path, { replace = false } = {}) {
 }
 
 function nav() {
+  const skip = document.querySelector("a.skip");
+  if (skip) skip.textContent = t("page.skip");
   const ul = /** @type {HTMLElement} */ (document.getElementById("nav"));
   ul.replaceChildren();
   const here = location.pathname;
@@ -34,19 +41,59 @@ function nav() {
   };
   const user = api.username();
   if (user) {
-    link("/play/games", "My games");
-    link("/play/new", "New game");
-    link("/play/settings", "Settings");
-    const out = el("button", { type: "button", class: "linkish" }, `Log out (${user})`);
+    link("/play/games", t("nav.games"));
+    link("/play/new", t("nav.new"));
+    link("/play/settings", t("nav.settings"));
+    const out = el("button", { type: "button", class: "linkish" }, t("nav.logout", { name: user }));
     out.addEventListener("click", () => {
       api.logout();
-      announce("Logged out.");
+      announce(t("nav.logged-out"));
       go("/play/login");
     });
     ul.append(el("li", {}, out));
   } else {
-    link("/play/login", "Log in");
-    link("/play/signup", "Sign up");
+    link("/play/login", t("nav.login"));
+    link("/play/signup", t("nav.signup"));
+  }
+  ul.append(el("li", {}, switcher()));
+}
+
+/** The language switcher: the page changes at once; a signed-in player's setting too. */
+function switcher() {
+  const select = el(
+    "select",
+    { id: "lang", "aria-label": t("nav.language") },
+    ...i18n.LOCALES.map((l) => el("option", { value: l, selected: l === i18n.locale(), lang: l }, t(`locale.${l}`))),
+  );
+  select.addEventListener("change", async () => {
+    const l = /** @type {HTMLSelectElement} */ (select).value;
+    try {
+      if (api.token()) await api.patch("/v1/users/me", { locale: l });
+      await i18n.use(l, { remember: true });
+      render();
+    } catch (e) {
+      if (e instanceof api.ApiProblem) {
+        if (!e.loggedOut) announce(e.describe(), true);
+      } else {
+        announce(String(e), true);
+      }
+    }
+  });
+  return select;
+}
+
+/** The signed-in player's locale and time zone (GET /v1/users/me), once per login. */
+let settingsOf = null;
+async function adoptSettings() {
+  const user = api.username();
+  if (!user || settingsOf === user) return;
+  settingsOf = user;
+  try {
+    const me = await api.get("/v1/users/me");
+    await i18n.use(me.locale, { timeZone: me.time_zone });
+  } catch {
+    // the page works in the browser's language; a lost login is handled by the router
+    settingsOf = null;
   }
 }
 
@@ -58,6 +105,8 @@ async function render() {
     path = "/play/games";
     history.replaceState(null, "", path);
   }
+  if (!api.username()) settingsOf = null;
+  await adoptSettings();
   const ctx = {
     main,
     go,
@@ -85,7 +134,7 @@ async function render() {
     else if (path === "/play/settings") await pages.settingsPage(ctx);
     else if (gameMatch) await gamePage(ctx, decodeURIComponent(gameMatch[1]));
     else {
-      main.append(el("h1", {}, "Not found"), el("p", {}, el("a", { href: "/play/games" }, "My games")));
+      main.append(el("h1", {}, t("page.not-found")), el("p", {}, el("a", { href: "/play/games" }, t("nav.games"))));
     }
   } catch (e) {
     if (e instanceof api.ApiProblem) {
@@ -105,7 +154,7 @@ api.setUnauthorizedHandler(() => {
   api.logout();
   if (location.pathname !== "/play/login") {
     sessionStorage.setItem("tilepost.next", location.pathname);
-    announce("Please log in again.");
+    announce(t("nav.login-again"));
     go("/play/login", { replace: true });
   }
 });
@@ -126,4 +175,9 @@ document.addEventListener("click", (ev) => {
 });
 
 window.addEventListener("popstate", () => render());
-render();
+
+// the browser's language until the player's own setting is known
+i18n
+  .use(i18n.browserLocale())
+  .catch(() => {})
+  .then(() => render());

@@ -7,6 +7,7 @@
 
 import { el } from "./pages.js";
 import { tileSvg } from "./api.js";
+import { t } from "./i18n.js";
 
 /** Seat colours as the API names them (Okabe-Ito, as in the board pictures). */
 export const COLOURS = {
@@ -50,8 +51,22 @@ export function spotXY(spot) {
 /** Names of the features by the letter of their catalog id (`c1` city, `r2` road, ...). */
 const FEATURE_NAMES = { c: "city", r: "road", f: "field", m: "monastery", g: "garden", l: "lake", a: "abbey", v: "river" };
 
+/** A catalog message by a key made at run time, or `otherwise` when the catalog has none. */
+function word(key, otherwise, args = {}) {
+  const m = t(key, args);
+  return m === key ? otherwise : m;
+}
+
+/** The feature a catalog feature id names, in the page's language ("city", "cidade"). */
 export function featureName(id) {
-  return FEATURE_NAMES[String(id).charAt(0)] || "feature";
+  const kind = FEATURE_NAMES[String(id).charAt(0)] || "feature";
+  return word(`feature.${kind}`, kind);
+}
+
+/** A feature kind of the history (`city`, `road`, ...) with its article ("a city"). */
+export function featureWord(kind) {
+  const k = String(kind || "feature");
+  return word(`feature.a.${k}`, `a ${k.replace(/_/g, " ")}`);
 }
 
 /** Words for spots as the board shows them (north up), for labels and screen readers. */
@@ -77,12 +92,26 @@ const SPOT_WORDS = {
 
 /** A figure kind with its article: `follower` → "a follower", `abbot` → "an abbot". */
 export function aFigure(kind) {
-  const words = String(kind || "figure").replace(/_/g, " ");
-  return `${/^[aeiou]/.test(words) ? "an" : "a"} ${words}`;
+  const k = String(kind || "figure");
+  const words = k.replace(/_/g, " ");
+  return word(`figure.a.${k}`, `${/^[aeiou]/.test(words) ? "an" : "a"} ${words}`);
+}
+
+/** A figure kind's name: `big_follower` → "big follower". */
+export function figureWord(kind) {
+  const k = String(kind || "figure");
+  return word(`figure.${k}`, k.replace(/_/g, " "));
+}
+
+/** `n` figures of a kind: "2 followers", "1 abbot". */
+export function figureCount(kind, n) {
+  const k = String(kind || "figure");
+  return word(`figure.count.${k}`, `${n} ${k.replace(/_/g, " ")}${n > 1 ? "s" : ""}`, { count: n });
 }
 
 export function spotWords(spot) {
-  return SPOT_WORDS[spot] || "inside";
+  const key = SPOT_WORDS[spot] ? `spot.${spot}` : "spot.inside";
+  return word(key, SPOT_WORDS[spot] || "inside");
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -112,13 +141,13 @@ export function figureIcon(kind, colour, seat, big = false) {
   path.setAttribute("stroke-linejoin", "round");
   svg.append(path);
   if (seat !== undefined && seat !== null) {
-    const t = document.createElementNS(SVG_NS, "text");
-    t.setAttribute("x", "12");
-    t.setAttribute("y", kind === "barn" ? "18" : "16.5");
-    t.setAttribute("text-anchor", "middle");
-    t.setAttribute("class", "seatno");
-    t.textContent = String(seat + 1);
-    svg.append(t);
+    const label = document.createElementNS(SVG_NS, "text");
+    label.setAttribute("x", "12");
+    label.setAttribute("y", kind === "barn" ? "18" : "16.5");
+    label.setAttribute("text-anchor", "middle");
+    label.setAttribute("class", "seatno");
+    label.textContent = String(seat + 1);
+    svg.append(label);
   }
   return svg;
 }
@@ -148,7 +177,7 @@ function at(node, col, row) {
  */
 export function drawBoard(wrap, o) {
   const colourOf = new Map(o.players.map((p) => [p.seat, p.colour]));
-  const cells = o.board.map((t) => [t.x, t.y]);
+  const cells = o.board.map((b) => [b.x, b.y]);
   for (const k of o.candidates ? o.candidates.keys() : []) cells.push(k.split(",").map(Number));
   if (!cells.length) cells.push([0, 0]);
   const xs = cells.map((c) => c[0]);
@@ -166,23 +195,23 @@ export function drawBoard(wrap, o) {
   grid.style.width = `calc(var(--cell) * ${cols})`;
   grid.style.height = `calc(var(--cell) * ${rows})`;
 
-  for (const t of o.board) {
-    const key = `${t.x},${t.y}`;
-    const cell = at(el("div", { class: key === o.last ? "tile last" : "tile", "data-xy": key }), col(t.x), row(t.y));
-    const img = el("img", { src: tileSvg(t.tile), alt: "", draggable: "false" });
-    img.style.transform = `rotate(${t.rotation}deg)`;
+  for (const tile of o.board) {
+    const key = `${tile.x},${tile.y}`;
+    const cell = at(el("div", { class: key === o.last ? "tile last" : "tile", "data-xy": key }), col(tile.x), row(tile.y));
+    const img = el("img", { src: tileSvg(tile.tile), alt: "", draggable: "false" });
+    img.style.transform = `rotate(${tile.rotation}deg)`;
     cell.append(img);
-    for (const f of t.figures || []) {
+    for (const f of tile.figures || []) {
       const [fx, fy] = spotXY(f.spot);
       const fig = figureIcon(f.figure, colourOf.get(f.seat), f.seat, f.figure === "big_follower");
       fig.style.left = `${fx}%`;
       fig.style.top = `${fy}%`;
       cell.append(fig);
     }
-    if (t.ferry) {
+    if (tile.ferry) {
       // the ferry joins two road ends across the lake
-      const [ax, ay] = spotXY(t.ferry.from);
-      const [bx, by] = spotXY(t.ferry.to);
+      const [ax, ay] = spotXY(tile.ferry.from);
+      const [bx, by] = spotXY(tile.ferry.to);
       const NS = "http://www.w3.org/2000/svg";
       const svg = document.createElementNS(NS, "svg");
       svg.setAttribute("class", "ferry");
@@ -192,13 +221,13 @@ export function drawBoard(wrap, o) {
       for (const [k, v] of [["x1", ax], ["y1", ay], ["x2", bx], ["y2", by]]) line.setAttribute(k, String(v));
       svg.append(line);
       cell.append(svg);
-      cell.title = `Ferry from ${spotWords(t.ferry.from)} to ${spotWords(t.ferry.to)}`;
+      cell.title = t("board.ferry", { from: spotWords(tile.ferry.from), to: spotWords(tile.ferry.to) });
     }
-    if (t.ingots) {
-      const gold = el("span", { class: "ingots", title: `${t.ingots} gold ingot${t.ingots > 1 ? "s" : ""}` }, `${t.ingots}`);
+    if (tile.ingots) {
+      const gold = el("span", { class: "ingots", title: t("board.ingots", { count: tile.ingots }) }, `${tile.ingots}`);
       cell.append(gold);
     }
-    for (const n of t.neutral || []) {
+    for (const n of tile.neutral || []) {
       const [fx, fy] = spotXY(n.spot);
       const mark = el("span", { class: "neutral", title: n.figure }, n.figure === "mage" ? "M" : "W");
       mark.style.left = `${fx}%`;
@@ -214,8 +243,8 @@ export function drawBoard(wrap, o) {
       const chosen = o.preview && o.preview.x === x && o.preview.y === y;
       const rots = list.map((p) => p.rotation);
       const label = chosen
-        ? `Placed at ${x}, ${y}, turned ${o.preview?.rotation} degrees; press to turn it (${rots.length} way${rots.length > 1 ? "s" : ""} fit)`
-        : `Place the tile at ${x}, ${y} (${rots.length} way${rots.length > 1 ? "s" : ""} fit)`;
+        ? t("board.placed-here", { x, y, rotation: o.preview?.rotation ?? 0, count: rots.length })
+        : t("board.place-here", { x, y, count: rots.length });
       const b = el("button", {
         type: "button",
         class: chosen ? "cand chosen" : "cand",
@@ -251,8 +280,8 @@ export function drawBoard(wrap, o) {
         "data-spot": s.spot,
         "data-focus": `spot:${s.spot}`,
         "aria-label": s.feature
-          ? `Put ${aFigure(figure)} on the ${featureName(s.feature)} (${spotWords(s.spot)})`
-          : `Put ${aFigure(figure)} on the ${spotWords(s.spot)}`,
+          ? t("board.put-feature", { figure: aFigure(figure), feature: featureName(s.feature), spot: spotWords(s.spot) })
+          : t("action.put", { figure: aFigure(figure), spot: spotWords(s.spot) }),
         "aria-pressed": picked ? "true" : "false",
         tabindex: "-1",
       });

@@ -3,15 +3,16 @@
 
 import * as api from "./api.js";
 import { el, announce, fail, when, relative } from "./pages.js";
-import { drawBoard, figureIcon, featureName, spotWords, aFigure } from "./board.js";
+import { t, list as words } from "./i18n.js";
+import { drawBoard, figureIcon, featureName, spotWords, aFigure, figureWord, figureCount, featureWord } from "./board.js";
 
 const POLL_MS = 15000;
 
 /** What one action of GET …/actions does, in words (for the generic decision list). */
 function describeAction(a) {
-  if (a.type === "pass") return "Pass";
+  if (a.type === "pass") return t("action.pass");
   if (a.type === "place_figure" && a.spot) {
-    return `Put ${aFigure(a.figure)} on the ${spotWords(a.spot)}${/^[NESWC]/.test(a.spot) ? "" : ` (${a.spot})`}`;
+    return t("action.put", { figure: aFigure(a.figure), spot: spotWords(a.spot) }) + (/^[NESWC]/.test(a.spot) ? "" : ` (${a.spot})`);
   }
   const words = String(a.type).replace(/_/g, " ");
   const parts = [];
@@ -26,17 +27,17 @@ function describeAction(a) {
 function describeDecision(d, who) {
   switch (d.type) {
     case "game_created":
-      return "The game was created.";
+      return t("history.created");
     case "game_started":
-      return "The game started.";
+      return t("history.started");
     case "tile_placed":
-      return `${who} placed ${d.tile} at ${d.x}, ${d.y}.`;
+      return t("history.placed", { who, tile: d.tile, x: d.x, y: d.y });
     case "figure_placed":
-      return `${who} put ${aFigure(d.figure)} on it (${spotWords(d.spot)}).`;
+      return t("history.figure", { who, figure: aFigure(d.figure), spot: spotWords(d.spot) });
     case "figure_skipped":
-      return `${who} placed no figure.`;
+      return t("history.no-figure", { who });
     case "player_resigned":
-      return `${who} resigned.`;
+      return t("history.resigned", { who });
     default:
       return `${who}: ${String(d.type).replace(/_/g, " ")}.`;
   }
@@ -47,12 +48,12 @@ function describeConsequences(list, nameOf) {
   const out = [];
   for (const c of list || []) {
     if (c.type === "feature_scored" && c.points > 0) {
-      const names = (c.seats || []).map(nameOf).join(" and ") || "nobody";
-      out.push(`${names} scored ${c.points} for a ${c.feature || "feature"}${c.final ? " (end of game)" : ""}.`);
+      const names = (c.seats || []).length ? words((c.seats || []).map(nameOf)) : t("history.nobody");
+      out.push(t(c.final ? "history.scored-final" : "history.scored", { names, count: c.points, feature: featureWord(c.feature) }));
     } else if (c.type === "game_over") {
-      out.push("The game is over.");
+      out.push(t("history.over"));
     } else if (c.type === "player_left") {
-      out.push(`${nameOf(c.seat)} left the game.`);
+      out.push(t("history.left", { who: nameOf(c.seat) }));
     }
   }
   return out;
@@ -76,13 +77,13 @@ export async function gamePage(ctx, id) {
   let choice = null;
   let sending = false;
 
-  const h1 = el("h1", {}, `Game ${id.slice(0, 8)}`);
+  const h1 = el("h1", {}, t("game.title", { game: id.slice(0, 8) }));
   const turnline = el("p", { class: "turnline" });
   const panel = el("section", { class: "panel", "aria-labelledby": "h-move" });
-  const wrap = el("div", { class: "board-wrap", tabindex: "0", role: "region", "aria-label": "Board (scrolls)" });
+  const wrap = el("div", { class: "board-wrap", tabindex: "0", role: "region", "aria-label": t("game.board") });
   const side = el("div", { class: "side" });
-  const chatList = el("ol", { class: "chat", "aria-label": "Chat messages" });
-  const chatBox = el("section", { class: "card", "aria-labelledby": "h-chat" }, el("h2", { id: "h-chat" }, "Chat"), chatList);
+  const chatList = el("ol", { class: "chat", "aria-label": t("chat.messages") });
+  const chatBox = el("section", { class: "card", "aria-labelledby": "h-chat" }, el("h2", { id: "h-chat" }, t("chat.title")), chatList);
   ctx.main.append(
     h1,
     turnline,
@@ -91,7 +92,7 @@ export async function gamePage(ctx, id) {
 
   const seat = () => (view ? view.players.find((p) => p.username === me) : undefined);
   const myTurn = () => Boolean(view && view.pending && me && view.pending.username === me);
-  const nameOf = (s) => (view && view.players.find((p) => p.seat === s)?.username) || `seat ${Number(s) + 1}`;
+  const nameOf = (s) => (view && view.players.find((p) => p.seat === s)?.username) || t("game.seat", { seat: Number(s) + 1 });
 
   /** Candidate cells of the drawn tile: "x,y" → placements there. */
   function candidates() {
@@ -134,26 +135,26 @@ export async function gamePage(ctx, id) {
     const v = view;
     turnline.replaceChildren();
     if (v.status === "open") {
-      turnline.append(`Waiting for players: ${v.players.length} of ${v.seats} seats taken.`);
+      turnline.append(t("game.waiting-line", { taken: v.players.length, seats: v.seats }));
     } else if (v.status === "finished") {
       const first = (v.ranking || []).filter((r) => r.rank === 1).map((r) => r.username);
-      turnline.append(`The game is over. ${first.length ? `Won by ${first.join(" and ")}.` : ""}`);
+      turnline.append(t("game.over-line"), first.length ? ` ${t("game.won-by", { names: words(first) })}` : "");
     } else if (v.pending) {
       const p = v.pending;
-      turnline.append(myTurn() ? "Your turn" : `${p.username} to play`);
-      if (p.tile) turnline.append(myTurn() ? `: you drew ${p.tile}` : ` (drew ${p.tile})`);
-      turnline.append(".");
+      if (p.tile) turnline.append(myTurn() ? t("game.your-turn-drew", { tile: p.tile }) : t("game.to-play-drew", { name: p.username, tile: p.tile }));
+      else turnline.append(myTurn() ? t("game.your-turn") : t("game.to-play", { name: p.username }));
       if (v.clock && v.clock.deadline) {
         turnline.append(
-          " Due ",
+          ` ${t("game.due")} `,
           el("time", { datetime: v.clock.deadline, title: when(v.clock.deadline) }, relative(v.clock.deadline)),
-          v.clock.paused ? " (clock paused: vacation)." : ".",
+          ` (${when(v.clock.deadline)})`,
+          v.clock.paused ? ` ${t("game.paused")}` : ".",
         );
       }
     }
-    turnline.append(` ${v.tiles_left} tiles left.`);
+    turnline.append(` ${t("game.tiles-left", { count: v.tiles_left })}`);
     if (!me) {
-      const login = el("a", { href: "/play/login" }, "Log in to play");
+      const login = el("a", { href: "/play/login" }, t("game.login-to-play"));
       login.addEventListener("click", () => sessionStorage.setItem("tilepost.next", location.pathname));
       turnline.append(" ", login);
     }
@@ -209,7 +210,7 @@ export async function gamePage(ctx, id) {
     choice = null;
     const p = current();
     const n = candidates().get(`${x},${y}`)?.length || 1;
-    announce(`Tile at ${x}, ${y}, turned ${p.rotation} degrees${n > 1 ? `; ${n} ways fit: press Turn (or R) for the next` : ""}.`);
+    announce(n > 1 ? t("move.cell-turns", { x, y, rotation: p.rotation, count: n }) : t("move.cell", { x, y, rotation: p.rotation }));
     renderMove();
     renderBoard();
   }
@@ -218,19 +219,19 @@ export async function gamePage(ctx, id) {
     if (!sel) return;
     const n = candidates().get(`${sel.x},${sel.y}`)?.length || 1;
     if (n < 2) {
-      announce("Only one way fits here.");
+      announce(t("move.one-way"));
       return;
     }
     sel.i = (sel.i + 1) % n;
     choice = null;
-    announce(`Turned to ${current().rotation} degrees.`);
+    announce(t("move.turned", { rotation: current().rotation }));
     renderMove();
     renderBoard();
   }
 
   function pickSpot(spot, figure) {
     choice = spot === null ? null : { spot, figure };
-    announce(choice ? `${aFigure(figure).replace(/^a/, "A")} on the ${spotWords(spot)}.` : "No figure.");
+    announce(choice ? t("move.figure-on", { figure: aFigure(figure), spot: spotWords(spot) }) : t("move.no-figure-done"));
     renderMove();
     renderBoard();
   }
@@ -261,13 +262,13 @@ export async function gamePage(ctx, id) {
         }
       }
       sel = null;
-      announce("Move sent.");
+      announce(t("move.sent"));
       await load();
     } catch (e) {
       if (e instanceof api.ApiProblem && e.code === "stale-version") {
         sel = null;
         choice = null;
-        announce("The game had moved on since this page was loaded: it is reloaded now. Please look again.", true);
+        announce(t("move.stale"), true);
         await load();
       } else {
         fail(e);
@@ -280,21 +281,21 @@ export async function gamePage(ctx, id) {
 
   function placeTilePanel() {
     const p = current();
-    const tileImg = el("img", { class: "drawn", src: api.tileSvg(view.pending.tile, 160), alt: `The drawn tile, ${view.pending.tile}` });
+    const tileImg = el("img", { class: "drawn", src: api.tileSvg(view.pending.tile, 160), alt: t("move.drawn-alt", { tile: view.pending.tile }) });
     if (p) tileImg.style.transform = `rotate(${p.rotation}deg)`;
     const n = placements.placements.length;
     const intro = p
-      ? `At ${p.x}, ${p.y}, turned ${p.rotation}°.`
+      ? t("move.at", { x: p.x, y: p.y, rotation: p.rotation })
       : n
-        ? `It fits in ${candidates().size} places: choose one of the highlighted cells on the board.`
-        : "It fits nowhere.";
+        ? t("move.fits", { count: candidates().size })
+        : t("move.fits-nowhere");
     const box = el("div", { class: "move" }, el("div", { class: "drawnbox" }, tileImg), el("div", {}, el("p", { class: "intro" }, intro)));
     const body = /** @type {HTMLElement} */ (box.lastChild);
     if (p) {
       const turns = candidates().get(`${p.x},${p.y}`)?.length || 1;
-      const turn = el("button", { type: "button", "data-focus": "turn", disabled: turns < 2, "aria-keyshortcuts": "R" }, "Turn (R)");
+      const turn = el("button", { type: "button", "data-focus": "turn", disabled: turns < 2, "aria-keyshortcuts": "R" }, t("move.turn"));
       turn.addEventListener("click", rotate);
-      const fs = el("fieldset", { class: "figures" }, el("legend", {}, "Figure"));
+      const fs = el("fieldset", { class: "figures" }, el("legend", {}, t("move.figure")));
       const radio = (value, label, checked) => {
         const input = el("input", { type: "radio", name: "figure", value, checked, "data-focus": `radio:${value}` });
         input.addEventListener("change", () => {
@@ -306,20 +307,20 @@ export async function gamePage(ctx, id) {
         });
         return el("label", { class: "check" }, input, ` ${label}`);
       };
-      fs.append(radio("", "No figure", !choice));
+      fs.append(radio("", t("move.no-figure"), !choice));
       for (const s of p.spots) {
         for (const f of s.figures) {
           const v = `${s.spot}|${f}`;
           fs.append(
             radio(
               v,
-              `${f.replace(/_/g, " ")} on the ${featureName(s.feature)} (${spotWords(s.spot)})`,
+              t("move.figure-option", { figure: figureWord(f), feature: featureName(s.feature), spot: spotWords(s.spot) }),
               Boolean(choice && choice.spot === s.spot && choice.figure === f),
             ),
           );
         }
       }
-      const send = el("button", { type: "button", class: "primary", "data-focus": "submit" }, "Submit move");
+      const send = el("button", { type: "button", class: "primary", "data-focus": "submit" }, t("move.submit"));
       send.addEventListener("click", () => {
         const q = current();
         if (!q) return;
@@ -328,11 +329,11 @@ export async function gamePage(ctx, id) {
           choice ? { type: "place_figure", figure: choice.figure, spot: choice.spot } : { type: "pass" },
         ]);
       });
-      const cancel = el("button", { type: "button", "data-focus": "cancel" }, "Choose another place");
+      const cancel = el("button", { type: "button", "data-focus": "cancel" }, t("move.other-place"));
       cancel.addEventListener("click", () => {
         sel = null;
         choice = null;
-        announce("Choose a highlighted cell on the board.");
+        announce(t("move.choose-cell"));
         renderMove();
         renderBoard();
         const first = wrap.querySelector("button.cand");
@@ -340,7 +341,7 @@ export async function gamePage(ctx, id) {
       });
       body.append(el("div", { class: "row" }, turn, cancel), fs, el("div", { class: "row" }, send));
     } else if (n) {
-      const first = el("button", { type: "button", "data-focus": "first" }, "Go to the first place");
+      const first = el("button", { type: "button", "data-focus": "first" }, t("move.first-place"));
       first.addEventListener("click", () => {
         const b = wrap.querySelector("button.cand");
         if (b instanceof HTMLElement) {
@@ -359,8 +360,8 @@ export async function gamePage(ctx, id) {
     const body = el("div", {});
     box.append(body);
     const list = actions ? actions.actions : [];
-    body.append(el("p", { class: "intro" }, "Put a figure on the tile just placed (outlined on the board), or none."));
-    const fs = el("fieldset", { class: "figures" }, el("legend", {}, "Figure"));
+    body.append(el("p", { class: "intro" }, t("move.figure-intro")));
+    const fs = el("fieldset", { class: "figures" }, el("legend", {}, t("move.figure")));
     // "No figure" first, as when the figure goes with the tile
     const options = [...list.filter((a) => a.type === "pass"), ...list.filter((a) => a.type === "place_figure")];
     if (choice && !options.some((a) => a.type === "place_figure" && a.spot === choice.spot && a.figure === choice.figure)) choice = null;
@@ -369,9 +370,9 @@ export async function gamePage(ctx, id) {
       const checked = a.type === "pass" ? !choice : Boolean(choice && choice.spot === a.spot && choice.figure === a.figure);
       const input = el("input", { type: "radio", name: "figure", value, checked, "data-focus": `radio:${value}` });
       input.addEventListener("change", () => (a.type === "pass" ? pickSpot(null, "") : pickSpot(a.spot, a.figure)));
-      fs.append(el("label", { class: "check" }, input, ` ${a.type === "pass" ? "No figure" : describeAction(a)}`));
+      fs.append(el("label", { class: "check" }, input, ` ${a.type === "pass" ? t("move.no-figure") : describeAction(a)}`));
     }
-    const send = el("button", { type: "button", class: "primary", "data-focus": "submit" }, "Submit");
+    const send = el("button", { type: "button", class: "primary", "data-focus": "submit" }, t("move.submit-figure"));
     send.addEventListener("click", () => {
       const a = choice ? options.find((o) => o.type === "place_figure" && o.spot === choice.spot && o.figure === choice.figure) : options.find((o) => o.type === "pass");
       if (a) submit([a]);
@@ -379,7 +380,7 @@ export async function gamePage(ctx, id) {
     if (options.length) body.append(fs, el("div", { class: "row" }, send));
     // the other options of this phase (the Abbot's return, a flying machine, ...)
     const others = list.filter((a) => a.type !== "place_figure" && a.type !== "pass");
-    if (others.length) body.append(actionList(others, { "aria-label": "Other options" }));
+    if (others.length) body.append(actionList(others, { "aria-label": t("move.other-options") }));
     return box;
   }
 
@@ -397,7 +398,7 @@ export async function gamePage(ctx, id) {
   function actionsPanel() {
     const box = el("div", { class: "move" });
     const kind = String(view.pending.kind).replace(/_/g, " ");
-    box.append(el("p", { class: "intro" }, `Decide: ${kind}.`));
+    box.append(el("p", { class: "intro" }, t("move.decide", { kind })));
     box.append(actionList(actions ? actions.actions : []));
     return box;
   }
@@ -422,29 +423,29 @@ export async function gamePage(ctx, id) {
       });
       return b;
     };
-    box.append(el("p", { class: "intro" }, `Players: ${v.players.map((p) => p.username).join(", ")}. Share this page's address to invite others.`));
+    box.append(el("p", { class: "intro" }, t("open.players", { names: words(v.players.map((p) => p.username)) })));
     const row = el("div", { class: "row" });
     if (me && invited) {
-      row.append(act("Accept the invitation", "invitation/accept", "Invitation accepted."), act("Decline", "invitation/decline", "Invitation declined."));
+      row.append(act(t("open.accept"), "invitation/accept", t("open.accepted")), act(t("open.decline"), "invitation/decline", t("open.declined")));
     } else if (me && !seated) {
-      row.append(act("Join this game", "join", "You joined the game."));
+      row.append(act(t("open.join"), "join", t("open.joined")));
     }
-    if (me && v.creator === me && v.players.length >= 2) row.append(act("Start now", "start", "The game has started."));
-    if (me && seated && v.creator !== me) row.append(act("Leave", "leave", "You left the game."));
+    if (me && v.creator === me && v.players.length >= 2) row.append(act(t("open.start"), "start", t("open.started")));
+    if (me && seated && v.creator !== me) row.append(act(t("open.leave"), "leave", t("open.left")));
     box.append(row);
     if (me && seated) {
       const form = el(
         "form",
         { class: "row" },
-        el("label", { class: "field" }, el("span", {}, "Invite a user"), el("input", { name: "username", required: true, autocomplete: "off", autocapitalize: "none" })),
-        el("button", { type: "submit" }, "Invite"),
+        el("label", { class: "field" }, el("span", {}, t("open.invite-user")), el("input", { name: "username", required: true, autocomplete: "off", autocapitalize: "none" })),
+        el("button", { type: "submit" }, t("open.invite")),
       );
       form.addEventListener("submit", async (ev) => {
         ev.preventDefault();
         const input = /** @type {HTMLInputElement} */ (form.querySelector("input"));
         try {
           await api.post(`/v1/games/${enc}/invitations`, { username: input.value.trim() });
-          announce(`${input.value.trim()} is invited.`);
+          announce(t("open.invited-one", { name: input.value.trim() }));
           input.value = "";
           await load();
         } catch (e) {
@@ -454,7 +455,7 @@ export async function gamePage(ctx, id) {
       box.append(form);
     }
     const pending = v.invitations.filter((i) => i.status === "pending").map((i) => i.username);
-    if (pending.length) box.append(el("p", {}, `Invited: ${pending.join(", ")}.`));
+    if (pending.length) box.append(el("p", {}, t("open.invited", { names: words(pending) })));
     return box;
   }
 
@@ -465,16 +466,16 @@ export async function gamePage(ctx, id) {
       let title = null;
       let body = null;
       if (view.status === "open") {
-        title = "Waiting for players";
+        title = t("open.title");
         body = openPanel();
       } else if (myTurn() && view.pending.kind === "place_tile" && placements) {
-        title = "Your move: place the tile";
+        title = t("move.title-tile");
         body = placeTilePanel();
       } else if (myTurn() && view.pending.kind === "place_figure" && figureDecision()) {
-        title = "Your move: a figure";
+        title = t("move.title-figure");
         body = figurePanel();
       } else if (myTurn()) {
-        title = "Your decision";
+        title = t("move.title-decision");
         body = actionsPanel();
       }
       panel.hidden = !title;
@@ -487,32 +488,32 @@ export async function gamePage(ctx, id) {
     const table = el(
       "table",
       { class: "scores" },
-      el("caption", {}, "Scores"),
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Points"), el("th", { scope: "col" }, "Figures left"))),
+      el("caption", {}, t("scores.title")),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("scores.player")), el("th", { scope: "col" }, t("scores.points")), el("th", { scope: "col" }, t("scores.figures")))),
     );
     const tbody = el("tbody");
     for (const p of v.players) {
       const who = el("th", { scope: "row" }, figureIcon("follower", p.colour, p.seat), ` ${p.username}`);
-      if (v.pending && v.pending.seat === p.seat) who.append(el("span", { class: "turn-mark" }, " (to play)"));
-      if (!p.active) who.append(" (left)");
+      if (v.pending && v.pending.seat === p.seat) who.append(el("span", { class: "turn-mark" }, ` ${t("scores.to-play")}`));
+      if (!p.active) who.append(` ${t("scores.left")}`);
       // the expansions' holdings
       const extra = [];
       const g = p.goods;
-      if (g && g.wine + g.grain + g.cloth > 0) extra.push(`wine ${g.wine}, grain ${g.grain}, cloth ${g.cloth}`);
-      if (p.gold) extra.push(`${p.gold} gold`);
-      if (p.track && p.track.length > 1) extra.push(`meeple ${p.track[0]}, messenger ${p.track[1]} on the track`);
-      if (p.robber != null) extra.push(`robber on space ${p.robber}`);
-      if (p.abbey) extra.push("abbey in hand");
+      if (g && g.wine + g.grain + g.cloth > 0) extra.push(t("scores.goods", { wine: g.wine, grain: g.grain, cloth: g.cloth }));
+      if (p.gold) extra.push(t("scores.gold", { count: p.gold }));
+      if (p.track && p.track.length > 1) extra.push(t("scores.track", { meeple: p.track[0], messenger: p.track[1] }));
+      if (p.robber != null) extra.push(t("scores.robber", { space: p.robber }));
+      if (p.abbey) extra.push(t("scores.abbey"));
       if (extra.length) who.append(el("span", { class: "extra" }, extra.join("; ")));
       const supply = Object.entries(p.supply || {})
         .filter(([, n]) => n > 0)
-        .map(([k, n]) => `${n} ${k.replace(/_/g, " ")}${n > 1 ? "s" : ""}`)
+        .map(([k, n]) => figureCount(k, n))
         .join(", ");
       const tr = el("tr", { class: p.username === me ? "me" : "" }, who, el("td", {}, String(p.score)), el("td", {}, supply || "0"));
       tbody.append(tr);
     }
     table.append(tbody);
-    const hist = el("ol", { class: "history", "aria-label": "Latest first" });
+    const hist = el("ol", { class: "history", "aria-label": t("history.latest-first") });
     for (const e of [...events].reverse()) {
       const who = e.actor ? e.actor.username : "";
       const lines = [describeDecision(e.decision || {}, who), ...describeConsequences(e.consequences, nameOf)];
@@ -520,16 +521,16 @@ export async function gamePage(ctx, id) {
     }
     side.replaceChildren(
       el("section", { class: "card" }, table),
-      el("section", { class: "card", "aria-labelledby": "h-hist" }, el("h2", { id: "h-hist" }, "History"), hist),
+      el("section", { class: "card", "aria-labelledby": "h-hist" }, el("h2", { id: "h-hist" }, t("history.title")), hist),
     );
   }
 
   function renderChat() {
     chatList.replaceChildren(
-      ...(olderChat ? [el("li", { class: "meta" }, "Earlier messages are not shown.")] : []),
+      ...(olderChat ? [el("li", { class: "meta" }, t("chat.earlier"))] : []),
       ...chat.map((m) => el("li", {}, el("strong", {}, m.username), " ", el("time", { datetime: m.at }, when(m.at)), el("p", {}, m.text))),
     );
-    if (!chat.length) chatList.append(el("li", { class: "meta" }, "No messages yet."));
+    if (!chat.length) chatList.append(el("li", { class: "meta" }, t("chat.none")));
   }
 
   // the chat's post box is made once (its text survives refreshes)
@@ -538,16 +539,16 @@ export async function gamePage(ctx, id) {
     const form = el(
       "form",
       { class: "chatform" },
-      el("label", { for: "chat-text" }, "Message"),
+      el("label", { for: "chat-text" }, t("chat.message")),
       text,
-      el("button", { type: "submit" }, "Send"),
+      el("button", { type: "submit" }, t("chat.send")),
     );
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
-      const t = /** @type {HTMLTextAreaElement} */ (text).value.trim();
-      if (!t) return;
+      const said = /** @type {HTMLTextAreaElement} */ (text).value.trim();
+      if (!said) return;
       try {
-        await api.post(`/v1/games/${enc}/chat`, { text: t });
+        await api.post(`/v1/games/${enc}/chat`, { text: said });
         /** @type {HTMLTextAreaElement} */ (text).value = "";
         await loadChat();
       } catch (e) {
@@ -600,7 +601,7 @@ export async function gamePage(ctx, id) {
       if (!view || v.version !== view.version) {
         const wasMine = myTurn();
         await load();
-        if (!wasMine && myTurn()) announce("It is your turn.");
+        if (!wasMine && myTurn()) announce(t("game.your-turn-now"));
       } else {
         await loadChat();
       }
@@ -619,8 +620,8 @@ export async function gamePage(ctx, id) {
   const onKey = (ev) => {
     if (ev.key !== "r" && ev.key !== "R") return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const t = /** @type {HTMLElement} */ (ev.target);
-    const typing = t instanceof HTMLInputElement ? !["radio", "checkbox", "button"].includes(t.type) : t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement || Boolean(t && t.isContentEditable);
+    const target = /** @type {HTMLElement} */ (ev.target);
+    const typing = target instanceof HTMLInputElement ? !["radio", "checkbox", "button"].includes(target.type) : target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement || Boolean(target && target.isContentEditable);
     if (typing) return;
     if (!sel) return;
     ev.preventDefault();

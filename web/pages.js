@@ -2,6 +2,8 @@
 // small DOM helpers every page uses.
 
 import * as api from "./api.js";
+import * as i18n from "./i18n.js";
+import { t } from "./i18n.js";
 
 /**
  * Creates an element: `el("a", {href: "/play"}, "text", child, ...)`. Attributes with
@@ -68,30 +70,11 @@ async function busy(form, f) {
   }
 }
 
-/** A short, readable form of an RFC 3339 time (local time). */
-export function when(iso) {
-  if (!iso) return "";
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
+/** A short, readable form of an RFC 3339 time (in the reader's locale and time zone). */
+export const when = i18n.when;
 
-/** "in 2 days", "3 hours ago". */
-export function relative(iso) {
-  const d = new Date(iso).getTime();
-  if (Number.isNaN(d)) return "";
-  const s = Math.round((d - Date.now()) / 1000);
-  const units = [
-    ["day", 86400],
-    ["hour", 3600],
-    ["minute", 60],
-  ];
-  const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
-  for (const [u, n] of units) {
-    if (Math.abs(s) >= n) return rtf.format(Math.round(s / n), /** @type {any} */ (u));
-  }
-  return rtf.format(s, "second");
-}
+/** "in 2 days", "3 hours ago" (in the reader's locale). */
+export const relative = i18n.relative;
 
 function afterLogin(ctx) {
   const next = sessionStorage.getItem("tilepost.next");
@@ -103,18 +86,18 @@ export async function loginPage(ctx) {
   const form = el(
     "form",
     { class: "card narrow", "aria-labelledby": "login-h" },
-    el("h1", { id: "login-h" }, "Log in"),
-    field("Username", { name: "username", autocomplete: "username", required: true, autocapitalize: "none" }),
-    field("Password", { name: "password", type: "password", autocomplete: "current-password", required: true }),
-    el("button", { type: "submit", class: "primary" }, "Log in"),
-    el("p", {}, "New here? ", el("a", { href: "/play/signup" }, "Sign up")),
+    el("h1", { id: "login-h" }, t("login.title")),
+    field(t("field.username"), { name: "username", autocomplete: "username", required: true, autocapitalize: "none" }),
+    field(t("field.password"), { name: "password", type: "password", autocomplete: "current-password", required: true }),
+    el("button", { type: "submit", class: "primary" }, t("login.submit")),
+    el("p", {}, t("login.new-here"), " ", el("a", { href: "/play/signup" }, t("nav.signup"))),
   );
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const f = new FormData(form);
     busy(form, async () => {
       await api.login(String(f.get("username")).trim(), String(f.get("password")));
-      announce(`Logged in as ${api.username()}.`);
+      announce(t("login.done", { name: api.username() || "" }));
       afterLogin(ctx);
     });
   });
@@ -125,27 +108,27 @@ export async function signupPage(ctx) {
   const form = el(
     "form",
     { class: "card narrow", "aria-labelledby": "signup-h" },
-    el("h1", { id: "signup-h" }, "Sign up"),
-    field("Username", {
+    el("h1", { id: "signup-h" }, t("signup.title")),
+    field(t("field.username"), {
       name: "username",
       autocomplete: "username",
       required: true,
       minlength: 3,
       maxlength: 32,
       pattern: "[A-Za-z0-9_.\\-]{3,32}",
-      title: "3 to 32 letters, digits, _ - or .",
+      title: t("signup.username-rule"),
       autocapitalize: "none",
     }),
-    field("Email", { name: "email", type: "email", autocomplete: "email", required: true }),
-    field("Password (8 characters or more)", {
+    field(t("field.email"), { name: "email", type: "email", autocomplete: "email", required: true }),
+    field(t("signup.password"), {
       name: "password",
       type: "password",
       autocomplete: "new-password",
       required: true,
       minlength: 8,
     }),
-    el("button", { type: "submit", class: "primary" }, "Sign up"),
-    el("p", {}, "Have an account? ", el("a", { href: "/play/login" }, "Log in")),
+    el("button", { type: "submit", class: "primary" }, t("signup.submit")),
+    el("p", {}, t("signup.have-account"), " ", el("a", { href: "/play/login" }, t("nav.login"))),
   );
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -153,9 +136,19 @@ export async function signupPage(ctx) {
     const name = String(f.get("username")).trim();
     const password = String(f.get("password"));
     busy(form, async () => {
-      await api.post("/v1/users", { username: name, email: String(f.get("email")).trim(), password });
+      // the account starts in the page's language and the browser's time zone (UTC when
+      // the server does not know the browser's)
+      const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      const account = { username: name, email: String(f.get("email")).trim(), password, locale: i18n.locale() };
+      try {
+        await api.post("/v1/users", zone ? { ...account, time_zone: zone } : account);
+      } catch (e) {
+        const zoneRefused = e instanceof api.ApiProblem && e.status === 400 && e.errors.some((x) => x.field === "time_zone");
+        if (!zoneRefused) throw e;
+        await api.post("/v1/users", account);
+      }
       await api.login(name, password);
-      announce(`Welcome, ${name}.`);
+      announce(t("signup.welcome", { name }));
       afterLogin(ctx);
     });
   });
@@ -167,19 +160,19 @@ function gameItem(g, me) {
   const names = g.players.map((p) => p.username).join(", ");
   const li = el("li", { class: g.my_turn ? "game mine" : "game" });
   const title = g.my_turn
-    ? "Your turn"
+    ? t("games.your-turn")
     : g.status === "open"
-      ? `Open: ${g.players.length} of ${g.seats} seats taken`
+      ? t("games.open-seats", { taken: g.players.length, seats: g.seats })
       : g.status === "finished"
-        ? "Finished"
-        : `${g.current_username || "Someone"} to play`;
+        ? t("games.finished")
+        : t("games.to-play", { name: g.current_username || t("games.someone") });
   li.append(
-    el("a", { href: `/play/games/${encodeURIComponent(g.id)}` }, `${title} · game ${g.id.slice(0, 8)}`),
-    el("span", { class: "meta" }, names || "no players yet"),
+    el("a", { href: `/play/games/${encodeURIComponent(g.id)}` }, t("games.item", { title, game: g.id.slice(0, 8) })),
+    el("span", { class: "meta" }, names || t("games.no-players")),
   );
   if (g.deadline) {
     li.append(
-      el("span", { class: "meta deadline" }, "Due ", el("time", { datetime: g.deadline, title: when(g.deadline) }, relative(g.deadline))),
+      el("span", { class: "meta deadline" }, t("games.due"), " ", el("time", { datetime: g.deadline, title: when(g.deadline) }, relative(g.deadline))),
     );
   }
   if (g.status === "open" && !g.players.some((p) => p.username === me)) li.dataset.joinable = "1";
@@ -188,43 +181,43 @@ function gameItem(g, me) {
 
 export async function gamesPage(ctx) {
   const me = api.username();
-  ctx.main.append(el("h1", {}, "My games"));
+  ctx.main.append(el("h1", {}, t("games.title")));
   const [mine, open, user] = await Promise.all([
     api.get("/v1/games?player=me&limit=100"),
     api.get("/v1/games?status=open&limit=50"),
     api.get("/v1/users/me"),
   ]);
   if (user.waiting && user.waiting.invitations > 0) {
-    ctx.main.append(el("p", { class: "note" }, `You have ${user.waiting.invitations} invitation(s): open the game to accept or decline.`));
+    ctx.main.append(el("p", { class: "note" }, t("games.invitations", { count: user.waiting.invitations })));
   }
   const groups = [
-    ["Your turn", mine.games.filter((g) => g.my_turn)],
-    ["Waiting for others", mine.games.filter((g) => !g.my_turn && g.status === "active")],
-    ["Not started yet", mine.games.filter((g) => g.status === "open")],
-    ["Finished", mine.games.filter((g) => g.status === "finished")],
+    ["mine", t("games.your-turn"), mine.games.filter((g) => g.my_turn)],
+    ["waiting", t("games.waiting"), mine.games.filter((g) => !g.my_turn && g.status === "active")],
+    ["open", t("games.not-started"), mine.games.filter((g) => g.status === "open")],
+    ["finished", t("games.finished"), mine.games.filter((g) => g.status === "finished")],
   ];
   let any = false;
-  for (const [title, games] of groups) {
+  for (const [key, title, games] of groups) {
     if (!games.length) continue;
     any = true;
-    const id = `h-${title.replace(/\W+/g, "-").toLowerCase()}`;
+    const id = `h-${key}`;
     ctx.main.append(
-      el("section", { "aria-labelledby": id }, el("h2", { id }, `${title} (${games.length})`), el("ul", { class: "games" }, ...games.map((g) => gameItem(g, me)))),
+      el("section", { "aria-labelledby": id }, el("h2", { id }, t("games.group", { title, count: games.length })), el("ul", { class: "games" }, ...games.map((g) => gameItem(g, me)))),
     );
   }
-  if (!any) ctx.main.append(el("p", {}, "No games yet. ", el("a", { href: "/play/new" }, "Create a game"), " or join one below."));
+  if (!any) ctx.main.append(el("p", {}, t("games.none"), " ", el("a", { href: "/play/new" }, t("games.create")), " ", t("games.or-join")));
 
   const joinable = open.games.filter((g) => !g.players.some((p) => p.username === me));
-  const sec = el("section", { "aria-labelledby": "h-join" }, el("h2", { id: "h-join" }, "Open games to join"));
+  const sec = el("section", { "aria-labelledby": "h-join" }, el("h2", { id: "h-join" }, t("games.join-title")));
   if (joinable.length) {
     const ul = el("ul", { class: "games" });
     for (const g of joinable) {
-      const b = el("button", { type: "button" }, "Join");
+      const b = el("button", { type: "button" }, t("games.join"));
       b.addEventListener("click", async () => {
         b.disabled = true;
         try {
           const v = await api.post(`/v1/games/${encodeURIComponent(g.id)}/join`);
-          announce(v.status === "active" ? "Joined; the game has started." : "Joined; waiting for more players.");
+          announce(v.status === "active" ? t("games.joined-started") : t("games.joined-waiting"));
           ctx.go(`/play/games/${encodeURIComponent(g.id)}`);
         } catch (e) {
           b.disabled = false;
@@ -235,59 +228,66 @@ export async function gamesPage(ctx) {
         el(
           "li",
           { class: "game" },
-          el("span", {}, `Game ${g.id.slice(0, 8)} by ${g.players[0] ? g.players[0].username : "?"}: ${g.players.length} of ${g.seats} seats`),
+          el("span", {}, t("games.open-item", { game: g.id.slice(0, 8), by: g.players[0] ? g.players[0].username : "?", taken: g.players.length, seats: g.seats })),
           b,
         ),
       );
     }
     sec.append(ul);
   } else {
-    sec.append(el("p", {}, "No open game waits for players right now."));
+    sec.append(el("p", {}, t("games.no-open")));
   }
   ctx.main.append(sec);
 }
 
 /** The expansions by id (`CreateGameRequest.expansions`), with their names. Those with
  * tiles are also found in the tile catalog, which adds any id missing here. */
-const EXPANSIONS = {
-  river: "The River",
-  abbot: "The Abbot",
-  inns_cathedrals: "Inns & Cathedrals",
-  traders_builders: "Traders & Builders",
-  abbey_mayor: "Abbey & Mayor",
-  flying_machines: "Flying Machines",
-  messages: "Messages",
-  ferries: "Ferries",
-  gold_mines: "Gold Mines",
-  mage_witch: "Mage & Witch",
-  robbers: "Robbers",
-  crop_circles: "Crop Circles",
-};
+const EXPANSIONS = [
+  "river",
+  "abbot",
+  "inns_cathedrals",
+  "traders_builders",
+  "abbey_mayor",
+  "flying_machines",
+  "messages",
+  "ferries",
+  "gold_mines",
+  "mage_witch",
+  "robbers",
+  "crop_circles",
+];
+
+/** An expansion's name in the page's language (`expansion.<id>`), else its id in words. */
+function expansionName(id) {
+  const key = `expansion.${id}`;
+  const name = t(key);
+  return name === key ? id.replace(/_/g, " ") : name;
+}
 
 export async function newGamePage(ctx) {
-  ctx.main.append(el("h1", {}, "New game"));
+  ctx.main.append(el("h1", {}, t("new.title")));
   const catalog = await api.tiles();
-  const fromTiles = catalog.tiles.map((t) => t.expansion).filter((x) => x !== "base" && !(x in EXPANSIONS));
-  const expansions = [...Object.keys(EXPANSIONS), ...new Set(fromTiles)];
+  const fromTiles = catalog.tiles.map((t) => t.expansion).filter((x) => x !== "base" && !EXPANSIONS.includes(x));
+  const expansions = [...EXPANSIONS, ...new Set(fromTiles)];
   const seats = el("select", { name: "seats", id: "seats" }, ...[2, 3, 4, 5, 6].map((n) => el("option", { value: n }, String(n))));
   const exp = el(
     "fieldset",
     { class: "expansions" },
-    el("legend", {}, "Expansions"),
+    el("legend", {}, t("new.expansions")),
     ...expansions.map((x) =>
-      el("label", { class: "check" }, el("input", { type: "checkbox", name: "expansions", value: x }), ` ${EXPANSIONS[x] || x.replace(/_/g, " ")}`),
+      el("label", { class: "check" }, el("input", { type: "checkbox", name: "expansions", value: x }), ` ${expansionName(x)}`),
     ),
   );
   const clock = el("input", { type: "checkbox", name: "clock", checked: true });
   const form = el(
     "form",
     { class: "card" },
-    el("label", { class: "field", for: "seats" }, el("span", {}, "Seats"), seats),
+    el("label", { class: "field", for: "seats" }, el("span", {}, t("new.seats")), seats),
     exp,
-    el("label", { class: "check" }, clock, " Play with a clock"),
-    field("Days per move (1 to 14)", { type: "number", name: "days", min: 1, max: 14, value: 3, required: true }),
-    field("Invite players (usernames, separated by commas)", { name: "invite", autocomplete: "off", autocapitalize: "none" }),
-    el("button", { type: "submit", class: "primary" }, "Create game"),
+    el("label", { class: "check" }, clock, ` ${t("new.clock")}`),
+    field(t("new.days"), { type: "number", name: "days", min: 1, max: 14, value: 3, required: true }),
+    field(t("new.invite"), { name: "invite", autocomplete: "off", autocapitalize: "none" }),
+    el("button", { type: "submit", class: "primary" }, t("new.submit")),
   );
   const days = /** @type {HTMLInputElement} */ (form.querySelector("input[name=days]"));
   clock.addEventListener("change", () => {
@@ -309,42 +309,90 @@ export async function newGamePage(ctx) {
     if (invite.length) body.invite = invite;
     busy(form, async () => {
       const g = await api.post("/v1/games", body);
-      announce("Game created. Share its link or wait for players to join.");
+      announce(t("new.done"));
       ctx.go(`/play/games/${encodeURIComponent(g.id)}`);
     });
   });
   ctx.main.append(form);
 }
 
-/** Readable names of the email event types. */
-const EVENT_NAMES = {
-  "game.turn_started": "It is my turn",
-  "game.invited": "I am invited to a game",
-  "game.started": "A game of mine starts",
-  "game.finished": "A game of mine is over",
-  "game.deadline_near": "A deadline of mine is near",
-  "game.timed_out": "A player ran out of time",
-};
+/** The email event types in the settings (their names are `event.<type>`). */
+function eventName(type) {
+  const key = `event.${type}`;
+  const name = t(key);
+  return name === key ? type : name;
+}
+
+/** The time zones the browser knows (IANA names), with `current` among them. */
+function timeZones(current) {
+  let zones = [];
+  try {
+    zones = /** @type {any} */ (Intl).supportedValuesOf("timeZone");
+  } catch {
+    zones = [];
+  }
+  const all = new Set(["UTC", ...zones]);
+  if (current) all.add(current);
+  return [...all].sort();
+}
+
+/** Language and time zone: PATCH /v1/users/me {locale, time_zone}. */
+function localeForm(ctx, me) {
+  const lang = el(
+    "select",
+    { name: "locale", id: "set-locale" },
+    ...i18n.LOCALES.map((l) => el("option", { value: l, selected: l === me.locale }, t(`locale.${l}`))),
+  );
+  const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = el(
+    "select",
+    { name: "time_zone", id: "set-zone" },
+    ...timeZones(me.time_zone).map((z) => el("option", { value: z, selected: z === me.time_zone }, z.replace(/_/g, " "))),
+  );
+  const form = el(
+    "form",
+    { class: "card", "aria-labelledby": "h-locale" },
+    el("h2", { id: "h-locale" }, t("settings.locale-title")),
+    el("label", { class: "field", for: "set-locale" }, el("span", {}, t("settings.language")), lang),
+    el("label", { class: "field", for: "set-zone" }, el("span", {}, t("settings.time-zone")), zone),
+    el("p", { class: "meta" }, t("settings.zone-hint", { zone: browserZone || "UTC" })),
+    el("button", { type: "submit", class: "primary" }, t("settings.save-locale")),
+  );
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(form);
+    const body = { locale: String(f.get("locale")), time_zone: String(f.get("time_zone")) };
+    busy(form, async () => {
+      const u = await api.patch("/v1/users/me", body);
+      await i18n.use(u.locale, { timeZone: u.time_zone, remember: true });
+      ctx.go("/play/settings", { replace: true });
+      announce(t("settings.locale-saved"));
+    });
+  });
+  return form;
+}
 
 export async function settingsPage(ctx) {
-  ctx.main.append(el("h1", {}, "Settings"));
+  ctx.main.append(el("h1", {}, t("settings.title")));
   const [settings, me] = await Promise.all([api.get("/v1/users/me/notifications"), api.get("/v1/users/me")]);
+
+  ctx.main.append(localeForm(ctx, me));
 
   const boxes = Object.keys(settings.email).map((type) =>
     el(
       "label",
       { class: "check" },
       el("input", { type: "checkbox", name: type, checked: settings.email[type] }),
-      ` ${EVENT_NAMES[type] || type}`,
+      ` ${eventName(type)}`,
     ),
   );
   const notif = el(
     "form",
     { class: "card", "aria-labelledby": "h-email" },
-    el("h2", { id: "h-email" }, "Email notifications"),
-    el("p", {}, `Emails go to ${me.email}.`),
-    el("fieldset", {}, el("legend", {}, "Send me an email when"), ...boxes),
-    el("button", { type: "submit", class: "primary" }, "Save"),
+    el("h2", { id: "h-email" }, t("settings.email-title")),
+    el("p", {}, t("settings.email-to", { email: me.email })),
+    el("fieldset", {}, el("legend", {}, t("settings.email-when")), ...boxes),
+    el("button", { type: "submit", class: "primary" }, t("settings.save")),
   );
   notif.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -355,23 +403,31 @@ export async function settingsPage(ctx) {
     });
     busy(notif, async () => {
       await api.patch("/v1/users/me/notifications", { email });
-      announce("Notification settings saved.");
+      announce(t("settings.email-saved"));
     });
   });
   ctx.main.append(notif);
 
   const v = me.vacation;
-  const vac = el("section", { class: "card", "aria-labelledby": "h-vac" }, el("h2", { id: "h-vac" }, "Vacation"));
-  if (v) vac.append(el("p", {}, `${v.days_left} of ${v.days_per_year} vacation days left this year. While you are on vacation, the clocks of your games stand still.`));
+  const vac = el("section", { class: "card", "aria-labelledby": "h-vac" }, el("h2", { id: "h-vac" }, t("vacation.title")));
+  if (v) vac.append(el("p", {}, t("vacation.days-left", { left: v.days_left, count: v.days_per_year })));
   const onVacation = v && (v.until || v.until_move);
   if (onVacation) {
-    vac.append(el("p", {}, v.until ? `You are on vacation until ${when(v.until)}${v.until_move ? " or your next move" : ""}.` : "You are on vacation until your next move."));
-    const end = el("button", { type: "button" }, "End my vacation now");
+    vac.append(
+      el(
+        "p",
+        {},
+        v.until
+          ? t(v.until_move ? "vacation.until-or-move" : "vacation.until", { until: when(v.until) })
+          : t("vacation.until-move"),
+      ),
+    );
+    const end = el("button", { type: "button" }, t("vacation.end"));
     end.addEventListener("click", async () => {
       end.disabled = true;
       try {
         await api.del("/v1/users/me/vacation");
-        announce("Vacation ended.");
+        announce(t("vacation.ended"));
         ctx.go("/play/settings", { replace: true });
       } catch (e) {
         end.disabled = false;
@@ -383,8 +439,8 @@ export async function settingsPage(ctx) {
     const form = el(
       "form",
       {},
-      field("Until (leave empty: until my next move)", { type: "datetime-local", name: "until" }),
-      el("button", { type: "submit" }, "Start a vacation"),
+      field(t("vacation.until-field"), { type: "datetime-local", name: "until" }),
+      el("button", { type: "submit" }, t("vacation.start")),
     );
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -392,7 +448,7 @@ export async function settingsPage(ctx) {
       const body = until ? { until: new Date(until).toISOString().replace(/\.\d{3}Z$/, "Z") } : {};
       busy(form, async () => {
         await api.post("/v1/users/me/vacation", body);
-        announce("Vacation started.");
+        announce(t("vacation.started"));
         ctx.go("/play/settings", { replace: true });
       });
     });

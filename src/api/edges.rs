@@ -102,7 +102,8 @@ pub fn cors(config: &Config) -> actix_cors::Cors {
 /// The answer to a request refused by [`refuse`].
 pub fn refused(req: ServiceRequest, e: ApiError) -> ServiceResponse {
     let (r, _) = req.into_parts();
-    let mut res = actix_web::ResponseError::error_response(&e);
+    // the error stays attached: the problem is localised on the way out
+    let mut res = actix_web::HttpResponse::from_error(e);
     harden(r.path(), res.headers_mut());
     ServiceResponse::new(r, res)
 }

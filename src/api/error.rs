@@ -29,8 +29,10 @@ pub struct Problem {
     /// A URI reference naming the problem type (`/problems/<code>`).
     #[serde(rename = "type")]
     pub type_: String,
+    /// A short summary of the problem type, in the reader's language (`Content-Language`).
     pub title: String,
     pub status: u16,
+    /// What went wrong this time, in the reader's language.
     pub detail: String,
     /// Stable kebab-case code for clients to switch on.
     pub code: String,
@@ -143,6 +145,28 @@ impl ApiError {
             return ApiError::internal(format!("rules engine: {} ({})", e, e.code()));
         };
         ApiError::new(code, e.to_string()).with_field(format!("actions[{index}]"), e.to_string())
+    }
+
+    /// The problem as a reader of `locale` reads it: the title from the catalogs; in a
+    /// locale other than English, the detail too (the English one is more precise: it
+    /// stays in `errors[].message` and in English answers). The `code` never changes.
+    pub fn problem_in(&self, locale: &str) -> Problem {
+        let mut p = self.problem();
+        if let Some(t) = crate::i18n::problem_title(locale, self.code.as_str()) {
+            p.title = t;
+        }
+        if crate::i18n::supported(locale).is_some_and(|l| l != crate::i18n::DEFAULT_LOCALE) {
+            let fields: Vec<&str> = self.errors.iter().map(|e| e.field.as_str()).collect();
+            let fields = if fields.is_empty() {
+                "body".to_string()
+            } else {
+                fields.join(", ")
+            };
+            if let Some(d) = crate::i18n::problem_detail(locale, self.code.as_str(), &fields) {
+                p.detail = d;
+            }
+        }
+        p
     }
 
     pub fn problem(&self) -> Problem {
@@ -284,5 +308,58 @@ impl From<DecisionError> for ApiError {
             DecisionError::Store(e) => e.into(),
             DecisionError::Corrupt(m) => ApiError::internal(m),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n;
+
+    /// Every problem code has its title and detail in every locale's own catalog
+    /// (`locales/<locale>/problems.ftl`), and the English title is the code's own (the API
+    /// document lists those): a new code fails here until both locales have it.
+    #[test]
+    fn every_problem_in_every_locale() {
+        for l in i18n::SUPPORTED {
+            for c in ProblemCode::ALL {
+                let title = format!("problem-{c}");
+                let detail = format!("problem-{c}-detail");
+                assert!(
+                    i18n::has_message(l, &title, &[]),
+                    "locales/{l}/problems.ftl lacks {title}"
+                );
+                assert!(
+                    i18n::has_message(l, &detail, &[("fields", "seats".into())]),
+                    "locales/{l}/problems.ftl lacks {detail}"
+                );
+                if *l == i18n::DEFAULT_LOCALE {
+                    assert_eq!(
+                        i18n::problem_title(l, c.as_str()).as_deref(),
+                        Some(c.title())
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn problems_in_portuguese_keep_their_code() {
+        let e = ApiError::validation("seats", "2 to 6").with_field("options", "unknown");
+        let pt = e.problem_in("pt-BR");
+        assert_eq!(pt.title, "Requisição inválida");
+        assert_eq!(pt.detail, "A requisição é inválida: seats, options.");
+        assert_eq!(pt.code, ProblemCode::ValidationFailed.as_str());
+        assert_eq!(pt.errors.as_ref().map(Vec::len), Some(2));
+        // English keeps the precise detail
+        let en = e.problem_in("en");
+        assert_eq!(en.title, ProblemCode::ValidationFailed.title());
+        assert_eq!(en.detail, "seats: 2 to 6");
+        let gone = ApiError::game_not_found().problem_in("pt-BR");
+        assert_eq!(
+            (gone.title.as_str(), gone.status),
+            ("Partida inexistente", 404)
+        );
+        assert_eq!(gone.detail, "Não há partida com este id.");
     }
 }

@@ -8,7 +8,7 @@ use std::pin::Pin;
 
 use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::{web, FromRequest, HttpRequest};
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
@@ -137,6 +137,10 @@ fn has_nul_escape(body: &[u8]) -> bool {
     false
 }
 
+/// The locale of the signed-in caller (a request extension once the token is checked).
+#[derive(Clone, Copy, Debug)]
+pub struct UserLocale(pub &'static str);
+
 /// The authenticated caller.
 #[derive(Clone, Debug)]
 pub struct CurrentUser {
@@ -163,7 +167,7 @@ fn bearer(req: &HttpRequest) -> Option<Result<String, ApiError>> {
 
 /// The caller of a bearer token: a valid signature and lifetime, and a user that still
 /// exists (a token of a deleted user is `401` everywhere, never a failed write later).
-async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
+pub(super) async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
     let Some(token) = bearer(&req) else {
         return Ok(None);
     };
@@ -174,8 +178,12 @@ async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError>
         .auth
         .verify(&token, now)
         .map_err(ApiError::unauthorized)?;
-    if st.store.user_by_id(id.clone()).await?.is_none() {
+    let Some(user) = st.store.user_by_id(id.clone()).await? else {
         return Err(ApiError::unauthorized("the token's user no longer exists"));
+    };
+    // the language of this request's problems (see `api::localized`)
+    if let Some(l) = crate::i18n::exact(&user.locale) {
+        req.extensions_mut().insert(UserLocale(l));
     }
     Ok(Some(CurrentUser { id }))
 }

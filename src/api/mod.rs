@@ -68,7 +68,7 @@ impl AppState {
 #[openapi(
     info(
         title = "tilepost",
-        description = "Play-by-mail Carcassonne: games over HTTP on an event log. Errors are RFC 9457 problems with a stable `code`.",
+        description = "Play-by-mail Carcassonne: games over HTTP on an event log. Errors are RFC 9457 problems with a stable `code`; their `title` and `detail` follow the signed-in caller's `locale`, else `Accept-Language` (`en`, `pt-BR`), and `Content-Language` names it.",
         license(name = "MIT"),
     ),
     tags(
@@ -386,6 +386,75 @@ fn request_id(req: &actix_web::dev::ServiceRequest) -> String {
         .unwrap_or_else(|| uuid::Uuid::new_v4().simple().to_string())
 }
 
+/// The signed-in caller's locale: known once the token was checked; else, for a request
+/// with a token that failed before its handler checked it, checked now (one read of the
+/// caller's own account, on this error path only).
+async fn caller_locale(req: &HttpRequest) -> Option<&'static str> {
+    use actix_web::HttpMessage;
+    let known = || req.extensions().get::<extract::UserLocale>().map(|l| l.0);
+    if let Some(l) = known() {
+        return Some(l);
+    }
+    if !req
+        .headers()
+        .contains_key(actix_web::http::header::AUTHORIZATION)
+    {
+        return None;
+    }
+    extract::authenticate(req.clone()).await.ok().flatten()?;
+    known()
+}
+
+/// A problem answer in the reader's language: the signed-in user's locale, else the
+/// best match of `Accept-Language` (`accept`), else English. Only the title and detail
+/// change; the `code` and everything else stay.
+async fn localized(
+    res: ServiceResponse<actix_web::body::BoxBody>,
+    accept: Option<&'static str>,
+) -> ServiceResponse<actix_web::body::BoxBody> {
+    use actix_web::http::header::{CONTENT_LANGUAGE, VARY};
+    let is_problem = res
+        .response()
+        .error()
+        .and_then(|e| e.as_error::<ApiError>())
+        .is_some();
+    if !is_problem {
+        return res;
+    }
+    let user = caller_locale(res.request()).await;
+    let locale = user.or(accept).unwrap_or(crate::i18n::DEFAULT_LOCALE);
+    let again = res
+        .response()
+        .error()
+        .and_then(|e| e.as_error::<ApiError>())
+        .map(|e| {
+            (
+                locale,
+                serde_json::to_string(&e.problem_in(locale)).unwrap_or_default(),
+            )
+        });
+    let Some((locale, body)) = again else {
+        return res;
+    };
+    let mut res = res.map_body(|head, _| {
+        head.headers
+            .insert(CONTENT_LANGUAGE, HeaderValue::from_static(locale));
+        actix_web::body::BoxBody::new(body)
+    });
+    // one Vary header (CORS has its values there already)
+    let mut vary: Vec<String> = res
+        .headers()
+        .get_all(VARY)
+        .filter_map(|v| v.to_str().ok())
+        .map(str::to_string)
+        .collect();
+    vary.push("accept-language".into());
+    if let Ok(v) = HeaderValue::from_str(&vary.join(", ")) {
+        res.headers_mut().insert(VARY, v);
+    }
+    res
+}
+
 /// Builds the application for one worker.
 pub fn app(
     state: web::Data<AppState>,
@@ -430,18 +499,24 @@ pub fn app(
         let path = req.path().to_string();
         let span = tracing::info_span!("request", id = %id, method = %method, path = %path);
         let started = std::time::Instant::now();
+        let accept = req
+            .headers()
+            .get(actix_web::http::header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok())
+            .map(crate::i18n::negotiate);
         let refused = edges::refuse(&req, &config);
         let fut = match refused {
             Some(e) => Err(edges::refused(req, e)),
             None => Ok(srv.call(req)),
         };
         async move {
-            let mut res = match fut {
+            let res = match fut {
                 Err(res) => res,
                 // handlers' errors are answers already; only a failing middleware
                 // (none of ours) would end here
                 Ok(fut) => fut.await?.map_into_boxed_body(),
             };
+            let mut res = localized(res, accept).await;
             edges::harden(&path, res.headers_mut());
             let status = res.status().as_u16();
             if let Ok(v) = HeaderValue::from_str(&id) {

@@ -8,6 +8,9 @@
 //! from this origin only; no inline script or style), and `no-cache` with a strong ETag so
 //! that a browser revalidates and gets `304` while nothing changed.
 //!
+//! The client's texts are in one catalog per locale (`/play/locales/<locale>.json`),
+//! fetched by the page (see `web/i18n.js`).
+//!
 //! These pages are not part of the API: they are mounted outside the OpenAPI document.
 
 use std::sync::OnceLock;
@@ -61,6 +64,21 @@ const ASSETS: &[Asset] = &[
         name: "pages.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_bytes!("../../web/pages.js"),
+    },
+    Asset {
+        name: "i18n.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/i18n.js"),
+    },
+    Asset {
+        name: "locales/en.json",
+        content_type: "application/json",
+        body: include_bytes!("../../web/locales/en.json"),
+    },
+    Asset {
+        name: "locales/pt-BR.json",
+        content_type: "application/json",
+        body: include_bytes!("../../web/locales/pt-BR.json"),
     },
     Asset {
         name: "style.css",
@@ -182,6 +200,11 @@ mod tests {
             Some("text/javascript; charset=utf-8")
         );
         assert_eq!(lookup("/nothing.js"), None);
+        assert_eq!(
+            lookup("/locales/pt-BR.json").map(|i| ASSETS[i].name),
+            Some("locales/pt-BR.json")
+        );
+        assert_eq!(lookup("/locales/fr.json"), None);
         assert_eq!(lookup("/games/x/favicon.ico"), None);
     }
 

@@ -19,6 +19,17 @@ fn seat_error(e: StoreError) -> ApiError {
     }
 }
 
+/// The clock of a game (its days per move), for the first turn's deadline.
+async fn days_per_move(st: &AppState, id: &GameId) -> Result<Option<i32>, ApiError> {
+    let key = id.as_str().to_string();
+    Ok(st
+        .store
+        .clocks_of(vec![key.clone()])
+        .await?
+        .remove(&key)
+        .map(|c| c.days_per_move))
+}
+
 /// Takes a seat through the invitation rules (used by `join` too).
 async fn take_seat(
     st: &AppState,
@@ -27,13 +38,14 @@ async fn take_seat(
     invited_only: bool,
 ) -> Result<(), ApiError> {
     let now = st.clock.now_ms();
+    let days = days_per_move(st, id).await?;
     st.store
         .take_seat(
             id.as_str().to_string(),
             user_id.to_string(),
             now,
             invited_only,
-            crate::moves::start_plan(st.notifier.clone(), now),
+            crate::moves::start_plan(st.notifier.clone(), now, days),
         )
         .await
         .map_err(seat_error)
@@ -104,11 +116,12 @@ pub async fn start_game(
         ));
     }
     let now = st.clock.now_ms();
+    let days = days_per_move(&st, &id).await?;
     st.store
         .start_game(
             id.as_str().to_string(),
             now,
-            crate::moves::start_plan(st.notifier.clone(), now),
+            crate::moves::start_plan(st.notifier.clone(), now, days),
         )
         .await
         .map_err(seat_error)?;

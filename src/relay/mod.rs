@@ -12,7 +12,11 @@
 //! | `409` | the same id is being sent right now (the server retries later) |
 //! | `410` | the SMTP server refused the message for good (a `5xx` reply) or the recipient is no address: the server stops retrying it |
 //! | `422` | the payload lacks a field the relay needs (kept and retried by the server, so a newer relay can send it) |
-//! | `503` | a temporary failure: a `4xx` SMTP reply, no connection, a time-out |
+//! | `503` | a temporary failure: a `4xx` SMTP reply, no connection, a time-out, a state file that cannot be written |
+//!
+//! What the relay has seen (the signed requests of the tolerance window, the ids it sent)
+//! is kept in memory, and in `TILEPOST_RELAY_STATE_DIR` when that is set, so that a
+//! restart forgets nothing: see [`seen`].
 //!
 //! Message bodies, addresses and secrets are never logged.
 
@@ -71,6 +75,10 @@ pub struct RelayConfig {
     pub max_body_bytes: usize,
     /// `TILEPOST_RELAY_WORKERS`, default 2: HTTP worker threads.
     pub workers: usize,
+    /// `TILEPOST_RELAY_STATE_DIR`, unset by default: the directory of the relay's record
+    /// of seen requests and sent ids (`seen.log`), which then survives restarts. Unset,
+    /// the record is kept in memory only, and a restart forgets it.
+    pub state_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for RelayConfig {
@@ -87,6 +95,7 @@ impl Default for RelayConfig {
             smtp_timeout_ms: 8_000,
             max_body_bytes: 1 << 20,
             workers: 2,
+            state_dir: None,
         }
     }
 }
@@ -105,6 +114,7 @@ impl fmt::Debug for RelayConfig {
             .field("smtp_timeout_ms", &self.smtp_timeout_ms)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("workers", &self.workers)
+            .field("state_dir", &self.state_dir)
             .finish()
     }
 }
@@ -143,6 +153,7 @@ impl RelayConfig {
         if let Some(v) = get("TILEPOST_RELAY_FROM") {
             c.from = v;
         }
+        c.state_dir = get("TILEPOST_RELAY_STATE_DIR").map(|v| v.trim().into());
         fn num<T: std::str::FromStr>(
             name: &'static str,
             v: Option<String>,
@@ -271,6 +282,8 @@ pub enum RelayError {
     Config(#[from] ConfigError),
     #[error("listening: {0}")]
     Io(#[from] std::io::Error),
+    #[error("the state file (TILEPOST_RELAY_STATE_DIR): {0}")]
+    State(String),
 }
 
 /// What every request handler shares.
@@ -287,6 +300,15 @@ pub struct Relay {
 impl Relay {
     pub fn new(c: &RelayConfig, clock: Arc<dyn Clock>) -> Result<Relay, RelayError> {
         c.check()?;
+        let seen = match &c.state_dir {
+            Some(dir) => {
+                let oldest = clock.now_ms().div_euclid(1000) - c.tolerance_secs;
+                Seen::open(dir, c.seen_capacity, oldest).map_err(|e| {
+                    RelayError::State(format!("{}: {e}", dir.join(seen::FILE_NAME).display()))
+                })?
+            }
+            None => Seen::new(c.seen_capacity),
+        };
         Ok(Relay {
             key: sign::secret_key(&c.secret).unwrap_or_default(),
             from: c
@@ -295,7 +317,7 @@ impl Relay {
                 .map_err(|_| bad("TILEPOST_RELAY_FROM", "not a mailbox"))?,
             tolerance_secs: c.tolerance_secs,
             smtp_timeout: Duration::from_millis(c.smtp_timeout_ms),
-            seen: Mutex::new(Seen::new(c.seen_capacity)),
+            seen: Mutex::new(seen),
             clock,
             transport: c.transport()?,
         })
@@ -377,6 +399,12 @@ async fn receive(req: HttpRequest, body: web::Bytes, relay: web::Data<Relay>) ->
             );
         }
         Admit::InFlight => return refuse(StatusCode::CONFLICT, "this message is being sent"),
+        Admit::Unrecorded => {
+            return refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the relay cannot record the request",
+            )
+        }
     }
     let mut guard = InFlight {
         relay: &relay,
@@ -527,6 +555,12 @@ pub fn run(config: RelayConfig, clock: Arc<dyn Clock>) -> Result<(), RelayError>
     let relay = Arc::new(Relay::new(&config, clock)?);
     let listener = TcpListener::bind(&config.bind)?;
     tracing::info!(config = ?config, "mail relay listening");
+    if config.state_dir.is_none() {
+        tracing::warn!(
+            "TILEPOST_RELAY_STATE_DIR is unset: a restart forgets the requests seen, and a \
+             replay right after one would be sent"
+        );
+    }
     actix_web::rt::System::new()
         .block_on(async move { server(relay, listener, &config)?.await })?;
     Ok(())

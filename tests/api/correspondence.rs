@@ -636,6 +636,80 @@ fn export_replays_to_the_same_final_scores(kind: Db) {
     assert_eq!(again["ranking"], replayed["ranking"]);
 }
 
+/// Every turn email of a game with a clock says when the decision is due: the date in the
+/// reader's own locale and time zone (`en` in UTC, `pt-BR` in São Paulo), from the first
+/// turn on; the payload carries the same moment in RFC 3339.
+fn turn_emails_carry_the_deadline(kind: Db) {
+    let app = corr_app(kind, |_| {});
+    let ann = app.user("ann");
+    let ben = app.user("ben");
+    let settings = json!({"locale": "pt-BR", "time_zone": "America/Sao_Paulo"}).to_string();
+    let r = ben.request("PATCH", "/v1/users/me", Some(&settings), &[]);
+    assert_eq!(r.status, 200, "{}", r.text);
+    let start = app.clock.now_ms();
+    let id = clocked_game(&[&ann, &ben], Some(2));
+    let expect = |c: &Client, due: i64| {
+        let (locale, tz) = if c.user_id == ben.user_id {
+            ("pt-BR", "America/Sao_Paulo")
+        } else {
+            ("en", "UTC")
+        };
+        let rows = outbox(&app, c, "game.turn_started");
+        let last = rows.last().expect("a turn email");
+        let body: Value = serde_json::from_str(&last.payload).unwrap();
+        assert_eq!(body["data"]["deadline"], rfc3339(due));
+        let date = tilepost::i18n::datetime(due, locale, tz);
+        let line = tilepost::i18n::text(
+            locale,
+            "turn-deadline",
+            &[("deadline", date.as_str().into())],
+        );
+        let text = body["data"]["text"].as_str().unwrap_or_default();
+        assert!(text.contains(&line), "{locale}: {line:?} not in {text}");
+        assert!(body["data"]["html"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(&date));
+        line
+    };
+    let first = pending_client(&[&ann, &ben], &id);
+    let line = expect(first, start + 2 * DAY);
+    // a day later the first player moves: the other one's turn is due two days after that
+    app.clock.advance_ms(DAY);
+    let v = first.get(&format!("/v1/games/{id}"));
+    let version = v.ok()["version"].clone();
+    loop {
+        let a = first.get(&format!("/v1/games/{id}/actions"));
+        let a = a.ok();
+        if a["pending"]["username"] != v.json["pending"]["username"] {
+            break;
+        }
+        first
+            .post(
+                &format!("/v1/games/{id}/moves"),
+                json!({"expected_version": a["version"], "actions": [a["actions"][0].clone()]}),
+            )
+            .ok();
+    }
+    assert_ne!(
+        first.get(&format!("/v1/games/{id}")).ok()["version"],
+        version
+    );
+    let second = pending_client(&[&ann, &ben], &id);
+    assert_ne!(second.user_id, first.user_id);
+    let other = expect(second, start + 3 * DAY);
+    // one of the two reads Portuguese, the other English
+    let both = format!("{line} | {other}");
+    assert!(
+        both.contains("Jogue antes de") && both.contains("Please play before"),
+        "{both}"
+    );
+    assert!(
+        both.contains("(America/Sao_Paulo)") && both.contains("(UTC)"),
+        "{both}"
+    );
+}
+
 /// One `#[test]` per database for each scenario `fn name(kind: Db)` (the scenarios
 /// start their own server: some need configuration).
 macro_rules! each_db {
@@ -658,6 +732,7 @@ each_db!(
     my_turn_list_by_deadline,
     chat_for_readers_not_for_strangers,
     export_replays_to_the_same_final_scores,
+    turn_emails_carry_the_deadline,
 );
 
 /// Two server processes' worth of servers on one Postgres, both running the deadline

@@ -292,10 +292,85 @@ fn username_taken(app: &TestApp) {
         .problem(409, "username-taken");
 }
 
+/// A GET asking for a language.
+fn get_in(c: &Client, path: &str, language: &str) -> Resp {
+    c.request("GET", path, None, &[("Accept-Language", language)])
+}
+
+/// Problems in the reader's language: `Accept-Language` for anyone, the account's
+/// `locale` for a signed-in caller (whatever the request asks); the `code`, status and
+/// fields never change; `Content-Language` names the language.
+fn problems_in_the_readers_language(app: &TestApp) {
+    let anon = app.anon();
+    let gone = "/v1/games/00000000-0000-4000-8000-000000000000";
+    let en = anon.get(gone);
+    en.problem(404, "game-not-found");
+    assert_eq!(en.json["title"], "No such game");
+    assert_eq!(en.header("content-language"), Some("en"));
+    let pt = get_in(&anon, gone, "pt-BR,pt;q=0.9,en;q=0.5");
+    pt.problem(404, "game-not-found");
+    assert_eq!(pt.json["title"], "Partida inexistente");
+    assert_eq!(pt.json["detail"], "Não há partida com este id.");
+    assert_eq!(pt.json["type"], en.json["type"]);
+    assert_eq!(pt.header("content-language"), Some("pt-BR"));
+    let vary = pt.header("vary").unwrap_or_default().to_ascii_lowercase();
+    assert!(
+        vary.contains("accept-language") && vary.contains("origin"),
+        "{vary}"
+    );
+    // a language the server does not speak: English
+    assert_eq!(get_in(&anon, gone, "fr-FR").json["title"], "No such game");
+    // before the token is checked (an unknown route), and a refused token
+    let r = get_in(&anon, "/v1/nothing-here", "pt");
+    r.problem(404, "not-found");
+    assert_eq!(r.json["title"], "Não encontrado");
+    let r = get_in(&anon.with_token("not.a.token"), "/v1/users/me", "pt-BR");
+    r.problem(401, "unauthorized");
+    assert_eq!(r.json["title"], "Autenticação necessária");
+    // a signed-in player who chose pt-BR reads Portuguese even when asking for English
+    let ann = app.user("ann");
+    let settings = json!({"locale": "pt-BR"}).to_string();
+    assert_eq!(
+        ann.request("PATCH", "/v1/users/me", Some(&settings), &[])
+            .status,
+        200
+    );
+    let r = get_in(&ann, gone, "en");
+    r.problem(404, "game-not-found");
+    assert_eq!(r.json["title"], "Partida inexistente");
+    assert_eq!(r.header("content-language"), Some("pt-BR"));
+    // a validation problem names its fields; the English messages stay in `errors`
+    let body = json!({"seats": 9}).to_string();
+    let v = ann.request(
+        "POST",
+        "/v1/games",
+        Some(&body),
+        &[
+            ("Content-Type", "application/json"),
+            ("Accept-Language", "pt-BR"),
+        ],
+    );
+    v.problem(400, "validation-failed");
+    assert_eq!(v.json["title"], "Requisição inválida");
+    let fields: Vec<&str> = v.json["errors"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|e| e["field"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(!fields.is_empty(), "{}", v.text);
+    assert_eq!(
+        v.json["detail"],
+        format!("A requisição é inválida: {}.", fields.join(", "))
+    );
+    // and an English player reads English whatever the request asks
+    let ben = app.user("ben");
+    assert_eq!(get_in(&ben, gone, "pt-BR").json["title"], "No such game");
+}
+
 crate::both!(
     illegal_actions,
     no_figure_left,
     game_lifecycle_problems,
     bad_input,
     username_taken,
+    problems_in_the_readers_language,
 );

@@ -695,6 +695,78 @@ fn forged_expired_replayed() {
     assert_eq!(health.map(|r| r.status()).unwrap_or(0), 200);
 }
 
+/// With `TILEPOST_RELAY_STATE_DIR` a restart in the middle forgets nothing: after it, the
+/// very same signed requests are still replays, a sent id's retry sends nothing, and what
+/// was not sent before the restart is sent once after it.
+#[test]
+fn restart_keeps_what_was_seen() {
+    let sink = SmtpSink::start();
+    let clock = Arc::new(ManualClock::new(SystemClock.now_ms()));
+    let dir = std::env::temp_dir().join(format!(
+        "tilepost-relay-state-{}-{}",
+        std::process::id(),
+        clock.now_ms()
+    ));
+    let config = RelayConfig {
+        state_dir: Some(dir.clone()),
+        ..relay_config(&sink, 0)
+    };
+    let now = || clock.now_ms() / 1000;
+    let body = payload("ann@example.com");
+    let first = relay::spawn(config.clone(), clock.clone()).unwrap();
+    let url = first.url();
+    let sent: Vec<_> = (1..=3)
+        .map(|i| {
+            let h = signed(&format!("msg_{i}"), now(), &body, SECRET);
+            let (st, v) = post(&url, &h, &body);
+            assert_eq!((st, v["status"].as_str()), (200, Some("sent")), "{v}");
+            h
+        })
+        .collect();
+    // refused by SMTP for now: not sent, to be retried
+    sink.reply_rcpt.store(451, Ordering::SeqCst);
+    let refused = signed("msg_4", now(), &body, SECRET);
+    assert_eq!(post(&url, &refused, &body).0, 503);
+    sink.reply_rcpt.store(250, Ordering::SeqCst);
+    // a second relay on the same directory does not start
+    assert!(relay::spawn(config.clone(), clock.clone()).is_err());
+    first.stop();
+
+    clock.advance_ms(30_000);
+    let second = relay::spawn(config.clone(), clock.clone()).expect("the relay restarts");
+    let url = second.url();
+    for h in sent.iter().chain([&refused]) {
+        assert_eq!(post(&url, h, &body).0, 401, "a replay after the restart");
+    }
+    for i in 1..=3 {
+        let (st, v) = post(
+            &url,
+            &signed(&format!("msg_{i}"), now(), &body, SECRET),
+            &body,
+        );
+        assert_eq!(
+            (st, v["status"].as_str()),
+            (200, Some("already-sent")),
+            "{v}"
+        );
+    }
+    let (st, v) = post(&url, &signed("msg_4", now(), &body, SECRET), &body);
+    assert_eq!((st, v["status"].as_str()), (200, Some("sent")), "{v}");
+    let (st, _) = post(&url, &signed("msg_5", now(), &body, SECRET), &body);
+    assert_eq!(st, 200);
+    second.stop();
+    let counts = sink.by_message_id();
+    for i in 1..=5 {
+        assert_eq!(
+            counts.get(&mid(&format!("msg_{i}"))),
+            Some(&1),
+            "{counts:?}"
+        );
+    }
+    assert_eq!(sink.all().len(), 5);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The locale and time zone are settings (from `Accept-Language` at sign-up, changeable
 /// with `PATCH /v1/users/me`); a `pt-BR` player's turn email arrives in Portuguese, an
 /// `en` player's in English.

@@ -15,7 +15,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
+import { launch, Watch } from "./browser.mjs";
 
 const BASE = process.env.TILEPOST_URL;
 if (!BASE) throw new Error("set TILEPOST_URL to the running server");
@@ -29,29 +29,8 @@ const PASSWORD = "correct horse battery";
 
 /** @type {import("playwright-core").Browser} */
 let browser;
-/** Console errors, warnings and page errors seen since the last check. */
-let problems = [];
-/** Expected browser messages (a 409 answer the test provokes), removed when seen. */
-let expected = [];
-
-function watch(page, who) {
-  page.on("console", (m) => {
-    if (m.type() !== "error" && m.type() !== "warning") return;
-    const text = `${who} console ${m.type()}: ${m.text()} (${m.location().url})`;
-    const i = expected.findIndex((re) => re.test(text));
-    if (i >= 0) {
-      expected.splice(i, 1);
-      return;
-    }
-    problems.push(text);
-  });
-  page.on("pageerror", (e) => problems.push(`${who} page error: ${e.message}`));
-  page.on("requestfailed", (r) => {
-    // a navigation away cancels pending image loads: that is not a fault
-    if (r.failure()?.errorText === "net::ERR_ABORTED") return;
-    problems.push(`${who} request failed: ${r.url()} ${r.failure()?.errorText}`);
-  });
-}
+/** Console errors, warnings and page errors; expected ones (a 409 the test provokes). */
+const watch = new Watch();
 
 let ann;
 let ben;
@@ -59,25 +38,12 @@ let gameUrl;
 
 // launch() starts the browser on a fresh temporary profile (user-data-dir) of its own
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launch();
   for (const who of ["ann", "ben"]) {
     const context = await browser.newContext({ viewport: { width: 1100, height: 860 }, baseURL: BASE });
     context.setDefaultTimeout(10000);
     const page = await context.newPage();
-    watch(page, who);
+    watch.page(page, who);
     if (who === "ann") ann = page;
     else ben = page;
   }
@@ -99,9 +65,7 @@ function step(name, f) {
     }
     try {
       await f();
-      const seen = problems;
-      problems = [];
-      assert.deepEqual(seen, [], "no console errors, warnings or page errors");
+      assert.deepEqual(watch.take(), [], "no console errors, warnings or page errors");
     } catch (e) {
       broken = true;
       throw e;
@@ -296,20 +260,20 @@ step("a stale page gets 409 and reloads the game", async () => {
   const page = await mover();
   const context = page.context();
   const other = await context.newPage();
-  watch(other, "second tab");
+  watch.page(other, "second tab");
   await other.goto(gameUrl);
   await other.getByRole("heading", { name: /^Your move/ }).waitFor();
   // the second tab plays; the first still shows the old version
   await clickTurn(other, 5);
   const stale = await version(page);
   await page.locator("button.cand").first().click();
-  expected.push(/console error: Failed to load resource: the server responded with a status of 409.*\/moves/);
+  watch.expected.push(/console error: Failed to load resource: the server responded with a status of 409.*\/moves/);
   await page.getByRole("button", { name: "Submit move" }).click();
   await status(page, "The game had moved on");
   await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.version) > old, stale);
   assert.equal(await page.getByRole("heading", { name: /^Your move/ }).count(), 0, "not my turn any more");
   await other.close();
-  assert.deepEqual(expected, [], "the 409 answer was seen");
+  assert.deepEqual(watch.expected, [], "the 409 answer was seen");
 });
 
 step("a figure decided on its own, on the tile just placed", async () => {
@@ -351,13 +315,13 @@ step("log out, a wrong password is refused, log in again", async () => {
   await ben.waitForURL("**/play/login");
   await ben.getByLabel("Username").fill(BEN);
   await ben.getByLabel("Password").fill("not the password");
-  expected.push(/console error: Failed to load resource: the server responded with a status of 401.*\/v1\/auth\/token/);
+  watch.expected.push(/console error: Failed to load resource: the server responded with a status of 401.*\/v1\/auth\/token/);
   await ben.getByRole("button", { name: "Log in" }).click();
   await ben.locator("#status.error").filter({ hasText: /./ }).waitFor();
   await ben.getByLabel("Password").fill(PASSWORD);
   await ben.getByRole("button", { name: "Log in" }).click();
   await ben.getByRole("heading", { name: "My games" }).waitFor();
-  assert.deepEqual(expected, [], "the 401 answer was seen");
+  assert.deepEqual(watch.expected, [], "the 401 answer was seen");
   await ben.locator("ul.games a").first().click();
   await ben.waitForURL(`**${gameUrl}`);
   await ben.locator("main[data-version]").waitFor();
@@ -396,7 +360,7 @@ step("every page is usable with the keyboard", async () => {
     await keyboardReachesEverything(ann);
   }
   const anon = await browser.newPage({ baseURL: BASE });
-  watch(anon, "visitor");
+  watch.page(anon, "visitor");
   for (const path of ["/play/login", "/play/signup"]) {
     await anon.goto(path);
     await anon.locator("main h1").waitFor();

@@ -1,0 +1,128 @@
+// The client's languages (en, pt-BR): messages from the catalog of the page's locale
+// (/play/locales/<locale>.json, the same keys in each: src/i18n.rs has a test), dates in
+// the reader's time zone.
+//
+// The locale is the signed-in player's setting, else the one picked with the switcher on
+// this browser, else the first of the browser's languages the client speaks, else en.
+// The time zone is the player's setting, else the browser's.
+
+export const LOCALES = ["en", "pt-BR"];
+const PICKED_KEY = "tilepost.locale";
+
+let current = "en";
+/** @type {string | undefined} IANA name; undefined: the browser's */
+let zone;
+/** @type {Record<string, string | Record<string, string>>} */
+let messages = {};
+/** @type {Record<string, string | Record<string, string>>} */
+let fallback = {};
+const loaded = new Map();
+
+/** The supported locale a language tag names (`pt`, `pt-PT` → `pt-BR`), or null. */
+export function supported(tag) {
+  const lang = String(tag || "").trim().split(/[-_]/)[0].toLowerCase();
+  if (lang === "en") return "en";
+  if (lang === "pt") return "pt-BR";
+  return null;
+}
+
+/** The locale picked on this browser, else the browser's languages, else en. */
+export function browserLocale() {
+  const picked = supported(localStorage.getItem(PICKED_KEY));
+  if (picked) return picked;
+  const langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+  for (const l of langs) {
+    const s = supported(l);
+    if (s) return s;
+  }
+  return "en";
+}
+
+async function catalog(locale) {
+  if (!loaded.has(locale)) {
+    const p = fetch(`/play/locales/${locale}.json`, { cache: "no-cache" }).then((r) => {
+      if (!r.ok) throw new Error(`catalog ${locale}: HTTP ${r.status}`);
+      return r.json();
+    });
+    loaded.set(locale, p);
+    p.catch(() => loaded.delete(locale));
+  }
+  return loaded.get(locale);
+}
+
+/**
+ * Switches the page to `locale` (and, when given, the time zone): loads its catalog.
+ * @param {string} locale
+ * @param {{timeZone?: string | null, remember?: boolean}} [o] remember: the switcher's pick
+ */
+export async function use(locale, { timeZone, remember = false } = {}) {
+  const l = supported(locale) || "en";
+  const [m, en] = await Promise.all([catalog(l), catalog("en")]);
+  messages = m;
+  fallback = en;
+  current = l;
+  if (timeZone !== undefined) zone = timeZone || undefined;
+  if (remember) localStorage.setItem(PICKED_KEY, l);
+  document.documentElement.lang = l;
+}
+
+/** The page's locale. */
+export function locale() {
+  return current;
+}
+
+/** The time zone dates are shown in (undefined: the browser's). */
+export function timeZone() {
+  return zone;
+}
+
+/**
+ * A message: `t("games.open-seats", {taken: 1, seats: 2})`. Plural messages choose their form
+ * by `count`. A key missing from the catalog shows the English text (or the key).
+ * @param {string} key
+ * @param {Record<string, string | number>} [args]
+ */
+export function t(key, args = {}) {
+  let m = key in messages ? messages[key] : fallback[key];
+  if (m === undefined) return key;
+  if (typeof m === "object") {
+    const n = Number(args.count);
+    const form = new Intl.PluralRules(current).select(Number.isNaN(n) ? 0 : n);
+    m = m[form] || m.other || "";
+  }
+  return String(m).replace(/\{(\w+)\}/g, (all, name) => (name in args ? String(args[name]) : all));
+}
+
+/** A moment as the reader reads it: the locale's date and time, in their time zone. */
+export function when(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  try {
+    return d.toLocaleString(current, { dateStyle: "medium", timeStyle: "short", timeZone: zone });
+  } catch {
+    return d.toLocaleString(current, { dateStyle: "medium", timeStyle: "short" });
+  }
+}
+
+/** "in 2 days", "há 3 horas". */
+export function relative(iso) {
+  const d = new Date(iso).getTime();
+  if (Number.isNaN(d)) return "";
+  const s = Math.round((d - Date.now()) / 1000);
+  const units = [
+    ["day", 86400],
+    ["hour", 3600],
+    ["minute", 60],
+  ];
+  const rtf = new Intl.RelativeTimeFormat(current, { numeric: "auto" });
+  for (const [u, n] of units) {
+    if (Math.abs(s) >= n) return rtf.format(Math.round(s / n), /** @type {any} */ (u));
+  }
+  return rtf.format(s, "second");
+}
+
+/** A list in the locale's words: "ann, ben and cy" / "ann, ben e cy". */
+export function list(items) {
+  return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(items.map(String));
+}
