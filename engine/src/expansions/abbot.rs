@@ -26,7 +26,7 @@ impl Game {
         let p = self.board.tiles()[self.board.seg_tile(f.seg)].pos;
         let kind = self.board.seg_kind(f.seg);
         let value = expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0);
-        self.message_round_earned = false;
+        self.new_scoring_round();
         self.after_awards = Stage::Ferries;
         let _ = self.award(f.seg, kind, value, 0, false, 3000, sink);
         self.return_figures(f.seg, sink);

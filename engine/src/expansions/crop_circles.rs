@@ -23,6 +23,28 @@ pub struct Crop {
 }
 
 impl Game {
+    /// The player whose crop-circle decision is pending.
+    pub(crate) fn crop_decider(&self) -> Option<u8> {
+        self.crop.as_ref().and_then(|c| c.queue.first().copied())
+    }
+
+    /// The crop-circle action under way adds followers (else it removes them).
+    pub(crate) fn crop_adds(&self) -> bool {
+        self.crop.as_ref().and_then(|c| c.mode) == Some(CropMode::Add)
+    }
+
+    /// A player leaves: they are not asked in the crop-circle round.
+    pub(crate) fn crop_player_leaves(&mut self, player: u8) {
+        if let Some(c) = self.crop.as_mut() {
+            c.queue.retain(|p| *p != player);
+        }
+    }
+
+    /// The crop-circle action is dropped (the active player left before choosing).
+    pub(crate) fn drop_crop(&mut self) {
+        self.crop = None;
+    }
+
     /// Starts the crop-circle action if tile `ti` (placed this part) has a circle.
     pub(crate) fn start_crop_circle(&mut self, ti: usize) -> bool {
         if !self.expansions.contains(Expansion::CropCircles)

@@ -17,7 +17,15 @@ fn direction_step(eighths: u8) -> (i32, i32) {
     }
 }
 
+/// A figure in flight (Flying Machines) and the tile (index) it must land on.
+pub type Flight = (FigureKind, usize);
+
 impl Game {
+    /// The flight is dropped (the active player left before landing).
+    pub(crate) fn drop_flight(&mut self) {
+        self.flight = None;
+    }
+
     /// The flying-machine direction of the placed tile (eighths, board orientation).
     pub(crate) fn flight_direction(&self) -> Option<u8> {
         if !self.expansions.contains(Expansion::FlyingMachines) {

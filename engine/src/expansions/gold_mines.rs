@@ -51,12 +51,34 @@ pub fn gold_round_robin(piles: &mut [GoldPile], first: u8, players: u8) -> [u8; 
     taken
 }
 
+/// The state of Gold Mines, held by a game with this expansion only.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct GoldState {
+    /// Ingots lying on each placed tile (by tile index).
+    on: Vec<u8>,
+}
+
+impl GoldState {
+    /// Heap bytes held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.on.capacity()
+    }
+
+    fn on(&self, ti: usize) -> u8 {
+        self.on.get(ti).copied().unwrap_or(0)
+    }
+}
+
 impl Game {
     pub(crate) fn put_ingot(&mut self, ti: usize, sink: &mut impl EffectSink) {
-        if self.gold_on.len() < self.board.len() {
-            self.gold_on.resize(self.board.len(), 0);
+        let n = self.board.len();
+        let Some(gold) = self.gold_mines.as_deref_mut() else {
+            return;
+        };
+        if gold.on.len() < n {
+            gold.on.resize(n, 0);
         }
-        self.gold_on[ti] += 1;
+        gold.on[ti] += 1;
         if sink.enabled() {
             let p = self.board.tiles()[ti].pos;
             sink.push(Effect::IngotLaid { x: p.x, y: p.y });
@@ -99,17 +121,17 @@ impl Game {
     pub fn ingots_at(&self, p: Pos) -> u8 {
         self.board
             .tile_index_at(p)
-            .and_then(|i| self.gold_on.get(i).copied())
-            .unwrap_or(0)
+            .zip(self.gold_mines.as_deref())
+            .map_or(0, |(i, gold)| gold.on(i))
     }
 
     /// Gold Mines: hands out the ingots on the claim tiles of the scored features, one at
     /// a time round-robin from the active player; each claimant takes from the claimable
     /// tile with the most claimants (then the smallest position).
     pub(crate) fn distribute_gold(&mut self, scored: &[(u16, u8)], sink: &mut impl EffectSink) {
-        if !self.expansions.contains(Expansion::GoldMines) {
+        let Some(gold) = self.gold_mines.as_deref() else {
             return;
-        }
+        };
         // claimants per tile index
         let mut claims: Vec<(usize, u8)> = Vec::new();
         for &(root, owners) in scored {
@@ -137,7 +159,7 @@ impl Game {
                 }
             }
             for t in tiles {
-                if self.gold_on.get(t).copied().unwrap_or(0) == 0 {
+                if gold.on(t) == 0 {
                     continue;
                 }
                 match claims.iter_mut().find(|c| c.0 == t) {
@@ -153,14 +175,16 @@ impl Game {
         let mut piles: Vec<GoldPile> = claims
             .iter()
             .map(|&(t, claimants)| GoldPile {
-                ingots: self.gold_on[t],
+                ingots: gold.on(t),
                 claimants,
                 pos: self.board.tiles()[t].pos,
             })
             .collect();
         let taken = gold_round_robin(&mut piles, self.current, n);
-        for (c, pile) in claims.iter().zip(&piles) {
-            self.gold_on[c.0] = pile.ingots;
+        if let Some(gold) = self.gold_mines.as_deref_mut() {
+            for (c, pile) in claims.iter().zip(&piles) {
+                gold.on[c.0] = pile.ingots;
+            }
         }
         for (pl, k) in taken.iter().enumerate().take(n as usize) {
             if *k > 0 {

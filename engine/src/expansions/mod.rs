@@ -22,7 +22,6 @@ pub mod traders_builders;
 
 pub use crate::expansion::{Expansion, ExpansionSet};
 pub use abbey_mayor::BARN_POINTS_PER_CITY;
-use traders_builders::BuilderPart;
 pub use traders_builders::{goods_majorities, GOODS_MAJORITY_POINTS};
 
 /// The types of Gold Mines, Mage & Witch, Flying Machines and Crop Circles under the path
@@ -161,13 +160,7 @@ pub const PIG_BONUS_PER_CITY: i32 = 1;
 impl crate::game::Game {
     /// Hook *tile placed*: the tile at board index `idx` was just placed.
     pub(crate) fn tile_placed(&mut self, idx: usize) {
-        if self.builder != BuilderPart::Second {
-            self.builder = if self.builder_triggered(idx) {
-                BuilderPart::Triggered
-            } else {
-                BuilderPart::Plain
-            };
-        }
+        self.builder_tile_placed(idx);
     }
 
     /// Hook *features scored*: the features `scored` (root, owners as a bit per player)

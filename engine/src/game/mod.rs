@@ -31,13 +31,16 @@ use crate::board::Board;
 use crate::catalog::{catalog, symbol, EdgeKind, FeatureKind, TileTypeId};
 use crate::effect::{Effect, RankEntry};
 use crate::event::Event;
-use crate::expansions::abbey_mayor::barn_check_on;
+use crate::expansions::abbey_mayor::{barn_check_on, AbbeyState};
 use crate::expansions::crop_circles::{Crop, CropMode};
-use crate::expansions::ferries::Ferry;
-use crate::expansions::mage_witch::MagicFigure;
-use crate::expansions::messages::MessageChoice;
+use crate::expansions::ferries::FerryState;
+use crate::expansions::flier::Flight;
+use crate::expansions::gold_mines::GoldState;
+use crate::expansions::mage_witch::{MagicFigure, MagicState};
+use crate::expansions::messages::{MessageChoice, MessageState};
 use crate::expansions::river::{self, RiverEnd};
-use crate::expansions::score_track::{Award, OrderChoice};
+use crate::expansions::robbers::RobberState;
+use crate::expansions::score_track::ScoreTrack;
 use crate::expansions::traders_builders::{has_own_follower, BuilderPart};
 use crate::expansions::{self, Expansion, ExpansionSet};
 use crate::figures::FigureKind;
@@ -146,17 +149,6 @@ pub struct Game {
     pub(crate) version: u32,
     pub(crate) sandbox: bool,
     pub(crate) ranking: Vec<RankEntry>,
-    /// The River's open end while the river is being built.
-    pub(crate) river: Option<RiverEnd>,
-    /// Traders & Builders: where the turn stands with the builder's second part.
-    pub(crate) builder: BuilderPart,
-    /// Abbey & Mayor: freed wagons waiting for their owners' decisions, in order, with
-    /// the cell they stood on.
-    pub(crate) wagons: Vec<(u8, Pos)>,
-    /// Abbey & Mayor: the segment of the barn placed in this turn part.
-    pub(crate) barn_placed: Option<u16>,
-    /// Abbey & Mayor: players still to be asked in the final abbey round.
-    pub(crate) final_queue: Vec<u8>,
     /// Where the turn goes after a part: the next part (`Start`) or, during the final abbey
     /// round, its next player (`FinalAbbey`).
     pub(crate) after_part: Stage,
@@ -164,55 +156,36 @@ pub struct Game {
     pub(crate) rng: Rng,
     /// Index of the tile placed in this turn part (kept through scoring).
     pub(crate) part_tile: Option<usize>,
-    /// Gold Mines: ingots lying on each placed tile (by tile index).
-    pub(crate) gold_on: Vec<u8>,
-    /// Mage & Witch: the segment each stands on (mage, witch), `None` when set aside.
-    pub(crate) magic: [Option<u16>; 2],
-    /// Mage & Witch: the placed tile's magic symbol still asks for a move.
-    pub(crate) magic_symbol_pending: bool,
-    /// Crop Circles: the action under way.
-    pub(crate) crop: Option<Crop>,
-    /// Flying Machines: the figure in flight and the tile it must land on.
-    pub(crate) flight: Option<(FigureKind, usize)>,
-    /// Ferries: the ferry of every lake on the board.
-    pub(crate) ferries: Vec<Ferry>,
-    /// Ferries: lake tiles whose ferry moved in this turn part.
-    pub(crate) ferries_moved: Vec<usize>,
-    /// Ferries: lake tiles whose ferry was placed or moved in this turn part.
-    pub(crate) ferry_touched: Vec<usize>,
     /// Where the turn goes after the mage and the witch: the figure, or the ferries when a
     /// ferry brought them together.
     pub(crate) after_magic: Stage,
-    /// Robbers / Messages: each player's score figures (meeple, messenger) by total.
-    pub(crate) track: Vec<[i32; 2]>,
-    /// Robbers: each player's robber's track space, `None` in the supply.
-    pub(crate) robbers: Vec<Option<u8>>,
-    /// Robbers: the player after the active one who may place a robber now.
-    pub(crate) robber_second: Option<u8>,
-    /// Robbers / Messages: awards waiting to move score figures.
-    pub(crate) awards: Vec<Award>,
     /// Where the turn goes once the award queue is empty: the ferries (after the abbot's
     /// return), the wagons (after scoring) or the messages (after a message's points).
     pub(crate) after_awards: Stage,
-    /// Robbers: victims chosen for the award batch under way (robber's owner, victim,
-    /// batch).
-    pub(crate) victims: Vec<(u8, u8, u16)>,
-    /// Robbers: the score figure the head award moves once the victim is chosen.
-    pub(crate) victim_figure: Option<u8>,
-    /// Robbers / Messages: features completed together, waiting for their order.
-    pub(crate) scoring_order: Vec<OrderChoice>,
-    /// The order chosen so far (batches).
-    pub(crate) scoring_chosen: Vec<u16>,
-    /// Messages: the face-down stack (top first).
-    pub(crate) message_stack: Vec<u8>,
-    /// Messages: the message drawn and waiting for the active player.
-    pub(crate) message_drawn: Option<u8>,
-    /// Messages: earned and not yet drawn.
-    pub(crate) messages_earned: u8,
-    /// Messages: this scoring round already earned its message.
-    pub(crate) message_round_earned: bool,
-    /// Messages: extra turn parts earned (message 4).
-    pub(crate) extra_tiles: u8,
+    // ----- the expansions' state: each is `None` unless its expansion is in play; only
+    // its own file (`crate::expansions::…`) reads or writes it.
+    /// The River's open end while the river is being built.
+    pub(crate) river: Option<RiverEnd>,
+    /// Traders & Builders: where the turn stands with the builder's second part.
+    pub(crate) builder: Option<BuilderPart>,
+    /// Abbey & Mayor: freed wagons, the barn placed this part, the final abbey round.
+    pub(crate) abbey_mayor: Option<Box<AbbeyState>>,
+    /// Gold Mines: the ingots on the tiles.
+    pub(crate) gold_mines: Option<Box<GoldState>>,
+    /// Mage & Witch: where they stand, and a magic symbol's pending move.
+    pub(crate) mage_witch: Option<MagicState>,
+    /// Crop Circles: the action under way.
+    pub(crate) crop: Option<Crop>,
+    /// Flying Machines: the figure in flight and the tile it must land on.
+    pub(crate) flight: Option<Flight>,
+    /// Ferries: the ferries and what moved in this turn part.
+    pub(crate) ferry: Option<Box<FerryState>>,
+    /// Robbers / Messages: the score track, its award queue and scoring order.
+    pub(crate) score_track: Option<Box<ScoreTrack>>,
+    /// Robbers: the robbers on the track.
+    pub(crate) robbers: Option<Box<RobberState>>,
+    /// Messages: the stack and the messages earned and drawn.
+    pub(crate) messages: Option<Box<MessageState>>,
 }
 
 impl Game {
@@ -268,22 +241,15 @@ impl Game {
     /// The player whose decision is pending (not always the active player: a freed
     /// wagon's owner decides during someone else's turn).
     pub fn decider(&self) -> u8 {
-        match (self.phase, self.wagons.first()) {
-            (Phase::MoveWagon, Some((owner, _))) => *owner,
-            _ => match (self.phase, &self.crop) {
-                (Phase::CropAction, Some(c)) => c.queue.first().copied().unwrap_or(self.current),
-                (Phase::ChooseScoreFigure, _) => self
-                    .awards
-                    .first()
-                    .map(|a| a.player)
-                    .unwrap_or(self.current),
-                (Phase::PlaceRobber, _) => self.robber_decider(),
-                (Phase::ChooseVictim, _) => self
-                    .victim_choice(self.victim_figure.unwrap_or(0))
-                    .map_or(self.current, |(owner, _)| owner),
-                _ => self.current,
-            },
-        }
+        let decider = match self.phase {
+            Phase::MoveWagon => self.wagon_decider(),
+            Phase::CropAction => self.crop_decider(),
+            Phase::ChooseScoreFigure => self.head_award().map(|a| a.player),
+            Phase::PlaceRobber => Some(self.robber_decider()),
+            Phase::ChooseVictim => self.victim_decider(),
+            _ => None,
+        };
+        decider.unwrap_or(self.current)
     }
 
     /// Tiles still in the pile (not counting the drawn one).
@@ -312,19 +278,12 @@ impl Game {
             + self.players.capacity() * std::mem::size_of::<PlayerState>()
             + self.pile.capacity() * std::mem::size_of::<TileTypeId>()
             + self.ranking.capacity() * std::mem::size_of::<RankEntry>()
-            + self.wagons.capacity() * std::mem::size_of::<(u8, Pos)>()
-            + self.final_queue.capacity()
-            + self.gold_on.capacity()
+            + self.abbey_mayor.as_deref().map_or(0, |a| a.heap_bytes())
+            + self.gold_mines.as_deref().map_or(0, |g| g.heap_bytes())
             + self.crop.as_ref().map_or(0, |c| c.queue.capacity())
-            + self.track.capacity() * std::mem::size_of::<[i32; 2]>()
-            + self.robbers.capacity() * std::mem::size_of::<Option<u8>>()
-            + self.awards.capacity() * std::mem::size_of::<Award>()
-            + self.victims.capacity() * std::mem::size_of::<(u8, u8, u16)>()
-            + self.scoring_order.capacity() * std::mem::size_of::<OrderChoice>()
-            + self.scoring_chosen.capacity() * 2
-            + self.message_stack.capacity()
-            + self.ferries.capacity() * std::mem::size_of::<Ferry>()
-            + self.ferries_moved.capacity() * std::mem::size_of::<usize>()
-            + self.ferry_touched.capacity() * std::mem::size_of::<usize>()
+            + self.ferry.as_deref().map_or(0, |f| f.heap_bytes())
+            + self.score_track.as_deref().map_or(0, |t| t.heap_bytes())
+            + self.robbers.as_deref().map_or(0, |r| r.heap_bytes())
+            + self.messages.as_deref().map_or(0, |m| m.heap_bytes())
     }
 }

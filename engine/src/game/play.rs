@@ -224,9 +224,9 @@ impl Game {
                 let idx = self.board.place(abbey, pos, Rotation::R0);
                 self.placed = Some(idx);
                 self.part_tile = Some(idx);
-                self.magic_symbol_pending = false;
+                self.drop_magic_symbol();
                 self.drawn = None;
-                self.builder.cancel();
+                self.cancel_builder();
                 self.phase = Phase::PlaceFigure;
                 Done::AbbeyPlaced(pos)
             }
@@ -244,13 +244,13 @@ impl Game {
                     return Err(PlayError::WagonOutOfReach);
                 }
                 self.board.add_figure(player, FigureKind::Wagon, seg);
-                self.wagons.remove(0);
+                self.pop_wagon();
                 self.run(Stage::Wagons, sink);
                 Done::WagonMoved(pos, seg)
             }
             (Phase::MoveWagon, Step::Pass) => {
                 self.players[player as usize].supply[FigureKind::Wagon as usize] += 1;
-                self.wagons.remove(0);
+                self.pop_wagon();
                 self.run(Stage::Wagons, sink);
                 Done::WagonReturned
             }
@@ -322,19 +322,17 @@ impl Game {
                     .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
                 let root = self.board.find(seg);
                 let k = self
-                    .scoring_order
+                    .scoring_order()
                     .iter()
                     .position(|c| {
                         self.seg_at(c.pos, &c.spot)
                             .is_some_and(|s| self.board.find(s) == root || s == seg)
                     })
                     .ok_or(PlayError::NotInScoringOrder)?;
-                let c = self.scoring_order.remove(k);
-                self.scoring_chosen.push(c.batch);
-                if self.scoring_order.len() <= 1 {
-                    if let Some(last) = self.scoring_order.pop() {
-                        self.scoring_chosen.push(last.batch);
-                    }
+                let (c, complete) = self
+                    .choose_next_scored(k)
+                    .ok_or(PlayError::NotInScoringOrder)?;
+                if complete {
                     self.order_awards();
                     self.run(Stage::Awards, sink);
                 }
@@ -421,7 +419,7 @@ impl Game {
                 let seg = self.barn_check(ti, c)?;
                 self.board.add_figure_at(player, FigureKind::Barn, seg, c);
                 self.players[player as usize].supply[FigureKind::Barn as usize] -= 1;
-                self.barn_placed = Some(seg);
+                self.note_barn(seg);
                 self.run(Stage::Ferries, sink);
                 Done::Barn(c)
             }

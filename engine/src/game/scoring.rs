@@ -30,17 +30,7 @@ impl Game {
             }
         }
         // Ferries: every road end of a lake whose ferry was placed or moved this part
-        for k in 0..self.ferry_touched.len() {
-            let lake = self.ferry_touched[k];
-            for (_, seg) in self.jetties(lake) {
-                if ns < segs.len() {
-                    segs[ns] = seg;
-                    ns += 1;
-                }
-            }
-        }
-        self.ferry_touched.clear();
-        self.ferries_moved.clear();
+        self.ferry_roads_to_score(&mut segs, &mut ns);
         for d in crate::geometry::Dir::ALL {
             if let Some(j) = self.board.tile_index_at(pt.pos.step(d)) {
                 let o = self.board.tiles()[j];
@@ -114,22 +104,12 @@ impl Game {
             );
         }
         // Robbers / Messages: with several features, the active player orders them
-        self.scoring_order.clear();
-        self.scoring_chosen.clear();
-        if self.track_mode() && cands.len() >= 2 {
-            for (k, &(_, pos, root)) in cands.iter().enumerate() {
-                // name the feature by a segment on its smallest tile
-                let seg = self
-                    .board
-                    .members(self.board.find(root))
-                    .find(|m| self.board.tiles()[self.board.seg_tile(*m)].pos == pos)
-                    .unwrap_or(root);
-                self.scoring_order.push(OrderChoice {
-                    batch: k as u16,
-                    pos,
-                    spot: self.spot_name_of(seg),
-                });
+        if self.track_mode() {
+            let mut listed = [(Pos::new(0, 0), 0u16); 24];
+            for (l, &(_, pos, root)) in listed.iter_mut().zip(cands.iter()) {
+                *l = (pos, root);
             }
+            self.note_scoring_order(&listed[..cands.len()]);
         }
         // hook *features scored*: each expansion's share of this scoring
         self.features_scored(ti, &scored[..cands.len()], &completed_cities[..nc], sink);
@@ -164,7 +144,7 @@ impl Game {
         }
         let cur = self.current;
         freed.sort_by_key(|(o, _)| (o + n_players - cur) % n_players);
-        self.wagons.extend(freed);
+        self.queue_freed_wagons(freed);
         self.return_lonely_specials(sink);
     }
 
@@ -285,16 +265,10 @@ impl Game {
         self.drawn = None;
         self.placed = None;
         self.phase = Phase::GameOver;
-        // awards still queued (a resignation ended the game) are applied as they are, and
-        // robbers rob the first figure leaving their space
-        self.victims.clear();
-        self.victim_figure = None;
-        for a in std::mem::take(&mut self.awards) {
-            if a.points > 0 {
-                self.move_figure(a, 0, sink);
-            }
-        }
-        self.merge_score_figures();
+        // Robbers / Messages: awards still queued (a resignation ended the game) are
+        // applied as they are, robbers robbing the first figure leaving their space; the
+        // score figures merge
+        self.settle_track(sink);
         // features with followers, ordered: roads, cities, cloisters, fields; each by the
         // smallest position among their tiles
         let mut feats: Vec<(u8, Pos, u16)> = Vec::with_capacity(self.board.figures.len());
