@@ -27,7 +27,7 @@ impl AbbeyState {
     }
 }
 
-impl Game {
+impl Table {
     /// Wagons freed by a scoring and waiting for their owners' decisions, with the cell
     /// each stood on (Abbey & Mayor). They are neither on the board nor in a supply.
     pub fn freed_wagons(&self) -> &[(u8, Pos)] {
@@ -336,7 +336,7 @@ impl Game {
 
 /// Barn placement (Abbey & Mayor): on corner `c` of the placed tile `ti` of `board`, where
 /// four tiles meet with fields only, in a field without a barn.
-pub(crate) fn barn_check_on(g: &Game, board: &Board, ti: usize, c: u8) -> Result<u16, PlayError> {
+pub(crate) fn barn_check_on(g: &Table, board: &Board, ti: usize, c: u8) -> Result<u16, PlayError> {
     if !g.expansions.contains(Expansion::AbbeyMayor) {
         return Err(PlayError::FigureNotAllowed {
             figure: "barn",

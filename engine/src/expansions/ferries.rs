@@ -35,7 +35,7 @@ impl FerryState {
     }
 }
 
-impl Game {
+impl Table {
     /// Stage *ferries*: the decision due, if any: the ferry of a lake tile placed this
     /// part, then the ferry moves.
     pub(crate) fn ferry_decision(&self) -> Option<Phase> {
@@ -140,8 +140,7 @@ impl Game {
         pos: Pos,
         from: Dir,
         to: Dir,
-        sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    ) -> Result<Stage, PlayError> {
         if !self.ferry_choices().contains(&(pos, from, to))
             && !self.ferry_choices().contains(&(pos, to, from))
         {
@@ -158,8 +157,7 @@ impl Game {
         });
         st.touched.push(ti);
         self.board.link(a, b);
-        self.run(Stage::Ferries, sink);
-        Ok(())
+        Ok(Stage::Ferries)
     }
 
     pub(crate) fn move_ferry(
@@ -168,7 +166,7 @@ impl Game {
         from: Dir,
         to: Dir,
         sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    ) -> Result<Stage, PlayError> {
         if !self.ferry_choices().contains(&(pos, from, to))
             && !self.ferry_choices().contains(&(pos, to, from))
         {
@@ -197,8 +195,7 @@ impl Game {
         }
         // a builder or pig cut off from its owner's followers goes home
         self.return_lonely_specials(sink);
-        self.run(Stage::Ferries, sink);
-        Ok(())
+        Ok(Stage::Ferries)
     }
 
     /// Indices (into `ferries`) of the ferries the active player may move now: the first

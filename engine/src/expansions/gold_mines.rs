@@ -69,7 +69,7 @@ impl GoldState {
     }
 }
 
-impl Game {
+impl Table {
     pub(crate) fn put_ingot(&mut self, ti: usize, sink: &mut impl EffectSink) {
         let n = self.board.len();
         let Some(gold) = self.gold_mines.as_deref_mut() else {
@@ -104,7 +104,7 @@ impl Game {
         &mut self,
         pos: Pos,
         sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    ) -> Result<Stage, PlayError> {
         if !self.ingot_targets().contains(&pos) {
             return Err(PlayError::NotAround { x: pos.x, y: pos.y });
         }
@@ -113,8 +113,7 @@ impl Game {
             .tile_index_at(pos)
             .ok_or(PlayError::NotAround { x: pos.x, y: pos.y })?;
         self.put_ingot(j, sink);
-        self.run(Stage::Magic, sink);
-        Ok(())
+        Ok(Stage::Magic)
     }
 
     /// Ingots lying on the tile at `p`.

@@ -28,7 +28,7 @@ pub struct MagicState {
     symbol_pending: bool,
 }
 
-impl Game {
+impl Table {
     /// Where the mage and the witch stand (mage, witch).
     fn magic(&self) -> [Option<u16>; 2] {
         self.mage_witch.map_or([None, None], |m| m.at)
@@ -161,35 +161,32 @@ impl Game {
             .collect()
     }
 
+    /// Moves magic figure `f` onto the feature at `spot` of `pos`: the segment, and the
+    /// stage where the turn goes on.
     pub(crate) fn move_magic(
         &mut self,
         f: MagicFigure,
         pos: Pos,
         spot: &str,
-        sink: &mut impl EffectSink,
-    ) -> Result<u16, PlayError> {
+    ) -> Result<(u16, Stage), PlayError> {
         let seg = self.feature_seg_at(pos, spot)?;
         if !self.magic_dest_ok(f, seg) {
             return Err(PlayError::MagicNotAllowed);
         }
         self.set_magic(f, Some(seg));
         self.drop_magic_symbol();
-        self.run(Stage::Magic, sink);
-        Ok(seg)
+        Ok((seg, Stage::Magic))
     }
 
-    pub(crate) fn remove_magic(
-        &mut self,
-        f: MagicFigure,
-        sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    /// Sets magic figure `f` aside (only when no move is legal); returns the stage where
+    /// the turn goes on.
+    pub(crate) fn remove_magic(&mut self, f: MagicFigure) -> Result<Stage, PlayError> {
         if !self.magic_removals().contains(&f) {
             return Err(PlayError::MagicNotAllowed);
         }
         self.set_magic(f, None);
         self.drop_magic_symbol();
-        self.run(Stage::Magic, sink);
-        Ok(())
+        Ok(Stage::Magic)
     }
 
     /// The value of a road or city with the mage (+1 per tile) or the witch (halved,
@@ -223,6 +220,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::game::GameConfig;
 
     #[test]
@@ -248,8 +246,8 @@ mod tests {
             vec![MagicFigure::Mage, MagicFigure::Witch]
         );
         let mut fx = Vec::new();
-        g.remove_magic(MagicFigure::Witch, &mut fx)
-            .expect("set aside");
+        let next = g.remove_magic(MagicFigure::Witch).expect("set aside");
+        g.run(next, &mut fx);
         assert_eq!(g.magic(), [Some(road), None]);
         assert!(!g.magic_symbol_pending());
     }

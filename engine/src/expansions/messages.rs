@@ -72,7 +72,7 @@ impl MessageState {
     }
 }
 
-impl Game {
+impl Table {
     /// The message tile drawn and waiting for the active player's choice.
     pub fn message_drawn(&self) -> Option<u8> {
         self.messages.as_deref().and_then(|m| m.drawn)
@@ -284,7 +284,7 @@ impl Game {
         &mut self,
         choice: Option<&MessageChoice>,
         sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    ) -> Result<Stage, PlayError> {
         let options = self.message_options();
         if let Some(c) = choice {
             if !options.contains(c) {
@@ -326,14 +326,14 @@ impl Game {
                 self.return_lonely_specials(sink);
             }
         }
-        self.run(Stage::Awards, sink);
-        Ok(())
+        Ok(Stage::Awards)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::expansions::score_track::testing::*;
     use crate::expansions::robbers::testing::put_robber;
     use crate::game::GameConfig;
@@ -471,11 +471,13 @@ mod tests {
             }]
         );
         let mut fx = Vec::new();
-        g.resolve_message(Some(&options[0]), &mut fx)
-            .expect("resolves");
+        let next = g.resolve_message(Some(&options[0]), &mut fx).expect("resolves");
+        g.run(next, &mut fx);
         // the award asks which figure moves
         assert_eq!(g.phase, Phase::ChooseScoreFigure);
-        g.choose_score_figure(1, &mut fx);
+        if let Some(next) = g.choose_score_figure(1, &mut fx) {
+            g.run(next, &mut fx);
+        }
         assert_eq!(g.players[RED as usize].score, 1);
         assert_eq!(g.track(RED), [0, 1]);
         assert_eq!(
@@ -556,9 +558,11 @@ mod tests {
             }]
         );
         let mut fx = Vec::new();
-        g.resolve_message(Some(&options[0]), &mut fx)
-            .expect("resolves");
-        g.choose_score_figure(0, &mut fx);
+        let next = g.resolve_message(Some(&options[0]), &mut fx).expect("resolves");
+        g.run(next, &mut fx);
+        if let Some(next) = g.choose_score_figure(0, &mut fx) {
+            g.run(next, &mut fx);
+        }
         // 2 completed cities × 3, and the farmer comes home
         assert_eq!(g.players[RED as usize].score, 6);
         assert_eq!(
@@ -604,9 +608,12 @@ mod tests {
                 points: 2
             }]
         );
-        g.resolve_message(Some(&options[0]), &mut fx).expect("Y");
+        let next = g.resolve_message(Some(&options[0]), &mut fx).expect("Y");
+        g.run(next, &mut fx);
         // Red puts the 2 points on the messenger: 3 -> 5
-        g.choose_score_figure(1, &mut fx);
+        if let Some(next) = g.choose_score_figure(1, &mut fx) {
+            g.run(next, &mut fx);
+        }
         g
     }
 
@@ -617,9 +624,11 @@ mod tests {
         assert_eq!(g.message_drawn(), Some(6));
         assert_eq!(g.message_options(), vec![MessageChoice::Points(4)]);
         let mut fx = Vec::new();
-        g.resolve_message(Some(&MessageChoice::Points(4)), &mut fx)
-            .expect("2 per knight");
-        g.choose_score_figure(0, &mut fx);
+        let next = g.resolve_message(Some(&MessageChoice::Points(4)), &mut fx).expect("2 per knight");
+        g.run(next, &mut fx);
+        if let Some(next) = g.choose_score_figure(0, &mut fx) {
+            g.run(next, &mut fx);
+        }
         assert_eq!(g.track(RED), [19, 5]);
         assert_eq!(g.players[RED as usize].score, 24);
         assert_eq!(g.message_drawn(), None, "19 is not dark: the chain ends");

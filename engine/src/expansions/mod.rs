@@ -18,6 +18,7 @@ pub mod messages;
 pub mod river;
 pub mod robbers;
 pub mod score_track;
+pub mod table;
 pub mod traders_builders;
 
 pub use crate::expansion::{Expansion, ExpansionSet};
@@ -47,11 +48,15 @@ mod prelude {
     pub(crate) use crate::effect::Effect;
     pub(crate) use crate::expansions::{self, Expansion};
     pub(crate) use crate::figures::FigureKind;
-    pub(crate) use crate::game::{EffectSink, Game, Phase, PlayError, Stage};
+    pub(crate) use crate::decision::{Phase, PlayError, Stage};
+    pub(crate) use crate::effect::EffectSink;
+    pub(crate) use crate::expansions::table::Table;
     pub(crate) use crate::geometry::{Pos, Spot};
 }
 
 use crate::catalog::{FeatureKind, TileType};
+use crate::effect::EffectSink;
+use table::Table;
 use crate::figures::FigureKind;
 
 /// Whether tiles of this catalog origin go into the draw pile of a game with `set`
@@ -154,10 +159,10 @@ pub fn final_value(
 /// the farmers' 3 (Traders & Builders).
 pub const PIG_BONUS_PER_CITY: i32 = 1;
 
-/// The hook points where expansions change the turn. The core (`crate::game`) calls these
+/// The hook points where expansions change the turn. The core (the game's turn) calls these
 /// and nothing else of an expansion's scoring; each dispatches to the expansions of the
 /// game, in a fixed order.
-impl crate::game::Game {
+impl Table {
     /// Hook *tile placed*: the tile at board index `idx` was just placed.
     pub(crate) fn tile_placed(&mut self, idx: usize) {
         self.builder_tile_placed(idx);
@@ -170,7 +175,7 @@ impl crate::game::Game {
         ti: usize,
         scored: &[(u16, u8)],
         completed_cities: &[u16],
-        sink: &mut impl crate::game::EffectSink,
+        sink: &mut impl EffectSink,
     ) {
         // Mage & Witch: scored features set their magic figure aside
         for &(root, _) in scored {
@@ -190,7 +195,7 @@ impl crate::game::Game {
     pub(crate) fn final_scoring(
         &mut self,
         cities: &mut Vec<u16>,
-        sink: &mut impl crate::game::EffectSink,
+        sink: &mut impl EffectSink,
     ) {
         self.score_barns(cities, sink);
         if self.expansions.contains(Expansion::TradersBuilders) {

@@ -38,7 +38,7 @@ impl RobberState {
     }
 }
 
-impl Game {
+impl Table {
     /// The space of a player's robber, `None` while it is in the supply.
     pub fn robber(&self, player: u8) -> Option<u8> {
         self.robbers
@@ -111,7 +111,7 @@ impl Game {
         &mut self,
         victim: u8,
         sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    ) -> Result<Option<Stage>, PlayError> {
         let (owner, victims) = self
             .victim_choice(self.award_figure())
             .ok_or(PlayError::VictimNotAllowed)?;
@@ -122,8 +122,7 @@ impl Game {
         if let Some(r) = self.robbers.as_deref_mut() {
             r.victims.push((owner, victim, batch));
         }
-        self.continue_award(sink);
-        Ok(())
+        Ok(self.continue_award(sink))
     }
 
     /// Victims are chosen for one award batch: those of other batches are forgotten.
@@ -318,7 +317,7 @@ impl Game {
 /// A robber set where a worked example puts it (unit tests).
 #[cfg(test)]
 pub(crate) mod testing {
-    use super::*;
+    use crate::game::Game;
 
     pub(crate) fn put_robber(g: &mut Game, p: u8, s: Option<u8>) {
         if let Some(r) = g.robbers.as_deref_mut() {
@@ -411,7 +410,9 @@ mod tests {
                 Err(PlayError::VictimNotAllowed)
             );
             // Green's choice is robbed; the other award passes the robber
-            g.choose_victim(victim, &mut fx).expect("a listed victim");
+            if let Some(next) = g.choose_victim(victim, &mut fx).expect("a listed victim") {
+                g.run(next, &mut fx);
+            }
             assert_eq!(g.players[GREEN as usize].score, 5);
             assert_eq!(g.robber(GREEN), None);
             assert!(fx.contains(&Effect::RobberStole {

@@ -88,7 +88,7 @@ impl ScoreTrack {
     }
 }
 
-impl Game {
+impl Table {
     /// Robbers or Messages: points move figures on the track.
     pub(crate) fn track_mode(&self) -> bool {
         self.score_track.is_some()
@@ -181,24 +181,29 @@ impl Game {
         }
     }
 
-    /// Applies the head award with the chosen figure (0 meeple, 1 messenger), then goes on.
-    pub(crate) fn choose_score_figure(&mut self, figure: u8, sink: &mut impl EffectSink) {
+    /// Applies the head award with the chosen figure (0 meeple, 1 messenger); returns
+    /// where the turn goes on (`None`: a robber's owner chooses a victim first).
+    pub(crate) fn choose_score_figure(
+        &mut self,
+        figure: u8,
+        sink: &mut impl EffectSink,
+    ) -> Option<Stage> {
         if self.head_award().is_none() {
-            return;
+            return None;
         }
         self.set_award_figure(Some(figure));
-        self.continue_award(sink);
+        self.continue_award(sink)
     }
 
-    /// The head award, its figure chosen: a robber's choice of victim, or the move and
-    /// the rest of the queue.
-    pub(crate) fn continue_award(&mut self, sink: &mut impl EffectSink) {
+    /// The head award, its figure chosen: a robber's choice of victim (`None`: pending),
+    /// or the move and then the rest of the queue (the stage returned).
+    pub(crate) fn continue_award(&mut self, sink: &mut impl EffectSink) -> Option<Stage> {
         let figure = self.award_figure();
         if let Some(a) = self.head_award() {
             if a.points > 0 && self.players[a.player as usize].active {
                 if self.victim_choice(figure).is_some() {
                     self.phase = Phase::ChooseVictim;
-                    return;
+                    return None;
                 }
                 self.pop_award();
                 self.set_award_figure(None);
@@ -206,7 +211,7 @@ impl Game {
             }
         }
         self.set_award_figure(None);
-        self.run(Stage::Awards, sink);
+        Some(Stage::Awards)
     }
 
     /// Moves a score figure by an award: robbers on the space it leaves steal half (not
@@ -381,6 +386,7 @@ impl Game {
 #[cfg(test)]
 pub(crate) mod testing {
     use super::*;
+    use crate::game::Game;
     use crate::game::GameConfig;
 
     pub(crate) const RED: u8 = 0;

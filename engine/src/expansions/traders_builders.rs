@@ -58,7 +58,7 @@ impl BuilderPart {
     }
 }
 
-impl Game {
+impl Table {
     /// Hook *tile placed* (Traders & Builders): in a first part, a tile extending a road
     /// or city holding the active player's builder earns a second part.
     pub(crate) fn builder_tile_placed(&mut self, idx: usize) {

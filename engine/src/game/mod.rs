@@ -22,23 +22,24 @@ mod turn;
 pub use crate::expansions::messages::ScoreFigure;
 pub use action::Action;
 pub(crate) use action::{Done, Step};
-pub use errors::{PlayError, ReplayError, SetupError};
+pub use crate::decision::{Phase, PlayError};
+pub(crate) use crate::decision::Stage;
+pub use crate::effect::{EffectSink, NoEffects};
+pub use crate::expansions::table::{PlayerState, Table};
+pub use errors::{ReplayError, SetupError};
 pub use moves::MoveError;
-pub use turn::Phase;
-pub(crate) use turn::Stage;
 
 use crate::board::Board;
 use crate::catalog::{catalog, symbol, EdgeKind, FeatureKind, TileTypeId};
 use crate::effect::{Effect, RankEntry};
 use crate::event::Event;
 use crate::expansions::abbey_mayor::{barn_check_on, AbbeyState};
-use crate::expansions::crop_circles::{Crop, CropMode};
+use crate::expansions::crop_circles::CropMode;
 use crate::expansions::ferries::FerryState;
-use crate::expansions::flier::Flight;
 use crate::expansions::gold_mines::GoldState;
 use crate::expansions::mage_witch::{MagicFigure, MagicState};
 use crate::expansions::messages::{MessageChoice, MessageState};
-use crate::expansions::river::{self, RiverEnd};
+use crate::expansions::river;
 use crate::expansions::robbers::RobberState;
 use crate::expansions::score_track::ScoreTrack;
 use crate::expansions::traders_builders::{has_own_follower, BuilderPart};
@@ -68,21 +69,6 @@ pub struct Pending {
     pub tile: Option<TileTypeId>,
 }
 
-/// A player's public state.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerState {
-    pub score: i32,
-    pub supply: [u8; FigureKind::COUNT],
-    /// False once the player resigned or timed out.
-    pub active: bool,
-    /// Goods tokens: wine, grain, cloth (Traders & Builders).
-    pub goods: [u8; 3],
-    /// Still holds an abbey tile (Abbey & Mayor).
-    pub abbey: bool,
-    /// Gold ingots taken (Gold Mines).
-    pub gold: u8,
-}
-
 /// A spot of a candidate placement and the figures the current player may put there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpotOption {
@@ -100,31 +86,6 @@ pub struct Placement {
     pub spots: Vec<SpotOption>,
 }
 
-/// Where effects go. Replay uses a sink that keeps nothing, so it builds none.
-pub trait EffectSink {
-    fn enabled(&self) -> bool;
-    fn push(&mut self, e: Effect);
-}
-
-impl EffectSink for Vec<Effect> {
-    fn enabled(&self) -> bool {
-        true
-    }
-    fn push(&mut self, e: Effect) {
-        Vec::push(self, e)
-    }
-}
-
-/// A sink that discards effects.
-pub struct NoEffects;
-
-impl EffectSink for NoEffects {
-    fn enabled(&self) -> bool {
-        false
-    }
-    fn push(&mut self, _e: Effect) {}
-}
-
 /// The result of an accepted action: the decision event to store and its consequences.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -132,60 +93,30 @@ pub struct Outcome {
     pub effects: Vec<Effect>,
 }
 
-/// A game in progress (or finished).
+/// A game in progress (or finished): the table (board, pile, players, the expansions'
+/// state, see [`Table`]) and what only the turn pipeline keeps (the drawn tile, the
+/// version, the ranking). The table's read access is the game's too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
-    pub(crate) expansions: ExpansionSet,
-    pub(crate) players: Vec<PlayerState>,
-    pub(crate) board: Board,
-    pub(crate) pile: Vec<TileTypeId>,
-    pub(crate) next_draw: usize,
+    pub(crate) table: Table,
     pub(crate) drawn: Option<TileTypeId>,
-    pub(crate) current: u8,
-    pub(crate) phase: Phase,
-    /// Index of the tile placed this turn.
-    pub(crate) placed: Option<usize>,
     /// Number of events applied (the game's version).
     pub(crate) version: u32,
     pub(crate) sandbox: bool,
     pub(crate) ranking: Vec<RankEntry>,
-    /// Where the turn goes after a part: the next part (`Start`) or, during the final abbey
-    /// round, its next player (`FinalAbbey`).
-    pub(crate) after_part: Stage,
-    /// The game's random numbers after the set-up (die rolls), from its seed.
-    pub(crate) rng: Rng,
-    /// Index of the tile placed in this turn part (kept through scoring).
-    pub(crate) part_tile: Option<usize>,
-    /// Where the turn goes after the mage and the witch: the figure, or the ferries when a
-    /// ferry brought them together.
-    pub(crate) after_magic: Stage,
-    /// Where the turn goes once the award queue is empty: the ferries (after the abbot's
-    /// return), the wagons (after scoring) or the messages (after a message's points).
-    pub(crate) after_awards: Stage,
-    // ----- the expansions' state: each is `None` unless its expansion is in play; only
-    // its own file (`crate::expansions::…`) reads or writes it.
-    /// The River's open end while the river is being built.
-    pub(crate) river: Option<RiverEnd>,
-    /// Traders & Builders: where the turn stands with the builder's second part.
-    pub(crate) builder: Option<BuilderPart>,
-    /// Abbey & Mayor: freed wagons, the barn placed this part, the final abbey round.
-    pub(crate) abbey_mayor: Option<Box<AbbeyState>>,
-    /// Gold Mines: the ingots on the tiles.
-    pub(crate) gold_mines: Option<Box<GoldState>>,
-    /// Mage & Witch: where they stand, and a magic symbol's pending move.
-    pub(crate) mage_witch: Option<MagicState>,
-    /// Crop Circles: the action under way.
-    pub(crate) crop: Option<Crop>,
-    /// Flying Machines: the figure in flight and the tile it must land on.
-    pub(crate) flight: Option<Flight>,
-    /// Ferries: the ferries and what moved in this turn part.
-    pub(crate) ferry: Option<Box<FerryState>>,
-    /// Robbers / Messages: the score track, its award queue and scoring order.
-    pub(crate) score_track: Option<Box<ScoreTrack>>,
-    /// Robbers: the robbers on the track.
-    pub(crate) robbers: Option<Box<RobberState>>,
-    /// Messages: the stack and the messages earned and drawn.
-    pub(crate) messages: Option<Box<MessageState>>,
+}
+
+impl std::ops::Deref for Game {
+    type Target = Table;
+    fn deref(&self) -> &Table {
+        &self.table
+    }
+}
+
+impl std::ops::DerefMut for Game {
+    fn deref_mut(&mut self) -> &mut Table {
+        &mut self.table
+    }
 }
 
 impl Game {
@@ -250,11 +181,6 @@ impl Game {
             _ => None,
         };
         decider.unwrap_or(self.current)
-    }
-
-    /// Tiles still in the pile (not counting the drawn one).
-    pub fn tiles_left(&self) -> usize {
-        self.pile.len() - self.next_draw
     }
 
     /// Remaining tiles by type, in catalog order (public: players can count them).

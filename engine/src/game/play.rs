@@ -255,15 +255,18 @@ impl Game {
                 Done::WagonReturned
             }
             (Phase::PlaceIngot, Step::Ingot(pos)) => {
-                self.place_ingot(pos, sink)?;
+                let next = self.place_ingot(pos, sink)?;
+                self.run(next, sink);
                 Done::Ingot(pos)
             }
             (Phase::MoveMagic, Step::Magic(f, pos, spot)) => {
-                let seg = self.move_magic(f, pos, spot, sink)?;
+                let (seg, next) = self.move_magic(f, pos, spot)?;
+                self.run(next, sink);
                 Done::Magic(f, pos, seg)
             }
             (Phase::MoveMagic, Step::RemoveMagic(f)) => {
-                self.remove_magic(f, sink)?;
+                let next = self.remove_magic(f)?;
+                self.run(next, sink);
                 Done::MagicRemoved(f)
             }
             (Phase::PlaceFigure, Step::Fly(k)) => {
@@ -281,12 +284,14 @@ impl Game {
                 Done::Landed(seg)
             }
             (Phase::CropMode, Step::CropMode(mode)) => {
-                self.choose_crop_mode(mode, sink);
+                let next = self.choose_crop_mode(mode);
+                self.run(next, sink);
                 Done::CropMode(mode)
             }
             (Phase::CropAction, Step::Crop(add, k, pos, spot)) => {
                 let seg = self.feature_seg_at(pos, spot)?;
-                self.crop_act(player, k, seg, add, sink)?;
+                let next = self.crop_act(player, k, seg, add, sink)?;
+                self.run(next, sink);
                 Done::Crop(add, k, pos, seg)
             }
             (Phase::PlaceFerry, Step::Ferry(false, pos, from, to))
@@ -297,11 +302,12 @@ impl Game {
                 };
                 let (f, t) = (parse(from)?, parse(to)?);
                 let moved = self.phase == Phase::MoveFerry;
-                if moved {
-                    self.move_ferry(pos, f, t, sink)?;
+                let next = if moved {
+                    self.move_ferry(pos, f, t, sink)?
                 } else {
-                    self.place_ferry(pos, f, t, sink)?;
-                }
+                    self.place_ferry(pos, f, t)?
+                };
+                self.run(next, sink);
                 Done::Ferry(moved, pos, f, t)
             }
             (Phase::PlaceRobber, Step::Robber(space)) => {
@@ -339,11 +345,15 @@ impl Game {
                 Done::ScoreNext(c.pos, c.spot)
             }
             (Phase::ChooseScoreFigure, Step::ScoreFigure(f)) => {
-                self.choose_score_figure(f as u8, sink);
+                if let Some(next) = self.choose_score_figure(f as u8, sink) {
+                    self.run(next, sink);
+                }
                 Done::ScoreFigure(f)
             }
             (Phase::ChooseVictim, Step::Victim(v)) => {
-                self.choose_victim(v, sink)?;
+                if let Some(next) = self.choose_victim(v, sink)? {
+                    self.run(next, sink);
+                }
                 Done::Victim(v)
             }
             (Phase::ResolveMessage, Step::Message(choice)) => {
@@ -381,7 +391,8 @@ impl Game {
                         )
                     }
                 };
-                self.resolve_message(picked.as_ref(), sink)?;
+                let next = self.resolve_message(picked.as_ref(), sink)?;
+                self.run(next, sink);
                 match picked {
                     None => Done::MessageTwoPoints,
                     Some(MessageChoice::Feature { pos, spot, .. }) => {
@@ -399,7 +410,8 @@ impl Game {
                     .into_iter()
                     .find(|o| matches!(o, MessageChoice::ExtraTile | MessageChoice::Points(_)))
                     .ok_or(PlayError::MessageNotAllowed)?;
-                self.resolve_message(Some(&plain), sink)?;
+                let next = self.resolve_message(Some(&plain), sink)?;
+                self.run(next, sink);
                 Done::MessageAction
             }
             (Phase::MoveFerry, Step::Pass) => {
@@ -407,7 +419,8 @@ impl Game {
                 Done::NoMoreFerries
             }
             (Phase::CropAction, Step::Pass) => {
-                self.crop_pass(sink)?;
+                let next = self.crop_pass()?;
+                self.run(next, sink);
                 Done::CropSkipped
             }
             (Phase::PlaceFigure, Step::Figure(FigureKind::Barn, spot)) => {
@@ -435,7 +448,8 @@ impl Game {
                 Done::Pass
             }
             (Phase::PlaceFigure, Step::ReturnAbbot) => {
-                self.return_abbot(player, sink)?;
+                let next = self.return_abbot(player, sink)?;
+                self.run(next, sink);
                 Done::AbbotReturned
             }
             (phase, s) => {
@@ -450,27 +464,7 @@ impl Game {
     }
 
     /// The feature that `spot` names on the tile at `pos` (a corner spot names none).
-    pub(crate) fn feature_seg_at(&self, pos: Pos, spot: &str) -> Result<u16, PlayError> {
-        self.board
-            .tile_index_at(pos)
-            .and_then(|j| {
-                let pt = self.board.tiles()[j];
-                let tt = pt.tile_type();
-                let s = tt.parse_spot(spot)?;
-                if matches!(s, Spot::Corner(_)) {
-                    return None;
-                }
-                tt.feature_at(pt.rotation, s).map(|i| self.board.seg(j, i))
-            })
-            .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))
-    }
 
-    pub(crate) fn spot_name_of(&self, seg: u16) -> String {
-        let ti = self.board.seg_tile(seg);
-        let pt = self.board.tiles()[ti];
-        let tt = pt.tile_type();
-        tt.spot_name(tt.canonical_spot(pt.rotation, self.board.seg_feature(seg)))
-    }
 
     pub(crate) fn check_tile(&self, pos: Pos, r: Rotation) -> Result<TileTypeId, PlayError> {
         let t = self.drawn.ok_or(PlayError::GameOver)?;
@@ -552,14 +546,4 @@ impl Game {
         Ok(seg)
     }
 
-    pub(crate) fn seg_at(&self, pos: Pos, spot: &str) -> Option<u16> {
-        let j = self.board.tile_index_at(pos)?;
-        let pt = self.board.tiles()[j];
-        let tt = pt.tile_type();
-        let s = tt.parse_spot(spot)?;
-        if matches!(s, crate::geometry::Spot::Corner(_)) {
-            return None;
-        }
-        tt.feature_at(pt.rotation, s).map(|i| self.board.seg(j, i))
-    }
 }

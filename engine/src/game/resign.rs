@@ -68,7 +68,9 @@ impl Game {
         } else if was_choosing_figure {
             self.run(Stage::Awards, sink);
         } else if was_choosing_victim {
-            self.continue_award(sink);
+            if let Some(next) = self.continue_award(sink) {
+                self.run(next, sink);
+            }
         } else if was_placing_robber && player != self.current {
             if self.place_robber(player, None).unwrap_or(true) {
                 self.run(Stage::Gold, sink);

@@ -146,56 +146,58 @@ impl Game {
             None
         };
         let mut g = Game {
-            expansions: set,
-            players: (0..*players)
-                .map(|_| PlayerState {
-                    score: 0,
-                    supply,
-                    active: true,
-                    goods: [0; 3],
-                    abbey: set.contains(Expansion::AbbeyMayor),
-                    gold: 0,
-                })
-                .collect(),
-            board,
-            pile,
-            next_draw: 0,
+            table: Table {
+                expansions: set,
+                players: (0..*players)
+                    .map(|_| PlayerState {
+                        score: 0,
+                        supply,
+                        active: true,
+                        goods: [0; 3],
+                        abbey: set.contains(Expansion::AbbeyMayor),
+                        gold: 0,
+                    })
+                    .collect(),
+                board,
+                pile,
+                next_draw: 0,
+                current: 0,
+                phase: Phase::PlaceTile,
+                placed: None,
+                after_part: Stage::Start,
+                rng,
+                part_tile: None,
+                after_magic: Stage::Figure,
+                after_awards: Stage::Wagons,
+                river,
+                builder: set
+                    .contains(Expansion::TradersBuilders)
+                    .then_some(BuilderPart::Plain),
+                abbey_mayor: set
+                    .contains(Expansion::AbbeyMayor)
+                    .then(Box::<AbbeyState>::default),
+                gold_mines: set
+                    .contains(Expansion::GoldMines)
+                    .then(Box::<GoldState>::default),
+                mage_witch: set
+                    .contains(Expansion::MageWitch)
+                    .then(MagicState::default),
+                crop: None,
+                flight: None,
+                ferry: set
+                    .contains(Expansion::Ferries)
+                    .then(Box::<FerryState>::default),
+                score_track: (set.contains(Expansion::Robbers) || set.contains(Expansion::Messages))
+                    .then(|| Box::new(ScoreTrack::new(*players))),
+                robbers: set
+                    .contains(Expansion::Robbers)
+                    .then(|| Box::new(RobberState::new(*players))),
+                messages,
+            },
             drawn: None,
-            current: 0,
-            phase: Phase::PlaceTile,
-            placed: None,
             version: 1,
             sandbox: tile_order.is_some(),
             ranking: Vec::new(),
-            after_part: Stage::Start,
-            rng,
-            part_tile: None,
-            after_magic: Stage::Figure,
-            after_awards: Stage::Wagons,
-            river,
-            builder: set
-                .contains(Expansion::TradersBuilders)
-                .then_some(BuilderPart::Plain),
-            abbey_mayor: set
-                .contains(Expansion::AbbeyMayor)
-                .then(Box::<AbbeyState>::default),
-            gold_mines: set
-                .contains(Expansion::GoldMines)
-                .then(Box::<GoldState>::default),
-            mage_witch: set
-                .contains(Expansion::MageWitch)
-                .then(MagicState::default),
-            crop: None,
-            flight: None,
-            ferry: set
-                .contains(Expansion::Ferries)
-                .then(Box::<FerryState>::default),
-            score_track: (set.contains(Expansion::Robbers) || set.contains(Expansion::Messages))
-                .then(|| Box::new(ScoreTrack::new(*players))),
-            robbers: set
-                .contains(Expansion::Robbers)
-                .then(|| Box::new(RobberState::new(*players))),
-            messages,
         };
         g.run(Stage::Start, sink);
         Ok(g)

@@ -11,116 +11,7 @@
 //! after a decision that can come from several places is a stage value too
 //! (`after_magic`, `after_awards`, `after_part`), not a flag.
 
-use serde::{Deserialize, Serialize};
-
 use super::*;
-
-/// The kind of decision pending.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Place the drawn tile.
-    PlaceTile,
-    /// Place a figure on the tile just placed, or pass.
-    PlaceFigure,
-    /// Abbey & Mayor: place the abbey into a hole, or draw a tile.
-    AbbeyOrDraw,
-    /// Abbey & Mayor, after the last tile: place the abbey into a hole, or pass.
-    FinalAbbey,
-    /// Abbey & Mayor: the owner of a freed wagon moves it, or takes it back (pass).
-    MoveWagon,
-    /// Gold Mines: put the second ingot on a tile around the gold tile.
-    PlaceIngot,
-    /// Mage & Witch: place or move the mage or the witch (or set one aside).
-    MoveMagic,
-    /// Flying Machines: the flying figure lands on a feature of the target tile.
-    FlierLanding,
-    /// Crop Circles: the active player chooses to add or to remove.
-    CropMode,
-    /// Crop Circles: a player adds a follower (or passes) or removes one.
-    CropAction,
-    /// Ferries: place the ferry of the lake tile just placed.
-    PlaceFerry,
-    /// Ferries: move a ferry the placed tile reached, or stop (pass).
-    MoveFerry,
-    /// Robbers: place or move a robber onto a track space, or pass.
-    PlaceRobber,
-    /// Robbers / Messages: the active player picks the next completed feature to score.
-    ScoringOrder,
-    /// Messages: the player receiving points picks the figure that moves.
-    ChooseScoreFigure,
-    /// Robbers: figures of several players leave a robber's space in one award batch; the
-    /// robber's owner picks whom to rob.
-    ChooseVictim,
-    /// Messages: the active player carries out the drawn message or takes 2 points.
-    ResolveMessage,
-    /// Nothing pending.
-    GameOver,
-}
-
-impl Phase {
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::PlaceTile => "place_tile",
-            Phase::PlaceFigure => "place_figure",
-            Phase::AbbeyOrDraw => "abbey_or_draw",
-            Phase::FinalAbbey => "final_abbey",
-            Phase::MoveWagon => "move_wagon",
-            Phase::PlaceIngot => "place_ingot",
-            Phase::MoveMagic => "move_magic",
-            Phase::FlierLanding => "flier_landing",
-            Phase::CropMode => "crop_mode",
-            Phase::CropAction => "crop_action",
-            Phase::PlaceFerry => "place_ferry",
-            Phase::MoveFerry => "move_ferry",
-            Phase::PlaceRobber => "place_robber",
-            Phase::ScoringOrder => "scoring_order",
-            Phase::ChooseScoreFigure => "choose_score_figure",
-            Phase::ChooseVictim => "choose_victim",
-            Phase::ResolveMessage => "resolve_message",
-            Phase::GameOver => "game_over",
-        }
-    }
-}
-
-/// The stages of a turn part, in the order they run (see [`Game::run`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stage {
-    /// A new turn part: the abbey-or-draw choice, or on to the draw.
-    Start,
-    /// Draw the next placeable tile (decision: place it).
-    Draw,
-    /// The tile was placed: magic symbol, robbers (decision: place a robber).
-    Tile,
-    /// A gold tile's ingots (decision: where the second one goes).
-    Gold,
-    /// The mage and the witch (decision: move one).
-    Magic,
-    /// The figure (decision: place a figure, return the abbot, fly, or pass).
-    Figure,
-    /// The ferries (decisions: place the new ferry, move ferries).
-    Ferries,
-    /// Scoring of what the tile completed (decision: the scoring order).
-    Scoring,
-    /// The award queue on the score track (decisions: the score figure, the victim).
-    Awards,
-    /// Freed wagons (decision: where each moves).
-    Wagons,
-    /// Earned messages (decision: carry one out or take 2 points).
-    Messages,
-    /// The crop circle of the part's tile (decision: add or remove).
-    CropCircle,
-    /// The crop-circle round (decision: each player's addition or removal).
-    Crop,
-    /// The next part: a second part, an extra tile, the next player, or the final round.
-    NextPart,
-    /// The pile is empty: the final abbey round begins (or the game ends).
-    FinalRound,
-    /// The next player of the final abbey round (decision: place the abbey).
-    FinalAbbey,
-    /// Final scoring and the ranking.
-    End,
-}
 
 impl Game {
     /// Runs the turn pipeline from `stage` until a decision is pending or the game is over.
@@ -338,7 +229,8 @@ impl Game {
     fn stage_final_round(&mut self) -> Option<Stage> {
         self.drawn = None;
         self.placed = None;
-        if !self.start_final_abbey_round(self.current) {
+        let last = self.current;
+        if !self.start_final_abbey_round(last) {
             return Some(Stage::End);
         }
         self.after_part = Stage::FinalAbbey;
