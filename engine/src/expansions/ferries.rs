@@ -135,12 +135,7 @@ impl Table {
         (a != b).then_some((ti, a, b))
     }
 
-    pub(crate) fn place_ferry(
-        &mut self,
-        pos: Pos,
-        from: Dir,
-        to: Dir,
-    ) -> Result<Stage, PlayError> {
+    pub(crate) fn place_ferry(&mut self, pos: Pos, from: Dir, to: Dir) -> Result<Stage, PlayError> {
         if !self.ferry_choices().contains(&(pos, from, to))
             && !self.ferry_choices().contains(&(pos, to, from))
         {
@@ -149,7 +144,10 @@ impl Table {
         let (ti, a, b) = self
             .jetty_pair(pos, from, to)
             .ok_or(PlayError::FerryNotAllowed)?;
-        let st = self.ferry.as_deref_mut().ok_or(PlayError::FerryNotAllowed)?;
+        let st = self
+            .ferry
+            .as_deref_mut()
+            .ok_or(PlayError::FerryNotAllowed)?;
         st.ferries.push(Ferry {
             tile: ti as u16,
             a,
@@ -175,7 +173,10 @@ impl Table {
         let (ti, a, b) = self
             .jetty_pair(pos, from, to)
             .ok_or(PlayError::FerryNotAllowed)?;
-        let st = self.ferry.as_deref_mut().ok_or(PlayError::FerryNotAllowed)?;
+        let st = self
+            .ferry
+            .as_deref_mut()
+            .ok_or(PlayError::FerryNotAllowed)?;
         if let Some(f) = st.ferries.iter_mut().find(|f| f.tile as usize == ti) {
             f.a = a;
             f.b = b;

@@ -85,6 +85,26 @@ impl Table {
         }
     }
 
+    /// Stage *gold*: a gold tile at `ti` lays an ingot on itself and one on a tile around
+    /// it. Returns true when the active player chooses that tile.
+    pub(crate) fn gold_tile_placed(&mut self, ti: usize, sink: &mut impl EffectSink) -> bool {
+        if self.gold_mines.is_none()
+            || self.board.tiles()[ti].tile_type().symbols & crate::catalog::symbol::GOLD == 0
+        {
+            return false;
+        }
+        self.put_ingot(ti, sink);
+        let around = self.ingot_targets();
+        if around.len() == 1 {
+            let j = self.board.tile_index_at(around[0]).unwrap_or(ti);
+            self.put_ingot(j, sink);
+        } else if !around.is_empty() {
+            self.phase = Phase::PlaceIngot;
+            return true;
+        }
+        false
+    }
+
     /// Tiles around the placed gold tile where the second ingot may go.
     pub fn ingot_targets(&self) -> Vec<Pos> {
         let Some(ti) = self.placed else {

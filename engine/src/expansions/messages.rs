@@ -333,9 +333,9 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
-    use crate::expansions::score_track::testing::*;
     use crate::expansions::robbers::testing::put_robber;
+    use crate::expansions::score_track::testing::*;
+    use crate::game::Game;
     use crate::game::GameConfig;
 
     fn st(g: &mut Game) -> &mut MessageState {
@@ -471,7 +471,9 @@ mod tests {
             }]
         );
         let mut fx = Vec::new();
-        let next = g.resolve_message(Some(&options[0]), &mut fx).expect("resolves");
+        let next = g
+            .resolve_message(Some(&options[0]), &mut fx)
+            .expect("resolves");
         g.run(next, &mut fx);
         // the award asks which figure moves
         assert_eq!(g.phase, Phase::ChooseScoreFigure);
@@ -558,7 +560,9 @@ mod tests {
             }]
         );
         let mut fx = Vec::new();
-        let next = g.resolve_message(Some(&options[0]), &mut fx).expect("resolves");
+        let next = g
+            .resolve_message(Some(&options[0]), &mut fx)
+            .expect("resolves");
         g.run(next, &mut fx);
         if let Some(next) = g.choose_score_figure(0, &mut fx) {
             g.run(next, &mut fx);
@@ -624,7 +628,9 @@ mod tests {
         assert_eq!(g.message_drawn(), Some(6));
         assert_eq!(g.message_options(), vec![MessageChoice::Points(4)]);
         let mut fx = Vec::new();
-        let next = g.resolve_message(Some(&MessageChoice::Points(4)), &mut fx).expect("2 per knight");
+        let next = g
+            .resolve_message(Some(&MessageChoice::Points(4)), &mut fx)
+            .expect("2 per knight");
         g.run(next, &mut fx);
         if let Some(next) = g.choose_score_figure(0, &mut fx) {
             g.run(next, &mut fx);

@@ -5,6 +5,12 @@
 //! allowed, tile placed, figure allowed, before and after scoring, final scoring). The base
 //! game is their first user; each expansion gets its own module here and is dispatched
 //! from these functions, never from special cases in the core.
+//!
+//! The hooks work on the [`table::Table`] the game owns (they are `impl Table` blocks and
+//! never name the game). Each expansion's state is a struct of its own file (e.g.
+//! [`gold_mines::GoldState`]), an optional field of the table created at set-up only when
+//! the expansion is in play, and read or written only by that file; the core asks through
+//! the file's hooks. A decision's handler returns the stage where the turn goes on.
 
 pub mod abbey_mayor;
 pub mod abbot;
@@ -45,19 +51,19 @@ pub mod track {
 mod prelude {
     pub(crate) use crate::board::Board;
     pub(crate) use crate::catalog::FeatureKind;
-    pub(crate) use crate::effect::Effect;
-    pub(crate) use crate::expansions::{self, Expansion};
-    pub(crate) use crate::figures::FigureKind;
     pub(crate) use crate::decision::{Phase, PlayError, Stage};
+    pub(crate) use crate::effect::Effect;
     pub(crate) use crate::effect::EffectSink;
     pub(crate) use crate::expansions::table::Table;
+    pub(crate) use crate::expansions::{self, Expansion};
+    pub(crate) use crate::figures::FigureKind;
     pub(crate) use crate::geometry::{Pos, Spot};
 }
 
 use crate::catalog::{FeatureKind, TileType};
 use crate::effect::EffectSink;
-use table::Table;
 use crate::figures::FigureKind;
+use table::Table;
 
 /// Whether tiles of this catalog origin go into the draw pile of a game with `set`
 /// (the River's spring is the start tile, not drawn).
@@ -192,11 +198,7 @@ impl Table {
     }
 
     /// Hook *final scoring*, after the features: barns, goods, gold. `cities` is a buffer.
-    pub(crate) fn final_scoring(
-        &mut self,
-        cities: &mut Vec<u16>,
-        sink: &mut impl EffectSink,
-    ) {
+    pub(crate) fn final_scoring(&mut self, cities: &mut Vec<u16>, sink: &mut impl EffectSink) {
         self.score_barns(cities, sink);
         if self.expansions.contains(Expansion::TradersBuilders) {
             self.score_goods(sink);

@@ -188,9 +188,7 @@ impl Table {
         figure: u8,
         sink: &mut impl EffectSink,
     ) -> Option<Stage> {
-        if self.head_award().is_none() {
-            return None;
-        }
+        self.head_award()?;
         self.set_award_figure(Some(figure));
         self.continue_award(sink)
     }

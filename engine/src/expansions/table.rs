@@ -238,16 +238,13 @@ impl Table {
                 let pig = self.board.figures.iter().any(|f| {
                     f.owner == player && f.kind == FigureKind::Pig && self.board.find(f.seg) == root
                 });
-                (3 + if pig {
-                    super::PIG_BONUS_PER_CITY
-                } else {
-                    0
-                }) * done
+                (3 + if pig { super::PIG_BONUS_PER_CITY } else { 0 }) * done
             }
             _ => 0,
         }
     }
 
+    /// The feature that `spot` names on the tile at `pos` (a corner spot names none).
     pub(crate) fn feature_seg_at(&self, pos: Pos, spot: &str) -> Result<u16, PlayError> {
         self.board
             .tile_index_at(pos)
@@ -263,6 +260,7 @@ impl Table {
             .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))
     }
 
+    /// The name of the spot of segment `seg` on its tile.
     pub(crate) fn spot_name_of(&self, seg: u16) -> String {
         let ti = self.board.seg_tile(seg);
         let pt = self.board.tiles()[ti];
@@ -270,6 +268,8 @@ impl Table {
         tt.spot_name(tt.canonical_spot(pt.rotation, self.board.seg_feature(seg)))
     }
 
+    /// The segment that `spot` names on the tile at `pos`, `None` for a corner or an
+    /// unknown spot.
     pub(crate) fn seg_at(&self, pos: Pos, spot: &str) -> Option<u16> {
         let j = self.board.tile_index_at(pos)?;
         let pt = self.board.tiles()[j];

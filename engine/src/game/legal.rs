@@ -309,14 +309,15 @@ impl Game {
                     spot: c.spot.clone(),
                 })
                 .collect(),
-            Phase::ChooseVictim => self
-                .victim_choice(self.award_figure())
-                .map_or_else(Vec::new, |(_, victims)| {
-                    (0..8u8)
-                        .filter(|v| victims & (1 << v) != 0)
-                        .map(|victim| Action::ChooseVictim { victim })
-                        .collect()
-                }),
+            Phase::ChooseVictim => {
+                self.victim_choice(self.award_figure())
+                    .map_or_else(Vec::new, |(_, victims)| {
+                        (0..8u8)
+                            .filter(|v| victims & (1 << v) != 0)
+                            .map(|victim| Action::ChooseVictim { victim })
+                            .collect()
+                    })
+            }
             Phase::ChooseScoreFigure => vec![
                 Action::ChooseScoreFigure {
                     figure: ScoreFigure::Meeple,

@@ -1,12 +1,17 @@
 //! The game: one validated state with exactly one pending decision.
 //!
-//! Each job has its own file: [`setup`] (a validated set-up), [`errors`] (why something
-//! is refused), [`action`] (what a player decides), [`legal`] (every option of the
+//! A [`Game`] owns the [`Table`] (board, pile, players, each expansion's optional state;
+//! `crate::expansions::table`) that the expansions' hooks work on, and keeps what only the
+//! turn needs (the drawn tile, the version, the ranking). The kind of decision pending,
+//! the turn's stages and the refusals are in `crate::decision`, below both.
+//!
+//! Each job has its own file: [`setup`] (a validated set-up), [`errors`] (why a set-up or
+//! a replay is refused), [`action`] (what a player decides), [`legal`] (every option of the
 //! pending decision), [`play`] (the one gate), [`turn`] (the turn pipeline, stage by
 //! stage), [`scoring`] (completed features, final scoring, ranking), [`resign`] (a player
 //! leaving), [`replay`] (a game rebuilt from its log) and [`moves`] (several actions as
 //! one move, ending at the first that reveals hidden information). The rules of each
-//! expansion live in `crate::expansions`, one file per expansion.
+//! expansion live in `crate::expansions`, one file per expansion, with its state.
 
 mod action;
 mod errors;
@@ -19,18 +24,18 @@ mod scoring;
 mod setup;
 mod turn;
 
+pub(crate) use crate::decision::Stage;
+pub use crate::decision::{Phase, PlayError};
+pub use crate::effect::{EffectSink, NoEffects};
 pub use crate::expansions::messages::ScoreFigure;
+pub use crate::expansions::table::{PlayerState, Table};
 pub use action::Action;
 pub(crate) use action::{Done, Step};
-pub use crate::decision::{Phase, PlayError};
-pub(crate) use crate::decision::Stage;
-pub use crate::effect::{EffectSink, NoEffects};
-pub use crate::expansions::table::{PlayerState, Table};
 pub use errors::{ReplayError, SetupError};
 pub use moves::MoveError;
 
 use crate::board::Board;
-use crate::catalog::{catalog, symbol, EdgeKind, FeatureKind, TileTypeId};
+use crate::catalog::{catalog, EdgeKind, FeatureKind, TileTypeId};
 use crate::effect::{Effect, RankEntry};
 use crate::event::Event;
 use crate::expansions::abbey_mayor::{barn_check_on, AbbeyState};

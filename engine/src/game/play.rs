@@ -463,9 +463,6 @@ impl Game {
         Ok(done)
     }
 
-    /// The feature that `spot` names on the tile at `pos` (a corner spot names none).
-
-
     pub(crate) fn check_tile(&self, pos: Pos, r: Rotation) -> Result<TileTypeId, PlayError> {
         let t = self.drawn.ok_or(PlayError::GameOver)?;
         if self.board.is_occupied(pos) {
@@ -545,5 +542,4 @@ impl Game {
         self.figure_check(&self.board, seg, figure)?;
         Ok(seg)
     }
-
 }

@@ -148,10 +148,6 @@ impl Game {
         self.return_lonely_specials(sink);
     }
 
-
-
-
-
     /// Final scoring and ranking.
     pub(crate) fn end_game(&mut self, sink: &mut impl EffectSink) {
         self.drawn = None;
@@ -217,7 +213,6 @@ impl Game {
             });
         }
     }
-
 }
 
 /// Competition ranking: higher scores first, ties share a place.

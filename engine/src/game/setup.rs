@@ -179,16 +179,15 @@ impl Game {
                 gold_mines: set
                     .contains(Expansion::GoldMines)
                     .then(Box::<GoldState>::default),
-                mage_witch: set
-                    .contains(Expansion::MageWitch)
-                    .then(MagicState::default),
+                mage_witch: set.contains(Expansion::MageWitch).then(MagicState::default),
                 crop: None,
                 flight: None,
                 ferry: set
                     .contains(Expansion::Ferries)
                     .then(Box::<FerryState>::default),
-                score_track: (set.contains(Expansion::Robbers) || set.contains(Expansion::Messages))
-                    .then(|| Box::new(ScoreTrack::new(*players))),
+                score_track: (set.contains(Expansion::Robbers)
+                    || set.contains(Expansion::Messages))
+                .then(|| Box::new(ScoreTrack::new(*players))),
                 robbers: set
                     .contains(Expansion::Robbers)
                     .then(|| Box::new(RobberState::new(*players))),

@@ -105,17 +105,8 @@ impl Game {
         if !self.players[self.current as usize].active {
             return Some(Stage::Scoring);
         }
-        let tt = self.board.tiles()[ti].tile_type();
-        if self.expansions.contains(Expansion::GoldMines) && tt.symbols & symbol::GOLD != 0 {
-            self.put_ingot(ti, sink);
-            let around = self.ingot_targets();
-            if around.len() == 1 {
-                let j = self.board.tile_index_at(around[0]).unwrap_or(ti);
-                self.put_ingot(j, sink);
-            } else if !around.is_empty() {
-                self.phase = Phase::PlaceIngot;
-                return None;
-            }
+        if self.gold_tile_placed(ti, sink) {
+            return None;
         }
         Some(Stage::Magic)
     }
