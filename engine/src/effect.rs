@@ -122,3 +122,28 @@ impl<'de> Deserialize<'de> for FeatureKind {
         .ok_or_else(|| serde::de::Error::custom(format!("unknown feature kind {s}")))
     }
 }
+
+/// Where effects go. Replay uses a sink that keeps nothing, so it builds none.
+pub trait EffectSink {
+    fn enabled(&self) -> bool;
+    fn push(&mut self, e: Effect);
+}
+
+impl EffectSink for Vec<Effect> {
+    fn enabled(&self) -> bool {
+        true
+    }
+    fn push(&mut self, e: Effect) {
+        Vec::push(self, e)
+    }
+}
+
+/// A sink that discards effects.
+pub struct NoEffects;
+
+impl EffectSink for NoEffects {
+    fn enabled(&self) -> bool {
+        false
+    }
+    fn push(&mut self, _e: Effect) {}
+}

@@ -20,6 +20,7 @@
 
 pub mod board;
 pub mod catalog;
+pub mod decision;
 pub mod effect;
 pub mod event;
 pub mod expansion;

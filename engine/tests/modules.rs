@@ -3,10 +3,11 @@
 //! file to the module it names, and the graph must follow the layers below, lowest first.
 //! An edge that points up a layer is an import circle in the making.
 //!
-//! One upward edge is known and listed in `KNOWN_UPWARD`: the expansions' hooks are still
-//! written as `impl Game` blocks (in `expansions/*.rs`), so `expansions` names `game`. The
-//! test fails on any other upward edge, and also when the known one disappears (so the
-//! list shrinks with the code).
+//! No upward edge is known: `KNOWN_UPWARD` lists those that would have to be tolerated,
+//! with the reason, and the test fails on any other upward edge and also when a listed one
+//! disappears (so the list shrinks with the code). The expansions' hooks are `impl Table`
+//! blocks (`expansions/table.rs`), the table is owned by the game, and what both share
+//! (the pending decision's kind, the turn's stages, refusals) is in `decision`, below them.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -21,14 +22,14 @@ const LAYERS: &[&str] = &[
     "figures",
     "board",
     "effect",
+    "decision",
     "expansions",
     "event",
     "game",
 ];
 
 /// Upward edges that exist today, with the reason.
-const KNOWN_UPWARD: &[(&str, &str, &str)] =
-    &[("expansions", "game", "expansion hooks are impl Game blocks")];
+const KNOWN_UPWARD: &[(&str, &str, &str)] = &[];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)

@@ -8,11 +8,142 @@ use super::prelude::*;
 /// Final points per completed city for each barn (Abbey & Mayor).
 pub const BARN_POINTS_PER_CITY: i32 = 4;
 
-impl Game {
+/// The state of Abbey & Mayor, held by a game with this expansion only.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct AbbeyState {
+    /// Freed wagons waiting for their owners' decisions, in order, with the cell they
+    /// stood on.
+    wagons: Vec<(u8, Pos)>,
+    /// The segment of the barn placed in this turn part.
+    barn_placed: Option<u16>,
+    /// Players still to be asked in the final abbey round.
+    final_queue: Vec<u8>,
+}
+
+impl AbbeyState {
+    /// Heap bytes held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.wagons.capacity() * std::mem::size_of::<(u8, Pos)>() + self.final_queue.capacity()
+    }
+}
+
+impl Table {
     /// Wagons freed by a scoring and waiting for their owners' decisions, with the cell
     /// each stood on (Abbey & Mayor). They are neither on the board nor in a supply.
     pub fn freed_wagons(&self) -> &[(u8, Pos)] {
-        &self.wagons
+        self.abbey_mayor.as_deref().map_or(&[], |a| &a.wagons)
+    }
+
+    /// The owner of the wagon whose move is pending.
+    pub(crate) fn wagon_decider(&self) -> Option<u8> {
+        self.freed_wagons().first().map(|w| w.0)
+    }
+
+    /// The pending wagon moved or went home.
+    pub(crate) fn pop_wagon(&mut self) {
+        if let Some(a) = self.abbey_mayor.as_deref_mut() {
+            if !a.wagons.is_empty() {
+                a.wagons.remove(0);
+            }
+        }
+    }
+
+    /// Wagons freed by a scoring wait for their owners (`freed` in turn order). Without
+    /// Abbey & Mayor there are none.
+    pub(crate) fn queue_freed_wagons(&mut self, freed: Vec<(u8, Pos)>) {
+        if let Some(a) = self.abbey_mayor.as_deref_mut() {
+            a.wagons.extend(freed);
+        }
+    }
+
+    /// Stage *wagons*: freed wagons move one by one (a wagon with nowhere to go returns at
+    /// once). Returns true when a wagon's move is pending.
+    pub(crate) fn wagons_stage(&mut self, sink: &mut impl EffectSink) -> bool {
+        while let Some(&(owner, from)) = self.freed_wagons().first() {
+            if self.has_wagon_target() {
+                self.phase = Phase::MoveWagon;
+                return true;
+            }
+            self.pop_wagon();
+            self.players[owner as usize].supply[FigureKind::Wagon as usize] += 1;
+            if sink.enabled() {
+                sink.push(Effect::FigureReturned {
+                    player: owner,
+                    figure: FigureKind::Wagon,
+                    x: from.x,
+                    y: from.y,
+                    spot: String::new(),
+                });
+            }
+        }
+        false
+    }
+
+    /// A player leaves: their freed wagons go home and they are not asked in the final
+    /// abbey round.
+    pub(crate) fn abbey_player_leaves(&mut self, player: u8) {
+        let Some(a) = self.abbey_mayor.as_deref_mut() else {
+            return;
+        };
+        let before = a.wagons.len();
+        a.wagons.retain(|w| w.0 != player);
+        let dropped = (before - a.wagons.len()) as u8;
+        a.final_queue.retain(|p| *p != player);
+        self.players[player as usize].supply[FigureKind::Wagon as usize] += dropped;
+    }
+
+    /// The game ends: every freed wagon goes home.
+    pub(crate) fn wagons_home(&mut self) {
+        let Some(a) = self.abbey_mayor.as_deref_mut() else {
+            return;
+        };
+        for (owner, _) in std::mem::take(&mut a.wagons) {
+            self.players[owner as usize].supply[FigureKind::Wagon as usize] += 1;
+        }
+    }
+
+    /// The barn placed in this turn part (its farmers score 3 per city).
+    pub(crate) fn note_barn(&mut self, seg: u16) {
+        if let Some(a) = self.abbey_mayor.as_deref_mut() {
+            a.barn_placed = Some(seg);
+        }
+    }
+
+    fn barn_placed(&self) -> Option<u16> {
+        self.abbey_mayor.as_deref().and_then(|a| a.barn_placed)
+    }
+
+    /// The turn part's scoring is over: its barn is an old one now.
+    pub(crate) fn forget_barn(&mut self) {
+        if let Some(a) = self.abbey_mayor.as_deref_mut() {
+            a.barn_placed = None;
+        }
+    }
+
+    /// After the last tile: each player holding an abbey may place it, starting left of
+    /// `last` and ending with them. Returns false without Abbey & Mayor.
+    pub(crate) fn start_final_abbey_round(&mut self, last: u8) -> bool {
+        let n = self.players.len() as u8;
+        let Some(a) = self.abbey_mayor.as_deref_mut() else {
+            return false;
+        };
+        a.final_queue = (1..=n).map(|k| (last + k) % n).collect();
+        true
+    }
+
+    /// The next player of the final abbey round who may place their abbey.
+    pub(crate) fn next_final_abbey_player(&mut self) -> Option<u8> {
+        loop {
+            let a = self.abbey_mayor.as_deref_mut()?;
+            if a.final_queue.is_empty() {
+                return None;
+            }
+            let p = a.final_queue.remove(0);
+            let pl = &self.players[p as usize];
+            if pl.active && pl.abbey && self.has_hole() {
+                return Some(p);
+            }
+        }
     }
 
     /// Is there an empty cell with tiles on all four sides?
@@ -40,7 +171,7 @@ impl Game {
 
     /// May the pending wagon move onto segment `seg`?
     pub(crate) fn wagon_target_ok(&self, seg: u16) -> bool {
-        let Some(&(_, from)) = self.wagons.first() else {
+        let Some(&(_, from)) = self.freed_wagons().first() else {
             return false;
         };
         let at = self.board.tiles()[self.board.seg_tile(seg)].pos;
@@ -57,7 +188,7 @@ impl Game {
 
     /// Has the pending wagon anywhere to go?
     pub(crate) fn has_wagon_target(&self) -> bool {
-        let Some(&(_, from)) = self.wagons.first() else {
+        let Some(&(_, from)) = self.freed_wagons().first() else {
             return false;
         };
         let mut cells = [from; 9];
@@ -75,7 +206,7 @@ impl Game {
     /// and unoccupied.
     pub fn wagon_targets(&self) -> Vec<(Pos, String, u16)> {
         let mut out = Vec::new();
-        let Some(&(owner, from)) = self.wagons.first() else {
+        let Some(&(owner, from)) = self.freed_wagons().first() else {
             return out;
         };
         let _ = owner;
@@ -115,7 +246,7 @@ impl Game {
         let tt = self.board.tiles()[ti].tile_type();
         let mut fields = [0u16; 12];
         let mut nf = 0;
-        if let Some(b) = self.barn_placed {
+        if let Some(b) = self.barn_placed() {
             fields[0] = self.board.find(b);
             nf = 1;
         }
@@ -154,7 +285,7 @@ impl Game {
                 continue;
             }
             let done = self.board.completed_cities(root, &mut cities) as i32;
-            let placed_now = k == 0 && self.barn_placed.is_some();
+            let placed_now = k == 0 && self.barn_placed().is_some();
             let per_city = if placed_now { 3 } else { 1 };
             self.award(
                 root,
@@ -205,7 +336,7 @@ impl Game {
 
 /// Barn placement (Abbey & Mayor): on corner `c` of the placed tile `ti` of `board`, where
 /// four tiles meet with fields only, in a field without a barn.
-pub(crate) fn barn_check_on(g: &Game, board: &Board, ti: usize, c: u8) -> Result<u16, PlayError> {
+pub(crate) fn barn_check_on(g: &Table, board: &Board, ti: usize, c: u8) -> Result<u16, PlayError> {
     if !g.expansions.contains(Expansion::AbbeyMayor) {
         return Err(PlayError::FigureNotAllowed {
             figure: "barn",

@@ -3,7 +3,7 @@
 
 use super::prelude::*;
 
-impl Game {
+impl Table {
     /// The player's abbot on an incomplete monastery or garden, if any (index into the
     /// board's figures).
     pub(crate) fn returnable_abbot(&self, player: u8) -> Option<usize> {
@@ -13,12 +13,12 @@ impl Game {
     }
 
     /// Takes the player's abbot back from an incomplete monastery or garden, scoring it
-    /// at once; the turn goes on once the awards are worked off.
+    /// at once; the turn goes on with the awards (the stage returned).
     pub(crate) fn return_abbot(
         &mut self,
         player: u8,
         sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    ) -> Result<Stage, PlayError> {
         let i = self
             .returnable_abbot(player)
             .ok_or(PlayError::NoAbbotToReturn)?;
@@ -26,11 +26,10 @@ impl Game {
         let p = self.board.tiles()[self.board.seg_tile(f.seg)].pos;
         let kind = self.board.seg_kind(f.seg);
         let value = expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0);
-        self.message_round_earned = false;
+        self.new_scoring_round();
         self.after_awards = Stage::Ferries;
         let _ = self.award(f.seg, kind, value, 0, false, 3000, sink);
         self.return_figures(f.seg, sink);
-        self.run(Stage::Awards, sink);
-        Ok(())
+        Ok(Stage::Awards)
     }
 }

@@ -22,7 +22,29 @@ pub struct Crop {
     pub queue: Vec<u8>,
 }
 
-impl Game {
+impl Table {
+    /// The player whose crop-circle decision is pending.
+    pub(crate) fn crop_decider(&self) -> Option<u8> {
+        self.crop.as_ref().and_then(|c| c.queue.first().copied())
+    }
+
+    /// The crop-circle action under way adds followers (else it removes them).
+    pub(crate) fn crop_adds(&self) -> bool {
+        self.crop.as_ref().and_then(|c| c.mode) == Some(CropMode::Add)
+    }
+
+    /// A player leaves: they are not asked in the crop-circle round.
+    pub(crate) fn crop_player_leaves(&mut self, player: u8) {
+        if let Some(c) = self.crop.as_mut() {
+            c.queue.retain(|p| *p != player);
+        }
+    }
+
+    /// The crop-circle action is dropped (the active player left before choosing).
+    pub(crate) fn drop_crop(&mut self) {
+        self.crop = None;
+    }
+
     /// Starts the crop-circle action if tile `ti` (placed this part) has a circle.
     pub(crate) fn start_crop_circle(&mut self, ti: usize) -> bool {
         if !self.expansions.contains(Expansion::CropCircles)
@@ -48,14 +70,16 @@ impl Game {
         true
     }
 
-    pub(crate) fn choose_crop_mode(&mut self, mode: CropMode, sink: &mut impl EffectSink) {
+    /// The active player chooses to add or to remove; the round goes on (the stage
+    /// returned).
+    pub(crate) fn choose_crop_mode(&mut self, mode: CropMode) -> Stage {
         let n = self.players.len() as u8;
         let cur = self.current;
         if let Some(c) = self.crop.as_mut() {
             c.mode = Some(mode);
             c.queue = (1..=n).map(|k| (cur + k) % n).collect();
         }
-        self.run(Stage::Crop, sink);
+        Stage::Crop
     }
 
     /// The next player with a follower of the circle's role acts; players who cannot
@@ -147,7 +171,7 @@ impl Game {
         seg: u16,
         add: bool,
         sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    ) -> Result<Stage, PlayError> {
         let mode = self.crop.as_ref().and_then(|c| c.mode);
         if mode != Some(if add { CropMode::Add } else { CropMode::Remove }) {
             return Err(PlayError::WrongPhase {
@@ -178,18 +202,16 @@ impl Game {
         if let Some(c) = self.crop.as_mut() {
             c.queue.remove(0);
         }
-        self.run(Stage::Crop, sink);
-        Ok(())
+        Ok(Stage::Crop)
     }
 
-    pub(crate) fn crop_pass(&mut self, sink: &mut impl EffectSink) -> Result<(), PlayError> {
+    pub(crate) fn crop_pass(&mut self) -> Result<Stage, PlayError> {
         if self.crop.as_ref().and_then(|c| c.mode) != Some(CropMode::Add) {
             return Err(PlayError::CropNotAllowed);
         }
         if let Some(c) = self.crop.as_mut() {
             c.queue.remove(0);
         }
-        self.run(Stage::Crop, sink);
-        Ok(())
+        Ok(Stage::Crop)
     }
 }

@@ -16,7 +16,58 @@ pub struct Ferry {
     pub b: u16,
 }
 
-impl Game {
+/// The state of The Ferries, held by a game with this expansion only.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct FerryState {
+    /// The ferry of every lake on the board.
+    ferries: Vec<Ferry>,
+    /// Lake tiles whose ferry moved in this turn part.
+    moved: Vec<usize>,
+    /// Lake tiles whose ferry was placed or moved in this turn part.
+    touched: Vec<usize>,
+}
+
+impl FerryState {
+    /// Heap bytes held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.ferries.capacity() * std::mem::size_of::<Ferry>()
+            + (self.moved.capacity() + self.touched.capacity()) * std::mem::size_of::<usize>()
+    }
+}
+
+impl Table {
+    /// Stage *ferries*: the decision due, if any: the ferry of a lake tile placed this
+    /// part, then the ferry moves.
+    pub(crate) fn ferry_decision(&self) -> Option<Phase> {
+        let st = self.ferry.as_deref()?;
+        if let Some(ti) = self.part_tile {
+            if self.jetties(ti).len() >= 2 && !st.ferries.iter().any(|f| f.tile as usize == ti) {
+                return Some(Phase::PlaceFerry);
+            }
+        }
+        (!self.movable_ferries().is_empty()).then_some(Phase::MoveFerry)
+    }
+
+    /// Hook *before scoring*: the road ends of every lake whose ferry was placed or moved
+    /// this part are added to the segments to check (`segs[..*ns]`); the part's ferry
+    /// record is cleared.
+    pub(crate) fn ferry_roads_to_score(&mut self, segs: &mut [u16], ns: &mut usize) {
+        let Some(mut st) = self.ferry.take() else {
+            return;
+        };
+        for &lake in &st.touched {
+            for (_, seg) in self.jetties(lake) {
+                if *ns < segs.len() {
+                    segs[*ns] = seg;
+                    *ns += 1;
+                }
+            }
+        }
+        st.touched.clear();
+        st.moved.clear();
+        self.ferry = Some(st);
+    }
+
     /// The jetties of placed tile `ti` (its road segments that end at a lake), with the
     /// side each leaves by (board orientation).
     pub fn jetties(&self, ti: usize) -> Vec<(Dir, u16)> {
@@ -37,7 +88,7 @@ impl Game {
 
     /// The ferries on the board.
     pub fn ferries(&self) -> &[Ferry] {
-        &self.ferries
+        self.ferry.as_deref().map_or(&[], |st| &st.ferries)
     }
 
     /// Pairs of sides the new ferry may join.
@@ -57,7 +108,7 @@ impl Game {
             }
             Phase::MoveFerry => {
                 for k in self.movable_ferries() {
-                    let f = self.ferries[k];
+                    let f = self.ferries()[k];
                     let ti = f.tile as usize;
                     let pos = self.board.tiles()[ti].pos;
                     let j = self.jetties(ti);
@@ -84,13 +135,7 @@ impl Game {
         (a != b).then_some((ti, a, b))
     }
 
-    pub(crate) fn place_ferry(
-        &mut self,
-        pos: Pos,
-        from: Dir,
-        to: Dir,
-        sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    pub(crate) fn place_ferry(&mut self, pos: Pos, from: Dir, to: Dir) -> Result<Stage, PlayError> {
         if !self.ferry_choices().contains(&(pos, from, to))
             && !self.ferry_choices().contains(&(pos, to, from))
         {
@@ -99,15 +144,18 @@ impl Game {
         let (ti, a, b) = self
             .jetty_pair(pos, from, to)
             .ok_or(PlayError::FerryNotAllowed)?;
-        self.ferries.push(Ferry {
+        let st = self
+            .ferry
+            .as_deref_mut()
+            .ok_or(PlayError::FerryNotAllowed)?;
+        st.ferries.push(Ferry {
             tile: ti as u16,
             a,
             b,
         });
+        st.touched.push(ti);
         self.board.link(a, b);
-        self.ferry_touched.push(ti);
-        self.run(Stage::Ferries, sink);
-        Ok(())
+        Ok(Stage::Ferries)
     }
 
     pub(crate) fn move_ferry(
@@ -116,7 +164,7 @@ impl Game {
         from: Dir,
         to: Dir,
         sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    ) -> Result<Stage, PlayError> {
         if !self.ferry_choices().contains(&(pos, from, to))
             && !self.ferry_choices().contains(&(pos, to, from))
         {
@@ -125,11 +173,17 @@ impl Game {
         let (ti, a, b) = self
             .jetty_pair(pos, from, to)
             .ok_or(PlayError::FerryNotAllowed)?;
-        if let Some(f) = self.ferries.iter_mut().find(|f| f.tile as usize == ti) {
+        let st = self
+            .ferry
+            .as_deref_mut()
+            .ok_or(PlayError::FerryNotAllowed)?;
+        if let Some(f) = st.ferries.iter_mut().find(|f| f.tile as usize == ti) {
             f.a = a;
             f.b = b;
         }
-        let links: Vec<(u16, u16)> = self.ferries.iter().map(|f| (f.a, f.b)).collect();
+        st.moved.push(ti);
+        st.touched.push(ti);
+        let links: Vec<(u16, u16)> = st.ferries.iter().map(|f| (f.a, f.b)).collect();
         self.board.rebuild_roads(&links);
         #[cfg(debug_assertions)]
         {
@@ -140,12 +194,9 @@ impl Game {
                 "road rebuild differs from a full rebuild"
             );
         }
-        self.ferries_moved.push(ti);
-        self.ferry_touched.push(ti);
         // a builder or pig cut off from its owner's followers goes home
         self.return_lonely_specials(sink);
-        self.run(Stage::Ferries, sink);
-        Ok(())
+        Ok(Stage::Ferries)
     }
 
     /// Indices (into `ferries`) of the ferries the active player may move now: the first
@@ -153,13 +204,13 @@ impl Game {
     /// and not placed this part.
     pub fn movable_ferries(&self) -> Vec<usize> {
         let mut out = Vec::new();
-        if !self.expansions.contains(Expansion::Ferries) {
+        let Some(st) = self.ferry.as_deref() else {
             return out;
-        }
+        };
         let Some(start) = self.part_tile else {
             return out;
         };
-        if self.ferries.is_empty() {
+        if st.ferries.is_empty() {
             return out;
         }
         let tt = self.board.tiles()[start].tile_type();
@@ -174,7 +225,7 @@ impl Game {
             }
         }
         if nr < roads.len()
-            && !self
+            && !st
                 .ferries
                 .iter()
                 .any(|f| roads[..nr].contains(&self.board.find(f.a)))
@@ -194,14 +245,14 @@ impl Game {
             }
             seen.push(s);
             let ti = self.board.seg_tile(s);
-            if let Some(k) = self.ferries.iter().position(|f| f.a == s || f.b == s) {
-                let f = self.ferries[k];
+            if let Some(k) = st.ferries.iter().position(|f| f.a == s || f.b == s) {
+                let f = st.ferries[k];
                 let other = if f.a == s { f.b } else { f.a };
                 if ti == start {
                     // the ferry of the tile just placed: cross it
                     queue.push(other);
                 } else {
-                    if !self.ferries_moved.contains(&ti) && !out.contains(&k) {
+                    if !st.moved.contains(&ti) && !out.contains(&k) {
                         out.push(k);
                     }
                     continue;

@@ -17,7 +17,15 @@ fn direction_step(eighths: u8) -> (i32, i32) {
     }
 }
 
-impl Game {
+/// A figure in flight (Flying Machines) and the tile (index) it must land on.
+pub type Flight = (FigureKind, usize);
+
+impl Table {
+    /// The flight is dropped (the active player left before landing).
+    pub(crate) fn drop_flight(&mut self) {
+        self.flight = None;
+    }
+
     /// The flying-machine direction of the placed tile (eighths, board orientation).
     pub(crate) fn flight_direction(&self) -> Option<u8> {
         if !self.expansions.contains(Expansion::FlyingMachines) {
@@ -110,7 +118,7 @@ impl Game {
 
 /// Landing options for a figure of kind `k` on tile `j`: incomplete roads, cities and
 /// monasteries (gardens for the abbot) the figure may stand on, occupied or not.
-fn landing_options(board: &Board, g: &Game, k: FigureKind, j: usize) -> Vec<(String, u16)> {
+fn landing_options(board: &Board, g: &Table, k: FigureKind, j: usize) -> Vec<(String, u16)> {
     let pt = board.tiles()[j];
     let tt = pt.tile_type();
     let mut v = Vec::new();

@@ -51,16 +51,58 @@ pub fn gold_round_robin(piles: &mut [GoldPile], first: u8, players: u8) -> [u8; 
     taken
 }
 
-impl Game {
+/// The state of Gold Mines, held by a game with this expansion only.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct GoldState {
+    /// Ingots lying on each placed tile (by tile index).
+    on: Vec<u8>,
+}
+
+impl GoldState {
+    /// Heap bytes held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.on.capacity()
+    }
+
+    fn on(&self, ti: usize) -> u8 {
+        self.on.get(ti).copied().unwrap_or(0)
+    }
+}
+
+impl Table {
     pub(crate) fn put_ingot(&mut self, ti: usize, sink: &mut impl EffectSink) {
-        if self.gold_on.len() < self.board.len() {
-            self.gold_on.resize(self.board.len(), 0);
+        let n = self.board.len();
+        let Some(gold) = self.gold_mines.as_deref_mut() else {
+            return;
+        };
+        if gold.on.len() < n {
+            gold.on.resize(n, 0);
         }
-        self.gold_on[ti] += 1;
+        gold.on[ti] += 1;
         if sink.enabled() {
             let p = self.board.tiles()[ti].pos;
             sink.push(Effect::IngotLaid { x: p.x, y: p.y });
         }
+    }
+
+    /// Stage *gold*: a gold tile at `ti` lays an ingot on itself and one on a tile around
+    /// it. Returns true when the active player chooses that tile.
+    pub(crate) fn gold_tile_placed(&mut self, ti: usize, sink: &mut impl EffectSink) -> bool {
+        if self.gold_mines.is_none()
+            || self.board.tiles()[ti].tile_type().symbols & crate::catalog::symbol::GOLD == 0
+        {
+            return false;
+        }
+        self.put_ingot(ti, sink);
+        let around = self.ingot_targets();
+        if around.len() == 1 {
+            let j = self.board.tile_index_at(around[0]).unwrap_or(ti);
+            self.put_ingot(j, sink);
+        } else if !around.is_empty() {
+            self.phase = Phase::PlaceIngot;
+            return true;
+        }
+        false
     }
 
     /// Tiles around the placed gold tile where the second ingot may go.
@@ -82,7 +124,7 @@ impl Game {
         &mut self,
         pos: Pos,
         sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    ) -> Result<Stage, PlayError> {
         if !self.ingot_targets().contains(&pos) {
             return Err(PlayError::NotAround { x: pos.x, y: pos.y });
         }
@@ -91,25 +133,24 @@ impl Game {
             .tile_index_at(pos)
             .ok_or(PlayError::NotAround { x: pos.x, y: pos.y })?;
         self.put_ingot(j, sink);
-        self.run(Stage::Magic, sink);
-        Ok(())
+        Ok(Stage::Magic)
     }
 
     /// Ingots lying on the tile at `p`.
     pub fn ingots_at(&self, p: Pos) -> u8 {
         self.board
             .tile_index_at(p)
-            .and_then(|i| self.gold_on.get(i).copied())
-            .unwrap_or(0)
+            .zip(self.gold_mines.as_deref())
+            .map_or(0, |(i, gold)| gold.on(i))
     }
 
     /// Gold Mines: hands out the ingots on the claim tiles of the scored features, one at
     /// a time round-robin from the active player; each claimant takes from the claimable
     /// tile with the most claimants (then the smallest position).
     pub(crate) fn distribute_gold(&mut self, scored: &[(u16, u8)], sink: &mut impl EffectSink) {
-        if !self.expansions.contains(Expansion::GoldMines) {
+        let Some(gold) = self.gold_mines.as_deref() else {
             return;
-        }
+        };
         // claimants per tile index
         let mut claims: Vec<(usize, u8)> = Vec::new();
         for &(root, owners) in scored {
@@ -137,7 +178,7 @@ impl Game {
                 }
             }
             for t in tiles {
-                if self.gold_on.get(t).copied().unwrap_or(0) == 0 {
+                if gold.on(t) == 0 {
                     continue;
                 }
                 match claims.iter_mut().find(|c| c.0 == t) {
@@ -153,14 +194,16 @@ impl Game {
         let mut piles: Vec<GoldPile> = claims
             .iter()
             .map(|&(t, claimants)| GoldPile {
-                ingots: self.gold_on[t],
+                ingots: gold.on(t),
                 claimants,
                 pos: self.board.tiles()[t].pos,
             })
             .collect();
         let taken = gold_round_robin(&mut piles, self.current, n);
-        for (c, pile) in claims.iter().zip(&piles) {
-            self.gold_on[c.0] = pile.ingots;
+        if let Some(gold) = self.gold_mines.as_deref_mut() {
+            for (c, pile) in claims.iter().zip(&piles) {
+                gold.on[c.0] = pile.ingots;
+            }
         }
         for (pl, k) in taken.iter().enumerate().take(n as usize) {
             if *k > 0 {

@@ -19,10 +19,60 @@ pub fn magic_adjusted(value: i32, tiles: u32, mage: bool, witch: bool) -> i32 {
     v
 }
 
-impl Game {
+/// The state of Mage & Witch, held by a game with this expansion only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct MagicState {
+    /// The segment each stands on (mage, witch), `None` when set aside.
+    at: [Option<u16>; 2],
+    /// The placed tile's magic symbol still asks for a move.
+    symbol_pending: bool,
+}
+
+impl Table {
+    /// Where the mage and the witch stand (mage, witch).
+    fn magic(&self) -> [Option<u16>; 2] {
+        self.mage_witch.map_or([None, None], |m| m.at)
+    }
+
+    fn magic_symbol_pending(&self) -> bool {
+        self.mage_witch.is_some_and(|m| m.symbol_pending)
+    }
+
+    fn set_magic(&mut self, f: MagicFigure, seg: Option<u16>) {
+        if let Some(m) = self.mage_witch.as_mut() {
+            m.at[f.index()] = seg;
+        }
+    }
+
+    /// Hook *tile placed* (Mage & Witch): a magic symbol on the tile asks for a move.
+    pub(crate) fn note_magic_symbol(&mut self, symbols: u8) {
+        if let Some(m) = self.mage_witch.as_mut() {
+            m.symbol_pending = symbols & crate::catalog::symbol::MAGIC != 0;
+        }
+    }
+
+    /// The magic symbol's move is dropped (the turn part ended before it).
+    pub(crate) fn drop_magic_symbol(&mut self) {
+        if let Some(m) = self.mage_witch.as_mut() {
+            m.symbol_pending = false;
+        }
+    }
+
+    /// Stage *magic*: whether the magic symbol or a meeting of the mage and the witch asks
+    /// for a move now.
+    pub(crate) fn magic_move_due(&mut self) -> bool {
+        if self.magic_symbol_pending() {
+            if self.has_magic_move() || self.magic().iter().any(|m| m.is_some()) {
+                return true;
+            }
+            self.drop_magic_symbol();
+        }
+        self.magic_meeting()
+    }
+
     /// The mage and the witch stand in one feature.
     pub fn magic_meeting(&self) -> bool {
-        match self.magic {
+        match self.magic() {
             [Some(a), Some(b)] => self.board.find(a) == self.board.find(b),
             _ => false,
         }
@@ -30,7 +80,7 @@ impl Game {
 
     /// Where the mage and the witch stand (segment), `None` when set aside.
     pub fn magic_figure(&self, f: MagicFigure) -> Option<u16> {
-        self.magic[f.index()]
+        self.magic()[f.index()]
     }
 
     /// May magic figure `f` move onto segment `seg`? (A road or city segment of an
@@ -43,11 +93,11 @@ impl Game {
         ) {
             return false;
         }
-        let own = self.magic[f.index()].map(|s| self.board.find(s));
+        let own = self.magic()[f.index()].map(|s| self.board.find(s));
         if own.is_none() && self.magic_meeting() {
             return false;
         }
-        let other = self.magic[f.other().index()].map(|s| self.board.find(s));
+        let other = self.magic()[f.other().index()].map(|s| self.board.find(s));
         let root = self.board.find(seg);
         self.board.open_sides(seg) != 0 && Some(root) != own && Some(root) != other
     }
@@ -70,8 +120,8 @@ impl Game {
         let meeting = self.magic_meeting();
         for f in MagicFigure::BOTH {
             // at a meeting, only a figure of the shared feature moves (either one)
-            let own = self.magic[f.index()].map(|s| self.board.find(s));
-            let other = self.magic[f.other().index()].map(|s| self.board.find(s));
+            let own = self.magic()[f.index()].map(|s| self.board.find(s));
+            let other = self.magic()[f.other().index()].map(|s| self.board.find(s));
             if meeting && own.is_none() {
                 continue;
             }
@@ -106,40 +156,37 @@ impl Game {
         let meeting = self.magic_meeting();
         MagicFigure::BOTH
             .into_iter()
-            .filter(|f| self.magic[f.index()].is_some())
-            .filter(|_| meeting || self.magic_symbol_pending)
+            .filter(|f| self.magic()[f.index()].is_some())
+            .filter(|_| meeting || self.magic_symbol_pending())
             .collect()
     }
 
+    /// Moves magic figure `f` onto the feature at `spot` of `pos`: the segment, and the
+    /// stage where the turn goes on.
     pub(crate) fn move_magic(
         &mut self,
         f: MagicFigure,
         pos: Pos,
         spot: &str,
-        sink: &mut impl EffectSink,
-    ) -> Result<u16, PlayError> {
+    ) -> Result<(u16, Stage), PlayError> {
         let seg = self.feature_seg_at(pos, spot)?;
         if !self.magic_dest_ok(f, seg) {
             return Err(PlayError::MagicNotAllowed);
         }
-        self.magic[f.index()] = Some(seg);
-        self.magic_symbol_pending = false;
-        self.run(Stage::Magic, sink);
-        Ok(seg)
+        self.set_magic(f, Some(seg));
+        self.drop_magic_symbol();
+        Ok((seg, Stage::Magic))
     }
 
-    pub(crate) fn remove_magic(
-        &mut self,
-        f: MagicFigure,
-        sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    /// Sets magic figure `f` aside (only when no move is legal); returns the stage where
+    /// the turn goes on.
+    pub(crate) fn remove_magic(&mut self, f: MagicFigure) -> Result<Stage, PlayError> {
         if !self.magic_removals().contains(&f) {
             return Err(PlayError::MagicNotAllowed);
         }
-        self.magic[f.index()] = None;
-        self.magic_symbol_pending = false;
-        self.run(Stage::Magic, sink);
-        Ok(())
+        self.set_magic(f, None);
+        self.drop_magic_symbol();
+        Ok(Stage::Magic)
     }
 
     /// The value of a road or city with the mage (+1 per tile) or the witch (halved,
@@ -147,7 +194,7 @@ impl Game {
     pub(crate) fn magic_value(&self, root: u16, value: i32, tiles: u32) -> i32 {
         let root = self.board.find(root);
         let here =
-            |f: MagicFigure| self.magic[f.index()].is_some_and(|s| self.board.find(s) == root);
+            |f: MagicFigure| self.magic()[f.index()].is_some_and(|s| self.board.find(s) == root);
         magic_adjusted(
             value,
             tiles,
@@ -160,8 +207,8 @@ impl Game {
     pub(crate) fn set_magic_aside(&mut self, root: u16, sink: &mut impl EffectSink) {
         let root = self.board.find(root);
         for f in MagicFigure::BOTH {
-            if self.magic[f.index()].is_some_and(|s| self.board.find(s) == root) {
-                self.magic[f.index()] = None;
+            if self.magic()[f.index()].is_some_and(|s| self.board.find(s) == root) {
+                self.set_magic(f, None);
                 if sink.enabled() {
                     sink.push(Effect::MagicSetAside { figure: f });
                 }
@@ -173,6 +220,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::game::GameConfig;
 
     #[test]
@@ -187,8 +235,10 @@ mod tests {
         .expect("set-up");
         let road = g.board.seg(0, 1);
         let city = g.board.seg(0, 0);
-        g.magic = [Some(road), Some(city)];
-        g.magic_symbol_pending = true;
+        g.mage_witch = Some(MagicState {
+            at: [Some(road), Some(city)],
+            symbol_pending: true,
+        });
         // a moved figure must change feature and may not join the other
         assert!(g.magic_moves().is_empty());
         assert_eq!(
@@ -196,9 +246,9 @@ mod tests {
             vec![MagicFigure::Mage, MagicFigure::Witch]
         );
         let mut fx = Vec::new();
-        g.remove_magic(MagicFigure::Witch, &mut fx)
-            .expect("set aside");
-        assert_eq!(g.magic, [Some(road), None]);
-        assert!(!g.magic_symbol_pending);
+        let next = g.remove_magic(MagicFigure::Witch).expect("set aside");
+        g.run(next, &mut fx);
+        assert_eq!(g.magic(), [Some(road), None]);
+        assert!(!g.magic_symbol_pending());
     }
 }

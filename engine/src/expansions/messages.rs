@@ -37,22 +37,122 @@ pub enum MessageChoice {
     },
 }
 
-impl Game {
+/// The state of The Messages, held by a game with this expansion only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MessageState {
+    /// The face-down stack (top first).
+    stack: Vec<u8>,
+    /// The message drawn and waiting for the active player.
+    drawn: Option<u8>,
+    /// Earned and not yet drawn.
+    earned: u8,
+    /// This scoring round already earned its message.
+    round_earned: bool,
+    /// Extra turn parts earned (message 4).
+    extra_tiles: u8,
+}
+
+impl MessageState {
+    /// The messages of a new game, the stack shuffled by the game's random numbers.
+    pub(crate) fn new(rng: &mut crate::rng::Rng) -> MessageState {
+        let mut stack = MESSAGES.to_vec();
+        rng.shuffle(&mut stack);
+        MessageState {
+            stack,
+            drawn: None,
+            earned: 0,
+            round_earned: false,
+            extra_tiles: 0,
+        }
+    }
+
+    /// Heap bytes held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.stack.capacity()
+    }
+}
+
+impl Table {
     /// The message tile drawn and waiting for the active player's choice.
     pub fn message_drawn(&self) -> Option<u8> {
-        self.message_drawn
+        self.messages.as_deref().and_then(|m| m.drawn)
+    }
+
+    /// The face-down message stack, top first (hidden from the players).
+    pub(crate) fn message_stack(&self) -> &[u8] {
+        self.messages.as_deref().map_or(&[], |m| &m.stack)
+    }
+
+    /// Messages earned and not drawn yet.
+    #[cfg(test)]
+    pub(crate) fn messages_earned(&self) -> u8 {
+        self.messages.as_deref().map_or(0, |m| m.earned)
+    }
+
+    /// A new scoring round: it may earn a message again.
+    pub(crate) fn new_scoring_round(&mut self) {
+        if let Some(m) = self.messages.as_deref_mut() {
+            m.round_earned = false;
+        }
+    }
+
+    /// The active player's score figure landed on an empty dark space: the scoring
+    /// round's message is earned (once a round).
+    pub(crate) fn earn_message(&mut self, player: u8, sink: &mut impl EffectSink) {
+        let Some(m) = self.messages.as_deref_mut() else {
+            return;
+        };
+        if m.round_earned {
+            return;
+        }
+        m.round_earned = true;
+        m.earned += 1;
+        if sink.enabled() {
+            sink.push(Effect::MessageEarned { player });
+        }
+    }
+
+    /// Message 4: whether an extra turn part is due (and taken now).
+    pub(crate) fn take_extra_tile(&mut self) -> bool {
+        match self.messages.as_deref_mut() {
+            Some(m) if m.extra_tiles > 0 => {
+                m.extra_tiles -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The turn passes on: extra turn parts not taken are lost.
+    pub(crate) fn drop_extra_tiles(&mut self) {
+        if let Some(m) = self.messages.as_deref_mut() {
+            m.extra_tiles = 0;
+        }
+    }
+
+    /// The active player left with a message drawn: it goes back under the stack.
+    pub(crate) fn put_message_back(&mut self) {
+        if let Some(st) = self.messages.as_deref_mut() {
+            if let Some(m) = st.drawn.take() {
+                st.stack.push(m);
+            }
+        }
     }
 
     /// Stage *messages*, after the wagon moves: draws the next earned message; true when
     /// its decision is pending.
     pub(crate) fn draw_message(&mut self, sink: &mut impl EffectSink) -> bool {
-        if !self.players[self.current as usize].active {
-            self.messages_earned = 0;
+        let active = self.players[self.current as usize].active;
+        let Some(st) = self.messages.as_deref_mut() else {
+            return false;
+        };
+        if !active {
+            st.earned = 0;
         }
-        if self.messages_earned > 0 && !self.message_stack.is_empty() {
-            self.messages_earned -= 1;
-            let m = self.message_stack.remove(0);
-            self.message_drawn = Some(m);
+        if st.earned > 0 && !st.stack.is_empty() {
+            st.earned -= 1;
+            let m = st.stack.remove(0);
+            st.drawn = Some(m);
             self.phase = Phase::ResolveMessage;
             if sink.enabled() {
                 sink.push(Effect::MessageDrawn {
@@ -62,14 +162,14 @@ impl Game {
             }
             return true;
         }
-        self.messages_earned = 0;
+        st.earned = 0;
         false
     }
 
     /// The options of the drawn message: its action (with the choices it needs) or 2 points.
     pub fn message_options(&self) -> Vec<MessageChoice> {
         let mut v = Vec::new();
-        let Some(m) = self.message_drawn else {
+        let Some(m) = self.message_drawn() else {
             return v;
         };
         let me = self.current;
@@ -184,18 +284,20 @@ impl Game {
         &mut self,
         choice: Option<&MessageChoice>,
         sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    ) -> Result<Stage, PlayError> {
         let options = self.message_options();
         if let Some(c) = choice {
             if !options.contains(c) {
                 return Err(PlayError::MessageNotAllowed);
             }
         }
-        let Some(m) = self.message_drawn.take() else {
-            return Err(PlayError::MessageNotAllowed);
-        };
-        self.message_stack.push(m);
-        self.message_round_earned = false;
+        let st = self
+            .messages
+            .as_deref_mut()
+            .ok_or(PlayError::MessageNotAllowed)?;
+        let m = st.drawn.take().ok_or(PlayError::MessageNotAllowed)?;
+        st.stack.push(m);
+        st.round_earned = false;
         self.after_awards = Stage::Messages;
         let me = self.current;
         match choice {
@@ -203,7 +305,11 @@ impl Game {
             Some(MessageChoice::Feature { points, .. }) | Some(MessageChoice::Points(points)) => {
                 self.grant(me, *points, 2000, sink)
             }
-            Some(MessageChoice::ExtraTile) => self.extra_tiles += 1,
+            Some(MessageChoice::ExtraTile) => {
+                if let Some(st) = self.messages.as_deref_mut() {
+                    st.extra_tiles += 1;
+                }
+            }
             Some(MessageChoice::Follower { figure, pos, spot }) => {
                 let seg = self
                     .seg_at(*pos, spot)
@@ -220,16 +326,21 @@ impl Game {
                 self.return_lonely_specials(sink);
             }
         }
-        self.run(Stage::Awards, sink);
-        Ok(())
+        Ok(Stage::Awards)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expansions::robbers::testing::put_robber;
     use crate::expansions::score_track::testing::*;
+    use crate::game::Game;
     use crate::game::GameConfig;
+
+    fn st(g: &mut Game) -> &mut MessageState {
+        g.messages.as_deref_mut().expect("messages in play")
+    }
 
     #[test]
     fn messages_only_for_the_active_player_on_an_empty_dark_space_once_a_round() {
@@ -240,23 +351,23 @@ mod tests {
         let mut fx = Vec::new();
         // MS2: Blue lands on 20 during Red's turn: nothing
         g.move_figure(award(BLUE, 5, 0), 0, &mut fx);
-        assert_eq!(g.messages_earned, 0);
+        assert_eq!(g.messages_earned(), 0);
         // Red 22 -> 32: not dark
         g.move_figure(award(RED, 10, 0), 0, &mut fx);
-        assert_eq!(g.messages_earned, 0);
+        assert_eq!(g.messages_earned(), 0);
         // Red's messenger 0 -> 20: Blue stands there
         g.move_figure(award(RED, 20, 0), 1, &mut fx);
-        assert_eq!(g.messages_earned, 0);
+        assert_eq!(g.messages_earned(), 0);
         // Red 32 -> 35: dark and empty: a message
         g.move_figure(award(RED, 3, 0), 0, &mut fx);
-        assert_eq!(g.messages_earned, 1);
+        assert_eq!(g.messages_earned(), 1);
         // the same round earns no second one
         g.move_figure(award(RED, 5, 0), 0, &mut fx);
-        assert_eq!(g.messages_earned, 1);
+        assert_eq!(g.messages_earned(), 1);
         // a new round may
-        g.message_round_earned = false;
+        g.new_scoring_round();
         g.move_figure(award(RED, 5, 0), 0, &mut fx);
-        assert_eq!(g.messages_earned, 2);
+        assert_eq!(g.messages_earned(), 2);
     }
 
     #[test]
@@ -265,9 +376,9 @@ mod tests {
         set(&mut g, RED, 47, 23);
         set(&mut g, BLUE, 3, 10);
         // Green's robber beside Blue's messenger only: it goes home when the figures merge
-        g.robbers[GREEN as usize] = Some(10);
-        g.robbers[BLUE as usize] = Some(20);
-        g.merge_score_figures();
+        put_robber(&mut g, GREEN, Some(10));
+        put_robber(&mut g, BLUE, Some(20));
+        g.settle_track(&mut Vec::new());
         assert_eq!(g.track(RED), [70, 0]);
         assert_eq!(g.players[RED as usize].score, 70);
         assert_eq!(g.robber(GREEN), None);
@@ -277,7 +388,7 @@ mod tests {
     #[test]
     fn with_messages_every_award_asks_for_a_figure() {
         let mut g = game(vec![Expansion::Messages]);
-        g.awards.push(award(BLUE, 4, 0));
+        queue(&mut g, &[award(BLUE, 4, 0)]);
         let mut fx = Vec::new();
         assert!(g.process_awards(&mut fx));
         assert_eq!(g.phase, Phase::ChooseScoreFigure);
@@ -312,7 +423,7 @@ mod tests {
             },
         )
         .expect("knight");
-        g.message_drawn = Some(m);
+        st(&mut g).drawn = Some(m);
         g.current = RED;
         g.phase = Phase::ResolveMessage;
         g
@@ -360,11 +471,15 @@ mod tests {
             }]
         );
         let mut fx = Vec::new();
-        g.resolve_message(Some(&options[0]), &mut fx)
+        let next = g
+            .resolve_message(Some(&options[0]), &mut fx)
             .expect("resolves");
+        g.run(next, &mut fx);
         // the award asks which figure moves
         assert_eq!(g.phase, Phase::ChooseScoreFigure);
-        g.choose_score_figure(1, &mut fx);
+        if let Some(next) = g.choose_score_figure(1, &mut fx) {
+            g.run(next, &mut fx);
+        }
         assert_eq!(g.players[RED as usize].score, 1);
         assert_eq!(g.track(RED), [0, 1]);
         assert_eq!(
@@ -372,7 +487,7 @@ mod tests {
             7
         );
         assert_eq!(
-            g.message_stack.last(),
+            g.messages.as_deref().and_then(|m| m.stack.last()),
             Some(&8),
             "the tile goes to the bottom"
         );
@@ -404,9 +519,9 @@ mod tests {
             };
             g.play(p, &a).expect("figure");
             // no awards to move in these boards (nothing with a follower completes)
-            assert!(g.awards.is_empty());
+            assert!(g.head_award().is_none());
         }
-        g.message_drawn = Some(m);
+        st(&mut g).drawn = Some(m);
         g.current = RED;
         g.phase = Phase::ResolveMessage;
         g
@@ -445,9 +560,13 @@ mod tests {
             }]
         );
         let mut fx = Vec::new();
-        g.resolve_message(Some(&options[0]), &mut fx)
+        let next = g
+            .resolve_message(Some(&options[0]), &mut fx)
             .expect("resolves");
-        g.choose_score_figure(0, &mut fx);
+        g.run(next, &mut fx);
+        if let Some(next) = g.choose_score_figure(0, &mut fx) {
+            g.run(next, &mut fx);
+        }
         // 2 completed cities × 3, and the farmer comes home
         assert_eq!(g.players[RED as usize].score, 6);
         assert_eq!(
@@ -472,17 +591,17 @@ mod tests {
             ],
             2,
         );
-        g.message_drawn = None;
+        st(&mut g).drawn = None;
         set(&mut g, RED, 15, 3);
         if blue_on_five {
             set(&mut g, BLUE, 5, 0);
         }
-        g.message_stack = vec![2, 6, 1, 3, 4, 5, 7, 8];
-        g.messages_earned = 1;
+        st(&mut g).stack = vec![2, 6, 1, 3, 4, 5, 7, 8];
+        st(&mut g).earned = 1;
         let mut fx = Vec::new();
         g.after_awards = Stage::Messages;
         g.run(Stage::Messages, &mut fx);
-        assert_eq!(g.message_drawn, Some(2));
+        assert_eq!(g.message_drawn(), Some(2));
         // smallest city: Y, not X
         let options = g.message_options();
         assert_eq!(
@@ -493,9 +612,12 @@ mod tests {
                 points: 2
             }]
         );
-        g.resolve_message(Some(&options[0]), &mut fx).expect("Y");
+        let next = g.resolve_message(Some(&options[0]), &mut fx).expect("Y");
+        g.run(next, &mut fx);
         // Red puts the 2 points on the messenger: 3 -> 5
-        g.choose_score_figure(1, &mut fx);
+        if let Some(next) = g.choose_score_figure(1, &mut fx) {
+            g.run(next, &mut fx);
+        }
         g
     }
 
@@ -503,22 +625,26 @@ mod tests {
     fn ms1_a_message_chain() {
         let mut g = ms1(false);
         // 5 is dark and empty: the second message is drawn
-        assert_eq!(g.message_drawn, Some(6));
+        assert_eq!(g.message_drawn(), Some(6));
         assert_eq!(g.message_options(), vec![MessageChoice::Points(4)]);
         let mut fx = Vec::new();
-        g.resolve_message(Some(&MessageChoice::Points(4)), &mut fx)
+        let next = g
+            .resolve_message(Some(&MessageChoice::Points(4)), &mut fx)
             .expect("2 per knight");
-        g.choose_score_figure(0, &mut fx);
+        g.run(next, &mut fx);
+        if let Some(next) = g.choose_score_figure(0, &mut fx) {
+            g.run(next, &mut fx);
+        }
         assert_eq!(g.track(RED), [19, 5]);
         assert_eq!(g.players[RED as usize].score, 24);
-        assert_eq!(g.message_drawn, None, "19 is not dark: the chain ends");
+        assert_eq!(g.message_drawn(), None, "19 is not dark: the chain ends");
     }
 
     #[test]
     fn ms1_no_second_message_beside_another_players_figure() {
         let g = ms1(true);
         assert_eq!(g.track(RED), [15, 5]);
-        assert_eq!(g.message_drawn, None);
+        assert_eq!(g.message_drawn(), None);
     }
 
     #[test]
@@ -577,7 +703,7 @@ mod tests {
         }
         // Red: meeple on 11, messenger on 2; the message stack starts with "smallest monastery"
         set(&mut g, RED, 11, 2);
-        g.message_stack = vec![3, 1, 2, 4, 5, 6, 7, 8];
+        st(&mut g).stack = vec![3, 1, 2, 4, 5, 6, 7, 8];
         // Red's road end at a monastery completes the road of 4 tiles carrying 2 ingots
         play(&mut g, tile(1, -1, 180));
         play(&mut g, Action::Pass);

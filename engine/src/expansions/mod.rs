@@ -5,6 +5,12 @@
 //! allowed, tile placed, figure allowed, before and after scoring, final scoring). The base
 //! game is their first user; each expansion gets its own module here and is dispatched
 //! from these functions, never from special cases in the core.
+//!
+//! The hooks work on the [`table::Table`] the game owns (they are `impl Table` blocks and
+//! never name the game). Each expansion's state is a struct of its own file (e.g.
+//! [`gold_mines::GoldState`]), an optional field of the table created at set-up only when
+//! the expansion is in play, and read or written only by that file; the core asks through
+//! the file's hooks. A decision's handler returns the stage where the turn goes on.
 
 pub mod abbey_mayor;
 pub mod abbot;
@@ -18,11 +24,11 @@ pub mod messages;
 pub mod river;
 pub mod robbers;
 pub mod score_track;
+pub mod table;
 pub mod traders_builders;
 
 pub use crate::expansion::{Expansion, ExpansionSet};
 pub use abbey_mayor::BARN_POINTS_PER_CITY;
-use traders_builders::BuilderPart;
 pub use traders_builders::{goods_majorities, GOODS_MAJORITY_POINTS};
 
 /// The types of Gold Mines, Mage & Witch, Flying Machines and Crop Circles under the path
@@ -45,15 +51,19 @@ pub mod track {
 mod prelude {
     pub(crate) use crate::board::Board;
     pub(crate) use crate::catalog::FeatureKind;
+    pub(crate) use crate::decision::{Phase, PlayError, Stage};
     pub(crate) use crate::effect::Effect;
+    pub(crate) use crate::effect::EffectSink;
+    pub(crate) use crate::expansions::table::Table;
     pub(crate) use crate::expansions::{self, Expansion};
     pub(crate) use crate::figures::FigureKind;
-    pub(crate) use crate::game::{EffectSink, Game, Phase, PlayError, Stage};
     pub(crate) use crate::geometry::{Pos, Spot};
 }
 
 use crate::catalog::{FeatureKind, TileType};
+use crate::effect::EffectSink;
 use crate::figures::FigureKind;
+use table::Table;
 
 /// Whether tiles of this catalog origin go into the draw pile of a game with `set`
 /// (the River's spring is the start tile, not drawn).
@@ -155,19 +165,13 @@ pub fn final_value(
 /// the farmers' 3 (Traders & Builders).
 pub const PIG_BONUS_PER_CITY: i32 = 1;
 
-/// The hook points where expansions change the turn. The core (`crate::game`) calls these
+/// The hook points where expansions change the turn. The core (the game's turn) calls these
 /// and nothing else of an expansion's scoring; each dispatches to the expansions of the
 /// game, in a fixed order.
-impl crate::game::Game {
+impl Table {
     /// Hook *tile placed*: the tile at board index `idx` was just placed.
     pub(crate) fn tile_placed(&mut self, idx: usize) {
-        if self.builder != BuilderPart::Second {
-            self.builder = if self.builder_triggered(idx) {
-                BuilderPart::Triggered
-            } else {
-                BuilderPart::Plain
-            };
-        }
+        self.builder_tile_placed(idx);
     }
 
     /// Hook *features scored*: the features `scored` (root, owners as a bit per player)
@@ -177,7 +181,7 @@ impl crate::game::Game {
         ti: usize,
         scored: &[(u16, u8)],
         completed_cities: &[u16],
-        sink: &mut impl crate::game::EffectSink,
+        sink: &mut impl EffectSink,
     ) {
         // Mage & Witch: scored features set their magic figure aside
         for &(root, _) in scored {
@@ -194,11 +198,7 @@ impl crate::game::Game {
     }
 
     /// Hook *final scoring*, after the features: barns, goods, gold. `cities` is a buffer.
-    pub(crate) fn final_scoring(
-        &mut self,
-        cities: &mut Vec<u16>,
-        sink: &mut impl crate::game::EffectSink,
-    ) {
+    pub(crate) fn final_scoring(&mut self, cities: &mut Vec<u16>, sink: &mut impl EffectSink) {
         self.score_barns(cities, sink);
         if self.expansions.contains(Expansion::TradersBuilders) {
             self.score_goods(sink);

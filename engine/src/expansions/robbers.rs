@@ -3,17 +3,47 @@
 //! a figure leaving that space is robbed of half its points.
 
 use super::prelude::*;
-use super::score_track::space;
+use super::score_track::Award;
 
 /// Half of the points, rounded up (what a robber steals).
 pub fn robbery(points: i32) -> i32 {
     points - points / 2
 }
 
-impl Game {
+/// The state of The Robbers, held by a game with this expansion only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RobberState {
+    /// Each player's robber's track space, `None` in the supply.
+    at: Vec<Option<u8>>,
+    /// The player after the active one who may place a robber now.
+    second: Option<u8>,
+    /// Victims chosen for the award batch under way (robber's owner, victim, batch).
+    victims: Vec<(u8, u8, u16)>,
+}
+
+impl RobberState {
+    /// The robbers of a game with `players` seats, all in the supply.
+    pub(crate) fn new(players: u8) -> RobberState {
+        RobberState {
+            at: vec![None; players as usize],
+            second: None,
+            victims: Vec::new(),
+        }
+    }
+
+    /// Heap bytes held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.at.capacity() * std::mem::size_of::<Option<u8>>()
+            + self.victims.capacity() * std::mem::size_of::<(u8, u8, u16)>()
+    }
+}
+
+impl Table {
     /// The space of a player's robber, `None` while it is in the supply.
     pub fn robber(&self, player: u8) -> Option<u8> {
-        self.robbers.get(player as usize).copied().flatten()
+        self.robbers
+            .as_deref()
+            .and_then(|r| r.at.get(player as usize).copied().flatten())
     }
 
     /// Robbers: before the head award moves score figure `figure` of its player off a
@@ -23,15 +53,18 @@ impl Game {
     /// (with Messages that player may still move the other figure). `None` when nobody
     /// has a real choice (fewer than two victims) or has chosen already.
     pub(crate) fn victim_choice(&self, figure: u8) -> Option<(u8, u8)> {
-        if !self.expansions.contains(Expansion::Robbers) || self.phase == Phase::GameOver {
+        let robbers = self.robbers.as_deref()?;
+        if self.phase == Phase::GameOver {
             return None;
         }
-        let a = *self.awards.first()?;
+        let track = self.score_track.as_deref()?;
+        let awards = track.awards();
+        let a = *awards.first()?;
         if a.proceeds || a.points <= 0 {
             return None;
         }
         let p = a.player as usize;
-        let from = space(*self.track.get(p)?.get(figure.min(1) as usize)?);
+        let from = track.space_of(p, figure.min(1) as usize);
         let figures = if self.expansions.contains(Expansion::Messages) {
             2
         } else {
@@ -39,8 +72,8 @@ impl Game {
         };
         for q in 0..self.players.len() {
             if q == p
-                || self.robbers[q] != Some(from)
-                || self
+                || robbers.at[q] != Some(from)
+                || robbers
                     .victims
                     .iter()
                     .any(|v| v.0 as usize == q && v.2 == a.batch)
@@ -48,14 +81,14 @@ impl Game {
                 continue;
             }
             let mut victims = 1u8 << p;
-            for b in &self.awards[1..] {
+            for b in &awards[1..] {
                 let y = b.player as usize;
                 if b.batch == a.batch
                     && !b.proceeds
                     && b.points > 0
                     && y != q
                     && self.players[y].active
-                    && (0..figures).any(|f| space(self.track[y][f]) == from)
+                    && (0..figures).any(|f| track.space_of(y, f) == from)
                 {
                     victims |= 1 << y;
                 }
@@ -67,46 +100,135 @@ impl Game {
         None
     }
 
+    /// The player who chooses the victim now.
+    pub(crate) fn victim_decider(&self) -> Option<u8> {
+        self.victim_choice(self.award_figure())
+            .map(|(owner, _)| owner)
+    }
+
     /// Robbers: the deciding robber's owner robs `victim` in this award batch.
     pub(crate) fn choose_victim(
         &mut self,
         victim: u8,
         sink: &mut impl EffectSink,
-    ) -> Result<(), PlayError> {
+    ) -> Result<Option<Stage>, PlayError> {
         let (owner, victims) = self
-            .victim_choice(self.victim_figure.unwrap_or(0))
+            .victim_choice(self.award_figure())
             .ok_or(PlayError::VictimNotAllowed)?;
         if victim >= 8 || victims & (1 << victim) == 0 {
             return Err(PlayError::VictimNotAllowed);
         }
-        let batch = self.awards.first().map_or(0, |a| a.batch);
-        self.victims.push((owner, victim, batch));
-        self.continue_victim(sink);
-        Ok(())
+        let batch = self.head_award().map_or(0, |a| a.batch);
+        if let Some(r) = self.robbers.as_deref_mut() {
+            r.victims.push((owner, victim, batch));
+        }
+        Ok(self.continue_award(sink))
     }
 
-    /// The head award, its figure chosen: another robber's choice, or the move and the
-    /// rest of the queue.
-    pub(crate) fn continue_victim(&mut self, sink: &mut impl EffectSink) {
-        let figure = self.victim_figure.unwrap_or(0);
-        if let Some(&a) = self.awards.first() {
-            if a.points > 0 && self.players[a.player as usize].active {
-                if self.victim_choice(figure).is_some() {
-                    self.phase = Phase::ChooseVictim;
-                    return;
+    /// Victims are chosen for one award batch: those of other batches are forgotten.
+    pub(crate) fn keep_victims_of(&mut self, batch: u16) {
+        if let Some(r) = self.robbers.as_deref_mut() {
+            r.victims.retain(|v| v.2 == batch);
+        }
+    }
+
+    /// Forgets every chosen victim.
+    pub(crate) fn clear_victims(&mut self) {
+        if let Some(r) = self.robbers.as_deref_mut() {
+            r.victims.clear();
+        }
+    }
+
+    /// Award `a` moved a score figure from track space `from` to `to`: every other
+    /// player's robber on `from` steals half (its owner's chosen victim only), or is
+    /// taken along by robbery proceeds.
+    pub(crate) fn rob(&mut self, a: Award, from: u8, to: u8, sink: &mut impl EffectSink) {
+        let p = a.player as usize;
+        for q in 0..self.players.len() {
+            let Some(robbers) = self.robbers.as_deref_mut() else {
+                return;
+            };
+            if q == p || robbers.at[q] != Some(from) {
+                continue;
+            }
+            if a.proceeds {
+                // rogue points: the robber gains nothing and moves along
+                robbers.at[q] = Some(to);
+                continue;
+            }
+            // a robber whose owner chose a victim in this batch robs only that player
+            if let Some(k) = robbers
+                .victims
+                .iter()
+                .position(|v| v.0 as usize == q && v.2 == a.batch)
+            {
+                if robbers.victims[k].1 != a.player {
+                    continue;
                 }
-                self.awards.remove(0);
-                self.victim_figure = None;
-                self.move_figure(a, figure, sink);
+                robbers.victims.remove(k);
+            }
+            let stolen = robbery(a.points);
+            robbers.at[q] = None;
+            if sink.enabled() {
+                sink.push(Effect::RobberStole {
+                    player: q as u8,
+                    victim: a.player,
+                    points: stolen,
+                });
+            }
+            let proceeds = Award {
+                player: q as u8,
+                points: stolen,
+                batch: a.batch,
+                proceeds: true,
+            };
+            self.queue_proceeds(proceeds, sink);
+        }
+    }
+
+    /// Before final scoring (Messages): a robber left beside no other player's figure
+    /// goes home.
+    pub(crate) fn robbers_home_alone(&mut self) {
+        let (Some(robbers), Some(track)) =
+            (self.robbers.as_deref_mut(), self.score_track.as_deref())
+        else {
+            return;
+        };
+        let n = self.players.len();
+        for q in 0..n {
+            if let Some(s) = robbers.at[q] {
+                let beside = (0..n).any(|p| p != q && track.space_of(p, 0) == s);
+                if !beside {
+                    robbers.at[q] = None;
+                }
             }
         }
-        self.victim_figure = None;
-        self.run(Stage::Awards, sink);
+    }
+
+    /// A player leaves: their robber goes back to the box.
+    pub(crate) fn robber_leaves(&mut self, player: u8) {
+        if let Some(r) = self
+            .robbers
+            .as_deref_mut()
+            .and_then(|r| r.at.get_mut(player as usize))
+        {
+            *r = None;
+        }
+    }
+
+    /// The robber placement is dropped (the active player left).
+    pub(crate) fn drop_robber_placement(&mut self) {
+        if let Some(r) = self.robbers.as_deref_mut() {
+            r.second = None;
+        }
     }
 
     /// Track spaces where player `p` may put a robber: those holding another player's
     /// score figure.
     pub fn robber_spaces(&self, p: u8) -> Vec<u8> {
+        let Some(track) = self.score_track.as_deref() else {
+            return Vec::new();
+        };
         let figures = if self.expansions.contains(Expansion::Messages) {
             2
         } else {
@@ -115,7 +237,7 @@ impl Game {
         let mut v: Vec<u8> = (0..self.players.len())
             .filter(|q| *q != p as usize && self.players[*q].active)
             .flat_map(|q| (0..figures).map(move |f| (q, f)))
-            .map(|(q, f)| space(self.track[q][f]))
+            .map(|(q, f)| track.space_of(q, f))
             .collect();
         v.sort();
         v.dedup();
@@ -125,12 +247,22 @@ impl Game {
     /// The player deciding on a robber now (the active player, then the first player
     /// clockwise whose robber is in the supply).
     pub(crate) fn robber_decider(&self) -> u8 {
-        self.robber_second.unwrap_or(self.current)
+        self.robbers
+            .as_deref()
+            .and_then(|r| r.second)
+            .unwrap_or(self.current)
     }
 
-    /// Starts the robber placement after a robber tile, or goes on.
-    pub(crate) fn start_robbers(&mut self) -> bool {
-        self.robber_second = None;
+    /// Hook *tile placed* (Robbers): a robber symbol starts the robber placement. Returns
+    /// true when a decision is pending.
+    pub(crate) fn start_robbers(&mut self, symbols: u8) -> bool {
+        let Some(r) = self.robbers.as_deref_mut() else {
+            return false;
+        };
+        if symbols & crate::catalog::symbol::ROBBER == 0 {
+            return false;
+        }
+        r.second = None;
         if !self.robber_spaces(self.current).is_empty() {
             self.phase = Phase::PlaceRobber;
             return true;
@@ -141,18 +273,23 @@ impl Game {
     /// After the active player's robber decision: the first player clockwise whose robber
     /// is in the supply may place theirs.
     pub(crate) fn next_robber_placer(&mut self) -> bool {
-        if self.robber_second.is_some() {
-            self.robber_second = None;
+        let Some(r) = self.robbers.as_deref_mut() else {
+            return false;
+        };
+        if r.second.is_some() {
+            r.second = None;
             return false;
         }
         let n = self.players.len() as u8;
         for k in 1..n {
             let q = (self.current + k) % n;
-            if self.players[q as usize].active && self.robbers[q as usize].is_none() {
+            if self.players[q as usize].active && self.robber(q).is_none() {
                 if self.robber_spaces(q).is_empty() {
                     return false;
                 }
-                self.robber_second = Some(q);
+                if let Some(r) = self.robbers.as_deref_mut() {
+                    r.second = Some(q);
+                }
                 self.phase = Phase::PlaceRobber;
                 return true;
             }
@@ -166,15 +303,33 @@ impl Game {
             if !self.robber_spaces(player).contains(&s) {
                 return Err(PlayError::RobberNotAllowed);
             }
-            self.robbers[player as usize] = Some(s);
+            let slot = self
+                .robbers
+                .as_deref_mut()
+                .and_then(|r| r.at.get_mut(player as usize))
+                .ok_or(PlayError::RobberNotAllowed)?;
+            *slot = Some(s);
         }
         Ok(!self.next_robber_placer())
+    }
+}
+
+/// A robber set where a worked example puts it (unit tests).
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::game::Game;
+
+    pub(crate) fn put_robber(g: &mut Game, p: u8, s: Option<u8>) {
+        if let Some(r) = g.robbers.as_deref_mut() {
+            r.at[p as usize] = s;
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expansions::score_track::space;
     use crate::expansions::score_track::testing::*;
 
     #[test]
@@ -187,7 +342,7 @@ mod tests {
             !g.robber_spaces(RED).contains(&17),
             "not on one's own figure"
         );
-        g.robbers[BLUE as usize] = Some(17);
+        testing::put_robber(&mut g, BLUE, Some(17));
         // Red's monk completes a monastery: 17 -> 26
         let fx = score(&mut g, &[award(RED, 9, 0)]);
         assert_eq!(g.track(RED)[0], 26);
@@ -206,7 +361,7 @@ mod tests {
         for (first, second, stolen) in [(3, 9, 2), (9, 3, 5)] {
             let mut g = game(vec![Expansion::Robbers]);
             set(&mut g, RED, 17, 0);
-            g.robbers[BLUE as usize] = Some(17);
+            testing::put_robber(&mut g, BLUE, Some(17));
             score(&mut g, &[award(RED, first, 0), award(RED, second, 1)]);
             assert_eq!(g.players[RED as usize].score, 17 + 12);
             assert_eq!(g.players[BLUE as usize].score, stolen);
@@ -219,8 +374,8 @@ mod tests {
         set(&mut g, RED, 0, 0);
         set(&mut g, BLUE, 12, 0);
         set(&mut g, GREEN, 20, 0);
-        g.robbers[RED as usize] = Some(12);
-        g.robbers[BLUE as usize] = Some(20);
+        testing::put_robber(&mut g, RED, Some(12));
+        testing::put_robber(&mut g, BLUE, Some(20));
         // Green scores 6: Blue steals 3 and moves 12 -> 15; Red's robber goes along
         score(&mut g, &[award(GREEN, 6, 0)]);
         assert_eq!(g.players[GREEN as usize].score, 26);
@@ -243,9 +398,8 @@ mod tests {
             let mut g = game(vec![Expansion::Robbers]);
             set(&mut g, RED, 30, 0);
             set(&mut g, BLUE, 30, 0);
-            g.robbers[GREEN as usize] = Some(30);
-            g.awards
-                .extend_from_slice(&[award(RED, 10, 0), award(BLUE, 10, 0)]);
+            testing::put_robber(&mut g, GREEN, Some(30));
+            queue(&mut g, &[award(RED, 10, 0), award(BLUE, 10, 0)]);
             let mut fx = Vec::new();
             assert!(g.process_awards(&mut fx), "Green chooses whom to rob");
             assert_eq!(g.phase, Phase::ChooseVictim);
@@ -256,7 +410,9 @@ mod tests {
                 Err(PlayError::VictimNotAllowed)
             );
             // Green's choice is robbed; the other award passes the robber
-            g.choose_victim(victim, &mut fx).expect("a listed victim");
+            if let Some(next) = g.choose_victim(victim, &mut fx).expect("a listed victim") {
+                g.run(next, &mut fx);
+            }
             assert_eq!(g.players[GREEN as usize].score, 5);
             assert_eq!(g.robber(GREEN), None);
             assert!(fx.contains(&Effect::RobberStole {
@@ -273,7 +429,7 @@ mod tests {
     fn own_figures_and_zero_awards_are_never_robbed() {
         let mut g = game(vec![Expansion::Robbers]);
         set(&mut g, RED, 7, 0);
-        g.robbers[RED as usize] = Some(7);
+        testing::put_robber(&mut g, RED, Some(7));
         score(&mut g, &[award(RED, 4, 0), award(BLUE, 0, 1)]);
         assert_eq!(g.robber(RED), Some(7));
         assert_eq!(g.players[RED as usize].score, 11);
@@ -286,7 +442,7 @@ mod tests {
             let mut g = game(vec![Expansion::Robbers, Expansion::Messages]);
             g.current = RED;
             set(&mut g, RED, 18, 25);
-            g.robbers[BLUE as usize] = Some(25);
+            testing::put_robber(&mut g, BLUE, Some(25));
             g
         };
         // the meeple moves 18 -> 26: no theft, no message
@@ -294,20 +450,20 @@ mod tests {
         let mut fx = Vec::new();
         g.move_figure(award(RED, 8, 0), 0, &mut fx);
         assert_eq!(g.players[BLUE as usize].score, 0);
-        assert_eq!(g.messages_earned, 0);
+        assert_eq!(g.messages_earned(), 0);
         // the messenger moves 25 -> 33: Blue steals 4 (queued as his award)
         let mut g = base();
         g.move_figure(award(RED, 8, 0), 1, &mut fx);
         assert_eq!(
-            g.awards.first().map(|a| (a.player, a.points)),
+            g.head_award().map(|a| (a.player, a.points)),
             Some((BLUE, 4))
         );
         assert_eq!(g.robber(BLUE), None);
         // a 7-point road with the meeple 18 -> 25: a message, and no theft
         let mut g = base();
         g.move_figure(award(RED, 7, 0), 0, &mut fx);
-        assert_eq!(g.messages_earned, 1);
-        assert!(g.awards.is_empty());
+        assert_eq!(g.messages_earned(), 1);
+        assert!(g.head_award().is_none());
         assert_eq!(g.robber(BLUE), Some(25));
     }
 

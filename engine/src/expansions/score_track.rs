@@ -13,7 +13,6 @@
 //! in the batch.
 
 use super::prelude::*;
-use super::robbers::robbery;
 
 /// Spaces on the score track.
 pub const TRACK_SPACES: i32 = 50;
@@ -42,17 +41,79 @@ pub fn space(total: i32) -> u8 {
     total.rem_euclid(TRACK_SPACES) as u8
 }
 
-impl Game {
+/// The score track's state, held by a game with The Robbers or The Messages only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreTrack {
+    /// Each player's score figures (meeple, messenger) by total.
+    totals: Vec<[i32; 2]>,
+    /// Awards waiting to move score figures.
+    awards: Vec<Award>,
+    /// The score figure the head award moves once chosen (Messages) or once its victim
+    /// is chosen (Robbers).
+    figure: Option<u8>,
+    /// Features completed together, waiting for their order.
+    order: Vec<OrderChoice>,
+    /// The order chosen so far (batches).
+    chosen: Vec<u16>,
+}
+
+impl ScoreTrack {
+    /// The track of a game with `players` seats.
+    pub(crate) fn new(players: u8) -> ScoreTrack {
+        ScoreTrack {
+            totals: vec![[0, 0]; players as usize],
+            awards: Vec::new(),
+            figure: None,
+            order: Vec::new(),
+            chosen: Vec::new(),
+        }
+    }
+
+    /// Heap bytes held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.totals.capacity() * std::mem::size_of::<[i32; 2]>()
+            + self.awards.capacity() * std::mem::size_of::<Award>()
+            + self.order.capacity() * std::mem::size_of::<OrderChoice>()
+            + self.chosen.capacity() * 2
+    }
+
+    /// The awards waiting, the head first.
+    pub(crate) fn awards(&self) -> &[Award] {
+        &self.awards
+    }
+
+    /// The track space of player `p`'s score figure `f` (0 meeple, 1 messenger).
+    pub(crate) fn space_of(&self, p: usize, f: usize) -> u8 {
+        space(self.totals[p][f])
+    }
+}
+
+impl Table {
     /// Robbers or Messages: points move figures on the track.
     pub(crate) fn track_mode(&self) -> bool {
-        self.expansions.contains(Expansion::Robbers)
-            || self.expansions.contains(Expansion::Messages)
+        self.score_track.is_some()
     }
 
     /// The totals of a player's score figures: the scoring meeple and (Messages) the
     /// messenger.
     pub fn track(&self, player: u8) -> [i32; 2] {
-        self.track.get(player as usize).copied().unwrap_or([0, 0])
+        self.score_track
+            .as_deref()
+            .and_then(|t| t.totals.get(player as usize).copied())
+            .unwrap_or([0, 0])
+    }
+
+    /// The head award of the queue.
+    pub(crate) fn head_award(&self) -> Option<Award> {
+        self.score_track.as_deref()?.awards.first().copied()
+    }
+
+    /// The score figure chosen for the head award (0 until chosen).
+    pub(crate) fn award_figure(&self) -> u8 {
+        self.score_track
+            .as_deref()
+            .and_then(|t| t.figure)
+            .unwrap_or(0)
     }
 
     /// Gives points: straight to the score, or into the award queue on the track.
@@ -63,10 +124,10 @@ impl Game {
         batch: u16,
         sink: &mut impl EffectSink,
     ) {
-        if !self.track_mode() {
+        let Some(track) = self.score_track.as_deref_mut() else {
             self.players[player as usize].score += points;
             return;
-        }
+        };
         let a = Award {
             player,
             points,
@@ -77,17 +138,17 @@ impl Game {
             // final scoring: one figure each, nothing to decide
             self.move_figure(a, 0, sink);
         } else {
-            self.awards.push(a);
+            track.awards.push(a);
         }
     }
 
     /// Works off the award queue; returns true when a decision pauses it.
     pub(crate) fn process_awards(&mut self, sink: &mut impl EffectSink) -> bool {
-        while let Some(&a) = self.awards.first() {
+        while let Some(a) = self.head_award() {
             // victims are chosen for one award batch
-            self.victims.retain(|v| v.2 == a.batch);
+            self.keep_victims_of(a.batch);
             if a.points <= 0 || !self.players[a.player as usize].active {
-                self.awards.remove(0);
+                self.pop_award();
                 continue;
             }
             if self.expansions.contains(Expansion::Messages) {
@@ -95,130 +156,226 @@ impl Game {
                 return true;
             }
             if self.victim_choice(0).is_some() {
-                self.victim_figure = Some(0);
+                self.set_award_figure(Some(0));
                 self.phase = Phase::ChooseVictim;
                 return true;
             }
-            self.awards.remove(0);
+            self.pop_award();
             self.move_figure(a, 0, sink);
         }
-        self.victims.clear();
+        self.clear_victims();
         false
     }
 
-    /// Applies the head award with the chosen figure (0 meeple, 1 messenger), then goes on.
-    pub(crate) fn choose_score_figure(&mut self, figure: u8, sink: &mut impl EffectSink) {
-        if self.awards.is_empty() {
-            return;
+    fn pop_award(&mut self) {
+        if let Some(t) = self.score_track.as_deref_mut() {
+            if !t.awards.is_empty() {
+                t.awards.remove(0);
+            }
         }
-        self.victim_figure = Some(figure);
-        self.continue_victim(sink);
+    }
+
+    fn set_award_figure(&mut self, figure: Option<u8>) {
+        if let Some(t) = self.score_track.as_deref_mut() {
+            t.figure = figure;
+        }
+    }
+
+    /// Applies the head award with the chosen figure (0 meeple, 1 messenger); returns
+    /// where the turn goes on (`None`: a robber's owner chooses a victim first).
+    pub(crate) fn choose_score_figure(
+        &mut self,
+        figure: u8,
+        sink: &mut impl EffectSink,
+    ) -> Option<Stage> {
+        self.head_award()?;
+        self.set_award_figure(Some(figure));
+        self.continue_award(sink)
+    }
+
+    /// The head award, its figure chosen: a robber's choice of victim (`None`: pending),
+    /// or the move and then the rest of the queue (the stage returned).
+    pub(crate) fn continue_award(&mut self, sink: &mut impl EffectSink) -> Option<Stage> {
+        let figure = self.award_figure();
+        if let Some(a) = self.head_award() {
+            if a.points > 0 && self.players[a.player as usize].active {
+                if self.victim_choice(figure).is_some() {
+                    self.phase = Phase::ChooseVictim;
+                    return None;
+                }
+                self.pop_award();
+                self.set_award_figure(None);
+                self.move_figure(a, figure, sink);
+            }
+        }
+        self.set_award_figure(None);
+        Some(Stage::Awards)
     }
 
     /// Moves a score figure by an award: robbers on the space it leaves steal half (not
     /// from robbery proceeds, which take such a robber along); the active player may
     /// earn the round's message.
     pub(crate) fn move_figure(&mut self, a: Award, figure: u8, sink: &mut impl EffectSink) {
+        let Some(track) = self.score_track.as_deref_mut() else {
+            return;
+        };
         let p = a.player as usize;
         let f = figure.min(1) as usize;
-        let from = space(self.track[p][f]);
-        self.track[p][f] += a.points;
+        let from = space(track.totals[p][f]);
+        track.totals[p][f] += a.points;
+        let total = track.totals[p][f];
         self.players[p].score += a.points;
-        let to = space(self.track[p][f]);
+        let to = space(total);
         if sink.enabled() && self.expansions.contains(Expansion::Messages) {
             sink.push(Effect::ScoreFigureMoved {
                 player: a.player,
                 figure: if f == 0 { "meeple" } else { "messenger" }.to_string(),
-                total: self.track[p][f],
+                total,
             });
         }
-        let n = self.players.len();
-        for q in 0..n {
-            if q == p || self.robbers[q] != Some(from) {
-                continue;
-            }
-            if a.proceeds {
-                // rogue points: the robber gains nothing and moves along
-                self.robbers[q] = Some(to);
-                continue;
-            }
-            // a robber whose owner chose a victim in this batch robs only that player
-            if let Some(k) = self
-                .victims
-                .iter()
-                .position(|v| v.0 as usize == q && v.2 == a.batch)
-            {
-                if self.victims[k].1 != a.player {
-                    continue;
-                }
-                self.victims.remove(k);
-            }
-            let stolen = robbery(a.points);
-            self.robbers[q] = None;
-            if sink.enabled() {
-                sink.push(Effect::RobberStole {
-                    player: q as u8,
-                    victim: a.player,
-                    points: stolen,
-                });
-            }
-            let proceeds = Award {
-                player: q as u8,
-                points: stolen,
-                batch: a.batch,
-                proceeds: true,
-            };
-            if self.phase == Phase::GameOver {
-                self.move_figure(proceeds, 0, sink);
-            } else {
-                self.awards.insert(0, proceeds);
-            }
-        }
+        self.rob(a, from, to, sink);
         // a message for the active player landing on an empty dark space
-        if self.expansions.contains(Expansion::Messages)
-            && self.phase != Phase::GameOver
+        if self.phase != Phase::GameOver
             && a.player == self.current
             && to.is_multiple_of(5)
-            && !self.message_round_earned
             && !self.someone_else_on(a.player, to)
         {
-            self.message_round_earned = true;
-            self.messages_earned += 1;
-            if sink.enabled() {
-                sink.push(Effect::MessageEarned { player: a.player });
-            }
+            self.earn_message(a.player, sink);
+        }
+    }
+
+    /// Robbery proceeds: moved at once in final scoring, else first in the queue.
+    pub(crate) fn queue_proceeds(&mut self, proceeds: Award, sink: &mut impl EffectSink) {
+        if self.phase == Phase::GameOver {
+            self.move_figure(proceeds, 0, sink);
+        } else if let Some(t) = self.score_track.as_deref_mut() {
+            t.awards.insert(0, proceeds);
         }
     }
 
     pub(crate) fn someone_else_on(&self, player: u8, s: u8) -> bool {
+        let Some(track) = self.score_track.as_deref() else {
+            return false;
+        };
         let figures = if self.expansions.contains(Expansion::Messages) {
             2
         } else {
             1
         };
         (0..self.players.len())
-            .any(|q| q != player as usize && (0..figures).any(|f| space(self.track[q][f]) == s))
+            .any(|q| q != player as usize && (0..figures).any(|f| track.space_of(q, f) == s))
     }
 
-    /// Messages, before final scoring: each player's two totals become one; a robber left
-    /// beside no other player's figure goes home.
-    pub(crate) fn merge_score_figures(&mut self) {
+    /// Final scoring: awards still queued (a resignation ended the game) are applied as
+    /// they are, robbers robbing the first figure leaving their space; with Messages each
+    /// player's two totals become one and a robber left beside no other player's figure
+    /// goes home.
+    pub(crate) fn settle_track(&mut self, sink: &mut impl EffectSink) {
+        let Some(track) = self.score_track.as_deref_mut() else {
+            return;
+        };
+        track.figure = None;
+        let awards = std::mem::take(&mut track.awards);
+        self.clear_victims();
+        for a in awards {
+            if a.points > 0 {
+                self.move_figure(a, 0, sink);
+            }
+        }
         if !self.expansions.contains(Expansion::Messages) {
             return;
         }
-        for t in self.track.iter_mut() {
-            t[0] += t[1];
-            t[1] = 0;
-        }
-        for q in 0..self.players.len() {
-            if let Some(s) = self.robbers[q] {
-                let beside =
-                    (0..self.players.len()).any(|p| p != q && space(self.track[p][0]) == s);
-                if !beside {
-                    self.robbers[q] = None;
-                }
+        if let Some(track) = self.score_track.as_deref_mut() {
+            for t in track.totals.iter_mut() {
+                t[0] += t[1];
+                t[1] = 0;
             }
         }
+        self.robbers_home_alone();
+    }
+
+    /// Robbers / Messages, before scoring: the scoring order starts afresh; with several
+    /// features (`cands`: position and a segment naming each, in the listed order), the
+    /// active player orders them.
+    pub(crate) fn note_scoring_order(&mut self, cands: &[(Pos, u16)]) {
+        if self.score_track.is_none() {
+            return;
+        }
+        let mut order = Vec::new();
+        if cands.len() >= 2 {
+            for (k, &(pos, root)) in cands.iter().enumerate() {
+                // name the feature by a segment on its smallest tile
+                let seg = self
+                    .board
+                    .members(self.board.find(root))
+                    .find(|m| self.board.tiles()[self.board.seg_tile(*m)].pos == pos)
+                    .unwrap_or(root);
+                order.push(OrderChoice {
+                    batch: k as u16,
+                    pos,
+                    spot: self.spot_name_of(seg),
+                });
+            }
+        }
+        if let Some(t) = self.score_track.as_deref_mut() {
+            t.order = order;
+            t.chosen.clear();
+        }
+    }
+
+    /// The features still waiting for their place in the scoring order.
+    pub(crate) fn scoring_order(&self) -> &[OrderChoice] {
+        self.score_track.as_deref().map_or(&[], |t| &t.order)
+    }
+
+    /// The scoring order is settled or dropped.
+    pub(crate) fn clear_scoring_order(&mut self) {
+        if let Some(t) = self.score_track.as_deref_mut() {
+            t.order.clear();
+        }
+    }
+
+    /// The active player puts the `k`th waiting feature next; the last one follows by
+    /// itself. Returns the feature chosen, and whether the order is complete.
+    pub(crate) fn choose_next_scored(&mut self, k: usize) -> Option<(OrderChoice, bool)> {
+        let t = self.score_track.as_deref_mut()?;
+        if k >= t.order.len() {
+            return None;
+        }
+        let c = t.order.remove(k);
+        t.chosen.push(c.batch);
+        if t.order.len() <= 1 {
+            if let Some(last) = t.order.pop() {
+                t.chosen.push(last.batch);
+            }
+            return Some((c, true));
+        }
+        Some((c, false))
+    }
+
+    /// Nobody is left to choose the scoring order: the features not chosen yet score in
+    /// the listed order.
+    pub(crate) fn listed_scoring_order(&mut self) {
+        if let Some(t) = self.score_track.as_deref_mut() {
+            let rest: Vec<u16> = t.order.drain(..).map(|c| c.batch).collect();
+            t.chosen.extend(rest);
+        }
+        self.order_awards();
+    }
+
+    /// Puts the queued feature awards in the chosen order (other awards stay after them).
+    pub(crate) fn order_awards(&mut self) {
+        let Some(t) = self.score_track.as_deref_mut() else {
+            return;
+        };
+        let chosen = std::mem::take(&mut t.chosen);
+        let key = |a: &Award| {
+            chosen
+                .iter()
+                .position(|b| *b == a.batch)
+                .unwrap_or(chosen.len() + a.batch as usize)
+        };
+        t.awards.sort_by_key(key);
     }
 }
 
@@ -227,6 +384,7 @@ impl Game {
 #[cfg(test)]
 pub(crate) mod testing {
     use super::*;
+    use crate::game::Game;
     use crate::game::GameConfig;
 
     pub(crate) const RED: u8 = 0;
@@ -247,7 +405,9 @@ pub(crate) mod testing {
     }
 
     pub(crate) fn set(g: &mut Game, p: u8, meeple: i32, messenger: i32) {
-        g.track[p as usize] = [meeple, messenger];
+        if let Some(t) = g.score_track.as_deref_mut() {
+            t.totals[p as usize] = [meeple, messenger];
+        }
         g.players[p as usize].score = meeple + messenger;
     }
 
@@ -260,10 +420,17 @@ pub(crate) mod testing {
         }
     }
 
+    /// Queues the awards.
+    pub(crate) fn queue(g: &mut Game, awards: &[Award]) {
+        if let Some(t) = g.score_track.as_deref_mut() {
+            t.awards.extend_from_slice(awards);
+        }
+    }
+
     /// Queues the awards and works them off with the meeple.
     pub(crate) fn score(g: &mut Game, awards: &[Award]) -> Vec<Effect> {
         let mut fx = Vec::new();
-        g.awards.extend_from_slice(awards);
+        queue(g, awards);
         assert!(!g.process_awards(&mut fx), "no decision without Messages");
         fx
     }

@@ -58,8 +58,49 @@ impl BuilderPart {
     }
 }
 
-impl Game {
-    /// Hook *tile placed*: did the tile placed at index `idx` extend a road or city
+impl Table {
+    /// Hook *tile placed* (Traders & Builders): in a first part, a tile extending a road
+    /// or city holding the active player's builder earns a second part.
+    pub(crate) fn builder_tile_placed(&mut self, idx: usize) {
+        let Some(part) = self.builder else {
+            return;
+        };
+        if part != BuilderPart::Second {
+            let next = if self.builder_triggered(idx) {
+                BuilderPart::Triggered
+            } else {
+                BuilderPart::Plain
+            };
+            self.builder = Some(next);
+        }
+    }
+
+    /// The part will not be followed by a second one after all.
+    pub(crate) fn cancel_builder(&mut self) {
+        if let Some(part) = self.builder.as_mut() {
+            part.cancel();
+        }
+    }
+
+    /// A new turn: its first part.
+    pub(crate) fn reset_builder(&mut self) {
+        if let Some(part) = self.builder.as_mut() {
+            *part = BuilderPart::Plain;
+        }
+    }
+
+    /// After a turn part: whether the builder earned a second part (which begins now).
+    pub(crate) fn take_second_part(&mut self) -> bool {
+        match self.builder.as_mut() {
+            Some(part) if *part == BuilderPart::Triggered => {
+                *part = BuilderPart::Second;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Did the tile placed at index `idx` extend a road or city
     /// holding the active player's builder?
     pub(crate) fn builder_triggered(&self, idx: usize) -> bool {
         let tt = self.board.tiles()[idx].tile_type();

@@ -301,7 +301,7 @@ impl Game {
                 v
             }
             Phase::ScoringOrder => self
-                .scoring_order
+                .scoring_order()
                 .iter()
                 .map(|c| Action::ScoreNext {
                     x: c.pos.x,
@@ -309,14 +309,15 @@ impl Game {
                     spot: c.spot.clone(),
                 })
                 .collect(),
-            Phase::ChooseVictim => self
-                .victim_choice(self.victim_figure.unwrap_or(0))
-                .map_or_else(Vec::new, |(_, victims)| {
-                    (0..8u8)
-                        .filter(|v| victims & (1 << v) != 0)
-                        .map(|victim| Action::ChooseVictim { victim })
-                        .collect()
-                }),
+            Phase::ChooseVictim => {
+                self.victim_choice(self.award_figure())
+                    .map_or_else(Vec::new, |(_, victims)| {
+                        (0..8u8)
+                            .filter(|v| victims & (1 << v) != 0)
+                            .map(|victim| Action::ChooseVictim { victim })
+                            .collect()
+                    })
+            }
             Phase::ChooseScoreFigure => vec![
                 Action::ChooseScoreFigure {
                     figure: ScoreFigure::Meeple,
@@ -358,7 +359,7 @@ impl Game {
             ],
             Phase::CropAction => {
                 let p = self.decider();
-                let add = self.crop.as_ref().and_then(|c| c.mode) == Some(CropMode::Add);
+                let add = self.crop_adds();
                 let mut v: Vec<Action> = self
                     .crop_options(p)
                     .into_iter()

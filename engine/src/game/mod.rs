@@ -1,12 +1,17 @@
 //! The game: one validated state with exactly one pending decision.
 //!
-//! Each job has its own file: [`setup`] (a validated set-up), [`errors`] (why something
-//! is refused), [`action`] (what a player decides), [`legal`] (every option of the
+//! A [`Game`] owns the [`Table`] (board, pile, players, each expansion's optional state;
+//! `crate::expansions::table`) that the expansions' hooks work on, and keeps what only the
+//! turn needs (the drawn tile, the version, the ranking). The kind of decision pending,
+//! the turn's stages and the refusals are in `crate::decision`, below both.
+//!
+//! Each job has its own file: [`setup`] (a validated set-up), [`errors`] (why a set-up or
+//! a replay is refused), [`action`] (what a player decides), [`legal`] (every option of the
 //! pending decision), [`play`] (the one gate), [`turn`] (the turn pipeline, stage by
 //! stage), [`scoring`] (completed features, final scoring, ranking), [`resign`] (a player
 //! leaving), [`replay`] (a game rebuilt from its log) and [`moves`] (several actions as
 //! one move, ending at the first that reveals hidden information). The rules of each
-//! expansion live in `crate::expansions`, one file per expansion.
+//! expansion live in `crate::expansions`, one file per expansion, with its state.
 
 mod action;
 mod errors;
@@ -19,25 +24,29 @@ mod scoring;
 mod setup;
 mod turn;
 
+pub(crate) use crate::decision::Stage;
+pub use crate::decision::{Phase, PlayError};
+pub use crate::effect::{EffectSink, NoEffects};
 pub use crate::expansions::messages::ScoreFigure;
+pub use crate::expansions::table::{PlayerState, Table};
 pub use action::Action;
 pub(crate) use action::{Done, Step};
-pub use errors::{PlayError, ReplayError, SetupError};
+pub use errors::{ReplayError, SetupError};
 pub use moves::MoveError;
-pub use turn::Phase;
-pub(crate) use turn::Stage;
 
 use crate::board::Board;
-use crate::catalog::{catalog, symbol, EdgeKind, FeatureKind, TileTypeId};
+use crate::catalog::{catalog, EdgeKind, FeatureKind, TileTypeId};
 use crate::effect::{Effect, RankEntry};
 use crate::event::Event;
-use crate::expansions::abbey_mayor::barn_check_on;
-use crate::expansions::crop_circles::{Crop, CropMode};
-use crate::expansions::ferries::Ferry;
-use crate::expansions::mage_witch::MagicFigure;
-use crate::expansions::messages::MessageChoice;
-use crate::expansions::river::{self, RiverEnd};
-use crate::expansions::score_track::{Award, OrderChoice};
+use crate::expansions::abbey_mayor::{barn_check_on, AbbeyState};
+use crate::expansions::crop_circles::CropMode;
+use crate::expansions::ferries::FerryState;
+use crate::expansions::gold_mines::GoldState;
+use crate::expansions::mage_witch::{MagicFigure, MagicState};
+use crate::expansions::messages::{MessageChoice, MessageState};
+use crate::expansions::river;
+use crate::expansions::robbers::RobberState;
+use crate::expansions::score_track::ScoreTrack;
 use crate::expansions::traders_builders::{has_own_follower, BuilderPart};
 use crate::expansions::{self, Expansion, ExpansionSet};
 use crate::figures::FigureKind;
@@ -65,21 +74,6 @@ pub struct Pending {
     pub tile: Option<TileTypeId>,
 }
 
-/// A player's public state.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerState {
-    pub score: i32,
-    pub supply: [u8; FigureKind::COUNT],
-    /// False once the player resigned or timed out.
-    pub active: bool,
-    /// Goods tokens: wine, grain, cloth (Traders & Builders).
-    pub goods: [u8; 3],
-    /// Still holds an abbey tile (Abbey & Mayor).
-    pub abbey: bool,
-    /// Gold ingots taken (Gold Mines).
-    pub gold: u8,
-}
-
 /// A spot of a candidate placement and the figures the current player may put there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpotOption {
@@ -97,31 +91,6 @@ pub struct Placement {
     pub spots: Vec<SpotOption>,
 }
 
-/// Where effects go. Replay uses a sink that keeps nothing, so it builds none.
-pub trait EffectSink {
-    fn enabled(&self) -> bool;
-    fn push(&mut self, e: Effect);
-}
-
-impl EffectSink for Vec<Effect> {
-    fn enabled(&self) -> bool {
-        true
-    }
-    fn push(&mut self, e: Effect) {
-        Vec::push(self, e)
-    }
-}
-
-/// A sink that discards effects.
-pub struct NoEffects;
-
-impl EffectSink for NoEffects {
-    fn enabled(&self) -> bool {
-        false
-    }
-    fn push(&mut self, _e: Effect) {}
-}
-
 /// The result of an accepted action: the decision event to store and its consequences.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -129,90 +98,30 @@ pub struct Outcome {
     pub effects: Vec<Effect>,
 }
 
-/// A game in progress (or finished).
+/// A game in progress (or finished): the table (board, pile, players, the expansions'
+/// state, see [`Table`]) and what only the turn pipeline keeps (the drawn tile, the
+/// version, the ranking). The table's read access is the game's too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
-    pub(crate) expansions: ExpansionSet,
-    pub(crate) players: Vec<PlayerState>,
-    pub(crate) board: Board,
-    pub(crate) pile: Vec<TileTypeId>,
-    pub(crate) next_draw: usize,
+    pub(crate) table: Table,
     pub(crate) drawn: Option<TileTypeId>,
-    pub(crate) current: u8,
-    pub(crate) phase: Phase,
-    /// Index of the tile placed this turn.
-    pub(crate) placed: Option<usize>,
     /// Number of events applied (the game's version).
     pub(crate) version: u32,
     pub(crate) sandbox: bool,
     pub(crate) ranking: Vec<RankEntry>,
-    /// The River's open end while the river is being built.
-    pub(crate) river: Option<RiverEnd>,
-    /// Traders & Builders: where the turn stands with the builder's second part.
-    pub(crate) builder: BuilderPart,
-    /// Abbey & Mayor: freed wagons waiting for their owners' decisions, in order, with
-    /// the cell they stood on.
-    pub(crate) wagons: Vec<(u8, Pos)>,
-    /// Abbey & Mayor: the segment of the barn placed in this turn part.
-    pub(crate) barn_placed: Option<u16>,
-    /// Abbey & Mayor: players still to be asked in the final abbey round.
-    pub(crate) final_queue: Vec<u8>,
-    /// Where the turn goes after a part: the next part (`Start`) or, during the final abbey
-    /// round, its next player (`FinalAbbey`).
-    pub(crate) after_part: Stage,
-    /// The game's random numbers after the set-up (die rolls), from its seed.
-    pub(crate) rng: Rng,
-    /// Index of the tile placed in this turn part (kept through scoring).
-    pub(crate) part_tile: Option<usize>,
-    /// Gold Mines: ingots lying on each placed tile (by tile index).
-    pub(crate) gold_on: Vec<u8>,
-    /// Mage & Witch: the segment each stands on (mage, witch), `None` when set aside.
-    pub(crate) magic: [Option<u16>; 2],
-    /// Mage & Witch: the placed tile's magic symbol still asks for a move.
-    pub(crate) magic_symbol_pending: bool,
-    /// Crop Circles: the action under way.
-    pub(crate) crop: Option<Crop>,
-    /// Flying Machines: the figure in flight and the tile it must land on.
-    pub(crate) flight: Option<(FigureKind, usize)>,
-    /// Ferries: the ferry of every lake on the board.
-    pub(crate) ferries: Vec<Ferry>,
-    /// Ferries: lake tiles whose ferry moved in this turn part.
-    pub(crate) ferries_moved: Vec<usize>,
-    /// Ferries: lake tiles whose ferry was placed or moved in this turn part.
-    pub(crate) ferry_touched: Vec<usize>,
-    /// Where the turn goes after the mage and the witch: the figure, or the ferries when a
-    /// ferry brought them together.
-    pub(crate) after_magic: Stage,
-    /// Robbers / Messages: each player's score figures (meeple, messenger) by total.
-    pub(crate) track: Vec<[i32; 2]>,
-    /// Robbers: each player's robber's track space, `None` in the supply.
-    pub(crate) robbers: Vec<Option<u8>>,
-    /// Robbers: the player after the active one who may place a robber now.
-    pub(crate) robber_second: Option<u8>,
-    /// Robbers / Messages: awards waiting to move score figures.
-    pub(crate) awards: Vec<Award>,
-    /// Where the turn goes once the award queue is empty: the ferries (after the abbot's
-    /// return), the wagons (after scoring) or the messages (after a message's points).
-    pub(crate) after_awards: Stage,
-    /// Robbers: victims chosen for the award batch under way (robber's owner, victim,
-    /// batch).
-    pub(crate) victims: Vec<(u8, u8, u16)>,
-    /// Robbers: the score figure the head award moves once the victim is chosen.
-    pub(crate) victim_figure: Option<u8>,
-    /// Robbers / Messages: features completed together, waiting for their order.
-    pub(crate) scoring_order: Vec<OrderChoice>,
-    /// The order chosen so far (batches).
-    pub(crate) scoring_chosen: Vec<u16>,
-    /// Messages: the face-down stack (top first).
-    pub(crate) message_stack: Vec<u8>,
-    /// Messages: the message drawn and waiting for the active player.
-    pub(crate) message_drawn: Option<u8>,
-    /// Messages: earned and not yet drawn.
-    pub(crate) messages_earned: u8,
-    /// Messages: this scoring round already earned its message.
-    pub(crate) message_round_earned: bool,
-    /// Messages: extra turn parts earned (message 4).
-    pub(crate) extra_tiles: u8,
+}
+
+impl std::ops::Deref for Game {
+    type Target = Table;
+    fn deref(&self) -> &Table {
+        &self.table
+    }
+}
+
+impl std::ops::DerefMut for Game {
+    fn deref_mut(&mut self) -> &mut Table {
+        &mut self.table
+    }
 }
 
 impl Game {
@@ -268,27 +177,15 @@ impl Game {
     /// The player whose decision is pending (not always the active player: a freed
     /// wagon's owner decides during someone else's turn).
     pub fn decider(&self) -> u8 {
-        match (self.phase, self.wagons.first()) {
-            (Phase::MoveWagon, Some((owner, _))) => *owner,
-            _ => match (self.phase, &self.crop) {
-                (Phase::CropAction, Some(c)) => c.queue.first().copied().unwrap_or(self.current),
-                (Phase::ChooseScoreFigure, _) => self
-                    .awards
-                    .first()
-                    .map(|a| a.player)
-                    .unwrap_or(self.current),
-                (Phase::PlaceRobber, _) => self.robber_decider(),
-                (Phase::ChooseVictim, _) => self
-                    .victim_choice(self.victim_figure.unwrap_or(0))
-                    .map_or(self.current, |(owner, _)| owner),
-                _ => self.current,
-            },
-        }
-    }
-
-    /// Tiles still in the pile (not counting the drawn one).
-    pub fn tiles_left(&self) -> usize {
-        self.pile.len() - self.next_draw
+        let decider = match self.phase {
+            Phase::MoveWagon => self.wagon_decider(),
+            Phase::CropAction => self.crop_decider(),
+            Phase::ChooseScoreFigure => self.head_award().map(|a| a.player),
+            Phase::PlaceRobber => Some(self.robber_decider()),
+            Phase::ChooseVictim => self.victim_decider(),
+            _ => None,
+        };
+        decider.unwrap_or(self.current)
     }
 
     /// Remaining tiles by type, in catalog order (public: players can count them).
@@ -312,19 +209,12 @@ impl Game {
             + self.players.capacity() * std::mem::size_of::<PlayerState>()
             + self.pile.capacity() * std::mem::size_of::<TileTypeId>()
             + self.ranking.capacity() * std::mem::size_of::<RankEntry>()
-            + self.wagons.capacity() * std::mem::size_of::<(u8, Pos)>()
-            + self.final_queue.capacity()
-            + self.gold_on.capacity()
+            + self.abbey_mayor.as_deref().map_or(0, |a| a.heap_bytes())
+            + self.gold_mines.as_deref().map_or(0, |g| g.heap_bytes())
             + self.crop.as_ref().map_or(0, |c| c.queue.capacity())
-            + self.track.capacity() * std::mem::size_of::<[i32; 2]>()
-            + self.robbers.capacity() * std::mem::size_of::<Option<u8>>()
-            + self.awards.capacity() * std::mem::size_of::<Award>()
-            + self.victims.capacity() * std::mem::size_of::<(u8, u8, u16)>()
-            + self.scoring_order.capacity() * std::mem::size_of::<OrderChoice>()
-            + self.scoring_chosen.capacity() * 2
-            + self.message_stack.capacity()
-            + self.ferries.capacity() * std::mem::size_of::<Ferry>()
-            + self.ferries_moved.capacity() * std::mem::size_of::<usize>()
-            + self.ferry_touched.capacity() * std::mem::size_of::<usize>()
+            + self.ferry.as_deref().map_or(0, |f| f.heap_bytes())
+            + self.score_track.as_deref().map_or(0, |t| t.heap_bytes())
+            + self.robbers.as_deref().map_or(0, |r| r.heap_bytes())
+            + self.messages.as_deref().map_or(0, |m| m.heap_bytes())
     }
 }

@@ -43,7 +43,7 @@ impl HiddenCursor {
         HiddenCursor {
             next_draw: game.next_draw,
             rng: game.rng.clone(),
-            messages: game.message_stack.clone(),
+            messages: game.message_stack().to_vec(),
         }
     }
 

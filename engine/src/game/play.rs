@@ -224,9 +224,9 @@ impl Game {
                 let idx = self.board.place(abbey, pos, Rotation::R0);
                 self.placed = Some(idx);
                 self.part_tile = Some(idx);
-                self.magic_symbol_pending = false;
+                self.drop_magic_symbol();
                 self.drawn = None;
-                self.builder.cancel();
+                self.cancel_builder();
                 self.phase = Phase::PlaceFigure;
                 Done::AbbeyPlaced(pos)
             }
@@ -244,26 +244,29 @@ impl Game {
                     return Err(PlayError::WagonOutOfReach);
                 }
                 self.board.add_figure(player, FigureKind::Wagon, seg);
-                self.wagons.remove(0);
+                self.pop_wagon();
                 self.run(Stage::Wagons, sink);
                 Done::WagonMoved(pos, seg)
             }
             (Phase::MoveWagon, Step::Pass) => {
                 self.players[player as usize].supply[FigureKind::Wagon as usize] += 1;
-                self.wagons.remove(0);
+                self.pop_wagon();
                 self.run(Stage::Wagons, sink);
                 Done::WagonReturned
             }
             (Phase::PlaceIngot, Step::Ingot(pos)) => {
-                self.place_ingot(pos, sink)?;
+                let next = self.place_ingot(pos, sink)?;
+                self.run(next, sink);
                 Done::Ingot(pos)
             }
             (Phase::MoveMagic, Step::Magic(f, pos, spot)) => {
-                let seg = self.move_magic(f, pos, spot, sink)?;
+                let (seg, next) = self.move_magic(f, pos, spot)?;
+                self.run(next, sink);
                 Done::Magic(f, pos, seg)
             }
             (Phase::MoveMagic, Step::RemoveMagic(f)) => {
-                self.remove_magic(f, sink)?;
+                let next = self.remove_magic(f)?;
+                self.run(next, sink);
                 Done::MagicRemoved(f)
             }
             (Phase::PlaceFigure, Step::Fly(k)) => {
@@ -281,12 +284,14 @@ impl Game {
                 Done::Landed(seg)
             }
             (Phase::CropMode, Step::CropMode(mode)) => {
-                self.choose_crop_mode(mode, sink);
+                let next = self.choose_crop_mode(mode);
+                self.run(next, sink);
                 Done::CropMode(mode)
             }
             (Phase::CropAction, Step::Crop(add, k, pos, spot)) => {
                 let seg = self.feature_seg_at(pos, spot)?;
-                self.crop_act(player, k, seg, add, sink)?;
+                let next = self.crop_act(player, k, seg, add, sink)?;
+                self.run(next, sink);
                 Done::Crop(add, k, pos, seg)
             }
             (Phase::PlaceFerry, Step::Ferry(false, pos, from, to))
@@ -297,11 +302,12 @@ impl Game {
                 };
                 let (f, t) = (parse(from)?, parse(to)?);
                 let moved = self.phase == Phase::MoveFerry;
-                if moved {
-                    self.move_ferry(pos, f, t, sink)?;
+                let next = if moved {
+                    self.move_ferry(pos, f, t, sink)?
                 } else {
-                    self.place_ferry(pos, f, t, sink)?;
-                }
+                    self.place_ferry(pos, f, t)?
+                };
+                self.run(next, sink);
                 Done::Ferry(moved, pos, f, t)
             }
             (Phase::PlaceRobber, Step::Robber(space)) => {
@@ -322,30 +328,32 @@ impl Game {
                     .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
                 let root = self.board.find(seg);
                 let k = self
-                    .scoring_order
+                    .scoring_order()
                     .iter()
                     .position(|c| {
                         self.seg_at(c.pos, &c.spot)
                             .is_some_and(|s| self.board.find(s) == root || s == seg)
                     })
                     .ok_or(PlayError::NotInScoringOrder)?;
-                let c = self.scoring_order.remove(k);
-                self.scoring_chosen.push(c.batch);
-                if self.scoring_order.len() <= 1 {
-                    if let Some(last) = self.scoring_order.pop() {
-                        self.scoring_chosen.push(last.batch);
-                    }
+                let (c, complete) = self
+                    .choose_next_scored(k)
+                    .ok_or(PlayError::NotInScoringOrder)?;
+                if complete {
                     self.order_awards();
                     self.run(Stage::Awards, sink);
                 }
                 Done::ScoreNext(c.pos, c.spot)
             }
             (Phase::ChooseScoreFigure, Step::ScoreFigure(f)) => {
-                self.choose_score_figure(f as u8, sink);
+                if let Some(next) = self.choose_score_figure(f as u8, sink) {
+                    self.run(next, sink);
+                }
                 Done::ScoreFigure(f)
             }
             (Phase::ChooseVictim, Step::Victim(v)) => {
-                self.choose_victim(v, sink)?;
+                if let Some(next) = self.choose_victim(v, sink)? {
+                    self.run(next, sink);
+                }
                 Done::Victim(v)
             }
             (Phase::ResolveMessage, Step::Message(choice)) => {
@@ -383,7 +391,8 @@ impl Game {
                         )
                     }
                 };
-                self.resolve_message(picked.as_ref(), sink)?;
+                let next = self.resolve_message(picked.as_ref(), sink)?;
+                self.run(next, sink);
                 match picked {
                     None => Done::MessageTwoPoints,
                     Some(MessageChoice::Feature { pos, spot, .. }) => {
@@ -401,7 +410,8 @@ impl Game {
                     .into_iter()
                     .find(|o| matches!(o, MessageChoice::ExtraTile | MessageChoice::Points(_)))
                     .ok_or(PlayError::MessageNotAllowed)?;
-                self.resolve_message(Some(&plain), sink)?;
+                let next = self.resolve_message(Some(&plain), sink)?;
+                self.run(next, sink);
                 Done::MessageAction
             }
             (Phase::MoveFerry, Step::Pass) => {
@@ -409,7 +419,8 @@ impl Game {
                 Done::NoMoreFerries
             }
             (Phase::CropAction, Step::Pass) => {
-                self.crop_pass(sink)?;
+                let next = self.crop_pass()?;
+                self.run(next, sink);
                 Done::CropSkipped
             }
             (Phase::PlaceFigure, Step::Figure(FigureKind::Barn, spot)) => {
@@ -421,7 +432,7 @@ impl Game {
                 let seg = self.barn_check(ti, c)?;
                 self.board.add_figure_at(player, FigureKind::Barn, seg, c);
                 self.players[player as usize].supply[FigureKind::Barn as usize] -= 1;
-                self.barn_placed = Some(seg);
+                self.note_barn(seg);
                 self.run(Stage::Ferries, sink);
                 Done::Barn(c)
             }
@@ -437,7 +448,8 @@ impl Game {
                 Done::Pass
             }
             (Phase::PlaceFigure, Step::ReturnAbbot) => {
-                self.return_abbot(player, sink)?;
+                let next = self.return_abbot(player, sink)?;
+                self.run(next, sink);
                 Done::AbbotReturned
             }
             (phase, s) => {
@@ -449,29 +461,6 @@ impl Game {
         };
         self.version += 1;
         Ok(done)
-    }
-
-    /// The feature that `spot` names on the tile at `pos` (a corner spot names none).
-    pub(crate) fn feature_seg_at(&self, pos: Pos, spot: &str) -> Result<u16, PlayError> {
-        self.board
-            .tile_index_at(pos)
-            .and_then(|j| {
-                let pt = self.board.tiles()[j];
-                let tt = pt.tile_type();
-                let s = tt.parse_spot(spot)?;
-                if matches!(s, Spot::Corner(_)) {
-                    return None;
-                }
-                tt.feature_at(pt.rotation, s).map(|i| self.board.seg(j, i))
-            })
-            .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))
-    }
-
-    pub(crate) fn spot_name_of(&self, seg: u16) -> String {
-        let ti = self.board.seg_tile(seg);
-        let pt = self.board.tiles()[ti];
-        let tt = pt.tile_type();
-        tt.spot_name(tt.canonical_spot(pt.rotation, self.board.seg_feature(seg)))
     }
 
     pub(crate) fn check_tile(&self, pos: Pos, r: Rotation) -> Result<TileTypeId, PlayError> {
@@ -552,16 +541,5 @@ impl Game {
         let seg = self.board.seg(ti, fi);
         self.figure_check(&self.board, seg, figure)?;
         Ok(seg)
-    }
-
-    pub(crate) fn seg_at(&self, pos: Pos, spot: &str) -> Option<u16> {
-        let j = self.board.tile_index_at(pos)?;
-        let pt = self.board.tiles()[j];
-        let tt = pt.tile_type();
-        let s = tt.parse_spot(spot)?;
-        if matches!(s, crate::geometry::Spot::Corner(_)) {
-            return None;
-        }
-        tt.feature_at(pt.rotation, s).map(|i| self.board.seg(j, i))
     }
 }

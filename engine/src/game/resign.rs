@@ -50,26 +50,16 @@ impl Game {
         let was_placing_robber = self.phase == Phase::PlaceRobber && self.decider() == player;
         // whoever leaves, the robbers' choice is looked at again
         let was_choosing_victim = self.phase == Phase::ChooseVictim;
-        if let Some(r) = self.robbers.get_mut(player as usize) {
-            *r = None;
-        }
-        if let Some(c) = self.crop.as_mut() {
-            c.queue.retain(|p| *p != player);
-        }
-        let before = self.wagons.len();
-        self.wagons.retain(|w| w.0 != player);
-        let dropped = (before - self.wagons.len()) as u8;
-        self.players[player as usize].supply[FigureKind::Wagon as usize] += dropped;
-        self.final_queue.retain(|p| *p != player);
+        self.robber_leaves(player);
+        self.crop_player_leaves(player);
+        self.abbey_player_leaves(player);
         let left = self.players.iter().filter(|p| p.active).count();
         if left <= 1 {
             // the turn in progress ends with the game: what its tile completed scores first
             if let Some(ti) = self.placed.take() {
                 self.score_completed(ti, sink);
             }
-            for (owner, _) in std::mem::take(&mut self.wagons) {
-                self.players[owner as usize].supply[FigureKind::Wagon as usize] += 1;
-            }
+            self.wagons_home();
             self.run(Stage::End, sink);
         } else if was_deciding {
             self.run(Stage::Wagons, sink);
@@ -78,14 +68,16 @@ impl Game {
         } else if was_choosing_figure {
             self.run(Stage::Awards, sink);
         } else if was_choosing_victim {
-            self.continue_victim(sink);
+            if let Some(next) = self.continue_award(sink) {
+                self.run(next, sink);
+            }
         } else if was_placing_robber && player != self.current {
             if self.place_robber(player, None).unwrap_or(true) {
                 self.run(Stage::Gold, sink);
             }
         } else if was_placing_robber {
-            self.robber_second = None;
-            self.builder.cancel();
+            self.drop_robber_placement();
+            self.cancel_builder();
             self.run(Stage::Scoring, sink);
         } else if player == self.current {
             match self.phase {
@@ -93,29 +85,29 @@ impl Game {
                     // the drawn tile goes back on top of the pile for the next player
                     self.drawn = None;
                     self.next_draw -= 1;
-                    self.builder = BuilderPart::Plain;
+                    self.reset_builder();
                     self.advance_player();
                     self.run(Stage::Start, sink);
                 }
                 Phase::AbbeyOrDraw => {
-                    self.builder = BuilderPart::Plain;
+                    self.reset_builder();
                     self.advance_player();
                     self.run(Stage::Start, sink);
                 }
                 Phase::PlaceFigure => {
-                    self.builder.cancel();
+                    self.cancel_builder();
                     self.run(Stage::Scoring, sink);
                 }
                 Phase::FinalAbbey => self.run(Stage::FinalAbbey, sink),
                 Phase::PlaceIngot | Phase::MoveMagic | Phase::FlierLanding => {
                     self.after_magic = Stage::Figure;
-                    self.flight = None;
-                    self.magic_symbol_pending = false;
-                    self.builder.cancel();
+                    self.drop_flight();
+                    self.drop_magic_symbol();
+                    self.cancel_builder();
                     self.run(Stage::Scoring, sink);
                 }
                 Phase::CropMode => {
-                    self.crop = None;
+                    self.drop_crop();
                     self.run(Stage::CropCircle, sink);
                 }
                 Phase::CropAction => {}
@@ -124,14 +116,12 @@ impl Game {
                     self.run(Stage::Awards, sink);
                 }
                 Phase::ResolveMessage => {
-                    if let Some(m) = self.message_drawn.take() {
-                        self.message_stack.push(m);
-                    }
+                    self.put_message_back();
                     self.run(Stage::Messages, sink);
                 }
                 Phase::ChooseScoreFigure | Phase::PlaceRobber | Phase::ChooseVictim => {}
                 Phase::PlaceFerry | Phase::MoveFerry => {
-                    self.builder.cancel();
+                    self.cancel_builder();
                     self.after_magic = Stage::Figure;
                     self.run(Stage::Scoring, sink);
                 }

@@ -30,17 +30,7 @@ impl Game {
             }
         }
         // Ferries: every road end of a lake whose ferry was placed or moved this part
-        for k in 0..self.ferry_touched.len() {
-            let lake = self.ferry_touched[k];
-            for (_, seg) in self.jetties(lake) {
-                if ns < segs.len() {
-                    segs[ns] = seg;
-                    ns += 1;
-                }
-            }
-        }
-        self.ferry_touched.clear();
-        self.ferries_moved.clear();
+        self.ferry_roads_to_score(&mut segs, &mut ns);
         for d in crate::geometry::Dir::ALL {
             if let Some(j) = self.board.tile_index_at(pt.pos.step(d)) {
                 let o = self.board.tiles()[j];
@@ -114,22 +104,12 @@ impl Game {
             );
         }
         // Robbers / Messages: with several features, the active player orders them
-        self.scoring_order.clear();
-        self.scoring_chosen.clear();
-        if self.track_mode() && cands.len() >= 2 {
-            for (k, &(_, pos, root)) in cands.iter().enumerate() {
-                // name the feature by a segment on its smallest tile
-                let seg = self
-                    .board
-                    .members(self.board.find(root))
-                    .find(|m| self.board.tiles()[self.board.seg_tile(*m)].pos == pos)
-                    .unwrap_or(root);
-                self.scoring_order.push(OrderChoice {
-                    batch: k as u16,
-                    pos,
-                    spot: self.spot_name_of(seg),
-                });
+        if self.track_mode() {
+            let mut listed = [(Pos::new(0, 0), 0u16); 24];
+            for (l, &(_, pos, root)) in listed.iter_mut().zip(cands.iter()) {
+                *l = (pos, root);
             }
+            self.note_scoring_order(&listed[..cands.len()]);
         }
         // hook *features scored*: each expansion's share of this scoring
         self.features_scored(ti, &scored[..cands.len()], &completed_cities[..nc], sink);
@@ -164,120 +144,8 @@ impl Game {
         }
         let cur = self.current;
         freed.sort_by_key(|(o, _)| (o + n_players - cur) % n_players);
-        self.wagons.extend(freed);
+        self.queue_freed_wagons(freed);
         self.return_lonely_specials(sink);
-    }
-
-    /// Gives `value` to each majority holder of the feature containing `seg`; a holder
-    /// with a pig in it gets `pig_bonus` more.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn award(
-        &mut self,
-        seg: u16,
-        kind: FeatureKind,
-        value: i32,
-        pig_bonus: i32,
-        final_scoring: bool,
-        batch: u16,
-        sink: &mut impl EffectSink,
-    ) -> u8 {
-        let root = self.board.find(seg);
-        let mut strength = [0u32; 8];
-        let mut pig = [false; 8];
-        for f in &self.board.figures {
-            if self.board.find(f.seg) == root {
-                if f.kind == FigureKind::Mayor {
-                    strength[f.owner as usize] += self.board.pennants(root);
-                } else if f.kind.is_follower() {
-                    strength[f.owner as usize] += f.kind.base_strength();
-                } else if f.kind == FigureKind::Pig {
-                    pig[f.owner as usize] = true;
-                }
-            }
-        }
-        let max = strength.iter().copied().max().unwrap_or(0);
-        if max == 0 {
-            return 0;
-        }
-        let mut owners = 0u8;
-        // one scoring per distinct award: the plain owners, then owners with a pig
-        for with_pig in [false, true] {
-            let points = value + if with_pig { pig_bonus } else { 0 };
-            let mut winners = Vec::new();
-            for p in 0..self.players.len() {
-                if strength[p] == max && pig[p] == with_pig {
-                    owners |= 1 << p;
-                    self.grant(p as u8, points, batch, sink);
-                    if sink.enabled() {
-                        winners.push(p as u8);
-                    }
-                }
-            }
-            if sink.enabled() && !winners.is_empty() {
-                let tiles = if kind.is_cloister() {
-                    vec![self.board.tiles()[self.board.seg_tile(seg)].pos]
-                } else {
-                    self.board.feature_positions(seg)
-                };
-                sink.push(Effect::FeatureScored {
-                    feature: kind,
-                    points,
-                    players: winners,
-                    tiles,
-                    final_scoring,
-                });
-            }
-        }
-        owners
-    }
-
-    pub(crate) fn return_figures(&mut self, root: u16, sink: &mut impl EffectSink) {
-        let root = self.board.find(root);
-        let mut i = 0;
-        while i < self.board.figures.len() {
-            if self.board.find(self.board.figures[i].seg) == root {
-                self.return_figure(i, sink);
-            } else {
-                i += 1;
-            }
-        }
-    }
-
-    pub(crate) fn return_figure(&mut self, i: usize, sink: &mut impl EffectSink) {
-        let f = self.board.figures[i];
-        if sink.enabled() {
-            let (pos, spot) = self.board.figure_spot(&f);
-            let pt = self.board.tile_at(pos).map(|t| t.tile_type());
-            sink.push(Effect::FigureReturned {
-                player: f.owner,
-                figure: f.kind,
-                x: pos.x,
-                y: pos.y,
-                spot: pt.map(|t| t.spot_name(spot)).unwrap_or_default(),
-            });
-        }
-        self.board.remove_figure(i);
-        self.players[f.owner as usize].supply[f.kind as usize] += 1;
-    }
-
-    /// Builders and pigs go home when their feature holds none of their owner's followers.
-    pub(crate) fn return_lonely_specials(&mut self, sink: &mut impl EffectSink) {
-        // only a follower leaving, a road splitting or a new builder or pig can leave one
-        // alone
-        if !self.board.take_lonely_check() {
-            return;
-        }
-        let mut i = 0;
-        while i < self.board.figures.len() {
-            let f = self.board.figures[i];
-            if matches!(f.kind, FigureKind::Builder | FigureKind::Pig)
-                && !has_own_follower(&self.board, f.seg, f.owner)
-            {
-                self.return_figure(i, sink);
-            } else {
-                i += 1;
-            }
-        }
     }
 
     /// Final scoring and ranking.
@@ -285,16 +153,10 @@ impl Game {
         self.drawn = None;
         self.placed = None;
         self.phase = Phase::GameOver;
-        // awards still queued (a resignation ended the game) are applied as they are, and
-        // robbers rob the first figure leaving their space
-        self.victims.clear();
-        self.victim_figure = None;
-        for a in std::mem::take(&mut self.awards) {
-            if a.points > 0 {
-                self.move_figure(a, 0, sink);
-            }
-        }
-        self.merge_score_figures();
+        // Robbers / Messages: awards still queued (a resignation ended the game) are
+        // applied as they are, robbers robbing the first figure leaving their space; the
+        // score figures merge
+        self.settle_track(sink);
         // features with followers, ordered: roads, cities, cloisters, fields; each by the
         // smallest position among their tiles
         let mut feats: Vec<(u8, Pos, u16)> = Vec::with_capacity(self.board.figures.len());
@@ -349,42 +211,6 @@ impl Game {
             sink.push(Effect::GameOver {
                 ranking: self.ranking.clone(),
             });
-        }
-    }
-
-    /// A feature's final-scoring value (inns, cathedrals, mage and witch included; fields
-    /// 3 per completed city, +1 with `player`'s pig).
-    pub(crate) fn final_feature_value(&self, seg: u16, player: u8) -> i32 {
-        let kind = self.board.seg_kind(seg);
-        match kind {
-            FeatureKind::Road | FeatureKind::City => {
-                let tiles = self.board.distinct_tiles(seg);
-                let v = expansions::final_value(
-                    kind,
-                    tiles,
-                    self.board.pennants(seg),
-                    self.board.flags(seg),
-                    0,
-                );
-                self.magic_value(seg, v, tiles)
-            }
-            FeatureKind::Monastery | FeatureKind::Garden => {
-                let p = self.board.tiles()[self.board.seg_tile(seg)].pos;
-                expansions::final_value(kind, 1 + self.board.surrounding_tiles(p), 0, 0, 0)
-            }
-            FeatureKind::Field => {
-                let done = self.board.completed_cities(seg, &mut Vec::new()) as i32;
-                let root = self.board.find(seg);
-                let pig = self.board.figures.iter().any(|f| {
-                    f.owner == player && f.kind == FigureKind::Pig && self.board.find(f.seg) == root
-                });
-                (3 + if pig {
-                    expansions::PIG_BONUS_PER_CITY
-                } else {
-                    0
-                }) * done
-            }
-            _ => 0,
         }
     }
 }

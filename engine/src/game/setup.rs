@@ -114,11 +114,10 @@ impl Game {
             }
         };
         let supply = expansions::starting_supply(set);
-        let mut message_stack = Vec::new();
-        if set.contains(Expansion::Messages) {
-            message_stack = crate::expansions::messages::MESSAGES.to_vec();
-            rng.shuffle(&mut message_stack);
-        }
+        // the message stack is shuffled right after the pile
+        let messages = set
+            .contains(Expansion::Messages)
+            .then(|| Box::new(MessageState::new(&mut rng)));
         // room for every tile of the pile, the start tile and the abbeys
         let abbeys = if set.contains(Expansion::AbbeyMayor) {
             *players as usize
@@ -147,58 +146,57 @@ impl Game {
             None
         };
         let mut g = Game {
-            expansions: set,
-            players: (0..*players)
-                .map(|_| PlayerState {
-                    score: 0,
-                    supply,
-                    active: true,
-                    goods: [0; 3],
-                    abbey: set.contains(Expansion::AbbeyMayor),
-                    gold: 0,
-                })
-                .collect(),
-            board,
-            pile,
-            next_draw: 0,
+            table: Table {
+                expansions: set,
+                players: (0..*players)
+                    .map(|_| PlayerState {
+                        score: 0,
+                        supply,
+                        active: true,
+                        goods: [0; 3],
+                        abbey: set.contains(Expansion::AbbeyMayor),
+                        gold: 0,
+                    })
+                    .collect(),
+                board,
+                pile,
+                next_draw: 0,
+                current: 0,
+                phase: Phase::PlaceTile,
+                placed: None,
+                after_part: Stage::Start,
+                rng,
+                part_tile: None,
+                after_magic: Stage::Figure,
+                after_awards: Stage::Wagons,
+                river,
+                builder: set
+                    .contains(Expansion::TradersBuilders)
+                    .then_some(BuilderPart::Plain),
+                abbey_mayor: set
+                    .contains(Expansion::AbbeyMayor)
+                    .then(Box::<AbbeyState>::default),
+                gold_mines: set
+                    .contains(Expansion::GoldMines)
+                    .then(Box::<GoldState>::default),
+                mage_witch: set.contains(Expansion::MageWitch).then(MagicState::default),
+                crop: None,
+                flight: None,
+                ferry: set
+                    .contains(Expansion::Ferries)
+                    .then(Box::<FerryState>::default),
+                score_track: (set.contains(Expansion::Robbers)
+                    || set.contains(Expansion::Messages))
+                .then(|| Box::new(ScoreTrack::new(*players))),
+                robbers: set
+                    .contains(Expansion::Robbers)
+                    .then(|| Box::new(RobberState::new(*players))),
+                messages,
+            },
             drawn: None,
-            current: 0,
-            phase: Phase::PlaceTile,
-            placed: None,
             version: 1,
             sandbox: tile_order.is_some(),
             ranking: Vec::new(),
-            river,
-            builder: BuilderPart::Plain,
-            wagons: Vec::new(),
-            barn_placed: None,
-            final_queue: Vec::new(),
-            after_part: Stage::Start,
-            rng,
-            part_tile: None,
-            gold_on: Vec::new(),
-            magic: [None, None],
-            magic_symbol_pending: false,
-            crop: None,
-            flight: None,
-            ferries: Vec::new(),
-            ferries_moved: Vec::new(),
-            ferry_touched: Vec::new(),
-            after_magic: Stage::Figure,
-            track: vec![[0, 0]; *players as usize],
-            robbers: vec![None; *players as usize],
-            robber_second: None,
-            awards: Vec::new(),
-            after_awards: Stage::Wagons,
-            victims: Vec::new(),
-            victim_figure: None,
-            scoring_order: Vec::new(),
-            scoring_chosen: Vec::new(),
-            message_stack,
-            message_drawn: None,
-            messages_earned: 0,
-            message_round_earned: false,
-            extra_tiles: 0,
         };
         g.run(Stage::Start, sink);
         Ok(g)

@@ -11,116 +11,7 @@
 //! after a decision that can come from several places is a stage value too
 //! (`after_magic`, `after_awards`, `after_part`), not a flag.
 
-use serde::{Deserialize, Serialize};
-
 use super::*;
-
-/// The kind of decision pending.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Place the drawn tile.
-    PlaceTile,
-    /// Place a figure on the tile just placed, or pass.
-    PlaceFigure,
-    /// Abbey & Mayor: place the abbey into a hole, or draw a tile.
-    AbbeyOrDraw,
-    /// Abbey & Mayor, after the last tile: place the abbey into a hole, or pass.
-    FinalAbbey,
-    /// Abbey & Mayor: the owner of a freed wagon moves it, or takes it back (pass).
-    MoveWagon,
-    /// Gold Mines: put the second ingot on a tile around the gold tile.
-    PlaceIngot,
-    /// Mage & Witch: place or move the mage or the witch (or set one aside).
-    MoveMagic,
-    /// Flying Machines: the flying figure lands on a feature of the target tile.
-    FlierLanding,
-    /// Crop Circles: the active player chooses to add or to remove.
-    CropMode,
-    /// Crop Circles: a player adds a follower (or passes) or removes one.
-    CropAction,
-    /// Ferries: place the ferry of the lake tile just placed.
-    PlaceFerry,
-    /// Ferries: move a ferry the placed tile reached, or stop (pass).
-    MoveFerry,
-    /// Robbers: place or move a robber onto a track space, or pass.
-    PlaceRobber,
-    /// Robbers / Messages: the active player picks the next completed feature to score.
-    ScoringOrder,
-    /// Messages: the player receiving points picks the figure that moves.
-    ChooseScoreFigure,
-    /// Robbers: figures of several players leave a robber's space in one award batch; the
-    /// robber's owner picks whom to rob.
-    ChooseVictim,
-    /// Messages: the active player carries out the drawn message or takes 2 points.
-    ResolveMessage,
-    /// Nothing pending.
-    GameOver,
-}
-
-impl Phase {
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::PlaceTile => "place_tile",
-            Phase::PlaceFigure => "place_figure",
-            Phase::AbbeyOrDraw => "abbey_or_draw",
-            Phase::FinalAbbey => "final_abbey",
-            Phase::MoveWagon => "move_wagon",
-            Phase::PlaceIngot => "place_ingot",
-            Phase::MoveMagic => "move_magic",
-            Phase::FlierLanding => "flier_landing",
-            Phase::CropMode => "crop_mode",
-            Phase::CropAction => "crop_action",
-            Phase::PlaceFerry => "place_ferry",
-            Phase::MoveFerry => "move_ferry",
-            Phase::PlaceRobber => "place_robber",
-            Phase::ScoringOrder => "scoring_order",
-            Phase::ChooseScoreFigure => "choose_score_figure",
-            Phase::ChooseVictim => "choose_victim",
-            Phase::ResolveMessage => "resolve_message",
-            Phase::GameOver => "game_over",
-        }
-    }
-}
-
-/// The stages of a turn part, in the order they run (see [`Game::run`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stage {
-    /// A new turn part: the abbey-or-draw choice, or on to the draw.
-    Start,
-    /// Draw the next placeable tile (decision: place it).
-    Draw,
-    /// The tile was placed: magic symbol, robbers (decision: place a robber).
-    Tile,
-    /// A gold tile's ingots (decision: where the second one goes).
-    Gold,
-    /// The mage and the witch (decision: move one).
-    Magic,
-    /// The figure (decision: place a figure, return the abbot, fly, or pass).
-    Figure,
-    /// The ferries (decisions: place the new ferry, move ferries).
-    Ferries,
-    /// Scoring of what the tile completed (decision: the scoring order).
-    Scoring,
-    /// The award queue on the score track (decisions: the score figure, the victim).
-    Awards,
-    /// Freed wagons (decision: where each moves).
-    Wagons,
-    /// Earned messages (decision: carry one out or take 2 points).
-    Messages,
-    /// The crop circle of the part's tile (decision: add or remove).
-    CropCircle,
-    /// The crop-circle round (decision: each player's addition or removal).
-    Crop,
-    /// The next part: a second part, an extra tile, the next player, or the final round.
-    NextPart,
-    /// The pile is empty: the final abbey round begins (or the game ends).
-    FinalRound,
-    /// The next player of the final abbey round (decision: place the abbey).
-    FinalAbbey,
-    /// Final scoring and the ranking.
-    End,
-}
 
 impl Game {
     /// Runs the turn pipeline from `stage` until a decision is pending or the game is over.
@@ -200,13 +91,9 @@ impl Game {
     /// starts the robber placement (The Robbers).
     fn stage_tile(&mut self) -> Option<Stage> {
         let ti = self.placed?;
-        let tt = self.board.tiles()[ti].tile_type();
-        self.magic_symbol_pending =
-            self.expansions.contains(Expansion::MageWitch) && tt.symbols & symbol::MAGIC != 0;
-        if self.expansions.contains(Expansion::Robbers)
-            && tt.symbols & symbol::ROBBER != 0
-            && self.start_robbers()
-        {
+        let symbols = self.board.tiles()[ti].tile_type().symbols;
+        self.note_magic_symbol(symbols);
+        if self.start_robbers(symbols) {
             return None;
         }
         Some(Stage::Gold)
@@ -218,17 +105,8 @@ impl Game {
         if !self.players[self.current as usize].active {
             return Some(Stage::Scoring);
         }
-        let tt = self.board.tiles()[ti].tile_type();
-        if self.expansions.contains(Expansion::GoldMines) && tt.symbols & symbol::GOLD != 0 {
-            self.put_ingot(ti, sink);
-            let around = self.ingot_targets();
-            if around.len() == 1 {
-                let j = self.board.tile_index_at(around[0]).unwrap_or(ti);
-                self.put_ingot(j, sink);
-            } else if !around.is_empty() {
-                self.phase = Phase::PlaceIngot;
-                return None;
-            }
+        if self.gold_tile_placed(ti, sink) {
+            return None;
         }
         Some(Stage::Magic)
     }
@@ -236,14 +114,7 @@ impl Game {
     /// The magic symbol's move, then a meeting of the mage and the witch (Mage & Witch);
     /// then the figure, or the ferries when a ferry brought the two together.
     fn stage_magic(&mut self) -> Option<Stage> {
-        if self.magic_symbol_pending {
-            if self.has_magic_move() || self.magic.iter().any(|m| m.is_some()) {
-                self.phase = Phase::MoveMagic;
-                return None;
-            }
-            self.magic_symbol_pending = false;
-        }
-        if self.magic_meeting() {
+        if self.magic_move_due() {
             self.phase = Phase::MoveMagic;
             return None;
         }
@@ -263,19 +134,9 @@ impl Game {
             self.phase = Phase::MoveMagic;
             return None;
         }
-        if self.expansions.contains(Expansion::Ferries) {
-            if let Some(ti) = self.part_tile {
-                if self.jetties(ti).len() >= 2
-                    && !self.ferries.iter().any(|f| f.tile as usize == ti)
-                {
-                    self.phase = Phase::PlaceFerry;
-                    return None;
-                }
-            }
-            if !self.movable_ferries().is_empty() {
-                self.phase = Phase::MoveFerry;
-                return None;
-            }
+        if let Some(phase) = self.ferry_decision() {
+            self.phase = phase;
+            return None;
         }
         Some(Stage::Scoring)
     }
@@ -284,13 +145,13 @@ impl Game {
     /// active player orders them first.
     fn stage_scoring(&mut self, sink: &mut impl EffectSink) -> Option<Stage> {
         // the scoring step is one scoring round (Messages)
-        self.message_round_earned = false;
+        self.new_scoring_round();
         self.after_awards = Stage::Wagons;
         if let Some(ti) = self.placed.take() {
             self.score_completed(ti, sink);
         }
-        self.barn_placed = None;
-        if self.scoring_order.len() >= 2 {
+        self.forget_barn();
+        if self.scoring_order().len() >= 2 {
             if self.players[self.current as usize].active {
                 self.phase = Phase::ScoringOrder;
                 return None;
@@ -298,28 +159,8 @@ impl Game {
             // the active player left during the turn
             self.listed_scoring_order();
         }
-        self.scoring_order.clear();
+        self.clear_scoring_order();
         Some(Stage::Awards)
-    }
-
-    /// Nobody is left to choose the scoring order: the features not chosen yet score in
-    /// the listed order.
-    pub(crate) fn listed_scoring_order(&mut self) {
-        let rest: Vec<u16> = self.scoring_order.drain(..).map(|c| c.batch).collect();
-        self.scoring_chosen.extend(rest);
-        self.order_awards();
-    }
-
-    /// Puts the queued feature awards in the chosen order (other awards stay after them).
-    pub(crate) fn order_awards(&mut self) {
-        let chosen = std::mem::take(&mut self.scoring_chosen);
-        let key = |a: &Award| {
-            chosen
-                .iter()
-                .position(|b| *b == a.batch)
-                .unwrap_or(chosen.len() + a.batch as usize)
-        };
-        self.awards.sort_by_key(key);
     }
 
     /// Works off the award queue (score track), then goes on where the awards came from:
@@ -338,22 +179,8 @@ impl Game {
 
     /// Freed wagons move one by one (a wagon with nowhere to go returns at once).
     fn stage_wagons(&mut self, sink: &mut impl EffectSink) -> Option<Stage> {
-        while let Some(&(owner, from)) = self.wagons.first() {
-            if self.has_wagon_target() {
-                self.phase = Phase::MoveWagon;
-                return None;
-            }
-            self.wagons.remove(0);
-            self.players[owner as usize].supply[FigureKind::Wagon as usize] += 1;
-            if sink.enabled() {
-                sink.push(Effect::FigureReturned {
-                    player: owner,
-                    figure: FigureKind::Wagon,
-                    x: from.x,
-                    y: from.y,
-                    spot: String::new(),
-                });
-            }
+        if self.wagons_stage(sink) {
+            return None;
         }
         Some(Stage::Messages)
     }
@@ -377,17 +204,12 @@ impl Game {
         if self.tiles_left() == 0 {
             return Some(Stage::FinalRound);
         }
-        if self.extra_tiles > 0 && self.players[self.current as usize].active {
-            // Messages: an extra tile for the same player
-            self.extra_tiles -= 1;
-        } else if self.builder == BuilderPart::Triggered
-            && self.players[self.current as usize].active
-        {
-            // Traders & Builders: a second turn part for the same player
-            self.builder = BuilderPart::Second;
-        } else {
-            self.builder = BuilderPart::Plain;
-            self.extra_tiles = 0;
+        let active = self.players[self.current as usize].active;
+        // Messages: an extra tile for the same player; Traders & Builders: a second turn
+        // part for the same player
+        if !(active && (self.take_extra_tile() || self.take_second_part())) {
+            self.reset_builder();
+            self.drop_extra_tiles();
             self.advance_player();
         }
         Some(Stage::Start)
@@ -398,27 +220,22 @@ impl Game {
     fn stage_final_round(&mut self) -> Option<Stage> {
         self.drawn = None;
         self.placed = None;
-        if !self.expansions.contains(Expansion::AbbeyMayor) {
+        let last = self.current;
+        if !self.start_final_abbey_round(last) {
             return Some(Stage::End);
         }
-        let n = self.players.len() as u8;
-        self.final_queue = (1..=n).map(|k| (self.current + k) % n).collect();
         self.after_part = Stage::FinalAbbey;
-        self.builder.cancel();
+        self.cancel_builder();
         Some(Stage::FinalAbbey)
     }
 
     /// The next player of the final abbey round, or the end.
     fn stage_final_abbey(&mut self) -> Option<Stage> {
         self.placed = None;
-        while !self.final_queue.is_empty() {
-            let p = self.final_queue.remove(0);
-            let pl = &self.players[p as usize];
-            if pl.active && pl.abbey && self.has_hole() {
-                self.current = p;
-                self.phase = Phase::FinalAbbey;
-                return None;
-            }
+        if let Some(p) = self.next_final_abbey_player() {
+            self.current = p;
+            self.phase = Phase::FinalAbbey;
+            return None;
         }
         self.after_part = Stage::Start;
         Some(Stage::End)
