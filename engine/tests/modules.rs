@@ -22,6 +22,7 @@ const LAYERS: &[&str] = &[
     "board",
     "effect",
     "expansions",
+    "action",
     "event",
     "game",
 ];

@@ -1,7 +1,7 @@
 //! The game: one validated state with exactly one pending decision.
 //!
 //! Each job has its own file: [`setup`] (a validated set-up), [`errors`] (why something
-//! is refused), [`action`] (what a player decides), [`legal`] (every option of the
+//! is refused), [`action`] (what an accepted action did), [`legal`] (every option of the
 //! pending decision), [`play`] (the one gate), [`turn`] (the turn pipeline, stage by
 //! stage), [`scoring`] (completed features, final scoring, ranking), [`resign`] (a player
 //! leaving), [`replay`] (a game rebuilt from its log) and [`moves`] (several actions as
@@ -19,9 +19,9 @@ mod scoring;
 mod setup;
 mod turn;
 
+pub use crate::action::Action;
 pub use crate::expansions::messages::ScoreFigure;
-pub use action::Action;
-pub(crate) use action::{Done, Step};
+pub(crate) use action::Done;
 pub use errors::{PlayError, ReplayError, SetupError};
 pub use moves::MoveError;
 pub use turn::Phase;
@@ -30,11 +30,10 @@ pub(crate) use turn::Stage;
 use crate::board::Board;
 use crate::catalog::{catalog, symbol, EdgeKind, FeatureKind, TileTypeId};
 use crate::effect::{Effect, RankEntry};
-use crate::event::Event;
+use crate::event::{Declined, Event};
 use crate::expansions::abbey_mayor::barn_check_on;
 use crate::expansions::crop_circles::{Crop, CropMode};
 use crate::expansions::ferries::Ferry;
-use crate::expansions::mage_witch::MagicFigure;
 use crate::expansions::messages::MessageChoice;
 use crate::expansions::river::{self, RiverEnd};
 use crate::expansions::score_track::{Award, OrderChoice};
