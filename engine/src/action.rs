@@ -21,14 +21,7 @@ use crate::geometry::Rotation;
 /// `#[serde(deserialize_with = "no_fields")]`), the phase that asks for it, its listing
 /// and its arm in the gate. Its decision event is stored under the action's own name.
 #[derive(
-    Clone,
-    Debug,
-    PartialEq,
-    Eq,
-    Serialize,
-    Deserialize,
-    strum::IntoStaticStr,
-    strum::VariantNames,
+    Clone, Debug, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantNames,
 )]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[strum(serialize_all = "snake_case")]
@@ -227,7 +220,9 @@ mod tests {
     #[test]
     fn names_are_the_json_types() {
         // serde names every kind when refusing an unknown one
-        let e = read(r#"{"type": "?"}"#).expect_err("unknown kind").to_string();
+        let e = read(r#"{"type": "?"}"#)
+            .expect_err("unknown kind")
+            .to_string();
         let listed = e.split("expected one of ").nth(1).expect("the kinds");
         let serde_names: Vec<&str> = listed.split(", ").map(|s| s.trim_matches('`')).collect();
         assert_eq!(serde_names, Action::NAMES);

@@ -410,7 +410,10 @@ mod tests {
         ("robber_placed", r#"{"player":4,"space":49}"#),
         ("robber_skipped", r#"{"player":4}"#),
         ("scoring_ordered", r#"{"player":0,"spot":"N","x":0,"y":0}"#),
-        ("score_figure_chosen", r#"{"figure":"messenger","player":1}"#),
+        (
+            "score_figure_chosen",
+            r#"{"figure":"messenger","player":1}"#,
+        ),
         ("victim_chosen", r#"{"player":2,"victim":0}"#),
         (
             "message_feature_chosen",
@@ -486,9 +489,15 @@ mod tests {
             ("figure_skipped", r#"{"player":0,"extra":1}"#),
             ("message_action_taken", r#"{"player":0,"spot":"C"}"#),
             ("figure_placed", r#"{"figure":"follower","spot":"N"}"#),
-            ("figure_placed", r#"{"figure":"follower","player":0,"spot":"N","tile":"x"}"#),
+            (
+                "figure_placed",
+                r#"{"figure":"follower","player":0,"spot":"N","tile":"x"}"#,
+            ),
             ("tile_placed", r#"{"player":0,"rotation":90,"x":1,"y":0}"#),
-            ("tile_placed", r#"{"player":0,"rotation":45,"tile":"base/D","x":1,"y":0}"#),
+            (
+                "tile_placed",
+                r#"{"player":0,"rotation":45,"tile":"base/D","x":1,"y":0}"#,
+            ),
             ("victim_chosen", r#"{"player":300,"victim":0}"#),
             ("game_created", r#"{"players":2,"seed":"1","bogus":true}"#),
             ("landed", r#"[1]"#),

@@ -37,7 +37,7 @@ pub use event::{Declined, Effect, Event, EventError, RankEntry};
 pub use expansions::{Expansion, ExpansionSet};
 pub use figures::FigureKind;
 pub use game::{
-    moves, EffectSink, Game, GameConfig, MoveError, NoEffects, Outcome, Pending, Phase,
-    Placement, PlayError, PlayerState, ReplayError, SetupError, SpotOption,
+    moves, EffectSink, Game, GameConfig, MoveError, NoEffects, Outcome, Pending, Phase, Placement,
+    PlayError, PlayerState, ReplayError, SetupError, SpotOption,
 };
 pub use geometry::{Dir, Half, Pos, Rotation, Spot};

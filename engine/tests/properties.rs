@@ -12,8 +12,8 @@ use proptest::prelude::*;
 use tilepost_engine::expansions::minis::{CropMode, MagicFigure};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{
-    Action, Declined, Effect, Event, Expansion, FigureKind, Game, GameConfig, Phase, PlayError, Pos,
-    Rotation, TileType,
+    Action, Declined, Effect, Event, Expansion, FigureKind, Game, GameConfig, Phase, PlayError,
+    Pos, Rotation, TileType,
 };
 
 /// Games per run; `TILEPOST_PROPERTY_GAMES` raises it for a longer soak.
@@ -960,11 +960,13 @@ fn arb_action() -> impl Strategy<Value = Action> {
         }),
         Just(Action::ReturnAbbot),
         any::<u8>().prop_map(|victim| Action::ChooseVictim { victim }),
-        (any::<i32>(), any::<i32>(), "\\PC{0,2}", "\\PC{0,2}").prop_map(|(x, y, from, to)| {
-            Action::MoveFerry { x, y, from, to }
+        (any::<i32>(), any::<i32>(), "\\PC{0,2}", "\\PC{0,2}")
+            .prop_map(|(x, y, from, to)| { Action::MoveFerry { x, y, from, to } }),
+        (any::<i32>(), any::<i32>(), "\\PC{0,8}").prop_map(|(x, y, spot)| Action::ScoreNext {
+            x,
+            y,
+            spot
         }),
-        (any::<i32>(), any::<i32>(), "\\PC{0,8}")
-            .prop_map(|(x, y, spot)| Action::ScoreNext { x, y, spot }),
         prop_oneof![Just(CropMode::Add), Just(CropMode::Remove)]
             .prop_map(|mode| Action::ChooseCropMode { mode }),
         Just(Action::MessageTwoPoints),

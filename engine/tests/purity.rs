@@ -30,7 +30,14 @@ const FORBIDDEN: &[(&str, &str)] = &[
 
 /// The only crates the engine may depend on (`strum` derives the names of the kinds of
 /// action; `utoipa`, optional behind the `openapi` feature, derives their API schema).
-const ALLOWED_DEPENDENCIES: &[&str] = &["serde", "serde_json", "toml", "thiserror", "strum", "utoipa"];
+const ALLOWED_DEPENDENCIES: &[&str] = &[
+    "serde",
+    "serde_json",
+    "toml",
+    "thiserror",
+    "strum",
+    "utoipa",
+];
 
 fn engine_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

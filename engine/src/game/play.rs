@@ -191,9 +191,19 @@ impl Game {
                 } else {
                     let (from, to) = (f.name().to_string(), t.name().to_string());
                     Done::As(if moved {
-                        Action::MoveFerry { x: *x, y: *y, from, to }
+                        Action::MoveFerry {
+                            x: *x,
+                            y: *y,
+                            from,
+                            to,
+                        }
                     } else {
-                        Action::PlaceFerry { x: *x, y: *y, from, to }
+                        Action::PlaceFerry {
+                            x: *x,
+                            y: *y,
+                            from,
+                            to,
+                        }
                     })
                 }
             }
