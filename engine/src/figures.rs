@@ -2,9 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-/// A kind of figure owned by a player.
+/// A kind of figure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = Figure))]
 #[repr(u8)]
 pub enum FigureKind {
     Follower = 0,
@@ -70,9 +71,10 @@ impl FigureKind {
     }
 }
 
-/// The mage and the witch.
+/// The neutral figures of Mage & Witch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum MagicFigure {
     Mage,
     Witch,

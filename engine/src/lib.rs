@@ -18,6 +18,7 @@
 //! assert_eq!(Game::replay(&log).unwrap(), game);
 //! ```
 
+pub mod action;
 pub mod board;
 pub mod catalog;
 pub mod decision;
@@ -30,13 +31,14 @@ pub mod game;
 pub mod geometry;
 pub mod rng;
 
+pub use action::Action;
 pub use board::{Board, BoardFigure, PlacedTile};
 pub use catalog::{catalog, try_catalog, Catalog, FeatureKind, TileType, TileTypeId};
-pub use event::{Effect, Event, EventError, RankEntry};
+pub use event::{Declined, Effect, Event, EventError, RankEntry};
 pub use expansions::{Expansion, ExpansionSet};
 pub use figures::FigureKind;
 pub use game::{
-    moves, Action, EffectSink, Game, GameConfig, MoveError, NoEffects, Outcome, Pending, Phase,
-    Placement, PlayError, PlayerState, ReplayError, SetupError, SpotOption,
+    moves, EffectSink, Game, GameConfig, MoveError, NoEffects, Outcome, Pending, Phase, Placement,
+    PlayError, PlayerState, ReplayError, SetupError, SpotOption,
 };
 pub use geometry::{Dir, Half, Pos, Rotation, Spot};

@@ -24,6 +24,7 @@ const LAYERS: &[&str] = &[
     "effect",
     "decision",
     "expansions",
+    "action",
     "event",
     "game",
 ];

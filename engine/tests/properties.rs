@@ -12,8 +12,8 @@ use proptest::prelude::*;
 use tilepost_engine::expansions::minis::{CropMode, MagicFigure};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{
-    Action, Effect, Event, Expansion, FigureKind, Game, GameConfig, Phase, PlayError, Pos,
-    Rotation, TileType,
+    Action, Declined, Effect, Event, Expansion, FigureKind, Game, GameConfig, Phase, PlayError,
+    Pos, Rotation, TileType,
 };
 
 /// Games per run; `TILEPOST_PROPERTY_GAMES` raises it for a longer soak.
@@ -713,133 +713,44 @@ fn play_game(seed: u64, with_expansions: bool, scripted: Option<Scripted>) -> Su
             .play(p.player, action)
             .unwrap_or_else(|e| panic!("listed {action:?} refused: {e}"));
         assert_eq!(outcome.event.player(), Some(p.player));
-        match (action, &outcome.event) {
-            (
-                Action::PlaceTile { x, y, rotation },
-                Event::TilePlaced {
-                    tile,
-                    x: ex,
-                    y: ey,
-                    rotation: er,
-                    ..
-                },
-            ) => {
-                assert_eq!((x, y, rotation), (ex, ey, er));
-                assert_eq!(tile, &tilepost_engine::catalog().get(p.tile.unwrap()).id);
+        // the event carries the action as listed (listed spots are already canonical), a
+        // placed tile names the tile drawn, and a pass what it declined
+        let Event::Decided {
+            action: recorded,
+            tile,
+            declined,
+            ..
+        } = &outcome.event
+        else {
+            panic!("{action:?} produced {:?}", outcome.event)
+        };
+        match action {
+            Action::MessageFeature { .. } | Action::MessageFollower { .. } => {
+                assert_eq!(recorded.name(), action.name())
             }
-            (
-                Action::PlaceFigure { figure, spot },
-                Event::FigurePlaced {
-                    figure: ef,
-                    spot: es,
-                    ..
-                },
-            ) => {
-                assert_eq!((figure, spot), (ef, es));
-            }
-            (Action::Pass, Event::FigureSkipped { .. }) => {}
-            (Action::ReturnAbbot, Event::AbbotReturned { .. }) => {}
-            (Action::PlaceAbbey { x, y }, Event::AbbeyPlaced { x: ex, y: ey, .. }) => {
-                assert_eq!((x, y), (ex, ey));
-                abbeys += 1;
-            }
-            (Action::DrawTile, Event::DrawChosen { .. }) => {}
-            (Action::PlaceIngot { x, y }, Event::IngotPlaced { x: ex, y: ey, .. }) => {
-                assert_eq!((x, y), (ex, ey))
-            }
-            (
-                Action::MoveMagic { figure, x, y, spot },
-                Event::MagicMoved {
-                    figure: ef,
-                    x: ex,
-                    y: ey,
-                    spot: es,
-                    ..
-                },
-            ) => assert_eq!((figure, x, y, spot), (ef, ex, ey, es)),
-            (Action::RemoveMagic { figure }, Event::MagicRemoved { figure: ef, .. }) => {
-                assert_eq!(figure, ef)
-            }
-            (Action::Fly { figure }, Event::Flew { figure: ef, .. }) => assert_eq!(figure, ef),
-            (Action::Land { spot }, Event::Landed { spot: es, .. }) => assert_eq!(spot, es),
-            (Action::ChooseCropMode { mode }, Event::CropModeChosen { mode: em, .. }) => {
-                assert_eq!(mode, em)
-            }
-            (
-                Action::AddFollower { figure, spot, .. },
-                Event::FollowerAdded {
-                    figure: ef,
-                    spot: es,
-                    ..
-                },
-            )
-            | (
-                Action::RemoveFollower { figure, spot, .. },
-                Event::FollowerRemoved {
-                    figure: ef,
-                    spot: es,
-                    ..
-                },
-            ) => assert_eq!((figure, spot), (ef, es)),
-            (
-                Action::Pass,
-                Event::CropSkipped { .. } | Event::FerriesDone { .. } | Event::RobberSkipped { .. },
-            ) => {}
-            (Action::PlaceRobber { space }, Event::RobberPlaced { space: es, .. }) => {
-                assert_eq!(space, es)
-            }
-            (
-                Action::ScoreNext { x, y, spot },
-                Event::ScoringOrdered {
-                    x: ex,
-                    y: ey,
-                    spot: es,
-                    ..
-                },
-            ) => {
-                assert_eq!((x, y, spot), (ex, ey, es))
-            }
-            (Action::ChooseScoreFigure { figure }, Event::ScoreFigureChosen { figure: ef, .. }) => {
-                assert_eq!(figure, ef)
-            }
-            (Action::ChooseVictim { victim }, Event::VictimChosen { victim: ev, .. }) => {
-                assert_eq!(victim, ev)
-            }
-            (Action::MessageFeature { .. }, Event::MessageFeatureChosen { .. })
-            | (Action::MessageFollower { .. }, Event::MessageFollowerChosen { .. })
-            | (Action::MessageAction, Event::MessageActionTaken { .. })
-            | (Action::MessageTwoPoints, Event::MessagePointsTaken { .. }) => {}
-            (
-                Action::PlaceFerry { x, y, from, to },
-                Event::FerryPlaced {
-                    x: ex,
-                    y: ey,
-                    from: ef,
-                    to: et,
-                    ..
-                },
-            )
-            | (
-                Action::MoveFerry { x, y, from, to },
-                Event::FerryMoved {
-                    x: ex,
-                    y: ey,
-                    from: ef,
-                    to: et,
-                    ..
-                },
-            ) => assert_eq!((x, y, from, to), (ex, ey, ef, et)),
-            (Action::Pass, Event::AbbeySkipped { .. } | Event::WagonReturned { .. }) => {}
-            (
-                Action::MoveWagon { x, y, spot },
-                Event::WagonMoved {
-                    x: ex,
-                    y: ey,
-                    spot: es,
-                    ..
-                },
-            ) => assert_eq!((x, y, spot), (ex, ey, es)),
-            (a, e) => panic!("{a:?} produced {e:?}"),
+            _ => assert_eq!(recorded, action),
+        }
+        let expected_decline = match (action, p.phase) {
+            (Action::Pass, Phase::PlaceFigure) => Some(Declined::Figure),
+            (Action::Pass, Phase::FinalAbbey) => Some(Declined::Abbey),
+            (Action::Pass, Phase::MoveWagon) => Some(Declined::Wagon),
+            (Action::Pass, Phase::CropAction) => Some(Declined::Crop),
+            (Action::Pass, Phase::MoveFerry) => Some(Declined::Ferries),
+            (Action::Pass, Phase::PlaceRobber) => Some(Declined::Robber),
+            (Action::Pass, phase) => panic!("a pass listed in {phase:?}"),
+            _ => None,
+        };
+        assert_eq!(*declined, expected_decline);
+        if let Action::PlaceTile { .. } = action {
+            assert_eq!(
+                tile.as_deref(),
+                Some(tilepost_engine::catalog().get(p.tile.unwrap()).id.as_str())
+            );
+        } else {
+            assert_eq!(*tile, None);
+        }
+        if let Action::PlaceAbbey { .. } = action {
+            abbeys += 1;
         }
         // a sample of the events (all kinds occur thousands of times per run)
         if rng.below(4) == 0 {
@@ -1013,24 +924,18 @@ fn arb_event() -> impl Strategy<Value = Event> {
                     tile_order,
                 }
             ),
-        (any::<u8>(), text, any::<i32>(), any::<i32>(), 0u8..4).prop_map(
-            |(player, tile, x, y, q)| Event::TilePlaced {
-                player,
-                tile,
-                x,
-                y,
-                rotation: Rotation::quarter_turns(q),
-            }
-        ),
-        (any::<u8>(), 0usize..8, text).prop_map(|(player, k, spot)| Event::FigurePlaced {
+        (any::<u8>(), arb_action(), text).prop_map(|(player, action, tile)| Event::Decided {
             player,
-            figure: FigureKind::ALL[k],
-            spot,
+            tile: matches!(action, Action::PlaceTile { .. }).then_some(tile),
+            declined: None,
+            action,
         }),
-        any::<u8>().prop_map(|player| Event::FigureSkipped { player }),
-        any::<u8>().prop_map(|player| Event::AbbotReturned { player }),
-        (any::<u8>(), any::<u8>())
-            .prop_map(|(player, victim)| Event::VictimChosen { player, victim }),
+        (any::<u8>(), 0usize..Declined::ALL.len()).prop_map(|(player, k)| Event::Decided {
+            player,
+            action: Action::Pass,
+            tile: None,
+            declined: Some(Declined::ALL[k]),
+        }),
         (
             any::<u8>(),
             prop_oneof![Just("resigned"), Just("timed_out")]
@@ -1055,6 +960,16 @@ fn arb_action() -> impl Strategy<Value = Action> {
         }),
         Just(Action::ReturnAbbot),
         any::<u8>().prop_map(|victim| Action::ChooseVictim { victim }),
+        (any::<i32>(), any::<i32>(), "\\PC{0,2}", "\\PC{0,2}")
+            .prop_map(|(x, y, from, to)| { Action::MoveFerry { x, y, from, to } }),
+        (any::<i32>(), any::<i32>(), "\\PC{0,8}").prop_map(|(x, y, spot)| Action::ScoreNext {
+            x,
+            y,
+            spot
+        }),
+        prop_oneof![Just(CropMode::Add), Just(CropMode::Remove)]
+            .prop_map(|mode| Action::ChooseCropMode { mode }),
+        Just(Action::MessageTwoPoints),
         Just(Action::Pass),
     ]
 }

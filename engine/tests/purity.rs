@@ -28,8 +28,16 @@ const FORBIDDEN: &[(&str, &str)] = &[
     ("dbg!", "console output"),
 ];
 
-/// The only crates the engine may depend on.
-const ALLOWED_DEPENDENCIES: &[&str] = &["serde", "serde_json", "toml", "thiserror"];
+/// The only crates the engine may depend on (`strum` derives the names of the kinds of
+/// action; `utoipa`, optional behind the `openapi` feature, derives their API schema).
+const ALLOWED_DEPENDENCIES: &[&str] = &[
+    "serde",
+    "serde_json",
+    "toml",
+    "thiserror",
+    "strum",
+    "utoipa",
+];
 
 fn engine_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

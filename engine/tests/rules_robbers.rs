@@ -30,7 +30,7 @@ fn the_active_player_orders_features_completed_together() {
         .cloned()
         .expect("the city is named on its smallest tile (1,0)");
     t.try_play(city).expect("city first");
-    assert!(matches!(t.log.last(), Some(Event::ScoringOrdered { .. })));
+    assert_eq!(t.log.last().map(Event::type_name), Some("scoring_ordered"));
     assert_eq!(t.game.track(RED), [7, 0]);
     assert_eq!(t.score(RED), 7);
     let scored: Vec<(FeatureKind, i32)> = t
@@ -121,9 +121,10 @@ fn rb4_the_robbers_owner_chooses_whom_to_rob_in_a_tie() {
         .expect("Red is listed");
     assert!(matches!(
         t.log.last(),
-        Some(Event::VictimChosen {
+        Some(Event::Decided {
             player: GREEN,
-            victim: RED
+            action: Action::ChooseVictim { victim: RED },
+            ..
         })
     ));
     assert!(t.history.contains(&Effect::RobberStole {
@@ -184,7 +185,7 @@ fn a_robber_next_to_a_single_victim_robs_without_asking() {
     assert!(!t
         .log
         .iter()
-        .any(|e| matches!(e, Event::VictimChosen { .. })));
+        .any(|e| matches!(e.action(), Some(Action::ChooseVictim { .. }))));
     assert_eq!(t.scores(), vec![5, 0, 3]);
     t.assert_replays();
 }

@@ -5,7 +5,6 @@ use actix_web::http::header;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use tilepost_engine::{Expansion, Game, GameConfig, SetupError};
 
-use super::action::action_dto;
 use super::dto::*;
 use super::error::{ApiError, Problem};
 use super::extract::{ApiJson, CurrentUser, GameId, MaybeUser};
@@ -432,10 +431,6 @@ pub async fn list_actions(st: web::Data<AppState>, id: GameId) -> Result<HttpRes
         game_id: data.game.id.clone(),
         version: data.game.version,
         pending: views::pending_view(&game, &data.seats),
-        actions: game
-            .legal_actions()
-            .iter()
-            .map(action_dto)
-            .collect::<Result<Vec<_>, _>>()?,
+        actions: game.legal_actions(),
     }))
 }

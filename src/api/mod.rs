@@ -3,7 +3,6 @@
 //! the web client's pages under `/play` (outside the document, see [`play`]),
 //! the problem+json error type, request ids, and `405` answers built from the document.
 
-pub mod action;
 pub mod auth;
 pub mod chat;
 pub mod clock;

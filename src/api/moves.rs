@@ -6,7 +6,6 @@ use actix_web::{post, web, HttpRequest, HttpResponse};
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
-use super::action::action_to_engine;
 use super::dto::*;
 use super::error::{ApiError, Problem, ProblemCode};
 use super::extract::{ApiJson, CurrentUser, GameId};
@@ -155,19 +154,13 @@ pub async fn submit_move(
             format!("1 to {MAX_ACTIONS} actions"),
         ));
     }
-    let actions = r
-        .actions
-        .iter()
-        .enumerate()
-        .map(|(i, a)| action_to_engine(a, i))
-        .collect::<Result<Vec<_>, _>>()?;
     let idem = idempotency(&req, &(&r.actions, expected))?;
     if let Some(resp) = idempotent_answer(&st, &me.id, &idem).await? {
         return Ok(resp);
     }
     let decision = Decision::Play {
         user_id: me.id.clone(),
-        actions,
+        actions: r.actions,
     };
     record(&st, &me, id, decision, Some(expected), idem).await
 }

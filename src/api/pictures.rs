@@ -12,7 +12,7 @@
 
 use actix_web::http::header;
 use actix_web::{get, web, HttpRequest, HttpResponse};
-use tilepost_engine::{catalog, Event, Expansion, Game, Pos, Rotation};
+use tilepost_engine::{catalog, Action, Event, Expansion, Game, Pos, Rotation};
 use tilepost_render::{board_png, board_svg, tile_svg, BoardOptions};
 
 use super::dto::*;
@@ -54,9 +54,11 @@ pub fn last_turn_tiles(events: &[Event]) -> Vec<Pos> {
     let mut who = None;
     for e in events.iter().rev() {
         let (player, x, y) = match e {
-            Event::TilePlaced { player, x, y, .. } | Event::AbbeyPlaced { player, x, y } => {
-                (*player, *x, *y)
-            }
+            Event::Decided {
+                player,
+                action: Action::PlaceTile { x, y, .. } | Action::PlaceAbbey { x, y },
+                ..
+            } => (*player, *x, *y),
             _ => continue,
         };
         if who.is_some_and(|w| w != player) {
@@ -327,12 +329,24 @@ mod tests {
     }
 
     fn placed(player: u8, x: i32) -> Event {
-        Event::TilePlaced {
+        Event::Decided {
             player,
-            tile: "base/D".into(),
-            x,
-            y: 0,
-            rotation: Rotation::R0,
+            action: Action::PlaceTile {
+                x,
+                y: 0,
+                rotation: Rotation::R0,
+            },
+            tile: Some("base/D".into()),
+            declined: None,
+        }
+    }
+
+    fn skipped(player: u8) -> Event {
+        Event::Decided {
+            player,
+            action: Action::Pass,
+            tile: None,
+            declined: Some(tilepost_engine::Declined::Figure),
         }
     }
 
@@ -342,9 +356,9 @@ mod tests {
         let log = [
             created(&[]),
             placed(0, 1),
-            Event::FigureSkipped { player: 0 },
+            skipped(0),
             placed(1, 2),
-            Event::FigureSkipped { player: 1 },
+            skipped(1),
         ];
         assert_eq!(last_turn_tiles(&log), vec![Pos::new(2, 0)]);
         // mid-turn: the tile just placed

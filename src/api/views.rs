@@ -1,5 +1,5 @@
-//! Conversions between engine types, store records and DTOs (the actions of a move are
-//! converted in [`super::action`]). The hidden information (seed, future pile, a
+//! Conversions between engine types, store records and DTOs (actions need none: the API
+//! reads and writes the engine's own). The hidden information (seed, future pile, a
 //! sandbox game's tile order) never reaches a DTO.
 
 use tilepost_engine::{catalog, Effect, Event, FigureKind, Game, Phase, RankEntry};
@@ -10,7 +10,6 @@ use super::dto::*;
 use super::error::ApiError;
 use crate::clock::rfc3339;
 use crate::store::{EventRow, GameRow, SeatInfo, UserRow};
-use tilepost_engine::expansions::minis::MagicFigure as EngineMagic;
 use tilepost_engine::{Expansion, Pos};
 
 /// Seat colours, the colour-blind-safe Okabe-Ito palette of the board pictures.
@@ -29,34 +28,6 @@ pub fn colour(seat: u8) -> String {
         .copied()
         .unwrap_or("grey")
         .to_string()
-}
-
-pub fn figure_dto(k: FigureKind) -> Figure {
-    match k {
-        FigureKind::Follower => Figure::Follower,
-        FigureKind::BigFollower => Figure::BigFollower,
-        FigureKind::Abbot => Figure::Abbot,
-        FigureKind::Mayor => Figure::Mayor,
-        FigureKind::Wagon => Figure::Wagon,
-        FigureKind::Builder => Figure::Builder,
-        FigureKind::Pig => Figure::Pig,
-        FigureKind::Barn => Figure::Barn,
-        #[allow(unreachable_patterns)]
-        _ => Figure::Follower,
-    }
-}
-
-pub fn figure_kind(f: Figure) -> FigureKind {
-    match f {
-        Figure::Follower => FigureKind::Follower,
-        Figure::BigFollower => FigureKind::BigFollower,
-        Figure::Abbot => FigureKind::Abbot,
-        Figure::Mayor => FigureKind::Mayor,
-        Figure::Wagon => FigureKind::Wagon,
-        Figure::Builder => FigureKind::Builder,
-        Figure::Pig => FigureKind::Pig,
-        Figure::Barn => FigureKind::Barn,
-    }
 }
 
 fn seat_user(seats: &[SeatInfo], seat: u8) -> (String, String) {
@@ -176,10 +147,7 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
                 }
             }
         }
-        for (m, dto) in [
-            (EngineMagic::Mage, MagicFigure::Mage),
-            (EngineMagic::Witch, MagicFigure::Witch),
-        ] {
+        for m in [MagicFigure::Mage, MagicFigure::Witch] {
             if let Some(seg) = g.magic_figure(m) {
                 let pt = b.tiles()[b.seg_tile(seg)];
                 let tt = pt.tile_type();
@@ -188,7 +156,7 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
                     .iter_mut()
                     .find(|t| t.x == pt.pos.x && t.y == pt.pos.y)
                 {
-                    bt.neutral.push(NeutralOnBoard { figure: dto, spot });
+                    bt.neutral.push(NeutralOnBoard { figure: m, spot });
                 }
             }
         }
@@ -219,7 +187,7 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
                     .unwrap_or_default();
                 bt.figures.push(FigureOnBoard {
                     seat: f.owner,
-                    figure: figure_dto(f.kind),
+                    figure: f.kind,
                     spot: name,
                 });
             }
@@ -290,7 +258,7 @@ pub fn placements_view(game: &Game) -> Vec<PlacementView> {
                         .get(s.feature as usize)
                         .map(|f| f.id.clone())
                         .unwrap_or_default(),
-                    figures: s.figures.into_iter().map(figure_dto).collect(),
+                    figures: s.figures,
                 })
                 .collect(),
         })

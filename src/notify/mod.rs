@@ -10,7 +10,7 @@ pub mod sign;
 pub mod worker;
 
 use serde_json::{json, Value};
-use tilepost_engine::{Effect, Event};
+use tilepost_engine::{Action, Effect, Event};
 
 use crate::clock::rfc3339;
 use crate::i18n;
@@ -190,13 +190,19 @@ impl Since {
     ) -> Since {
         let start = events
             .iter()
-            .rposition(|e| matches!(e, Event::TilePlaced { player, .. } if *player == seat))
+            .rposition(|e| {
+                matches!(e, Event::Decided { player, action: Action::PlaceTile { .. }, .. }
+                    if *player == seat)
+            })
             .map(|i| i + 1)
             .unwrap_or(0);
         let mut out = Since::default();
         for (i, e) in events.iter().enumerate().skip(start) {
-            if let Event::TilePlaced {
-                player, tile, x, y, ..
+            if let Event::Decided {
+                player,
+                action: Action::PlaceTile { x, y, .. },
+                tile: Some(tile),
+                ..
             } = e
             {
                 out.tiles

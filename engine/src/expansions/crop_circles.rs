@@ -4,9 +4,10 @@
 
 use super::prelude::*;
 
-/// Add or remove (Crop Circles).
+/// Crop Circles: what every player with a follower of the circle's role does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum CropMode {
     Add,
     Remove,

@@ -9,6 +9,7 @@ use super::prelude::*;
 /// The Messages' score figures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum ScoreFigure {
     Meeple,
     Messenger,

@@ -3,10 +3,11 @@
 //! A [`Game`] owns the [`Table`] (board, pile, players, each expansion's optional state;
 //! `crate::expansions::table`) that the expansions' hooks work on, and keeps what only the
 //! turn needs (the drawn tile, the version, the ranking). The kind of decision pending,
-//! the turn's stages and the refusals are in `crate::decision`, below both.
+//! the turn's stages and the refusals are in `crate::decision`, below both; what a player
+//! decides is `crate::action::Action`.
 //!
 //! Each job has its own file: [`setup`] (a validated set-up), [`errors`] (why a set-up or
-//! a replay is refused), [`action`] (what a player decides), [`legal`] (every option of the
+//! a replay is refused), [`action`] (what an accepted action did), [`legal`] (every option of the
 //! pending decision), [`play`] (the one gate), [`turn`] (the turn pipeline, stage by
 //! stage), [`scoring`] (completed features, final scoring, ranking), [`resign`] (a player
 //! leaving), [`replay`] (a game rebuilt from its log) and [`moves`] (several actions as
@@ -24,25 +25,25 @@ mod scoring;
 mod setup;
 mod turn;
 
+pub use crate::action::Action;
 pub(crate) use crate::decision::Stage;
 pub use crate::decision::{Phase, PlayError};
 pub use crate::effect::{EffectSink, NoEffects};
 pub use crate::expansions::messages::ScoreFigure;
 pub use crate::expansions::table::{PlayerState, Table};
-pub use action::Action;
-pub(crate) use action::{Done, Step};
+pub(crate) use action::Done;
 pub use errors::{ReplayError, SetupError};
 pub use moves::MoveError;
 
 use crate::board::Board;
 use crate::catalog::{catalog, EdgeKind, FeatureKind, TileTypeId};
 use crate::effect::{Effect, RankEntry};
-use crate::event::Event;
+use crate::event::{Declined, Event};
 use crate::expansions::abbey_mayor::{barn_check_on, AbbeyState};
 use crate::expansions::crop_circles::CropMode;
 use crate::expansions::ferries::FerryState;
 use crate::expansions::gold_mines::GoldState;
-use crate::expansions::mage_witch::{MagicFigure, MagicState};
+use crate::expansions::mage_witch::MagicState;
 use crate::expansions::messages::{MessageChoice, MessageState};
 use crate::expansions::river;
 use crate::expansions::robbers::RobberState;

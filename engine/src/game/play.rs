@@ -21,171 +21,47 @@ impl Game {
         action: &Action,
         sink: &mut impl EffectSink,
     ) -> Result<Event, PlayError> {
-        let step = match action {
-            Action::PlaceTile { x, y, rotation } => Step::Tile(Pos::new(*x, *y), *rotation),
-            Action::PlaceFigure { figure, spot } => Step::Figure(*figure, spot),
-            Action::ReturnAbbot => Step::ReturnAbbot,
-            Action::PlaceAbbey { x, y } => Step::Abbey(Pos::new(*x, *y)),
-            Action::DrawTile => Step::Draw,
-            Action::MoveWagon { x, y, spot } => Step::Wagon(Pos::new(*x, *y), spot),
-            Action::PlaceIngot { x, y } => Step::Ingot(Pos::new(*x, *y)),
-            Action::MoveMagic { figure, x, y, spot } => {
-                Step::Magic(*figure, Pos::new(*x, *y), spot)
+        let recorded = match self.step(player, action, sink)? {
+            Done::AsPosted => action.clone(),
+            Done::As(a) => a,
+            Done::Tile(t) => {
+                return Ok(Event::Decided {
+                    player,
+                    action: action.clone(),
+                    tile: Some(catalog().get(t).id.clone()),
+                    declined: None,
+                })
             }
-            Action::RemoveMagic { figure } => Step::RemoveMagic(*figure),
-            Action::Fly { figure } => Step::Fly(*figure),
-            Action::Land { spot } => Step::Land(spot),
-            Action::ChooseCropMode { mode } => Step::CropMode(*mode),
-            Action::AddFollower { figure, x, y, spot } => {
-                Step::Crop(true, *figure, Pos::new(*x, *y), spot)
+            Done::Declined(d) => {
+                return Ok(Event::Decided {
+                    player,
+                    action: Action::Pass,
+                    tile: None,
+                    declined: Some(d),
+                })
             }
-            Action::RemoveFollower { figure, x, y, spot } => {
-                Step::Crop(false, *figure, Pos::new(*x, *y), spot)
+            Done::Spot(seg) => {
+                let mut a = action.clone();
+                if let Some(spot) = a.spot_mut() {
+                    *spot = self.spot_name_of(seg);
+                }
+                a
             }
-            Action::PlaceFerry { x, y, from, to } => Step::Ferry(false, Pos::new(*x, *y), from, to),
-            Action::MoveFerry { x, y, from, to } => Step::Ferry(true, Pos::new(*x, *y), from, to),
-            Action::PlaceRobber { space } => Step::Robber(*space),
-            Action::ScoreNext { x, y, spot } => Step::ScoreNext(Pos::new(*x, *y), spot),
-            Action::ChooseScoreFigure { figure } => Step::ScoreFigure(*figure),
-            Action::ChooseVictim { victim } => Step::Victim(*victim),
-            Action::MessageFeature { x, y, spot } => {
-                Step::Message(Some((None, Pos::new(*x, *y), spot)))
-            }
-            Action::MessageFollower { figure, x, y, spot } => {
-                Step::Message(Some((Some(*figure), Pos::new(*x, *y), spot)))
-            }
-            Action::MessageAction => Step::MessagePlain,
-            Action::MessageTwoPoints => Step::Message(None),
-            Action::Pass => Step::Pass,
         };
-        Ok(match self.step(player, step, sink)? {
-            Done::Tile(t, pos, rotation) => Event::TilePlaced {
-                player,
-                tile: catalog().get(t).id.clone(),
-                x: pos.x,
-                y: pos.y,
-                rotation,
-            },
-            Done::Figure(figure, seg) => Event::FigurePlaced {
-                player,
-                figure,
-                spot: self.spot_name_of(seg),
-            },
-            Done::Pass => Event::FigureSkipped { player },
-            Done::AbbotReturned => Event::AbbotReturned { player },
-            Done::AbbeyPlaced(p) => Event::AbbeyPlaced {
-                player,
-                x: p.x,
-                y: p.y,
-            },
-            Done::Drew => Event::DrawChosen { player },
-            Done::AbbeySkipped => Event::AbbeySkipped { player },
-            Done::WagonMoved(p, seg) => Event::WagonMoved {
-                player,
-                x: p.x,
-                y: p.y,
-                spot: self.spot_name_of(seg),
-            },
-            Done::WagonReturned => Event::WagonReturned { player },
-            Done::Ingot(p) => Event::IngotPlaced {
-                player,
-                x: p.x,
-                y: p.y,
-            },
-            Done::Magic(figure, p, seg) => Event::MagicMoved {
-                player,
-                figure,
-                x: p.x,
-                y: p.y,
-                spot: self.spot_name_of(seg),
-            },
-            Done::MagicRemoved(figure) => Event::MagicRemoved { player, figure },
-            Done::Flew(figure) => Event::Flew { player, figure },
-            Done::Landed(seg) => Event::Landed {
-                player,
-                spot: self.spot_name_of(seg),
-            },
-            Done::CropMode(mode) => Event::CropModeChosen { player, mode },
-            Done::Crop(add, figure, p, seg) => {
-                let spot = self.spot_name_of(seg);
-                if add {
-                    Event::FollowerAdded {
-                        player,
-                        figure,
-                        x: p.x,
-                        y: p.y,
-                        spot,
-                    }
-                } else {
-                    Event::FollowerRemoved {
-                        player,
-                        figure,
-                        x: p.x,
-                        y: p.y,
-                        spot,
-                    }
-                }
-            }
-            Done::CropSkipped => Event::CropSkipped { player },
-            Done::Ferry(moved, p, from, to) => {
-                let (from, to) = (from.name().to_string(), to.name().to_string());
-                if moved {
-                    Event::FerryMoved {
-                        player,
-                        x: p.x,
-                        y: p.y,
-                        from,
-                        to,
-                    }
-                } else {
-                    Event::FerryPlaced {
-                        player,
-                        x: p.x,
-                        y: p.y,
-                        from,
-                        to,
-                    }
-                }
-            }
-            Done::NoMoreFerries => Event::FerriesDone { player },
-            Done::Robber(space) => Event::RobberPlaced { player, space },
-            Done::RobberSkipped => Event::RobberSkipped { player },
-            Done::ScoreNext(p, spot) => Event::ScoringOrdered {
-                player,
-                x: p.x,
-                y: p.y,
-                spot,
-            },
-            Done::ScoreFigure(figure) => Event::ScoreFigureChosen { player, figure },
-            Done::Victim(victim) => Event::VictimChosen { player, victim },
-            Done::MessageFeature(p, spot) => Event::MessageFeatureChosen {
-                player,
-                x: p.x,
-                y: p.y,
-                spot,
-            },
-            Done::MessageFollower(figure, p, spot) => Event::MessageFollowerChosen {
-                player,
-                figure,
-                x: p.x,
-                y: p.y,
-                spot,
-            },
-            Done::MessageAction => Event::MessageActionTaken { player },
-            Done::MessageTwoPoints => Event::MessagePointsTaken { player },
-            Done::Barn(c) => Event::FigurePlaced {
-                player,
-                figure: FigureKind::Barn,
-                spot: crate::geometry::CORNERS[c as usize].to_string(),
-            },
+        Ok(Event::Decided {
+            player,
+            action: recorded,
+            tile: None,
+            declined: None,
         })
     }
 
-    /// The one gate: checks a step against the pending decision and applies it.
+    /// The one gate: checks an action against the pending decision and applies it (live
+    /// and on replay).
     pub(crate) fn step(
         &mut self,
         player: u8,
-        step: Step<'_>,
+        action: &Action,
         sink: &mut impl EffectSink,
     ) -> Result<Done, PlayError> {
         if self.phase == Phase::GameOver {
@@ -197,14 +73,16 @@ impl Game {
                 expected: self.decider(),
             });
         }
-        let done = match (self.phase, step) {
-            (Phase::PlaceTile, Step::Tile(pos, rotation)) => {
+        let done = match (self.phase, action) {
+            (Phase::PlaceTile, Action::PlaceTile { x, y, rotation }) => {
+                let (pos, rotation) = (Pos::new(*x, *y), *rotation);
                 let t = self.check_tile(pos, rotation)?;
                 self.apply_tile(t, pos, rotation);
                 self.run(Stage::Tile, sink);
-                Done::Tile(t, pos, rotation)
+                Done::Tile(t)
             }
-            (Phase::AbbeyOrDraw | Phase::FinalAbbey, Step::Abbey(pos)) => {
+            (Phase::AbbeyOrDraw | Phase::FinalAbbey, Action::PlaceAbbey { x, y }) => {
+                let pos = Pos::new(*x, *y);
                 if !self.players[player as usize].abbey {
                     return Err(PlayError::NoFigureLeft("abbey"));
                 }
@@ -228,74 +106,80 @@ impl Game {
                 self.drawn = None;
                 self.cancel_builder();
                 self.phase = Phase::PlaceFigure;
-                Done::AbbeyPlaced(pos)
+                Done::AsPosted
             }
-            (Phase::AbbeyOrDraw, Step::Draw) => {
+            (Phase::AbbeyOrDraw, Action::DrawTile) => {
                 self.run(Stage::Draw, sink);
-                Done::Drew
+                Done::AsPosted
             }
-            (Phase::FinalAbbey, Step::Pass) => {
+            (Phase::FinalAbbey, Action::Pass) => {
                 self.run(Stage::FinalAbbey, sink);
-                Done::AbbeySkipped
+                Done::Declined(Declined::Abbey)
             }
-            (Phase::MoveWagon, Step::Wagon(pos, spot)) => {
-                let seg = self.feature_seg_at(pos, spot)?;
+            (Phase::MoveWagon, Action::MoveWagon { x, y, spot }) => {
+                let seg = self.feature_seg_at(Pos::new(*x, *y), spot)?;
                 if !self.wagon_target_ok(seg) {
                     return Err(PlayError::WagonOutOfReach);
                 }
                 self.board.add_figure(player, FigureKind::Wagon, seg);
                 self.pop_wagon();
                 self.run(Stage::Wagons, sink);
-                Done::WagonMoved(pos, seg)
+                Done::Spot(seg)
             }
-            (Phase::MoveWagon, Step::Pass) => {
+            (Phase::MoveWagon, Action::Pass) => {
                 self.players[player as usize].supply[FigureKind::Wagon as usize] += 1;
                 self.pop_wagon();
                 self.run(Stage::Wagons, sink);
-                Done::WagonReturned
+                Done::Declined(Declined::Wagon)
             }
-            (Phase::PlaceIngot, Step::Ingot(pos)) => {
-                let next = self.place_ingot(pos, sink)?;
+            (Phase::PlaceIngot, Action::PlaceIngot { x, y }) => {
+                let next = self.place_ingot(Pos::new(*x, *y), sink)?;
                 self.run(next, sink);
-                Done::Ingot(pos)
+                Done::AsPosted
             }
-            (Phase::MoveMagic, Step::Magic(f, pos, spot)) => {
-                let (seg, next) = self.move_magic(f, pos, spot)?;
+            (Phase::MoveMagic, Action::MoveMagic { figure, x, y, spot }) => {
+                let (seg, next) = self.move_magic(*figure, Pos::new(*x, *y), spot)?;
                 self.run(next, sink);
-                Done::Magic(f, pos, seg)
+                Done::Spot(seg)
             }
-            (Phase::MoveMagic, Step::RemoveMagic(f)) => {
-                let next = self.remove_magic(f)?;
+            (Phase::MoveMagic, Action::RemoveMagic { figure }) => {
+                let next = self.remove_magic(*figure)?;
                 self.run(next, sink);
-                Done::MagicRemoved(f)
+                Done::AsPosted
             }
-            (Phase::PlaceFigure, Step::Fly(k)) => {
-                if self.fly(k, sink)? {
+            (Phase::PlaceFigure, Action::Fly { figure }) => {
+                if self.fly(*figure, sink)? {
                     self.phase = Phase::FlierLanding;
                 } else {
                     // nowhere to land: the follower stays home and no figure is placed
                     self.run(Stage::Ferries, sink);
                 }
-                Done::Flew(k)
+                Done::AsPosted
             }
-            (Phase::FlierLanding, Step::Land(spot)) => {
+            (Phase::FlierLanding, Action::Land { spot }) => {
                 let (_, seg) = self.land(spot)?;
                 self.run(Stage::Ferries, sink);
-                Done::Landed(seg)
+                Done::Spot(seg)
             }
-            (Phase::CropMode, Step::CropMode(mode)) => {
-                let next = self.choose_crop_mode(mode);
+            (Phase::CropMode, Action::ChooseCropMode { mode }) => {
+                let next = self.choose_crop_mode(*mode);
                 self.run(next, sink);
-                Done::CropMode(mode)
+                Done::AsPosted
             }
-            (Phase::CropAction, Step::Crop(add, k, pos, spot)) => {
-                let seg = self.feature_seg_at(pos, spot)?;
-                let next = self.crop_act(player, k, seg, add, sink)?;
+            (
+                Phase::CropAction,
+                Action::AddFollower { figure, x, y, spot }
+                | Action::RemoveFollower { figure, x, y, spot },
+            ) => {
+                let add = matches!(action, Action::AddFollower { .. });
+                let seg = self.feature_seg_at(Pos::new(*x, *y), spot)?;
+                let next = self.crop_act(player, *figure, seg, add, sink)?;
                 self.run(next, sink);
-                Done::Crop(add, k, pos, seg)
+                Done::Spot(seg)
             }
-            (Phase::PlaceFerry, Step::Ferry(false, pos, from, to))
-            | (Phase::MoveFerry, Step::Ferry(true, pos, from, to)) => {
+            (Phase::PlaceFerry, Action::PlaceFerry { x, y, from, to })
+            | (Phase::MoveFerry, Action::MoveFerry { x, y, from, to }) => {
+                let pos = Pos::new(*x, *y);
                 let parse = |s: &str| {
                     s.parse::<crate::geometry::Dir>()
                         .map_err(|_| PlayError::UnknownSpot(s.to_string()))
@@ -308,23 +192,42 @@ impl Game {
                     self.place_ferry(pos, f, t)?
                 };
                 self.run(next, sink);
-                Done::Ferry(moved, pos, f, t)
+                if (from.as_str(), to.as_str()) == (f.name(), t.name()) {
+                    Done::AsPosted
+                } else {
+                    let (from, to) = (f.name().to_string(), t.name().to_string());
+                    Done::As(if moved {
+                        Action::MoveFerry {
+                            x: *x,
+                            y: *y,
+                            from,
+                            to,
+                        }
+                    } else {
+                        Action::PlaceFerry {
+                            x: *x,
+                            y: *y,
+                            from,
+                            to,
+                        }
+                    })
+                }
             }
-            (Phase::PlaceRobber, Step::Robber(space)) => {
-                if self.place_robber(player, Some(space))? {
+            (Phase::PlaceRobber, Action::PlaceRobber { space }) => {
+                if self.place_robber(player, Some(*space))? {
                     self.run(Stage::Gold, sink);
                 }
-                Done::Robber(space)
+                Done::AsPosted
             }
-            (Phase::PlaceRobber, Step::Pass) => {
+            (Phase::PlaceRobber, Action::Pass) => {
                 if self.place_robber(player, None)? {
                     self.run(Stage::Gold, sink);
                 }
-                Done::RobberSkipped
+                Done::Declined(Declined::Robber)
             }
-            (Phase::ScoringOrder, Step::ScoreNext(pos, spot)) => {
+            (Phase::ScoringOrder, Action::ScoreNext { x, y, spot }) => {
                 let seg = self
-                    .seg_at(pos, spot)
+                    .seg_at(Pos::new(*x, *y), spot)
                     .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
                 let root = self.board.find(seg);
                 let k = self
@@ -342,21 +245,39 @@ impl Game {
                     self.order_awards();
                     self.run(Stage::Awards, sink);
                 }
-                Done::ScoreNext(c.pos, c.spot)
+                Done::As(Action::ScoreNext {
+                    x: c.pos.x,
+                    y: c.pos.y,
+                    spot: c.spot,
+                })
             }
-            (Phase::ChooseScoreFigure, Step::ScoreFigure(f)) => {
-                if let Some(next) = self.choose_score_figure(f as u8, sink) {
+            (Phase::ChooseScoreFigure, Action::ChooseScoreFigure { figure }) => {
+                if let Some(next) = self.choose_score_figure(*figure as u8, sink) {
                     self.run(next, sink);
                 }
-                Done::ScoreFigure(f)
+                Done::AsPosted
             }
-            (Phase::ChooseVictim, Step::Victim(v)) => {
-                if let Some(next) = self.choose_victim(v, sink)? {
+            (Phase::ChooseVictim, Action::ChooseVictim { victim }) => {
+                if let Some(next) = self.choose_victim(*victim, sink)? {
                     self.run(next, sink);
                 }
-                Done::Victim(v)
+                Done::AsPosted
             }
-            (Phase::ResolveMessage, Step::Message(choice)) => {
+            (
+                Phase::ResolveMessage,
+                Action::MessageFeature { .. }
+                | Action::MessageFollower { .. }
+                | Action::MessageTwoPoints,
+            ) => {
+                let choice = match action {
+                    Action::MessageFeature { x, y, spot } => {
+                        Some((None, Pos::new(*x, *y), spot.as_str()))
+                    }
+                    Action::MessageFollower { figure, x, y, spot } => {
+                        Some((Some(*figure), Pos::new(*x, *y), spot.as_str()))
+                    }
+                    _ => None,
+                };
                 let options = self.message_options();
                 let picked = match choice {
                     None => None,
@@ -394,17 +315,26 @@ impl Game {
                 let next = self.resolve_message(picked.as_ref(), sink)?;
                 self.run(next, sink);
                 match picked {
-                    None => Done::MessageTwoPoints,
+                    None => Done::As(Action::MessageTwoPoints),
                     Some(MessageChoice::Feature { pos, spot, .. }) => {
-                        Done::MessageFeature(pos, spot)
+                        Done::As(Action::MessageFeature {
+                            x: pos.x,
+                            y: pos.y,
+                            spot,
+                        })
                     }
                     Some(MessageChoice::Follower { figure, pos, spot }) => {
-                        Done::MessageFollower(figure, pos, spot)
+                        Done::As(Action::MessageFollower {
+                            figure,
+                            x: pos.x,
+                            y: pos.y,
+                            spot,
+                        })
                     }
-                    Some(_) => Done::MessageAction,
+                    Some(_) => Done::As(Action::MessageAction),
                 }
             }
-            (Phase::ResolveMessage, Step::MessagePlain) => {
+            (Phase::ResolveMessage, Action::MessageAction) => {
                 let plain = self
                     .message_options()
                     .into_iter()
@@ -412,18 +342,24 @@ impl Game {
                     .ok_or(PlayError::MessageNotAllowed)?;
                 let next = self.resolve_message(Some(&plain), sink)?;
                 self.run(next, sink);
-                Done::MessageAction
+                Done::AsPosted
             }
-            (Phase::MoveFerry, Step::Pass) => {
+            (Phase::MoveFerry, Action::Pass) => {
                 self.run(Stage::Scoring, sink);
-                Done::NoMoreFerries
+                Done::Declined(Declined::Ferries)
             }
-            (Phase::CropAction, Step::Pass) => {
+            (Phase::CropAction, Action::Pass) => {
                 let next = self.crop_pass()?;
                 self.run(next, sink);
-                Done::CropSkipped
+                Done::Declined(Declined::Crop)
             }
-            (Phase::PlaceFigure, Step::Figure(FigureKind::Barn, spot)) => {
+            (
+                Phase::PlaceFigure,
+                Action::PlaceFigure {
+                    figure: FigureKind::Barn,
+                    spot,
+                },
+            ) => {
                 let ti = self.placed.ok_or(PlayError::GameOver)?;
                 let c = match Spot::parse_compass(spot) {
                     Some(Spot::Corner(c)) => c,
@@ -434,27 +370,36 @@ impl Game {
                 self.players[player as usize].supply[FigureKind::Barn as usize] -= 1;
                 self.note_barn(seg);
                 self.run(Stage::Ferries, sink);
-                Done::Barn(c)
+                let corner = crate::geometry::CORNERS[c as usize];
+                if spot == corner {
+                    Done::AsPosted
+                } else {
+                    Done::As(Action::PlaceFigure {
+                        figure: FigureKind::Barn,
+                        spot: corner.to_string(),
+                    })
+                }
             }
-            (Phase::PlaceFigure, Step::Figure(figure, spot)) => {
+            (Phase::PlaceFigure, Action::PlaceFigure { figure, spot }) => {
+                let figure = *figure;
                 let seg = self.check_figure(figure, spot)?;
                 self.board.add_figure(player, figure, seg);
                 self.players[player as usize].supply[figure as usize] -= 1;
                 self.run(Stage::Ferries, sink);
-                Done::Figure(figure, seg)
+                Done::Spot(seg)
             }
-            (Phase::PlaceFigure, Step::Pass) => {
+            (Phase::PlaceFigure, Action::Pass) => {
                 self.run(Stage::Ferries, sink);
-                Done::Pass
+                Done::Declined(Declined::Figure)
             }
-            (Phase::PlaceFigure, Step::ReturnAbbot) => {
+            (Phase::PlaceFigure, Action::ReturnAbbot) => {
                 let next = self.return_abbot(player, sink)?;
                 self.run(next, sink);
-                Done::AbbotReturned
+                Done::AsPosted
             }
-            (phase, s) => {
+            (phase, a) => {
                 return Err(PlayError::WrongPhase {
-                    got: s.name(),
+                    got: a.name(),
                     expected: phase.name(),
                 })
             }

@@ -58,18 +58,18 @@ impl Game {
 
     /// Applies one stored decision event (validated like a live action).
     pub fn apply(&mut self, e: &Event, sink: &mut impl EffectSink) -> Result<(), PlayError> {
-        let step = match e {
+        match e {
             Event::GameCreated { .. } => {
-                return Err(PlayError::LogMismatch("a second game_created".into()))
+                Err(PlayError::LogMismatch("a second game_created".into()))
             }
-            Event::TilePlaced {
+            Event::PlayerResigned { player, .. } => self.resign_into(*player, sink),
+            Event::Decided {
+                player,
+                action,
                 tile,
-                x,
-                y,
-                rotation,
                 ..
             } => {
-                if let Some(d) = self.drawn {
+                if let (Some(d), Some(tile)) = (self.drawn, tile) {
                     if catalog().get(d).id != *tile {
                         return Err(PlayError::LogMismatch(format!(
                             "logged tile {tile} but {} was drawn",
@@ -77,54 +77,8 @@ impl Game {
                         )));
                     }
                 }
-                Step::Tile(Pos::new(*x, *y), *rotation)
+                self.step(*player, action, sink).map(|_| ())
             }
-            Event::FigurePlaced { figure, spot, .. } => Step::Figure(*figure, spot),
-            Event::FigureSkipped { .. } => Step::Pass,
-            Event::AbbotReturned { .. } => Step::ReturnAbbot,
-            Event::AbbeyPlaced { x, y, .. } => Step::Abbey(Pos::new(*x, *y)),
-            Event::DrawChosen { .. } => Step::Draw,
-            Event::AbbeySkipped { .. } => Step::Pass,
-            Event::WagonMoved { x, y, spot, .. } => Step::Wagon(Pos::new(*x, *y), spot),
-            Event::WagonReturned { .. } => Step::Pass,
-            Event::IngotPlaced { x, y, .. } => Step::Ingot(Pos::new(*x, *y)),
-            Event::MagicMoved {
-                figure, x, y, spot, ..
-            } => Step::Magic(*figure, Pos::new(*x, *y), spot),
-            Event::MagicRemoved { figure, .. } => Step::RemoveMagic(*figure),
-            Event::Flew { figure, .. } => Step::Fly(*figure),
-            Event::Landed { spot, .. } => Step::Land(spot),
-            Event::CropModeChosen { mode, .. } => Step::CropMode(*mode),
-            Event::FollowerAdded {
-                figure, x, y, spot, ..
-            } => Step::Crop(true, *figure, Pos::new(*x, *y), spot),
-            Event::FollowerRemoved {
-                figure, x, y, spot, ..
-            } => Step::Crop(false, *figure, Pos::new(*x, *y), spot),
-            Event::CropSkipped { .. } => Step::Pass,
-            Event::FerryPlaced { x, y, from, to, .. } => {
-                Step::Ferry(false, Pos::new(*x, *y), from, to)
-            }
-            Event::FerryMoved { x, y, from, to, .. } => {
-                Step::Ferry(true, Pos::new(*x, *y), from, to)
-            }
-            Event::FerriesDone { .. } => Step::Pass,
-            Event::RobberPlaced { space, .. } => Step::Robber(*space),
-            Event::RobberSkipped { .. } => Step::Pass,
-            Event::ScoringOrdered { x, y, spot, .. } => Step::ScoreNext(Pos::new(*x, *y), spot),
-            Event::ScoreFigureChosen { figure, .. } => Step::ScoreFigure(*figure),
-            Event::VictimChosen { victim, .. } => Step::Victim(*victim),
-            Event::MessageFeatureChosen { x, y, spot, .. } => {
-                Step::Message(Some((None, Pos::new(*x, *y), spot)))
-            }
-            Event::MessageFollowerChosen {
-                figure, x, y, spot, ..
-            } => Step::Message(Some((Some(*figure), Pos::new(*x, *y), spot))),
-            Event::MessageActionTaken { .. } => Step::MessagePlain,
-            Event::MessagePointsTaken { .. } => Step::Message(None),
-            Event::PlayerResigned { player, .. } => return self.resign_into(*player, sink),
-        };
-        let player = e.player().unwrap_or(u8::MAX);
-        self.step(player, step, sink).map(|_| ())
+        }
     }
 }

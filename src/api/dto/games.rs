@@ -7,7 +7,8 @@ pub use crate::store::GameStatus;
 
 use super::clock::{ClockView, VacationView};
 use super::seats::InvitationView;
-use crate::api::action::{ActionDto, Figure, MagicFigure};
+use tilepost_engine::figures::{FigureKind, MagicFigure};
+use tilepost_engine::Action;
 
 /// Options of a new game.
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -104,7 +105,7 @@ pub struct FerryView {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct FigureOnBoard {
     pub seat: u8,
-    pub figure: Figure,
+    pub figure: FigureKind,
     /// Spot in board orientation (`N`, `NNE`, `C`, ... or a catalog feature id).
     pub spot: String,
 }
@@ -248,7 +249,7 @@ pub struct SpotView {
     pub spot: String,
     /// Catalog feature id on the tile (`c1`, `r1`, `f2`, ...).
     pub feature: String,
-    pub figures: Vec<Figure>,
+    pub figures: Vec<FigureKind>,
 }
 
 /// A legal placement of the drawn tile.
@@ -276,5 +277,5 @@ pub struct ActionsView {
     pub version: i64,
     pub pending: Option<PendingView>,
     /// Every legal option, as a complete action.
-    pub actions: Vec<ActionDto>,
+    pub actions: Vec<Action>,
 }

@@ -1,6 +1,8 @@
 //! Request and response bodies of API v1, one file per resource. Separate from database
-//! rows and from engine types: conversions live in `views`; the actions of a move are in
-//! [`crate::api::action`].
+//! rows and from engine types (conversions live in `views`), except the decision
+//! vocabulary: an action and the kinds it names (figures, the mage and the witch, crop
+//! modes, score figures) are the engine's own types, read, written and documented as they
+//! are (the engine's `openapi` feature derives their schemas).
 
 pub mod chat;
 pub mod clock;
@@ -13,7 +15,6 @@ pub mod seats;
 pub mod users;
 pub mod webhooks;
 
-pub use crate::api::action::*;
 pub use chat::*;
 pub use clock::*;
 pub use games::*;
@@ -22,5 +23,7 @@ pub use history::*;
 pub use moves::*;
 pub use pictures::*;
 pub use seats::*;
+pub use tilepost_engine::figures::{FigureKind, MagicFigure};
+pub use tilepost_engine::Action;
 pub use users::*;
 pub use webhooks::*;

@@ -5,7 +5,7 @@ use utoipa::ToSchema;
 
 use super::games::GameStatus;
 use super::history::HistoryEntry;
-use crate::api::action::ActionDto;
+use tilepost_engine::Action;
 
 /// One or more actions of the caller, applied in order and atomically.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -16,7 +16,7 @@ pub struct MoveRequest {
     pub expected_version: Option<i64>,
     #[schema(min_items = 1, max_items = 16)]
     #[serde(deserialize_with = "crate::api::extract::objects")]
-    pub actions: Vec<ActionDto>,
+    pub actions: Vec<Action>,
 }
 
 /// The result of a move or a resignation.
