@@ -38,8 +38,9 @@ function nav() {
     link("/play/new", "New game");
     link("/play/settings", "Settings");
     const out = el("button", { type: "button", class: "linkish" }, `Log out (${user})`);
-    out.addEventListener("click", () => {
-      api.logout();
+    out.addEventListener("click", async () => {
+      out.disabled = true;
+      await api.logOutOnServer(false);
       announce("Logged out.");
       go("/play/login");
     });

@@ -399,4 +399,23 @@ export async function settingsPage(ctx) {
     vac.append(form);
   }
   ctx.main.append(vac);
+
+  const sessions = el(
+    "section",
+    { class: "card", "aria-labelledby": "h-sessions" },
+    el("h2", { id: "h-sessions" }, "Sessions"),
+    el("p", {}, "Log out here, or on every device and browser where you are logged in. Personal access tokens of bots and other clients keep working."),
+  );
+  const here = el("button", { type: "button" }, "Log out");
+  const everywhere = el("button", { type: "button" }, "Log out everywhere");
+  for (const [button, all] of [[here, false], [everywhere, true]]) {
+    button.addEventListener("click", async () => {
+      here.disabled = everywhere.disabled = true;
+      await api.logOutOnServer(all);
+      announce(all ? "Logged out everywhere." : "Logged out.");
+      ctx.go("/play/login");
+    });
+  }
+  sessions.append(here, " ", everywhere);
+  ctx.main.append(sessions);
 }

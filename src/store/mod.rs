@@ -14,6 +14,7 @@ mod lists;
 /// with `migrations/postgres` (see `diesel.toml` and the README); a test checks them
 /// against the migrations of both databases.
 mod schema;
+mod tokens;
 mod webhooks;
 
 use std::sync::Arc;
@@ -31,6 +32,7 @@ pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
 pub use limits::Written;
 pub use lists::{ChatOrder, GameFilter, GameKey, Page};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
+pub use tokens::{TokenGrant, TokenRow, PERSONAL, SESSION};
 pub use webhooks::*;
 
 /// Why a store operation failed.

@@ -10,6 +10,7 @@ pub mod history;
 pub mod moves;
 pub mod pictures;
 pub mod seats;
+pub mod tokens;
 pub mod users;
 pub mod webhooks;
 
@@ -22,5 +23,6 @@ pub use history::*;
 pub use moves::*;
 pub use pictures::*;
 pub use seats::*;
+pub use tokens::*;
 pub use users::*;
 pub use webhooks::*;
