@@ -267,6 +267,10 @@ fn token_of_a_missing_user_is_401_everywhere(app: &TestApp) {
         ),
         ("create_invitation", json!({"username": "ben"})),
         ("create_unsubscribe", json!({"token": "x"})),
+        (
+            "create_personal_token",
+            json!({"name": "bot", "scopes": ["game:read"]}),
+        ),
     ];
     let doc = tilepost::api::openapi_value();
     let mut checked = 0;
