@@ -101,6 +101,19 @@ pub struct Config {
     pub invitations_per_game: i64,
     /// `TILEPOST_INVITATIONS_PER_DAY`: invitations one user may send per day; default 50.
     pub invitations_per_day: i64,
+    /// `TILEPOST_TOKEN_CACHE_MS`: how long a process keeps what the database said about a
+    /// token (so another process's revocation takes effect within it); 0 to 10000, 0
+    /// turns it off; default 2000.
+    pub token_cache_ms: u64,
+    /// `TILEPOST_PERSONAL_TOKENS_PER_DAY`: personal access tokens one user may create
+    /// per day; default 20.
+    pub personal_tokens_per_day: i64,
+    /// `TILEPOST_MOVES_PER_MINUTE`: moves one user may post per minute (also the burst),
+    /// counted in each process; default 120.
+    pub moves_per_minute: i64,
+    /// `TILEPOST_WEBHOOKS_PER_DAY`: webhook endpoints one user may create per day;
+    /// default 20.
+    pub webhooks_per_day: i64,
 }
 
 impl Default for Config {
@@ -148,6 +161,10 @@ impl Default for Config {
             chat_per_minute: 20,
             invitations_per_game: 10,
             invitations_per_day: 50,
+            token_cache_ms: 2_000,
+            personal_tokens_per_day: 20,
+            moves_per_minute: 120,
+            webhooks_per_day: 20,
         }
     }
 }
@@ -202,6 +219,10 @@ impl fmt::Debug for Config {
             .field("chat_per_minute", &self.chat_per_minute)
             .field("invitations_per_game", &self.invitations_per_game)
             .field("invitations_per_day", &self.invitations_per_day)
+            .field("token_cache_ms", &self.token_cache_ms)
+            .field("personal_tokens_per_day", &self.personal_tokens_per_day)
+            .field("moves_per_minute", &self.moves_per_minute)
+            .field("webhooks_per_day", &self.webhooks_per_day)
             .finish()
     }
 }
@@ -274,6 +295,17 @@ impl Config {
             get("TILEPOST_DB_TIMEOUT_MS"),
             &mut c.db_timeout_ms,
         )?;
+        num(
+            "TILEPOST_TOKEN_CACHE_MS",
+            get("TILEPOST_TOKEN_CACHE_MS"),
+            &mut c.token_cache_ms,
+        )?;
+        if c.token_cache_ms > 10_000 {
+            return Err(ConfigError {
+                name: "TILEPOST_TOKEN_CACHE_MS",
+                problem: "at most 10000 (a revocation must take effect within seconds)".into(),
+            });
+        }
         num(
             "TILEPOST_REPLAY_CACHE",
             get("TILEPOST_REPLAY_CACHE"),
@@ -390,6 +422,12 @@ impl Config {
             ("TILEPOST_CHAT_PER_MINUTE", &mut c.chat_per_minute),
             ("TILEPOST_INVITATIONS_PER_GAME", &mut c.invitations_per_game),
             ("TILEPOST_INVITATIONS_PER_DAY", &mut c.invitations_per_day),
+            (
+                "TILEPOST_PERSONAL_TOKENS_PER_DAY",
+                &mut c.personal_tokens_per_day,
+            ),
+            ("TILEPOST_MOVES_PER_MINUTE", &mut c.moves_per_minute),
+            ("TILEPOST_WEBHOOKS_PER_DAY", &mut c.webhooks_per_day),
         ] {
             num(name, get(name), into)?;
             if *into <= 0 {

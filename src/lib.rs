@@ -13,6 +13,7 @@ pub mod cache;
 pub mod clock;
 pub mod config;
 pub mod correspondence;
+pub mod grants;
 pub mod i18n;
 pub mod moves;
 pub mod notify;

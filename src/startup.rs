@@ -59,6 +59,10 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
         use sha2::Digest;
         sha2::Sha256::digest(format!("tilepost-unsubscribe:{secret}").as_bytes()).to_vec()
     };
+    let moves = Arc::new(crate::api::limits::MoveLimiter::new(
+        config.moves_per_minute,
+        clock.clone(),
+    ));
     Ok(web::Data::new(AppState {
         store,
         auth: Arc::new(auth),
@@ -69,6 +73,11 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
             &config.public_url,
         )),
         replays: Arc::new(crate::cache::ReplayCache::new(config.replay_cache)),
+        grants: Arc::new(crate::grants::GrantCache::new(
+            Duration::from_millis(config.token_cache_ms),
+            100_000,
+        )),
+        moves,
     }))
 }
 

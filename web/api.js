@@ -115,6 +115,22 @@ export async function login(name, password) {
   saveLogin(answer.access_token, name);
 }
 
+/**
+ * Logs out on the server too (POST /v1/auth/logout: the token stops working at once),
+ * then forgets the token here; a failure to reach the server still logs out here.
+ */
+export async function logOutOnServer(everywhere) {
+  if (token()) {
+    try {
+      if (everywhere) await del("/v1/users/me/sessions");
+      else await post("/v1/auth/logout");
+    } catch {
+      // the token is gone here below either way
+    }
+  }
+  logout();
+}
+
 /** The tile catalog (GET /v1/tiles), fetched once. */
 let catalog = null;
 export async function tiles() {

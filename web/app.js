@@ -45,8 +45,9 @@ function nav() {
     link("/play/new", t("nav.new"));
     link("/play/settings", t("nav.settings"));
     const out = el("button", { type: "button", class: "linkish" }, t("nav.logout", { name: user }));
-    out.addEventListener("click", () => {
-      api.logout();
+    out.addEventListener("click", async () => {
+      out.disabled = true;
+      await api.logOutOnServer(false);
       announce(t("nav.logged-out"));
       go("/play/login");
     });

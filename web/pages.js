@@ -455,4 +455,23 @@ export async function settingsPage(ctx) {
     vac.append(form);
   }
   ctx.main.append(vac);
+
+  const sessions = el(
+    "section",
+    { class: "card", "aria-labelledby": "h-sessions" },
+    el("h2", { id: "h-sessions" }, t("sessions.title")),
+    el("p", {}, t("sessions.text")),
+  );
+  const here = el("button", { type: "button" }, t("sessions.logout"));
+  const everywhere = el("button", { type: "button" }, t("sessions.everywhere"));
+  for (const [button, all] of [[here, false], [everywhere, true]]) {
+    button.addEventListener("click", async () => {
+      here.disabled = everywhere.disabled = true;
+      await api.logOutOnServer(all);
+      announce(all ? t("sessions.logged-out-everywhere") : t("nav.logged-out"));
+      ctx.go("/play/login");
+    });
+  }
+  sessions.append(here, " ", everywhere);
+  ctx.main.append(sessions);
 }

@@ -1,5 +1,7 @@
-//! Passwords (argon2id) and access tokens (JWT, HS256 pinned, `sub`, `iss`, `aud`,
-//! `iat`, `exp` all required), checked against the injectable clock.
+//! Passwords (argon2id) and login access tokens (JWT, HS256 pinned, `sub`, `sid`,
+//! `iss`, `aud`, `iat`, `exp` all required), checked against the injectable clock. The
+//! `sid` names the login's session row: the token is valid only while that row exists
+//! (see [`super::access`]), so it can be revoked.
 
 use std::sync::{Arc, Mutex};
 
@@ -15,6 +17,8 @@ pub const AUDIENCE: &str = "tilepost-api";
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Claims {
     pub sub: String,
+    /// The session (a row of `access_tokens`).
+    pub sid: String,
     pub iss: String,
     pub aud: String,
     pub iat: i64,
@@ -177,10 +181,11 @@ impl Auth {
         self.ttl_secs
     }
 
-    pub fn issue(&self, user_id: &str, now_ms: i64) -> Result<String, String> {
+    pub fn issue(&self, user_id: &str, session_id: &str, now_ms: i64) -> Result<String, String> {
         let iat = now_ms / 1000;
         let claims = Claims {
             sub: user_id.to_string(),
+            sid: session_id.to_string(),
             iss: ISSUER.into(),
             aud: AUDIENCE.into(),
             iat,
@@ -189,8 +194,9 @@ impl Auth {
         encode(&Header::new(Algorithm::HS256), &claims, &self.enc).map_err(|e| e.to_string())
     }
 
-    /// Returns the user id of a valid token.
-    pub fn verify(&self, token: &str, now_ms: i64) -> Result<String, &'static str> {
+    /// Returns the claims of a token with a valid signature and lifetime (whether its
+    /// session still exists is the caller's question).
+    pub fn verify(&self, token: &str, now_ms: i64) -> Result<Claims, &'static str> {
         let mut v = Validation::new(Algorithm::HS256);
         v.set_issuer(&[ISSUER]);
         v.set_audience(&[AUDIENCE]);
@@ -206,10 +212,10 @@ impl Auth {
         if data.claims.iat > now + 60 {
             return Err("token issued in the future");
         }
-        if data.claims.sub.is_empty() {
+        if data.claims.sub.is_empty() || data.claims.sid.is_empty() {
             return Err("invalid token");
         }
-        Ok(data.claims.sub)
+        Ok(data.claims)
     }
 }
 

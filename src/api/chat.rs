@@ -41,7 +41,7 @@ pub async fn chat_link(st: &AppState, game_id: &str) -> Result<ChatLink, ApiErro
     operation_id = "list_chat",
     tag = "games",
     params(("id" = String, Path, description = "Game id"), ChatQuery),
-    security((), ("bearer" = [])),
+    security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "A page of messages", body = ChatPage),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
@@ -118,7 +118,7 @@ fn check_text(t: &str) -> Result<String, ApiError> {
     tag = "games",
     params(("id" = String, Path, description = "Game id")),
     request_body = ChatRequest,
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 201, description = "The message was posted", body = ChatMessage),
         (status = 400, description = "Invalid text (`validation-failed`)", body = Problem, content_type = "application/problem+json"),

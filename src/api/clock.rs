@@ -18,7 +18,7 @@ use crate::store::VacationRow;
     operation_id = "claim_timeout",
     tag = "games",
     params(("id" = String, Path, description = "Game id")),
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The late player timed out", body = MoveResult),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -102,7 +102,7 @@ pub async fn account_extras(
     operation_id = "start_vacation",
     tag = "users",
     request_body = VacationRequest,
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller is on vacation; the bank", body = VacationStatus),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
@@ -172,7 +172,7 @@ pub async fn start_vacation(
 #[utoipa::path(
     operation_id = "end_vacation",
     tag = "users",
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The vacation ended; the bank", body = VacationStatus),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),

@@ -141,10 +141,16 @@ fn has_nul_escape(body: &[u8]) -> bool {
 #[derive(Clone, Copy, Debug)]
 pub struct UserLocale(pub &'static str);
 
-/// The authenticated caller.
+/// The authenticated caller: the user, the token they used, and its scopes (already
+/// checked against the operation's).
 #[derive(Clone, Debug)]
 pub struct CurrentUser {
     pub id: String,
+    /// The session or personal access token of the request.
+    pub token_id: String,
+    /// Whether the token is a personal access token (else a login session).
+    pub personal: bool,
+    pub scopes: super::access::Scopes,
 }
 
 fn bearer(req: &HttpRequest) -> Option<Result<String, ApiError>> {
@@ -165,27 +171,27 @@ fn bearer(req: &HttpRequest) -> Option<Result<String, ApiError>> {
     Some(Ok(token.to_string()))
 }
 
-/// The caller of a bearer token: a valid signature and lifetime, and a user that still
-/// exists (a token of a deleted user is `401` everywhere, never a failed write later).
+/// The caller of a bearer token: a valid token whose session or personal token row and
+/// user still exist (one lookup, cached briefly: see [`super::access`]), with the scope
+/// the operation needs (else `403 insufficient-scope`).
 pub(super) async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
     let Some(token) = bearer(&req) else {
         return Ok(None);
     };
     let token = token?;
     let st = state(&req)?;
-    let now = st.clock.now_ms();
-    let id = st
-        .auth
-        .verify(&token, now)
-        .map_err(ApiError::unauthorized)?;
-    let Some(user) = st.store.user_by_id(id.clone()).await? else {
-        return Err(ApiError::unauthorized("the token's user no longer exists"));
-    };
+    let grant = super::access::grant_of(&st, &token).await?;
     // the language of this request's problems (see `api::localized`)
-    if let Some(l) = crate::i18n::exact(&user.locale) {
+    if let Some(l) = crate::i18n::exact(&grant.locale) {
         req.extensions_mut().insert(UserLocale(l));
     }
-    Ok(Some(CurrentUser { id }))
+    super::access::allow(&grant, &req)?;
+    Ok(Some(CurrentUser {
+        id: grant.user_id,
+        token_id: grant.token_id,
+        personal: grant.personal,
+        scopes: grant.scopes,
+    }))
 }
 
 impl FromRequest for CurrentUser {
@@ -345,6 +351,13 @@ path_id!(
     IdParam,
     ProblemCode::WebhookNotFound,
     "you have no webhook with this id"
+);
+path_id!(
+    /// The personal access token id of a path `/users/me/tokens/{id}`.
+    TokenId,
+    IdParam,
+    ProblemCode::TokenNotFound,
+    "you have no personal access token with this id"
 );
 path_id!(
     /// The delivery id of a path `…/deliveries/{delivery_id}/…`.

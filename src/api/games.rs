@@ -109,7 +109,7 @@ pub async fn set_up_new_game(
     operation_id = "create_game",
     tag = "games",
     request_body = CreateGameRequest,
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 201, description = "The game was created and waits for players", body = GameView,
             headers(("Location" = String, description = "The game's URL"), ("ETag" = String, description = "The view's version"))),
@@ -246,7 +246,7 @@ pub async fn deadlines_of(
     operation_id = "list_games",
     tag = "games",
     params(ListGamesQuery),
-    security((), ("bearer" = [])),
+    security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "A page of games", body = GameList),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
@@ -349,7 +349,7 @@ pub async fn list_games(
         ("id" = String, Path, description = "Game id"),
         ("If-None-Match" = Option<String>, Header, description = "An ETag from an earlier answer"),
     ),
-    security((), ("bearer" = [])),
+    security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The game", body = GameView,
             headers(("ETag" = String, description = "The view's version"))),
@@ -389,7 +389,7 @@ pub async fn get_game(
     operation_id = "list_placements",
     tag = "games",
     params(("id" = String, Path, description = "Game id")),
-    security((), ("bearer" = [])),
+    security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The placements (empty when no tile is to be placed)", body = PlacementsView),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
@@ -416,7 +416,7 @@ pub async fn list_placements(
     operation_id = "list_actions",
     tag = "games",
     params(("id" = String, Path, description = "Game id")),
-    security((), ("bearer" = [])),
+    security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The pending decision and its options (none once the game is over)", body = ActionsView),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),

@@ -19,7 +19,7 @@ use crate::clock::rfc3339;
     operation_id = "list_events",
     tag = "games",
     params(("id" = String, Path, description = "Game id"), EventsQuery),
-    security((), ("bearer" = [])),
+    security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "A page of the history", body = EventsPage),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
@@ -82,7 +82,7 @@ pub async fn list_events(
     operation_id = "export_game",
     tag = "games",
     params(("id" = String, Path, description = "Game id")),
-    security((), ("bearer" = [])),
+    security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The log", body = GameExport),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),

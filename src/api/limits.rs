@@ -4,6 +4,11 @@
 //! within a sliding window, then `429` with `Retry-After` until the oldest counted
 //! failure leaves the window; a successful login clears its account's failures.
 //! Sign-ups are counted per client address.
+//!
+//! Per-user write quotas answer with `RateLimit-*` headers: games, chat, invitations,
+//! personal access tokens and webhook endpoints are counted in the database (they hold
+//! across processes); moves are counted in each process ([`MoveLimiter`]): a move is the
+//! hot write and must not pay a database round trip for its count.
 
 use super::error::ApiError;
 use super::AppState;
@@ -30,6 +35,8 @@ fn horizon_ms(st: &AppState) -> i64 {
 const DAY_SECS: i64 = 86_400;
 const INVITE_GAME: &str = "invite-game";
 const INVITE_USER: &str = "invite-user";
+const PERSONAL_TOKEN: &str = "personal-token";
+const WEBHOOK_ENDPOINT: &str = "webhook-endpoint";
 
 /// `429` when `subject` has `limit` attempts of `kind` within `window_secs`.
 async fn check(
@@ -308,4 +315,181 @@ pub async fn invited(st: &AppState, game_id: &str, user_id: &str) -> Result<(), 
         )
         .await?;
     Ok(())
+}
+
+/// One more personal access token created by `user_id`
+/// (`TILEPOST_PERSONAL_TOKENS_PER_DAY`; counted in the database, since revoked tokens
+/// leave no row to count).
+pub async fn personal_token_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiError> {
+    counted_quota(
+        st,
+        PERSONAL_TOKEN,
+        user_id,
+        st.config.personal_tokens_per_day,
+        DAY_SECS,
+        "personal access tokens a day",
+    )
+    .await
+}
+
+/// Counts a personal access token created.
+pub async fn personal_token_created(st: &AppState, user_id: &str) -> Result<(), ApiError> {
+    let now = st.clock.now_ms();
+    st.store
+        .record_limit_attempts(
+            vec![(PERSONAL_TOKEN, user_id.to_string())],
+            now,
+            now - horizon_ms(st),
+        )
+        .await?;
+    Ok(())
+}
+
+/// One more webhook endpoint created by `user_id` (`TILEPOST_WEBHOOKS_PER_DAY`; counted
+/// in the database: deleted endpoints leave no row to count, and each creation resolves
+/// the URL's host).
+pub async fn webhook_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiError> {
+    counted_quota(
+        st,
+        WEBHOOK_ENDPOINT,
+        user_id,
+        st.config.webhooks_per_day,
+        DAY_SECS,
+        "webhook endpoints created a day",
+    )
+    .await
+}
+
+/// Counts a webhook endpoint created.
+pub async fn webhook_created(st: &AppState, user_id: &str) -> Result<(), ApiError> {
+    let now = st.clock.now_ms();
+    st.store
+        .record_limit_attempts(
+            vec![(WEBHOOK_ENDPOINT, user_id.to_string())],
+            now,
+            now - horizon_ms(st),
+        )
+        .await?;
+    Ok(())
+}
+
+/// The server's injected clock as a `governor` clock (so tests move it by hand).
+#[derive(Clone)]
+pub struct GovernorClock(pub std::sync::Arc<dyn crate::clock::Clock>);
+
+impl governor::clock::Clock for GovernorClock {
+    type Instant = std::time::Duration;
+
+    fn now(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.0.now_ms().max(0) as u64)
+    }
+}
+
+type Keyed = governor::RateLimiter<
+    String,
+    governor::state::keyed::HashMapStateStore<String>,
+    GovernorClock,
+    governor::middleware::StateInformationMiddleware,
+>;
+
+/// Moves per user and minute (`TILEPOST_MOVES_PER_MINUTE`, also the burst), counted in
+/// memory with `governor`'s GCRA: no database round trip on the hot write. Each server
+/// process counts its own moves, so behind N processes a user may make up to N times the
+/// limit; the limit bounds abuse, it is no quota anyone pays for.
+pub struct MoveLimiter {
+    limiter: Keyed,
+    clock: GovernorClock,
+    limit: u32,
+    checks: std::sync::atomic::AtomicU64,
+}
+
+impl MoveLimiter {
+    pub fn new(per_minute: i64, clock: std::sync::Arc<dyn crate::clock::Clock>) -> MoveLimiter {
+        let limit = u32::try_from(per_minute.max(1)).unwrap_or(u32::MAX);
+        let burst = std::num::NonZeroU32::new(limit).unwrap_or(std::num::NonZeroU32::MIN);
+        let clock = GovernorClock(clock);
+        MoveLimiter {
+            limiter: governor::RateLimiter::hashmap_with_clock(
+                governor::Quota::per_minute(burst),
+                clock.clone(),
+            )
+            .with_middleware::<governor::middleware::StateInformationMiddleware>(),
+            clock,
+            limit,
+            checks: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// Takes one move of `user_id`; `429` with `Retry-After` when none is left.
+    pub fn take(&self, user_id: &str) -> Result<Quota, ApiError> {
+        use governor::clock::Clock as _;
+        // users who stopped moving are forgotten now and then (their state is full again)
+        let n = self
+            .checks
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if n % 4096 == 4095 {
+            self.limiter.retain_recent();
+            self.limiter.shrink_to_fit();
+        }
+        // one move replenishes every 60/limit seconds
+        let per_move_ms = 60_000 / i64::from(self.limit.max(1));
+        match self.limiter.check_key(&user_id.to_string()) {
+            Ok(snapshot) => {
+                let remaining = i64::from(snapshot.remaining_burst_capacity());
+                let used = i64::from(self.limit) - remaining;
+                Ok(Quota {
+                    limit: i64::from(self.limit),
+                    remaining,
+                    reset: ((used * per_move_ms + 999) / 1000).max(1),
+                })
+            }
+            Err(not_until) => {
+                let wait = not_until.wait_time_from(self.clock.now());
+                let secs = (wait.as_millis() as i64 + 999) / 1000;
+                let mut e = ApiError::rate_limited(
+                    format!(
+                        "at most {} moves a minute; try again in {} s",
+                        self.limit,
+                        secs.max(1)
+                    ),
+                    secs,
+                );
+                let full = Quota {
+                    limit: i64::from(self.limit),
+                    remaining: 0,
+                    reset: ((i64::from(self.limit) * per_move_ms + 999) / 1000).max(1),
+                };
+                e.headers.extend(full.headers());
+                Err(e)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::ManualClock;
+
+    #[test]
+    fn moves_are_limited_per_user_and_replenish_with_the_clock() {
+        let clock = std::sync::Arc::new(ManualClock::new(1_000_000));
+        let l = MoveLimiter::new(3, clock.clone());
+        let q: Vec<i64> = (0..3)
+            .map(|_| l.take("ann").expect("within the limit").remaining)
+            .collect();
+        assert_eq!(q, [2, 1, 0]);
+        let e = l.take("ann").expect_err("over the limit");
+        assert_eq!(e.code, crate::api::error::ProblemCode::RateLimited);
+        assert!(e
+            .headers
+            .iter()
+            .any(|(k, v)| *k == "retry-after" && v == "20"));
+        // another user has a limit of their own
+        assert!(l.take("bob").is_ok());
+        // one move comes back every 20 s
+        clock.advance_ms(20_000);
+        assert_eq!(l.take("ann").map(|q| q.remaining).ok(), Some(0));
+        assert!(l.take("ann").is_err());
+    }
 }

@@ -3,6 +3,7 @@
 //! the web client's pages under `/play` (outside the document, see [`play`]),
 //! the problem+json error type, request ids, and `405` answers built from the document.
 
+pub mod access;
 pub mod auth;
 pub mod chat;
 pub mod clock;
@@ -21,6 +22,7 @@ pub mod pictures;
 pub mod play;
 pub mod problem;
 pub mod seats;
+pub mod tokens;
 pub mod users;
 pub mod views;
 pub mod webhooks;
@@ -50,6 +52,10 @@ pub struct AppState {
     pub notifier: Arc<crate::notify::Notifier>,
     /// Replayed games by (id, version).
     pub replays: Arc<crate::cache::ReplayCache>,
+    /// Token lookups, kept for `TILEPOST_TOKEN_CACHE_MS`.
+    pub grants: Arc<crate::grants::GrantCache<access::Grant>>,
+    /// Moves per user and minute, counted in this process.
+    pub moves: Arc<limits::MoveLimiter>,
 }
 
 impl AppState {
@@ -99,6 +105,11 @@ where
                 .service(users::create_token)
                 .service(users::get_me)
                 .service(users::update_me)
+                .service(tokens::logout)
+                .service(tokens::delete_sessions)
+                .service(tokens::create_personal_token)
+                .service(tokens::list_personal_tokens)
+                .service(tokens::delete_personal_token)
                 .service(games::create_game)
                 .service(games::list_games)
                 .service(games::get_game)
@@ -166,6 +177,16 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                     .get("parameters")
                     .and_then(|p| p.as_array())
                     .is_some_and(|p| !p.is_empty());
+                let scope = op
+                    .get("security")
+                    .and_then(|s| s.as_array())
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|r| r.get("bearer").and_then(|b| b.as_array()))
+                    .flatten()
+                    .filter_map(|s| s.as_str())
+                    .next()
+                    .map(str::to_string);
                 let Some(resp) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else {
                     continue;
                 };
@@ -183,6 +204,21 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                     resp.entry("408").or_insert_with(
                         || json!({"$ref": "#/components/responses/RequestTimeout"}),
                     );
+                }
+                if let Some(scope) = scope {
+                    let more =
+                        format!("; or the token lacks the scope `{scope}` (`insufficient-scope`)");
+                    match resp.get_mut("403").and_then(|r| r.get_mut("description")) {
+                        Some(Value::String(d)) => d.push_str(&more),
+                        _ => {
+                            resp.insert(
+                                "403".into(),
+                                problem_response(&format!(
+                                    "The token lacks the scope `{scope}` (`insufficient-scope`)"
+                                )),
+                            );
+                        }
+                    }
                 }
                 resp.entry("500")
                     .or_insert_with(|| json!({"$ref": "#/components/responses/InternalError"}));
@@ -205,8 +241,8 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
     if let Some(c) = v.get_mut("components").and_then(|c| c.as_object_mut()) {
         c.insert(
             "securitySchemes".into(),
-            json!({"bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT",
-                "description": "An access token from POST /v1/auth/token"}}),
+            json!({"bearer": {"type": "http", "scheme": "bearer",
+                "description": "A login access token from POST /v1/auth/token (a JWT with every scope, valid until it expires or its session is logged out), or a personal access token (`tpp_…`, from POST /v1/users/me/tokens) with the scopes chosen at its creation. Each operation's security requirement names the scope it needs (`game:read`, `game:play`, `account`, `webhooks`; none: any token); a token without it gets `403 insufficient-scope`. Revocations take effect at once in the process that revokes and within `TILEPOST_TOKEN_CACHE_MS` (default 2 s) in every other."}}),
         );
         c.insert(
             "responses".into(),

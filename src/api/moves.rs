@@ -112,7 +112,7 @@ fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
         ("If-Match" = Option<String>, Header, pattern = "^(W/)?\"?[0-9]{1,18}\"?$", description = "The expected game version, instead of `expected_version`"),
     ),
     request_body = MoveRequest,
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The actions were applied", body = MoveResult),
         (status = 400, description = "Invalid request (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
@@ -120,6 +120,7 @@ fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
         (status = 403, description = "Not a player of this game, or not the caller's decision (`not-a-player`, `not-your-turn`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The version moved on, the game is not running, or the caller left it (`stale-version`, `game-not-started`, `game-over`, `not-in-game`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many moves this minute (`rate-limited`, `TILEPOST_MOVES_PER_MINUTE`); `Retry-After` says when to retry. Every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "An action is illegal (`illegal-placement`, `tile-does-not-fit`, `feature-occupied`, `no-figure-left`, `unknown-spot`, `figure-not-allowed`, `unexpected-action`, `idempotency-key-reused`; with expansions also `needs-own-follower`, `no-abbot-to-return`, `wagon-out-of-reach`, `barn-not-allowed`, `magic-not-allowed`, `cannot-fly`, `cannot-land`, `crop-not-allowed`, `ferry-not-allowed`, `robber-not-allowed`, `not-in-scoring-order`, `victim-not-allowed`, `message-not-allowed`; `move-past-hidden-information` when actions follow one that drew a tile, rolled the die or drew a message)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -158,11 +159,17 @@ pub async fn submit_move(
     if let Some(resp) = idempotent_answer(&st, &me.id, &idem).await? {
         return Ok(resp);
     }
+    let quota = st.moves.take(&me.id)?;
     let decision = Decision::Play {
         user_id: me.id.clone(),
         actions: r.actions,
     };
-    record(&st, &me, id, decision, Some(expected), idem).await
+    let mut resp = record(&st, &me, id, decision, Some(expected), idem).await;
+    match &mut resp {
+        Ok(r) => quota.apply(r),
+        Err(e) => e.headers.extend(quota.headers()),
+    }
+    resp
 }
 
 /// The answer to a recorded move or resignation (also stored with its idempotency key).
@@ -226,7 +233,7 @@ async fn record(
         ("id" = String, Path, description = "Game id"),
         ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes a retried request return the first response instead of acting twice: 1 to 255 visible ASCII characters"),
     ),
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller left the game", body = MoveResult),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),

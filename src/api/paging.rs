@@ -101,6 +101,16 @@ pub fn parse_delivery_cursor(c: &str) -> Result<(i64, String), ApiError> {
     Ok((number(&f[0])?, f[1].clone()))
 }
 
+/// The personal token list's cursor: `(created_at, id)`.
+pub fn token_cursor(k: &(i64, String)) -> String {
+    encode("t1", &[k.0.to_string(), k.1.clone()])
+}
+
+pub fn parse_token_cursor(c: &str) -> Result<(i64, String), ApiError> {
+    let f = decode(c, "t1", 2)?;
+    Ok((number(&f[0])?, f[1].clone()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

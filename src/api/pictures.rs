@@ -179,7 +179,7 @@ fn version_not_found(version: i64, current: i64) -> ApiError {
         BoardQuery,
         ("If-None-Match" = Option<String>, Header, description = "An ETag from an earlier answer"),
     ),
-    security((), ("bearer" = [])),
+    security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The board: placed tiles, figures and neutral pieces, the players' bar with scores and the drawn tile, the last turn's tiles highlighted", body = String, content_type = "image/svg+xml",
             headers(("ETag" = String, description = "The version and variant of the picture"), ("Cache-Control" = String, description = "Immutable for an explicit version, revalidate otherwise"))),
@@ -208,7 +208,7 @@ pub async fn get_board_svg(
         BoardQuery,
         ("If-None-Match" = Option<String>, Header, description = "An ETag from an earlier answer"),
     ),
-    security((), ("bearer" = [])),
+    security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The board as a PNG image (the SVG picture rasterised)", body = String, content_type = "image/png",
             headers(("ETag" = String, description = "The version and variant of the picture"), ("Cache-Control" = String, description = "Immutable for an explicit version, revalidate otherwise"))),

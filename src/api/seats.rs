@@ -56,7 +56,7 @@ async fn take_seat(
     operation_id = "join_game",
     tag = "games",
     params(("id" = String, Path, description = "Game id")),
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller has a seat; the game view", body = GameView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -81,7 +81,7 @@ pub async fn join_game(
     operation_id = "start_game",
     tag = "games",
     params(("id" = String, Path, description = "Game id")),
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The game started; the game view", body = GameView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -135,7 +135,7 @@ pub async fn start_game(
     tag = "games",
     params(("id" = String, Path, description = "Game id")),
     request_body = InviteRequest,
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 202, description = "The invitation is queued", body = InviteResult),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
@@ -204,7 +204,7 @@ pub async fn create_invitation(
     operation_id = "accept_invitation",
     tag = "games",
     params(("id" = String, Path, description = "Game id")),
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller has a seat; the game view", body = GameView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -227,7 +227,7 @@ pub async fn accept_invitation(
     operation_id = "decline_invitation",
     tag = "games",
     params(("id" = String, Path, description = "Game id")),
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "Declined; the game view", body = GameView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -254,7 +254,7 @@ pub async fn decline_invitation(
     operation_id = "leave_game",
     tag = "games",
     params(("id" = String, Path, description = "Game id")),
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller left; the game view", body = GameView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -288,7 +288,7 @@ pub async fn leave_game(
     operation_id = "abort_game",
     tag = "games",
     params(("id" = String, Path, description = "Game id")),
-    security(("bearer" = [])),
+    security(("bearer" = ["game:play"])),
     responses(
         (status = 204, description = "The game is gone"),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),

@@ -169,10 +169,7 @@ pub async fn create_token(
         ));
     };
     limits::login_succeeded(&st, &r.username).await?;
-    let token = st
-        .auth
-        .issue(&user.id, st.clock.now_ms())
-        .map_err(ApiError::internal)?;
+    let token = super::tokens::start_session(&st, &user.id).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(TokenResponse {
@@ -186,7 +183,7 @@ pub async fn create_token(
 #[utoipa::path(
     operation_id = "get_me",
     tag = "users",
-    security(("bearer" = [])),
+    security(("bearer" = ["account"])),
     responses(
         (status = 200, description = "The caller", body = UserView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -211,7 +208,7 @@ pub async fn get_me(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResp
     operation_id = "update_me",
     tag = "users",
     request_body = UpdateUserRequest,
-    security(("bearer" = [])),
+    security(("bearer" = ["account"])),
     responses(
         (status = 200, description = "The updated account", body = UserView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),

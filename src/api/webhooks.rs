@@ -98,13 +98,14 @@ async fn my_endpoint(
     operation_id = "create_webhook",
     tag = "notifications",
     request_body = CreateWebhookRequest,
-    security(("bearer" = [])),
+    security(("bearer" = ["webhooks"])),
     responses(
-        (status = 201, description = "The endpoint, with its secret (shown only now)", body = WebhookView),
+        (status = 201, description = "The endpoint, with its secret (shown only now); `RateLimit-*` headers say how many more may be created today", body = WebhookView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The caller has the maximum number of endpoints (`webhook-limit-reached`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The URL points to a loopback, link-local or private address, or does not resolve (`webhook-url-not-allowed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many endpoints created today (`rate-limited`, `TILEPOST_WEBHOOKS_PER_DAY`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/users/me/webhooks")]
@@ -128,6 +129,7 @@ pub async fn create_webhook(
             format!("at most {MAX_ENDPOINTS} webhook endpoints per user"),
         ));
     }
+    let quota = super::limits::webhook_quota(&st, &me.id).await?;
     let mut types = r.event_types;
     types.sort();
     types.dedup();
@@ -143,17 +145,20 @@ pub async fn create_webhook(
     };
     // a token whose user no longer exists gets `401` (`StoreError::UnknownUser`)
     st.store.create_endpoint(row.clone()).await?;
-    Ok(HttpResponse::Created()
+    super::limits::webhook_created(&st, &me.id).await?;
+    let mut resp = HttpResponse::Created()
         .insert_header(("Location", format!("/v1/users/me/webhooks/{}", row.id)))
         .insert_header(("Cache-Control", "no-store"))
-        .json(view(&row, true)?))
+        .json(view(&row, true)?);
+    quota.apply(&mut resp);
+    Ok(resp)
 }
 
 /// The caller's webhook endpoints (without secrets).
 #[utoipa::path(
     operation_id = "list_webhooks",
     tag = "notifications",
-    security(("bearer" = [])),
+    security(("bearer" = ["webhooks"])),
     responses(
         (status = 200, description = "The endpoints", body = WebhookList),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -178,7 +183,7 @@ pub async fn list_webhooks(
     operation_id = "delete_webhook",
     tag = "notifications",
     params(("id" = String, Path, description = "Webhook id")),
-    security(("bearer" = [])),
+    security(("bearer" = ["webhooks"])),
     responses(
         (status = 204, description = "The endpoint is gone"),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -202,7 +207,7 @@ pub async fn delete_webhook(
     operation_id = "rotate_webhook_secret",
     tag = "notifications",
     params(("id" = String, Path, description = "Webhook id")),
-    security(("bearer" = [])),
+    security(("bearer" = ["webhooks"])),
     responses(
         (status = 200, description = "The endpoint with its new secret (shown only now)", body = WebhookView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -231,7 +236,7 @@ pub async fn rotate_webhook_secret(
     operation_id = "list_webhook_deliveries",
     tag = "notifications",
     params(("id" = String, Path, description = "Webhook id"), DeliveriesQuery),
-    security(("bearer" = [])),
+    security(("bearer" = ["webhooks"])),
     responses(
         (status = 200, description = "The deliveries", body = DeliveryList),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
@@ -268,7 +273,7 @@ pub async fn list_webhook_deliveries(
         ("id" = String, Path, description = "Webhook id"),
         ("delivery_id" = String, Path, description = "Delivery id"),
     ),
-    security(("bearer" = [])),
+    security(("bearer" = ["webhooks"])),
     responses(
         (status = 202, description = "The delivery is queued", body = DeliveryView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -330,7 +335,7 @@ async fn settings_of(st: &AppState, user_id: &str) -> Result<NotificationSetting
 #[utoipa::path(
     operation_id = "get_notification_settings",
     tag = "notifications",
-    security(("bearer" = [])),
+    security(("bearer" = ["account"])),
     responses(
         (status = 200, description = "The switches", body = NotificationSettings),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -349,7 +354,7 @@ pub async fn get_notification_settings(
     operation_id = "update_notification_settings",
     tag = "notifications",
     request_body = NotificationSettings,
-    security(("bearer" = [])),
+    security(("bearer" = ["account"])),
     responses(
         (status = 200, description = "The switches after the change", body = NotificationSettings),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),

@@ -15,6 +15,7 @@ mod lists;
 /// against the migrations of both databases.
 mod schema;
 mod status;
+mod tokens;
 mod webhooks;
 
 use std::sync::Arc;
@@ -33,6 +34,7 @@ pub use limits::Written;
 pub use lists::{ChatOrder, GameFilter, GameKey, Page};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
 pub use status::{DeliveryStatus, GameStatus, InvitationState, InviteStatus, OutboxStatus};
+pub use tokens::{TokenGrant, TokenRow, PERSONAL, SESSION};
 pub use webhooks::*;
 
 /// Why a store operation failed.

@@ -1,6 +1,19 @@
 // @generated automatically by Diesel CLI.
 
 diesel::table! {
+    access_tokens (id) {
+        id -> Text,
+        user_id -> Text,
+        kind -> Text,
+        name -> Nullable<Text>,
+        secret_hash -> Nullable<Text>,
+        scopes -> Text,
+        created_at -> Int8,
+        expires_at -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
     chat_messages (id) {
         id -> Text,
         game_id -> Text,
@@ -183,6 +196,7 @@ diesel::table! {
     }
 }
 
+diesel::joinable!(access_tokens -> users (user_id));
 diesel::joinable!(chat_messages -> games (game_id));
 diesel::joinable!(chat_messages -> users (user_id));
 diesel::joinable!(game_clocks -> games (game_id));
@@ -200,6 +214,7 @@ diesel::joinable!(webhook_deliveries -> outbox (outbox_id));
 diesel::joinable!(webhook_endpoints -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    access_tokens,
     chat_messages,
     game_clocks,
     game_events,

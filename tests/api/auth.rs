@@ -15,6 +15,19 @@ fn claims(sub: &str, iat: i64, exp: i64) -> serde_json::Value {
     json!({"sub": sub, "iss": "tilepost", "aud": "tilepost-api", "iat": iat, "exp": exp})
 }
 
+/// The session id (`sid`) of a login token.
+fn sid_of(token: &str) -> serde_json::Value {
+    let payload = token.split('.').nth(1).expect("a JWT");
+    let payload: serde_json::Value = serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(payload)
+            .expect("base64url"),
+    )
+    .expect("JSON claims");
+    assert!(payload["sid"].is_string(), "{payload}");
+    payload["sid"].clone()
+}
+
 fn sign(alg: Algorithm, secret: &str, c: &serde_json::Value) -> String {
     encode(
         &Header::new(alg),
@@ -60,6 +73,13 @@ fn bad_tokens_get_401(app: &TestApp) {
     let ann = app.user("ann");
     let now = app.clock.now_ms() / 1000;
     let sub = ann.user_id.clone();
+    let sid = sid_of(ann.token.as_deref().unwrap());
+    // every case below names ann's live session: each is refused for its own flaw
+    let claims = |sub: &str, iat: i64, exp: i64| {
+        let mut c = claims(sub, iat, exp);
+        c["sid"] = sid.clone();
+        c
+    };
     let none = format!(
         "{}.{}.",
         b64(&json!({"alg": "none", "typ": "JWT"})),
@@ -107,9 +127,31 @@ fn bad_tokens_get_401(app: &TestApp) {
             "{what}"
         );
     }
-    // a well-formed token of the right key works
+    // a well-formed token of the right key works when it names a live session of its
+    // user, and only then
     let good = sign(Algorithm::HS256, JWT_SECRET, &claims(&sub, now, now + 600));
     assert_eq!(ann.with_token(&good).get("/v1/users/me").status, 200);
+    let mut no_session = claims(&sub, now, now + 600);
+    no_session["sid"] = json!(uuid::Uuid::new_v4().to_string());
+    let no_session = sign(Algorithm::HS256, JWT_SECRET, &no_session);
+    ann.with_token(&no_session)
+        .get("/v1/users/me")
+        .problem(401, "unauthorized");
+    // another user's session under ann's name
+    let bob = app.user("bob");
+    let mut stolen = claims(&sub, now, now + 600);
+    stolen["sid"] = sid_of(bob.token.as_deref().unwrap());
+    let stolen = sign(Algorithm::HS256, JWT_SECRET, &stolen);
+    ann.with_token(&stolen)
+        .get("/v1/users/me")
+        .problem(401, "unauthorized");
+    // a token without a session id
+    let mut no_sid = claims(&sub, now, now + 600);
+    no_sid.as_object_mut().unwrap().remove("sid");
+    let no_sid = sign(Algorithm::HS256, JWT_SECRET, &no_sid);
+    ann.with_token(&no_sid)
+        .get("/v1/users/me")
+        .problem(401, "unauthorized");
     // no token, or another scheme
     app.anon().get("/v1/users/me").problem(401, "unauthorized");
     app.anon()

@@ -141,6 +141,8 @@ pub fn test_config(url: &str) -> Config {
         chat_per_minute: 100_000,
         invitations_per_game: 100_000,
         invitations_per_day: 100_000,
+        webhooks_per_day: 100_000,
+        moves_per_minute: 100_000,
         ..Config::default()
     }
 }

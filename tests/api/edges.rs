@@ -230,9 +230,25 @@ fn token_of_a_missing_user_is_401_everywhere(app: &TestApp) {
     let id = start_game(&[&ann, &ben], Value::Null);
     let auth =
         tilepost::api::auth::Auth::new(JWT_SECRET.as_bytes(), 3600, 64, 1, 1, 1).expect("auth");
+    // a validly signed token of a user that does not exist, naming a live session (ann's)
+    let sid = {
+        use base64::Engine as _;
+        let payload = ann.token.as_deref().and_then(|t| t.split('.').nth(1));
+        let claims: Value = serde_json::from_slice(
+            &base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .decode(payload.expect("a JWT"))
+                .expect("base64url"),
+        )
+        .expect("claims");
+        claims["sid"].as_str().expect("a session id").to_string()
+    };
     let ghost = ann.with_token(
         &auth
-            .issue("00000000-0000-0000-0000-000000000000", app.clock.now_ms())
+            .issue(
+                "00000000-0000-0000-0000-000000000000",
+                &sid,
+                app.clock.now_ms(),
+            )
             .expect("token"),
     );
     let bodies: &[(&str, Value)] = &[
@@ -251,6 +267,10 @@ fn token_of_a_missing_user_is_401_everywhere(app: &TestApp) {
         ),
         ("create_invitation", json!({"username": "ben"})),
         ("create_unsubscribe", json!({"token": "x"})),
+        (
+            "create_personal_token",
+            json!({"name": "bot", "scopes": ["game:read"]}),
+        ),
     ];
     let doc = tilepost::api::openapi_value();
     let mut checked = 0;

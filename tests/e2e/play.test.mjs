@@ -310,9 +310,23 @@ step("a figure decided on its own, on the tile just placed", async () => {
   assert.equal(await page.getByRole("heading", { name: "Your move: a figure" }).count(), 0);
 });
 
+/** Whether the server still takes `token` (it refuses a token that was logged out). */
+async function tokenWorks(page, token) {
+  const r = await page.request.get(new URL("/v1/users/me", page.url()).href, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  return r.status() === 200;
+}
+
+const storedToken = (page) => page.evaluate(() => localStorage.getItem("tilepost.token"));
+
 step("log out, a wrong password is refused, log in again", async () => {
+  const first = await storedToken(ben);
+  assert.ok(await tokenWorks(ben, first));
   await ben.getByRole("button", { name: /^Log out/ }).click();
   await ben.waitForURL("**/play/login");
+  assert.equal(await storedToken(ben), null, "the token is forgotten");
+  assert.ok(!(await tokenWorks(ben, first)), "the server refuses the token logged out");
   await ben.getByLabel("Username").fill(BEN);
   await ben.getByLabel("Password").fill("not the password");
   watch.expected.push(/console error: Failed to load resource: the server responded with a status of 401.*\/v1\/auth\/token/);
@@ -322,6 +336,16 @@ step("log out, a wrong password is refused, log in again", async () => {
   await ben.getByRole("button", { name: "Log in" }).click();
   await ben.getByRole("heading", { name: "My games" }).waitFor();
   assert.deepEqual(watch.expected, [], "the 401 answer was seen");
+  // log out everywhere, from the settings page; then log in again
+  const second = await storedToken(ben);
+  await ben.getByRole("link", { name: "Settings" }).click();
+  await ben.getByRole("button", { name: "Log out everywhere" }).click();
+  await ben.waitForURL("**/play/login");
+  assert.ok(!(await tokenWorks(ben, second)), "every session of ben has ended");
+  await ben.getByLabel("Username").fill(BEN);
+  await ben.getByLabel("Password").fill(PASSWORD);
+  await ben.getByRole("button", { name: "Log in" }).click();
+  await ben.getByRole("heading", { name: "My games" }).waitFor();
   await ben.locator("ul.games a").first().click();
   await ben.waitForURL(`**${gameUrl}`);
   await ben.locator("main[data-version]").waitFor();

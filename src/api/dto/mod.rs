@@ -12,6 +12,7 @@ pub mod history;
 pub mod moves;
 pub mod pictures;
 pub mod seats;
+pub mod tokens;
 pub mod users;
 pub mod webhooks;
 
@@ -25,5 +26,6 @@ pub use pictures::*;
 pub use seats::*;
 pub use tilepost_engine::figures::{FigureKind, MagicFigure};
 pub use tilepost_engine::Action;
+pub use tokens::*;
 pub use users::*;
 pub use webhooks::*;

@@ -1,0 +1,168 @@
+//! Migrations over existing data: the case-insensitive usernames migration
+//! (`2024-04-03-000000_usernames_case_insensitive`) meets accounts whose names differ
+//! only in case (`ann`, `ANN`, `Ann`). As it says, the oldest holder keeps the name (then
+//! the smallest id), each later one gets a suffix of its id, the unique index goes on,
+//! and every account can still log in under the name it now has.
+
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel::sql_types::Text;
+use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use serde_json::json;
+
+use crate::common::*;
+
+const PG: EmbeddedMigrations = embed_migrations!("migrations/postgres");
+const SQLITE: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+
+/// The migration under test.
+const CASE_INSENSITIVE: &str = "2024-04-03-000000_usernames_case_insensitive";
+
+/// Runs the migrations before `stop` (by name, in order), then `between`, then the rest.
+fn migrate_around<C>(c: &mut C, all: EmbeddedMigrations, stop: &str, between: impl FnOnce(&mut C))
+where
+    C: MigrationHarness<C::Backend> + diesel::Connection,
+{
+    let pending = c.pending_migrations(all).expect("pending migrations");
+    let names: Vec<String> = pending.iter().map(|m| m.name().to_string()).collect();
+    let at = names
+        .iter()
+        .position(|n| n == stop)
+        .unwrap_or_else(|| panic!("no migration {stop} among {names:?}"));
+    for m in &pending[..at] {
+        c.run_migration(&**m).expect("an earlier migration");
+    }
+    between(c);
+    for m in &pending[at..] {
+        c.run_migration(&**m)
+            .unwrap_or_else(|e| panic!("{}: {e}", m.name()));
+    }
+}
+
+#[derive(QueryableByName, Debug, PartialEq, Eq)]
+struct Named {
+    #[diesel(sql_type = Text)]
+    id: String,
+    #[diesel(sql_type = Text)]
+    username: String,
+}
+
+/// `ann` (oldest), `ANN` and `Ann` (same time, ids ordered), and `bob`.
+fn users_sql(hash: &str) -> String {
+    let row = |id: &str, name: &str, at: i64| {
+        format!(
+            "INSERT INTO users (id, username, email, password_hash, notify_turn, notify_finished, created_at) \
+             VALUES ('{id}', '{name}', '{name}@example.com', '{hash}', 1, 1, {at});"
+        )
+    };
+    [
+        row("cccccccc-0000-0000-0000-000000000001", "ANN", 2_000),
+        row("aaaaaaaa-0000-0000-0000-000000000002", "ann", 1_000),
+        row("bbbbbbbb-0000-0000-0000-000000000003", "Ann", 2_000),
+        row("dddddddd-0000-0000-0000-000000000004", "bob", 3_000),
+    ]
+    .concat()
+}
+
+fn names(rows: Vec<Named>) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = rows.into_iter().map(|n| (n.id, n.username)).collect();
+    v.sort();
+    v
+}
+
+fn duplicates_in_case_are_renamed_and_can_log_in(kind: Db) {
+    use argon2::password_hash::{PasswordHasher, SaltString};
+    let hash = argon2::Argon2::new(
+        argon2::Algorithm::Argon2id,
+        argon2::Version::V0x13,
+        argon2::Params::new(64, 1, 1, None).expect("params"),
+    )
+    .hash_password(
+        b"correct horse",
+        &SaltString::encode_b64(b"a fixed salt").expect("salt"),
+    )
+    .expect("hash")
+    .to_string();
+    let db = TestDb::new(kind);
+    let sql = users_sql(&hash);
+    let query = "SELECT id, username FROM users";
+    let after = match kind {
+        Db::Postgres => {
+            let mut c = diesel::PgConnection::establish(&db.url).expect("connect");
+            migrate_around(&mut c, PG, CASE_INSENSITIVE, |c| {
+                c.batch_execute(&sql).expect("the users")
+            });
+            let dup = diesel::sql_query(
+                "INSERT INTO users (id, username, email, password_hash, created_at) \
+                 VALUES ('e', 'BOB', 'b@example.com', 'x', 1)",
+            )
+            .execute(&mut c);
+            assert!(dup.is_err(), "the index refuses a new duplicate in case");
+            names(diesel::sql_query(query).load(&mut c).expect("users"))
+        }
+        Db::Sqlite => {
+            let path = db.url.trim_start_matches("sqlite://").to_string();
+            let mut c = diesel::SqliteConnection::establish(&path).expect("connect");
+            migrate_around(&mut c, SQLITE, CASE_INSENSITIVE, |c| {
+                c.batch_execute(&sql).expect("the users")
+            });
+            let dup = diesel::sql_query(
+                "INSERT INTO users (id, username, email, password_hash, created_at) \
+                 VALUES ('e', 'BOB', 'b@example.com', 'x', 1)",
+            )
+            .execute(&mut c);
+            assert!(dup.is_err(), "the index refuses a new duplicate in case");
+            names(diesel::sql_query(query).load(&mut c).expect("users"))
+        }
+    };
+    let want: Vec<(String, String)> = [
+        ("aaaaaaaa-0000-0000-0000-000000000002", "ann"),
+        ("bbbbbbbb-0000-0000-0000-000000000003", "Ann-bbbbbbbb"),
+        ("cccccccc-0000-0000-0000-000000000001", "ANN-cccccccc"),
+        ("dddddddd-0000-0000-0000-000000000004", "bob"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(after, want);
+    // the server on that database: every account logs in under its name, `ann` in any
+    // case is the oldest account, and the name cannot be taken again in another case
+    let server = tilepost::startup::spawn(
+        test_config(&db.url),
+        std::sync::Arc::new(tilepost::clock::SystemClock),
+    )
+    .expect("server");
+    let anon = Client::new(&server.url(), None);
+    for (id, name) in &want {
+        let t = anon.post(
+            "/v1/auth/token",
+            json!({"username": name, "password": "correct horse"}),
+        );
+        let token = t.ok()["access_token"].as_str().expect("token").to_string();
+        let me = anon.with_token(&token).get("/v1/users/me");
+        assert_eq!(me.ok()["id"], id.as_str(), "{name}");
+    }
+    let t = anon.post(
+        "/v1/auth/token",
+        json!({"username": "ANN", "password": "correct horse"}),
+    );
+    let me = anon
+        .with_token(t.ok()["access_token"].as_str().unwrap())
+        .get("/v1/users/me");
+    assert_eq!(me.ok()["username"], "ann");
+    anon.post(
+        "/v1/users",
+        json!({"username": "aNN", "email": "x@example.com", "password": "correct horse"}),
+    )
+    .problem(409, "username-taken");
+}
+
+#[test]
+fn case_duplicates_before_the_migration_sqlite() {
+    duplicates_in_case_are_renamed_and_can_log_in(Db::Sqlite);
+}
+
+#[test]
+fn case_duplicates_before_the_migration_postgres() {
+    duplicates_in_case_are_renamed_and_can_log_in(Db::Postgres);
+}
