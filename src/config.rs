@@ -101,6 +101,17 @@ pub struct Config {
     pub invitations_per_game: i64,
     /// `TILEPOST_INVITATIONS_PER_DAY`: invitations one user may send per day; default 50.
     pub invitations_per_day: i64,
+    /// `TILEPOST_ACCOUNT_EMAILS_PER_ADDRESS`: account emails (password reset links, new
+    /// confirmation links, address changes) asked for from one client address per hour;
+    /// default 10.
+    pub account_emails_per_address: i64,
+    /// `TILEPOST_ACCOUNT_EMAILS_PER_TARGET`: account emails per hour for one account (or,
+    /// for reset requests, one email address, whether an account has it or not);
+    /// default 3.
+    pub account_emails_per_target: i64,
+    /// `TILEPOST_EXPORTS_PER_HOUR`: downloads of one's own data per user and hour;
+    /// default 5.
+    pub exports_per_hour: i64,
 }
 
 impl Default for Config {
@@ -148,6 +159,9 @@ impl Default for Config {
             chat_per_minute: 20,
             invitations_per_game: 10,
             invitations_per_day: 50,
+            account_emails_per_address: 10,
+            account_emails_per_target: 3,
+            exports_per_hour: 5,
         }
     }
 }
@@ -202,6 +216,12 @@ impl fmt::Debug for Config {
             .field("chat_per_minute", &self.chat_per_minute)
             .field("invitations_per_game", &self.invitations_per_game)
             .field("invitations_per_day", &self.invitations_per_day)
+            .field(
+                "account_emails_per_address",
+                &self.account_emails_per_address,
+            )
+            .field("account_emails_per_target", &self.account_emails_per_target)
+            .field("exports_per_hour", &self.exports_per_hour)
             .finish()
     }
 }
@@ -390,6 +410,15 @@ impl Config {
             ("TILEPOST_CHAT_PER_MINUTE", &mut c.chat_per_minute),
             ("TILEPOST_INVITATIONS_PER_GAME", &mut c.invitations_per_game),
             ("TILEPOST_INVITATIONS_PER_DAY", &mut c.invitations_per_day),
+            (
+                "TILEPOST_ACCOUNT_EMAILS_PER_ADDRESS",
+                &mut c.account_emails_per_address,
+            ),
+            (
+                "TILEPOST_ACCOUNT_EMAILS_PER_TARGET",
+                &mut c.account_emails_per_target,
+            ),
+            ("TILEPOST_EXPORTS_PER_HOUR", &mut c.exports_per_hour),
         ] {
             num(name, get(name), into)?;
             if *into <= 0 {

@@ -4,7 +4,11 @@
 //   /play/login, /play/signup   log in, sign up
 //   /play/new                   create a game
 //   /play/games/{id}            a game: board, move, scores, history, chat
-//   /play/settings              email notifications and vacation
+//   /play/settings              account (address, password, data, deletion), email
+//                               notifications and vacation
+//   /play/forgot-password       ask for a password reset link
+//   /play/reset-password        choose a new password (the link of the reset email)
+//   /play/verify-email          confirm an address (the link of the confirmation email)
 
 import * as api from "./api.js";
 import { el, announce, clearStatus } from "./pages.js";
@@ -70,7 +74,7 @@ async function render() {
   main.replaceChildren();
   for (const k of Object.keys(main.dataset)) delete main.dataset[k];
   const loggedIn = Boolean(api.token());
-  const open = ["/play/login", "/play/signup"];
+  const open = ["/play/login", "/play/signup", "/play/forgot-password", "/play/reset-password", "/play/verify-email"];
   const gameMatch = path.match(/^\/play\/games\/([^/]+)$/);
   if (!loggedIn && !open.includes(path) && !gameMatch) {
     sessionStorage.setItem("tilepost.next", location.pathname);
@@ -83,6 +87,9 @@ async function render() {
     else if (path === "/play/games") await pages.gamesPage(ctx);
     else if (path === "/play/new") await pages.newGamePage(ctx);
     else if (path === "/play/settings") await pages.settingsPage(ctx);
+    else if (path === "/play/forgot-password") await pages.forgotPasswordPage(ctx);
+    else if (path === "/play/reset-password") await pages.resetPasswordPage(ctx);
+    else if (path === "/play/verify-email") await pages.verifyEmailPage(ctx);
     else if (gameMatch) await gamePage(ctx, decodeURIComponent(gameMatch[1]));
     else {
       main.append(el("h1", {}, "Not found"), el("p", {}, el("a", { href: "/play/games" }, "My games")));

@@ -3,6 +3,7 @@
 //! the web client's pages under `/play` (outside the document, see [`play`]),
 //! the problem+json error type, request ids, and `405` answers built from the document.
 
+pub mod account;
 pub mod action;
 pub mod auth;
 pub mod chat;
@@ -132,6 +133,14 @@ where
             .service(users::create_token)
             .service(users::get_me)
             .service(users::update_me)
+            .service(account::delete_me)
+            .service(account::export_me)
+            .service(account::change_password)
+            .service(account::change_email)
+            .service(account::resend_verification)
+            .service(account::verify_email)
+            .service(account::request_password_reset)
+            .service(account::reset_password)
             .service(games::create_game)
             .service(games::list_games)
             .service(games::get_game)

@@ -2,6 +2,7 @@
 //! rows and from engine types: conversions live in `views`; the actions of a move are in
 //! [`crate::api::action`].
 
+pub mod account;
 pub mod chat;
 pub mod clock;
 pub mod games;
@@ -14,6 +15,7 @@ pub mod users;
 pub mod webhooks;
 
 pub use crate::api::action::*;
+pub use account::*;
 pub use chat::*;
 pub use clock::*;
 pub use games::*;
