@@ -339,15 +339,21 @@ impl Store {
     ) -> Result<(), StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
-                let old: Option<String> = users::table
-                    .find(&user_id)
-                    .filter(users::deleted_at.is_null())
-                    .select(users::username)
-                    .first(c)
-                    .optional()?;
-                let Some(old) = old else {
+                // the first statement writes, so SQLite takes its write lock at once
+                let n = diesel::update(
+                    users::table
+                        .find(&user_id)
+                        .filter(users::deleted_at.is_null()),
+                )
+                .set(users::deleted_at.eq(Some(now)))
+                .execute(c)?;
+                if n == 0 {
                     return Err(TxError::Store(StoreError::UnknownUser));
-                };
+                }
+                let old: String = users::table
+                    .find(&user_id)
+                    .select(users::username)
+                    .first(c)?;
                 let endpoint_ids = webhook_endpoints::table
                     .filter(webhook_endpoints::user_id.eq(&user_id))
                     .select(webhook_endpoints::id);
