@@ -113,6 +113,18 @@ async fn check_password(
     Ok(())
 }
 
+/// An address as sign-up and address changes take it.
+pub fn valid_email(s: &str) -> bool {
+    let Some((local, domain)) = s.split_once('@') else {
+        return false;
+    };
+    (3..=254).contains(&s.len())
+        && !local.is_empty()
+        && !domain.is_empty()
+        && !domain.contains('@')
+        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
 fn valid_password(p: &str) -> bool {
     (8..=256).contains(&p.chars().count())
 }
@@ -248,7 +260,8 @@ async fn send_resets(st: &AppState, email: String) -> Result<(), ApiError> {
             now,
             RESET_TTL_MS,
         );
-        let msg = notify::password_reset(&st.notifier, &recipient(&u), &token, link.expires_at, now);
+        let msg =
+            notify::password_reset(&st.notifier, &recipient(&u), &token, link.expires_at, now);
         st.store.add_link(link, msg).await?;
     }
     st.notifier.wake();
@@ -372,7 +385,7 @@ pub async fn change_email(
     body: ApiJson<ChangeEmailRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let r = body.0;
-    if !super::users::valid_email(&r.email) {
+    if !valid_email(&r.email) {
         return Err(ApiError::validation("email", "not an email address"));
     }
     let u = me_row(&st, &me).await?;
@@ -388,7 +401,7 @@ pub async fn change_email(
         .await?;
     st.notifier.wake();
     let u = me_row(&st, &me).await?;
-    Ok(HttpResponse::Ok().json(super::users::user_view(&u)))
+    Ok(HttpResponse::Ok().json(super::views::user_view(&u)))
 }
 
 /// Delete the caller's account (the password required).
@@ -419,7 +432,11 @@ pub async fn delete_me(
         match g.game.status {
             GameStatus::Finished => {}
             GameStatus::Open if g.game.creator_id == u.id => {
-                match st.store.abort_game(g.game.id.clone(), st.clock.now_ms()).await {
+                match st
+                    .store
+                    .abort_game(g.game.id.clone(), st.clock.now_ms())
+                    .await
+                {
                     Ok(()) | Err(StoreError::NotFound) => {}
                     // it started meanwhile: resign below on the next pass
                     Err(StoreError::Conflict(_)) => resign(&st, &u.id, &g.game.id).await?,

@@ -2,48 +2,20 @@
 
 use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 
+use super::account::valid_email;
 use super::dto::*;
 use super::error::{ApiError, Problem, ProblemCode};
 use super::extract::{ApiJson, ClientAddr, CurrentUser};
 use super::limits;
+use super::views::user_view;
 use super::AppState;
-use crate::clock::rfc3339;
 use crate::i18n;
 use crate::store::UserRow;
-
-pub(crate) fn user_view(u: &UserRow) -> UserView {
-    UserView {
-        id: u.id.clone(),
-        username: u.username.clone(),
-        email: u.email.clone(),
-        email_verified: u.email_verified_at.is_some(),
-        notifications: NotificationPrefs {
-            turn: u.notify_turn != 0,
-            finished: u.notify_finished != 0,
-        },
-        locale: u.locale.clone(),
-        time_zone: u.time_zone.clone(),
-        created_at: rfc3339(u.created_at),
-        waiting: None,
-        vacation: None,
-    }
-}
 
 fn valid_username(s: &str) -> bool {
     (3..=32).contains(&s.len())
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-}
-
-pub(crate) fn valid_email(s: &str) -> bool {
-    let Some((local, domain)) = s.split_once('@') else {
-        return false;
-    };
-    (3..=254).contains(&s.len())
-        && !local.is_empty()
-        && !domain.is_empty()
-        && !domain.contains('@')
-        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
 /// Register a user.

@@ -576,7 +576,10 @@ fn account_row(
     let loc = to.locale;
     let [subject, body, action, ignore] = keys;
     let expires = i18n::datetime(expires_at, loc, to.time_zone);
-    let args = [("name", to.name.into()), ("expires", expires.as_str().into())];
+    let args = [
+        ("name", to.name.into()),
+        ("expires", expires.as_str().into()),
+    ];
     let (link_name, url) = link;
     let text = format!(
         "{}\n\n{}\n{}: {url}\n\n{}\n",
@@ -632,7 +635,12 @@ pub fn verify_email(
     account_row(
         "account.verify_email",
         to,
-        ["verify-subject", "verify-body", "verify-action", "verify-ignore"],
+        [
+            "verify-subject",
+            "verify-body",
+            "verify-action",
+            "verify-ignore",
+        ],
         ("verify", url),
         expires_at,
         now,
@@ -652,7 +660,12 @@ pub fn password_reset(
     account_row(
         "account.password_reset",
         to,
-        ["reset-subject", "reset-body", "reset-action", "reset-ignore"],
+        [
+            "reset-subject",
+            "reset-body",
+            "reset-action",
+            "reset-ignore",
+        ],
         ("reset", url),
         expires_at,
         now,

@@ -168,7 +168,11 @@ impl Store {
     }
 
     /// Confirms an address with a link; the user id when it worked.
-    pub async fn confirm_email(&self, hash: String, now: i64) -> Result<Option<String>, StoreError> {
+    pub async fn confirm_email(
+        &self,
+        hash: String,
+        now: i64,
+    ) -> Result<Option<String>, StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
                 let Some(t) = take_link(c, &hash, TokenPurpose::VerifyEmail, now)? else {
@@ -276,7 +280,12 @@ impl Store {
                         users::email_verified_at.eq(None::<i64>),
                     ))
                     .execute(c)?;
-                void_links(c, &user_id, TokenPurpose::PasswordReset.as_str(), link.created_at)?;
+                void_links(
+                    c,
+                    &user_id,
+                    TokenPurpose::PasswordReset.as_str(),
+                    link.created_at,
+                )?;
                 void_links(c, &user_id, &link.purpose, link.created_at)?;
                 diesel::insert_into(account_tokens::table)
                     .values(&link)

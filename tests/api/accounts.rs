@@ -128,7 +128,8 @@ fn unverified_gets_only_the_confirmation(kind: Db) {
     .ok();
     wait_for(&app, 0, "dan's invitation", || {
         rx.accepted().iter().any(|r| {
-            r.json["type"] == "game.invited" && r.json["data"]["recipient"]["user_id"] == dan.user_id
+            r.json["type"] == "game.invited"
+                && r.json["data"]["recipient"]["user_id"] == dan.user_id
         })
     });
     for r in rx.everything() {
@@ -269,7 +270,11 @@ fn reset_answers_alike(app: &TestApp) {
         let unknown = request_reset(app, "nobody@example.com");
         let unconfirmed = request_reset(app, "ben@example.com");
         assert_eq!(comparable(&known), comparable(&unknown), "round {round}");
-        assert_eq!(comparable(&known), comparable(&unconfirmed), "round {round}");
+        assert_eq!(
+            comparable(&known),
+            comparable(&unconfirmed),
+            "round {round}"
+        );
         let expected = if round < 3 { 202 } else { 429 };
         assert_eq!(known.status, expected, "round {round}: {}", known.text);
     }
@@ -391,7 +396,9 @@ fn export_has_mine_and_no_secrets(app: &TestApp) {
     assert_eq!(v["games"][0]["id"], id.as_str());
     let seats = v["games"][0]["seats"].as_array().unwrap();
     assert_eq!(seats.len(), 2);
-    assert!(seats.iter().any(|s| s["username"] == "ben" && s["me"] == false));
+    assert!(seats
+        .iter()
+        .any(|s| s["username"] == "ben" && s["me"] == false));
     assert_eq!(v["chat"].as_array().unwrap().len(), 1);
     assert_eq!(v["chat"][0]["text"], "good luck, ben");
     assert_eq!(v["webhooks"][0]["url"], "http://127.0.0.1:9/hook");
@@ -440,8 +447,11 @@ fn deletion_keeps_games_and_forgets_the_user(app: &TestApp) {
         json!({"text": "I am quokka77, write to quokka77@example.com"}),
     )
     .ok();
-    cat.post(&format!("/v1/games/{running}/chat"), json!({"text": "hi all"}))
-        .ok();
+    cat.post(
+        &format!("/v1/games/{running}/chat"),
+        json!({"text": "hi all"}),
+    )
+    .ok();
     // the password is required
     q.request(
         "DELETE",
@@ -514,7 +524,11 @@ fn deletion_keeps_games_and_forgets_the_user(app: &TestApp) {
         app.anon().get(&format!("/v1/games/{done}")),
     ));
     for (path, r) in &answers {
-        assert!(!r.text.contains("quokka77"), "{path} names the user: {}", r.text);
+        assert!(
+            !r.text.contains("quokka77"),
+            "{path} names the user: {}",
+            r.text
+        );
     }
     // the finished game still replays, with the seat under its anonymous name
     let fin = ben.get(&format!("/v1/games/{done}")).ok().clone();
