@@ -114,6 +114,17 @@ pub struct Config {
     /// `TILEPOST_WEBHOOKS_PER_DAY`: webhook endpoints one user may create per day;
     /// default 20.
     pub webhooks_per_day: i64,
+    /// `TILEPOST_ACCOUNT_EMAILS_PER_ADDRESS`: account emails (password reset links, new
+    /// confirmation links, address changes) asked for from one client address per hour;
+    /// default 10.
+    pub account_emails_per_address: i64,
+    /// `TILEPOST_ACCOUNT_EMAILS_PER_TARGET`: account emails per hour for one account (or,
+    /// for reset requests, one email address, whether an account has it or not);
+    /// default 3.
+    pub account_emails_per_target: i64,
+    /// `TILEPOST_EXPORTS_PER_HOUR`: downloads of one's own data per user and hour;
+    /// default 5.
+    pub exports_per_hour: i64,
 }
 
 impl Default for Config {
@@ -165,6 +176,9 @@ impl Default for Config {
             personal_tokens_per_day: 20,
             moves_per_minute: 120,
             webhooks_per_day: 20,
+            account_emails_per_address: 10,
+            account_emails_per_target: 3,
+            exports_per_hour: 5,
         }
     }
 }
@@ -223,6 +237,12 @@ impl fmt::Debug for Config {
             .field("personal_tokens_per_day", &self.personal_tokens_per_day)
             .field("moves_per_minute", &self.moves_per_minute)
             .field("webhooks_per_day", &self.webhooks_per_day)
+            .field(
+                "account_emails_per_address",
+                &self.account_emails_per_address,
+            )
+            .field("account_emails_per_target", &self.account_emails_per_target)
+            .field("exports_per_hour", &self.exports_per_hour)
             .finish()
     }
 }
@@ -428,6 +448,15 @@ impl Config {
             ),
             ("TILEPOST_MOVES_PER_MINUTE", &mut c.moves_per_minute),
             ("TILEPOST_WEBHOOKS_PER_DAY", &mut c.webhooks_per_day),
+            (
+                "TILEPOST_ACCOUNT_EMAILS_PER_ADDRESS",
+                &mut c.account_emails_per_address,
+            ),
+            (
+                "TILEPOST_ACCOUNT_EMAILS_PER_TARGET",
+                &mut c.account_emails_per_target,
+            ),
+            ("TILEPOST_EXPORTS_PER_HOUR", &mut c.exports_per_hour),
         ] {
             num(name, get(name), into)?;
             if *into <= 0 {

@@ -107,7 +107,7 @@ export async function request(method, path, body) {
 export const get = (path) => request("GET", path);
 export const post = (path, body) => request("POST", path, body === undefined ? {} : body);
 export const patch = (path, body) => request("PATCH", path, body);
-export const del = (path) => request("DELETE", path);
+export const del = (path, body) => request("DELETE", path, body);
 
 /** Logs in: POST /v1/auth/token (TokenRequest → TokenResponse). */
 export async function login(name, password) {

@@ -4,7 +4,11 @@
 //   /play/login, /play/signup   log in, sign up
 //   /play/new                   create a game
 //   /play/games/{id}            a game: board, move, scores, history, chat
-//   /play/settings              language and time zone, email notifications, vacation
+//   /play/settings              account (address, password, data, deletion), email
+//                               notifications and vacation
+//   /play/forgot-password       ask for a password reset link
+//   /play/reset-password        choose a new password (the link of the reset email)
+//   /play/verify-email          confirm an address (the link of the confirmation email)
 //
 // Every text comes from the catalog of the page's locale (i18n.js); the header has a
 // language switcher.
@@ -120,7 +124,7 @@ async function render() {
   main.replaceChildren();
   for (const k of Object.keys(main.dataset)) delete main.dataset[k];
   const loggedIn = Boolean(api.token());
-  const open = ["/play/login", "/play/signup"];
+  const open = ["/play/login", "/play/signup", "/play/forgot-password", "/play/reset-password", "/play/verify-email"];
   const gameMatch = path.match(/^\/play\/games\/([^/]+)$/);
   if (!loggedIn && !open.includes(path) && !gameMatch) {
     sessionStorage.setItem("tilepost.next", location.pathname);
@@ -133,6 +137,9 @@ async function render() {
     else if (path === "/play/games") await pages.gamesPage(ctx);
     else if (path === "/play/new") await pages.newGamePage(ctx);
     else if (path === "/play/settings") await pages.settingsPage(ctx);
+    else if (path === "/play/forgot-password") await pages.forgotPasswordPage(ctx);
+    else if (path === "/play/reset-password") await pages.resetPasswordPage(ctx);
+    else if (path === "/play/verify-email") await pages.verifyEmailPage(ctx);
     else if (gameMatch) await gamePage(ctx, decodeURIComponent(gameMatch[1]));
     else {
       main.append(el("h1", {}, t("page.not-found")), el("p", {}, el("a", { href: "/play/games" }, t("nav.games"))));

@@ -91,6 +91,7 @@ export async function loginPage(ctx) {
     field(t("field.password"), { name: "password", type: "password", autocomplete: "current-password", required: true }),
     el("button", { type: "submit", class: "primary" }, t("login.submit")),
     el("p", {}, t("login.new-here"), " ", el("a", { href: "/play/signup" }, t("nav.signup"))),
+    el("p", {}, el("a", { href: "/play/forgot-password" }, t("login.forgot"))),
   );
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -474,4 +475,210 @@ export async function settingsPage(ctx) {
   }
   sessions.append(here, " ", everywhere);
   ctx.main.append(sessions);
+  accountSection(ctx, me);
+}
+
+/** The `token` of the page's link. */
+function linkToken() {
+  return new URLSearchParams(location.search).get("token") || "";
+}
+
+/** Asks for a password reset link (the answer is the same for every address). */
+export async function forgotPasswordPage(ctx) {
+  const form = el(
+    "form",
+    { class: "card narrow", "aria-labelledby": "forgot-h" },
+    el("h1", { id: "forgot-h" }, "Forgot your password?"),
+    el("p", {}, "We send a link to choose a new one to your confirmed email address."),
+    field("Email", { name: "email", type: "email", autocomplete: "email", required: true }),
+    el("button", { type: "submit", class: "primary" }, "Send me a link"),
+  );
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const email = String(new FormData(form).get("email")).trim();
+    busy(form, async () => {
+      await api.post("/v1/auth/password-reset", { email });
+      form.replaceChildren(
+        el("h1", { id: "forgot-h" }, "Check your email"),
+        el("p", {}, "If an account has this confirmed address, a link is on its way. It works once, within an hour."),
+      );
+      announce("If an account has this address, a link is on its way.");
+    });
+  });
+  ctx.main.append(form);
+}
+
+/** Chooses a new password with the token of a reset link. */
+export async function resetPasswordPage(ctx) {
+  const token = linkToken();
+  const form = el(
+    "form",
+    { class: "card narrow", "aria-labelledby": "reset-h" },
+    el("h1", { id: "reset-h" }, "Choose a new password"),
+    field("New password (8 characters or more)", {
+      name: "password",
+      type: "password",
+      autocomplete: "new-password",
+      required: true,
+      minlength: 8,
+    }),
+    el("button", { type: "submit", class: "primary" }, "Save the new password"),
+  );
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const password = String(new FormData(form).get("password"));
+    busy(form, async () => {
+      await api.post("/v1/auth/password-reset/confirm", { token, password });
+      api.logout();
+      announce("Your password is changed. Please log in.");
+      ctx.go("/play/login", { replace: true });
+    });
+  });
+  ctx.main.append(form);
+}
+
+/** Confirms an address with the token of a confirmation link (on a click, so that mail
+ * scanners that open links do not use it up). */
+export async function verifyEmailPage(ctx) {
+  const token = linkToken();
+  const button = el("button", { type: "button", class: "primary" }, "Confirm my address");
+  const card = el(
+    "section",
+    { class: "card narrow", "aria-labelledby": "verify-h" },
+    el("h1", { id: "verify-h" }, "Confirm your email address"),
+    button,
+  );
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await api.post("/v1/auth/verify-email", { token });
+      card.replaceChildren(
+        el("h1", { id: "verify-h" }, "Address confirmed"),
+        el("p", {}, "Your game emails will come to this address."),
+      );
+      announce("Your email address is confirmed.");
+    } catch (e) {
+      button.disabled = false;
+      fail(e);
+    }
+  });
+  ctx.main.append(card);
+}
+
+/** The account part of the settings: address, password, data download, deletion. */
+function accountSection(ctx, me) {
+  const sec = el("section", { class: "card", "aria-labelledby": "h-account" }, el("h2", { id: "h-account" }, "Account"));
+  sec.append(
+    el(
+      "p",
+      {},
+      me.email_verified
+        ? `Your email address ${me.email} is confirmed.`
+        : `Your email address ${me.email} is not confirmed yet: it gets no game emails until you open the link we sent to it.`,
+    ),
+  );
+  if (!me.email_verified) {
+    const resend = el("button", { type: "button" }, "Send the confirmation link again");
+    resend.addEventListener("click", async () => {
+      resend.disabled = true;
+      try {
+        await api.post("/v1/users/me/email/verification", {});
+        announce("A new confirmation link is on its way.");
+      } catch (e) {
+        fail(e);
+      } finally {
+        resend.disabled = false;
+      }
+    });
+    sec.append(resend);
+  }
+
+  const email = el(
+    "form",
+    { "aria-labelledby": "h-change-email" },
+    el("h3", { id: "h-change-email" }, "Change email address"),
+    field("New email address", { name: "email", type: "email", autocomplete: "email", required: true }),
+    field("Password", { name: "password", type: "password", autocomplete: "current-password", required: true }),
+    el("button", { type: "submit" }, "Change email address"),
+  );
+  email.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(email);
+    busy(email, async () => {
+      await api.post("/v1/users/me/email", { email: String(f.get("email")).trim(), password: String(f.get("password")) });
+      announce("Email address changed. Please confirm it with the link we sent to it.");
+      ctx.go("/play/settings", { replace: true });
+    });
+  });
+
+  const pw = el(
+    "form",
+    { "aria-labelledby": "h-change-pw" },
+    el("h3", { id: "h-change-pw" }, "Change password"),
+    field("Current password", { name: "current_password", type: "password", autocomplete: "current-password", required: true }),
+    field("New password (8 characters or more)", {
+      name: "new_password",
+      type: "password",
+      autocomplete: "new-password",
+      required: true,
+      minlength: 8,
+    }),
+    el("button", { type: "submit" }, "Change password"),
+  );
+  pw.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(pw);
+    busy(pw, async () => {
+      await api.post("/v1/users/me/password", {
+        current_password: String(f.get("current_password")),
+        new_password: String(f.get("new_password")),
+      });
+      pw.reset();
+      announce("Password changed.");
+    });
+  });
+
+  const download = el("button", { type: "button" }, "Download my data");
+  download.addEventListener("click", async () => {
+    download.disabled = true;
+    try {
+      const data = await api.get("/v1/users/me/export");
+      const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+      const a = el("a", { href: URL.createObjectURL(blob), download: "tilepost-export.json" });
+      a.click();
+      URL.revokeObjectURL(a.getAttribute("href") || "");
+      announce("Your data is downloaded.");
+    } catch (e) {
+      fail(e);
+    } finally {
+      download.disabled = false;
+    }
+  });
+  const data = el("div", {}, el("h3", {}, "Your data"), el("p", {}, "Your profile, settings, webhooks, games and chat lines, as JSON."), download);
+
+  const del = el(
+    "form",
+    { "aria-labelledby": "h-delete" },
+    el("h3", { id: "h-delete" }, "Delete account"),
+    el(
+      "p",
+      {},
+      "Your email, password, settings, webhooks and chat lines are deleted. You resign from your running games; your seats in games keep an anonymous name so that the other players' games go on.",
+    ),
+    field("Password", { name: "password", type: "password", autocomplete: "current-password", required: true }),
+    el("label", { class: "check" }, el("input", { type: "checkbox", name: "sure", required: true }), " I want to delete my account"),
+    el("button", { type: "submit", class: "danger" }, "Delete my account"),
+  );
+  del.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(del);
+    busy(del, async () => {
+      await api.del("/v1/users/me", { password: String(f.get("password")) });
+      api.logout();
+      announce("Your account is deleted.");
+      ctx.go("/play/login", { replace: true });
+    });
+  });
+  sec.append(email, pw, data, del);
+  ctx.main.append(sec);
 }

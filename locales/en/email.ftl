@@ -51,3 +51,13 @@ deadline-body = Your move is due by { $deadline }; if you miss it you leave the 
 
 timedout-subject = { $player } timed out in tilepost game { $game }
 timedout-body = { $player } did not play in time.
+
+verify-subject = Confirm your email address for tilepost
+verify-body = Please confirm that this address belongs to the tilepost account { $name }. Until you do, tilepost sends it no other email.
+verify-action = Confirm the address
+verify-ignore = The link works once, until { $expires }. If you did not sign up to tilepost, ignore this message.
+
+reset-subject = Reset your tilepost password
+reset-body = Someone asked to reset the password of the tilepost account { $name }.
+reset-action = Choose a new password
+reset-ignore = The link works once, until { $expires }. If you did not ask for it, ignore this message: your password stays as it is.

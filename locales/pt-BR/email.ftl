@@ -50,3 +50,13 @@ deadline-body = Sua jogada vence em { $deadline }; se você não jogar até lá,
 
 timedout-subject = { $player } perdeu o prazo na partida { $game } do tilepost
 timedout-body = { $player } não jogou a tempo.
+
+verify-subject = Confirme seu endereço de email no tilepost
+verify-body = Confirme que este endereço pertence à conta { $name } do tilepost. Até lá, o tilepost não envia nenhum outro email para ele.
+verify-action = Confirmar o endereço
+verify-ignore = O link funciona uma vez, até { $expires }. Se você não se cadastrou no tilepost, ignore esta mensagem.
+
+reset-subject = Redefina sua senha do tilepost
+reset-body = Alguém pediu para redefinir a senha da conta { $name } do tilepost.
+reset-action = Escolher uma nova senha
+reset-ignore = O link funciona uma vez, até { $expires }. Se você não pediu, ignore esta mensagem: sua senha continua a mesma.

@@ -37,6 +37,11 @@ const INVITE_GAME: &str = "invite-game";
 const INVITE_USER: &str = "invite-user";
 const PERSONAL_TOKEN: &str = "personal-token";
 const WEBHOOK_ENDPOINT: &str = "webhook-endpoint";
+const ACCOUNT_MAIL_ADDRESS: &str = "account-mail-address";
+const ACCOUNT_MAIL_TARGET: &str = "account-mail-target";
+const LINK_ADDRESS: &str = "link-address";
+const EXPORT_USER: &str = "export-user";
+const HOUR_SECS: i64 = 3600;
 
 /// `429` when `subject` has `limit` attempts of `kind` within `window_secs`.
 async fn check(
@@ -492,4 +497,98 @@ mod tests {
         assert_eq!(l.take("ann").map(|q| q.remaining).ok(), Some(0));
         assert!(l.take("ann").is_err());
     }
+}
+
+/// Refuses an account email (a reset link, a new confirmation link) while the limit of
+/// its client address or of its target (an account id, or the address a reset names,
+/// in lower case, whether an account has it or not) holds
+/// (`TILEPOST_ACCOUNT_EMAILS_PER_ADDRESS`, `TILEPOST_ACCOUNT_EMAILS_PER_TARGET`, per
+/// hour).
+pub async fn check_account_mail(st: &AppState, addr: &str, target: &str) -> Result<(), ApiError> {
+    check(
+        st,
+        ACCOUNT_MAIL_TARGET,
+        &target.chars().take(254).collect::<String>(),
+        st.config.account_emails_per_target,
+        HOUR_SECS,
+        "account emails for this account or address",
+    )
+    .await?;
+    check(
+        st,
+        ACCOUNT_MAIL_ADDRESS,
+        addr,
+        st.config.account_emails_per_address,
+        HOUR_SECS,
+        "account emails from this address",
+    )
+    .await
+}
+
+/// Counts an account email asked for.
+pub async fn account_mail_sent(st: &AppState, addr: &str, target: &str) -> Result<(), ApiError> {
+    let now = st.clock.now_ms();
+    st.store
+        .record_limit_attempts(
+            vec![
+                (
+                    ACCOUNT_MAIL_TARGET,
+                    target.chars().take(254).collect::<String>(),
+                ),
+                (ACCOUNT_MAIL_ADDRESS, addr.to_string()),
+            ],
+            now,
+            now - horizon_ms(st),
+        )
+        .await?;
+    Ok(())
+}
+
+/// Refuses an emailed link's token from `addr` while it has too many invalid ones
+/// (`TILEPOST_LOGIN_FAILURES_PER_ADDRESS` within the login window, like failed logins).
+pub async fn check_links(st: &AppState, addr: &str) -> Result<(), ApiError> {
+    check(
+        st,
+        LINK_ADDRESS,
+        addr,
+        st.config.login_failures_per_address,
+        st.config.login_window_secs,
+        "invalid links from this address",
+    )
+    .await
+}
+
+/// Counts an invalid link token.
+pub async fn link_failed(st: &AppState, addr: &str) -> Result<(), ApiError> {
+    let now = st.clock.now_ms();
+    st.store
+        .record_limit_attempts(
+            vec![(LINK_ADDRESS, addr.to_string())],
+            now,
+            now - horizon_ms(st),
+        )
+        .await?;
+    Ok(())
+}
+
+/// One more export of `user_id`'s data (`TILEPOST_EXPORTS_PER_HOUR`), counted.
+pub async fn export_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiError> {
+    let q = counted_quota(
+        st,
+        EXPORT_USER,
+        user_id,
+        st.config.exports_per_hour,
+        HOUR_SECS,
+        "exports an hour",
+    )
+    .await?;
+    let now = st.clock.now_ms();
+    st.store
+        .record_limit_attempts(
+            vec![(EXPORT_USER, user_id.to_string())],
+            now,
+            now - horizon_ms(st),
+        )
+        .await?;
+    Ok(q)
 }

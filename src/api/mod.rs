@@ -4,6 +4,7 @@
 //! the problem+json error type, request ids, and `405` answers built from the document.
 
 pub mod access;
+pub mod account;
 pub mod auth;
 pub mod chat;
 pub mod clock;

@@ -42,8 +42,10 @@ macro_rules! problem_codes {
 problem_codes! {
     ValidationFailed = ("validation-failed", 400, "Invalid request"),
     InvalidUnsubscribeToken = ("invalid-unsubscribe-token", 400, "Invalid unsubscribe link"),
+    InvalidLink = ("invalid-link", 400, "Invalid, used or expired link"),
     Unauthorized = ("unauthorized", 401, "Authentication required"),
     InvalidCredentials = ("invalid-credentials", 401, "Wrong username or password"),
+    WrongPassword = ("wrong-password", 403, "Wrong password"),
     NotAPlayer = ("not-a-player", 403, "Not a player of this game"),
     NotYourTurn = ("not-your-turn", 403, "Not your decision"),
     NotCreator = ("not-creator", 403, "Only the creator may do this"),
@@ -72,6 +74,7 @@ problem_codes! {
     NoClock = ("no-clock", 409, "The game has no clock"),
     DeadlineNotReached = ("deadline-not-reached", 409, "The deadline has not passed"),
     AlreadyOnVacation = ("already-on-vacation", 409, "Already on vacation"),
+    AlreadyVerified = ("already-verified", 409, "The address is already confirmed"),
     NotEnoughVacation = ("not-enough-vacation", 409, "Not enough vacation days"),
     NotOnVacation = ("not-on-vacation", 409, "Not on vacation"),
     NotInvited = ("not-invited", 409, "No pending invitation"),

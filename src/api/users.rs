@@ -2,47 +2,20 @@
 
 use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 
+use super::account::valid_email;
 use super::dto::*;
 use super::error::{ApiError, Problem, ProblemCode};
 use super::extract::{ApiJson, ClientAddr, CurrentUser};
 use super::limits;
+use super::views::user_view;
 use super::AppState;
-use crate::clock::rfc3339;
 use crate::i18n;
 use crate::store::UserRow;
-
-fn user_view(u: &UserRow) -> UserView {
-    UserView {
-        id: u.id.clone(),
-        username: u.username.clone(),
-        email: u.email.clone(),
-        notifications: NotificationPrefs {
-            turn: u.notify_turn != 0,
-            finished: u.notify_finished != 0,
-        },
-        locale: u.locale.clone(),
-        time_zone: u.time_zone.clone(),
-        created_at: rfc3339(u.created_at),
-        waiting: None,
-        vacation: None,
-    }
-}
 
 fn valid_username(s: &str) -> bool {
     (3..=32).contains(&s.len())
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-}
-
-fn valid_email(s: &str) -> bool {
-    let Some((local, domain)) = s.split_once('@') else {
-        return false;
-    };
-    (3..=254).contains(&s.len())
-        && !local.is_empty()
-        && !domain.is_empty()
-        && !domain.contains('@')
-        && !s.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
 /// Register a user.
@@ -52,7 +25,7 @@ fn valid_email(s: &str) -> bool {
     request_body = RegisterRequest,
     security(()),
     responses(
-        (status = 201, description = "The user was created", body = UserView),
+        (status = 201, description = "The user was created; a link to confirm the address is on its way to it (until it is used, the address gets no other email)", body = UserView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The username is taken (`username-taken`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many sign-ups from this address (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
@@ -94,6 +67,12 @@ pub async fn create_user(
             "username",
             "3 to 32 characters: letters, digits, _, - and .",
         ));
+    } else if r
+        .username
+        .to_ascii_lowercase()
+        .starts_with(super::account::DELETED_PREFIX)
+    {
+        errors.push(("username", "names of deleted accounts are reserved"));
     }
     if !valid_email(&r.email) {
         errors.push(("email", "not an email address"));
@@ -125,9 +104,12 @@ pub async fn create_user(
         created_at: st.clock.now_ms(),
         locale: locale.unwrap_or(i18n::DEFAULT_LOCALE).to_string(),
         time_zone,
+        email_verified_at: None,
+        deleted_at: None,
     };
     st.store.create_user(row.clone()).await?;
     limits::signed_up(&st, &addr.0).await?;
+    super::account::send_verification(&st, &row).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", "/v1/users/me"))
         .json(user_view(&row)))
@@ -203,7 +185,8 @@ pub async fn get_me(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResp
     Ok(HttpResponse::Ok().json(view))
 }
 
-/// Change the caller's email, notification preferences, locale or time zone.
+/// Change the caller's notification preferences, locale or time zone (the email address
+/// changes through `POST /v1/users/me/email`, with the password).
 #[utoipa::path(
     operation_id = "update_me",
     tag = "users",
@@ -222,11 +205,6 @@ pub async fn update_me(
     body: ApiJson<UpdateUserRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let r = body.0;
-    if let Some(e) = &r.email {
-        if !valid_email(e) {
-            return Err(ApiError::validation("email", "not an email address"));
-        }
-    }
     let locale = match &r.locale {
         Some(l) => Some(
             i18n::exact(l)
@@ -249,7 +227,7 @@ pub async fn update_me(
     };
     let u = st
         .store
-        .update_user(me.id, r.email, turn, finished, locale, r.time_zone)
+        .update_user(me.id, turn, finished, locale, r.time_zone)
         .await?
         .ok_or_else(|| ApiError::unauthorized("the token's user no longer exists"))?;
     Ok(HttpResponse::Ok().json(user_view(&u)))

@@ -360,3 +360,22 @@ pub fn seat_info(u: &UserRow) -> SeatInfo {
         time_zone: u.time_zone.clone(),
     }
 }
+
+/// The account as its owner sees it (without the extras of `GET /v1/users/me`).
+pub fn user_view(u: &UserRow) -> UserView {
+    UserView {
+        id: u.id.clone(),
+        username: u.username.clone(),
+        email: u.email.clone(),
+        email_verified: u.email_verified_at.is_some(),
+        notifications: NotificationPrefs {
+            turn: u.notify_turn != 0,
+            finished: u.notify_finished != 0,
+        },
+        locale: u.locale.clone(),
+        time_zone: u.time_zone.clone(),
+        created_at: rfc3339(u.created_at),
+        waiting: None,
+        vacation: None,
+    }
+}

@@ -20,7 +20,7 @@ const MAX_ENDPOINTS: usize = 10;
 
 // ----- helpers -------------------------------------------------------------------------
 
-fn view(e: &EndpointRow, with_secret: bool) -> Result<WebhookView, ApiError> {
+pub(crate) fn view(e: &EndpointRow, with_secret: bool) -> Result<WebhookView, ApiError> {
     Ok(WebhookView {
         id: e.id.clone(),
         url: e.url.clone(),
@@ -458,13 +458,18 @@ pub async fn create_unsubscribe(
 /// of a [`WebhookMessage`] with the Standard Webhooks headers.
 pub fn openapi_webhooks() -> serde_json::Value {
     let mut out = serde_json::Map::new();
-    for t in EVENT_TYPES {
+    for t in EVENT_TYPES.iter().chain(crate::notify::ACCOUNT_EVENT_TYPES) {
+        let to = if crate::notify::ACCOUNT_EVENT_TYPES.contains(t) {
+            "Sent to the email relay only (never to a user's own endpoints): a single-use link for the account's owner, without an unsubscribe link. See docs/notifications.md."
+        } else {
+            "Sent to the email relay (one message per recipient with a confirmed email address) and to every endpoint of the recipient subscribed to this type. See docs/notifications.md."
+        };
         out.insert(
             t.to_string(),
             serde_json::json!({"post": {
                 "operationId": format!("webhook_{}", t.replace('.', "_")),
                 "summary": format!("`{t}` message"),
-                "description": "Sent to the email relay (one message per recipient with an email address) and to every endpoint of the recipient subscribed to this type. See docs/notifications.md.",
+                "description": to,
                 "tags": ["notifications"],
                 "parameters": [
                     {"name": "webhook-id", "in": "header", "required": true, "description": "Message id, the same on every retry", "schema": {"type": "string"}},

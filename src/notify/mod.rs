@@ -26,6 +26,11 @@ pub const EVENT_TYPES: &[&str] = &[
     "game.timed_out",
 ];
 
+/// Account messages: single-use links for the account's owner. They go to the email
+/// relay only (never to a user's own endpoints), carry no unsubscribe link (they are
+/// answers to the owner's own requests) and no game.
+pub const ACCOUNT_EVENT_TYPES: &[&str] = &["account.verify_email", "account.password_reset"];
+
 /// Shared by the API and the worker: the wake-up signal (a committed write wakes the
 /// worker at once instead of at its next poll), the key of unsubscribe tokens and the
 /// base of links.
@@ -555,6 +560,124 @@ pub fn timed_out(
         .collect()
 }
 
+/// Who an account message goes to.
+pub struct Recipient<'a> {
+    pub user_id: &'a str,
+    pub name: &'a str,
+    pub email: &'a str,
+    /// `en` or `pt-BR`.
+    pub locale: &'a str,
+    pub time_zone: &'a str,
+}
+
+/// An account message: a greeting, `body` (text and HTML), the link, and why it came.
+fn account_row(
+    kind: &str,
+    to: &Recipient<'_>,
+    keys: [&str; 4],
+    link: (&str, String),
+    expires_at: i64,
+    now: i64,
+) -> OutboxRow {
+    let loc = to.locale;
+    let [subject, body, action, ignore] = keys;
+    let expires = i18n::datetime(expires_at, loc, to.time_zone);
+    let args = [
+        ("name", to.name.into()),
+        ("expires", expires.as_str().into()),
+    ];
+    let (link_name, url) = link;
+    let text = format!(
+        "{}\n\n{}\n{}: {url}\n\n{}\n",
+        i18n::text(loc, "greeting", &[("name", to.name.into())]),
+        i18n::text(loc, body, &args),
+        i18n::text(loc, action, &args),
+        i18n::text(loc, ignore, &args),
+    );
+    let html = format!(
+        "<p>{}</p><p>{}</p><p><a href=\"{}\">{}</a></p><p><small>{}</small></p>",
+        i18n::html(loc, "greeting", &[("name", to.name.into())]),
+        i18n::html(loc, body, &args),
+        escape(&url),
+        i18n::html(loc, action, &args),
+        i18n::html(loc, ignore, &args),
+    );
+    let body = json!({
+        "type": kind,
+        "timestamp": rfc3339(now),
+        "data": {
+            "recipient": {"user_id": to.user_id, "email": to.email, "name": to.name},
+            "subject": i18n::text(loc, subject, &args),
+            "text": text,
+            "html": html,
+            "expires_at": rfc3339(expires_at),
+            "links": {link_name: url},
+        },
+    });
+    OutboxRow {
+        id: format!("msg_{}", uuid::Uuid::new_v4().simple()),
+        kind: kind.to_string(),
+        user_id: to.user_id.to_string(),
+        game_id: None,
+        payload: body.to_string(),
+        status: "pending".into(),
+        attempts: 0,
+        next_attempt_at: now,
+        delivered_at: None,
+        created_at: now,
+    }
+}
+
+/// `account.verify_email`: the link that confirms `to.email` (the web client's page,
+/// which posts the token to `POST /v1/auth/verify-email`).
+pub fn verify_email(
+    n: &Notifier,
+    to: &Recipient<'_>,
+    token: &str,
+    expires_at: i64,
+    now: i64,
+) -> OutboxRow {
+    let url = format!("{}/play/verify-email?token={token}", n.public_url);
+    account_row(
+        "account.verify_email",
+        to,
+        [
+            "verify-subject",
+            "verify-body",
+            "verify-action",
+            "verify-ignore",
+        ],
+        ("verify", url),
+        expires_at,
+        now,
+    )
+}
+
+/// `account.password_reset`: the single-use link to choose a new password (the web
+/// client's page, which posts it to `POST /v1/auth/password-reset/confirm`).
+pub fn password_reset(
+    n: &Notifier,
+    to: &Recipient<'_>,
+    token: &str,
+    expires_at: i64,
+    now: i64,
+) -> OutboxRow {
+    let url = format!("{}/play/reset-password?token={token}", n.public_url);
+    account_row(
+        "account.password_reset",
+        to,
+        [
+            "reset-subject",
+            "reset-body",
+            "reset-action",
+            "reset-ignore",
+        ],
+        ("reset", url),
+        expires_at,
+        now,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -697,6 +820,47 @@ mod tests {
             }
             assert!(!out.contains("Unknown localization"), "{out}");
             insta::assert_snapshot!(format!("emails_{locale}"), out);
+        }
+    }
+
+    /// The account emails in every locale (snapshots `account_emails_*`).
+    #[test]
+    fn account_emails_in_every_locale() {
+        let n = Notifier::new(b"k".to_vec(), "https://tilepost.example");
+        for locale in crate::i18n::SUPPORTED {
+            let to = Recipient {
+                user_id: "u1",
+                name: "b<o>b",
+                email: "bob@example.com",
+                locale,
+                time_zone: "America/Sao_Paulo",
+            };
+            // 2026-12-03T17:00:00Z
+            let at = 1_796_317_200_000;
+            let rows = [
+                verify_email(&n, &to, "tok-verify", at, 0),
+                password_reset(&n, &to, "tok-reset", at, 0),
+            ];
+            let mut out = String::new();
+            for r in &rows {
+                let v: Value = serde_json::from_str(&r.payload).unwrap_or(Value::Null);
+                let d = &v["data"];
+                assert_eq!(v["type"], r.kind.as_str());
+                assert_eq!(d["recipient"]["email"], "bob@example.com");
+                assert!(d["links"].get("unsubscribe").is_none());
+                assert!(!d["html"].as_str().unwrap_or_default().contains("b<o>b"));
+                out.push_str(&format!(
+                    "===== {}\nSubject: {}\n----- text\n{}----- html\n{}\n\n",
+                    r.kind,
+                    d["subject"].as_str().unwrap_or_default(),
+                    d["text"].as_str().unwrap_or_default(),
+                    d["html"].as_str().unwrap_or_default(),
+                ));
+            }
+            assert!(!out.contains("Unknown localization"), "{out}");
+            assert!(out.contains("https://tilepost.example/play/verify-email?token=tok-verify"));
+            assert!(out.contains("https://tilepost.example/play/reset-password?token=tok-reset"));
+            insta::assert_snapshot!(format!("account_emails_{locale}"), out);
         }
     }
 }

@@ -6,6 +6,7 @@
 //! pool (`web::block`), never on an actix worker. Write operations run in one
 //! transaction; a write that fails leaves nothing behind.
 
+mod accounts;
 mod conn;
 mod corr;
 mod limits;
@@ -27,6 +28,7 @@ use diesel::r2d2;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use thiserror::Error;
 
+pub use accounts::{AccountExport, AccountToken, ExportedGame, TokenPurpose};
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
 pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
@@ -146,6 +148,10 @@ pub struct UserRow {
     pub locale: String,
     /// An IANA time zone name.
     pub time_zone: String,
+    /// When the current address was confirmed (None: it gets only the confirmation).
+    pub email_verified_at: Option<i64>,
+    /// When the account was deleted (its row stays, anonymised, for its games' seats).
+    pub deleted_at: Option<i64>,
 }
 
 /// A game's row as stored: status and JSON columns as text. Read only through
@@ -459,6 +465,7 @@ impl Store {
         self.run(move |c| {
             Ok(users::table
                 .filter(lower(users::username).eq(name.to_lowercase()))
+                .filter(users::deleted_at.is_null())
                 .select(UserRow::as_select())
                 .first(c)
                 .optional()?)
@@ -466,10 +473,12 @@ impl Store {
         .await
     }
 
+    /// The user of an id, unless the account was deleted.
     pub async fn user_by_id(&self, id: String) -> Result<Option<UserRow>, StoreError> {
         self.run(move |c| {
             Ok(users::table
                 .find(id)
+                .filter(users::deleted_at.is_null())
                 .select(UserRow::as_select())
                 .first(c)
                 .optional()?)
@@ -480,7 +489,6 @@ impl Store {
     pub async fn update_user(
         &self,
         id: String,
-        email: Option<String>,
         notify_turn: Option<bool>,
         notify_finished: Option<bool>,
         locale: Option<String>,
@@ -496,11 +504,6 @@ impl Store {
                 if let Some(z) = time_zone {
                     diesel::update(users::table.find(&id))
                         .set(users::time_zone.eq(z))
-                        .execute(c)?;
-                }
-                if let Some(e) = email {
-                    diesel::update(users::table.find(&id))
-                        .set(users::email.eq(e))
                         .execute(c)?;
                 }
                 if let Some(t) = notify_turn {

@@ -14,6 +14,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    account_tokens (id) {
+        id -> Text,
+        user_id -> Text,
+        purpose -> Text,
+        token_hash -> Text,
+        email -> Text,
+        created_at -> Int8,
+        expires_at -> Int8,
+        used_at -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
     chat_messages (id) {
         id -> Text,
         game_id -> Text,
@@ -140,6 +153,8 @@ diesel::table! {
         created_at -> Int8,
         locale -> Text,
         time_zone -> Text,
+        email_verified_at -> Nullable<Int8>,
+        deleted_at -> Nullable<Int8>,
     }
 }
 
@@ -197,6 +212,7 @@ diesel::table! {
 }
 
 diesel::joinable!(access_tokens -> users (user_id));
+diesel::joinable!(account_tokens -> users (user_id));
 diesel::joinable!(chat_messages -> games (game_id));
 diesel::joinable!(chat_messages -> users (user_id));
 diesel::joinable!(game_clocks -> games (game_id));
@@ -215,6 +231,7 @@ diesel::joinable!(webhook_endpoints -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     access_tokens,
+    account_tokens,
     chat_messages,
     game_clocks,
     game_events,

@@ -108,16 +108,43 @@ pub enum Next {
 /// Event types with their email switch (absent: on).
 pub type EmailPrefs = Vec<(String, bool)>;
 
-fn email_on(c: &mut DbConn, user_id: &str, kind: &str) -> Result<bool, DieselError> {
-    let email: Option<String> = users::table
-        .find(user_id)
-        .select(users::email)
+/// Whether message `m` goes to the email relay: the user still has the address the
+/// message was written to (a changed address does not get mail queued for the old one),
+/// and either the message is an account message (`account.*`: a confirmation goes to an
+/// unconfirmed address, a reset is only ever queued for a confirmed one) or the address
+/// is confirmed and its switch for the type is on. An unconfirmed address gets the
+/// confirmation email and nothing else.
+fn email_on(c: &mut DbConn, m: &OutboxRow) -> Result<bool, DieselError> {
+    let u: Option<(String, Option<i64>, Option<i64>)> = users::table
+        .find(&m.user_id)
+        .select((users::email, users::email_verified_at, users::deleted_at))
         .first(c)
         .optional()?;
-    match email {
-        Some(e) if !e.trim().is_empty() => email_on_raw(c, user_id, kind),
-        _ => Ok(false),
+    let Some((email, verified, deleted)) = u else {
+        return Ok(false);
+    };
+    if deleted.is_some() || email.trim().is_empty() {
+        return Ok(false);
     }
+    let to = serde_json::from_str::<serde_json::Value>(&m.payload)
+        .ok()
+        .and_then(|v| v["data"]["recipient"]["email"].as_str().map(str::to_string));
+    if to.as_deref() != Some(email.as_str()) {
+        return Ok(false);
+    }
+    if is_account_message(&m.kind) {
+        return Ok(true);
+    }
+    if verified.is_none() {
+        return Ok(false);
+    }
+    email_on_raw(c, &m.user_id, &m.kind)
+}
+
+/// Account messages (`account.*`) carry single-use links: they go to the email relay
+/// only, never to a user's own endpoints.
+pub fn is_account_message(kind: &str) -> bool {
+    kind.starts_with("account.")
 }
 
 /// Fans claimed outbox rows out into deliveries and marks them dispatched.
@@ -129,14 +156,18 @@ fn fan_out_rows(
 ) -> Result<(), DieselError> {
     for m in rows {
         let mut targets = Vec::new();
-        if relay && email_on(c, &m.user_id, &m.kind)? {
+        if relay && email_on(c, m)? {
             targets.push(RELAY.to_string());
         }
-        let eps: Vec<EndpointRow> = webhook_endpoints::table
-            .filter(webhook_endpoints::user_id.eq(&m.user_id))
-            .filter(webhook_endpoints::enabled.eq(1))
-            .select(EndpointRow::as_select())
-            .load(c)?;
+        let eps: Vec<EndpointRow> = if is_account_message(&m.kind) {
+            Vec::new()
+        } else {
+            webhook_endpoints::table
+                .filter(webhook_endpoints::user_id.eq(&m.user_id))
+                .filter(webhook_endpoints::enabled.eq(1))
+                .select(EndpointRow::as_select())
+                .load(c)?
+        };
         for e in eps {
             match e.types() {
                 Ok(types) if types.iter().any(|t| t == &m.kind || t == "*") => targets.push(e.id),

@@ -176,8 +176,24 @@ impl TestApp {
         Client::new(&self.url(), None)
     }
 
-    /// Registers a user and returns a client holding their token.
+    /// Registers a user, confirms their address with the link of their confirmation
+    /// email (read from the server's outbox, where the relay would take it from) and
+    /// returns a client holding their token. Since sign-up addresses are unconfirmed
+    /// until then and get no other email, this is what a player who wants game emails
+    /// does; [`TestApp::unverified_user`] stops before it.
     pub fn user(&self, name: &str) -> Client {
+        let c = self.unverified_user(name);
+        let token = self.link_token(&c.user_id, "account.verify_email", "token");
+        let v = self
+            .anon()
+            .post("/v1/auth/verify-email", json!({"token": token}));
+        assert_eq!(v.status, 200, "verify {name}: {}", v.text);
+        c
+    }
+
+    /// Registers a user (their address unconfirmed) and returns a client with their
+    /// token.
+    pub fn unverified_user(&self, name: &str) -> Client {
         let c = self.anon();
         let r = c.post(
             "/v1/users",
@@ -195,6 +211,43 @@ impl TestApp {
         c.name = name.to_string();
         c
     }
+
+    /// The messages of `kind` queued for a user, oldest first (the payloads the relay
+    /// gets).
+    pub fn messages(&self, user_id: &str, kind: &str) -> Vec<Value> {
+        let rows = actix_web::rt::System::new()
+            .block_on(self.server.state.store.outbox_for_user(user_id.to_string()))
+            .expect("outbox");
+        rows.into_iter()
+            .filter(|m| m.kind == kind)
+            .map(|m| serde_json::from_str(&m.payload).expect("payload"))
+            .collect()
+    }
+
+    /// The `token` query parameter of the link in the newest message of `kind` to a user.
+    pub fn link_token(&self, user_id: &str, kind: &str, param: &str) -> String {
+        let m = self
+            .messages(user_id, kind)
+            .pop()
+            .unwrap_or_else(|| panic!("no {kind} message for {user_id}"));
+        link_param(&m, param)
+    }
+}
+
+/// A query parameter of the (only) link of an account message.
+pub fn link_param(message: &Value, param: &str) -> String {
+    let links = message["data"]["links"].as_object().expect("links");
+    let url = links
+        .values()
+        .next()
+        .and_then(|v| v.as_str())
+        .expect("a link");
+    let query = url.split_once('?').map(|(_, q)| q).unwrap_or_default();
+    query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix(&format!("{param}=")))
+        .unwrap_or_else(|| panic!("no {param} in {url}"))
+        .to_string()
 }
 
 /// An HTTP answer.

@@ -253,7 +253,16 @@ fn token_of_a_missing_user_is_401_everywhere(app: &TestApp) {
     );
     let bodies: &[(&str, Value)] = &[
         ("create_game", json!({"seats": 2})),
-        ("update_me", json!({"email": "ghost@example.com"})),
+        ("update_me", json!({"locale": "en"})),
+        (
+            "change_password",
+            json!({"current_password": "correct horse", "new_password": "a new password"}),
+        ),
+        (
+            "change_email",
+            json!({"email": "ghost@example.com", "password": "correct horse"}),
+        ),
+        ("delete_me", json!({"password": "correct horse"})),
         ("start_vacation", json!({})),
         ("update_notification_settings", json!({"email": {}})),
         (

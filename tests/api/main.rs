@@ -3,6 +3,7 @@
 
 pub mod common;
 
+mod accounts;
 mod auth;
 mod cli;
 mod correspondence;

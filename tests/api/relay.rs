@@ -798,6 +798,15 @@ fn portuguese_turn_email(kind: Db) {
     );
     bia.user_id = r.json["id"].as_str().unwrap().to_string();
     bia.name = "bia".into();
+    // her address gets game emails once confirmed (the confirmation is in Portuguese too)
+    let confirm = app.messages(&bia.user_id, "account.verify_email");
+    assert!(confirm[0]["data"]["subject"]
+        .as_str()
+        .unwrap()
+        .starts_with("Confirme"));
+    let token = app.link_token(&bia.user_id, "account.verify_email", "token");
+    anon.post("/v1/auth/verify-email", json!({"token": token}))
+        .ok();
     let ann = app.user("ann");
     assert_eq!(ann.get("/v1/users/me").ok()["locale"], "en");
     // settings: validated, then changed

@@ -4,6 +4,7 @@
 //! modes, score figures) are the engine's own types, read, written and documented as they
 //! are (the engine's `openapi` feature derives their schemas).
 
+pub mod account;
 pub mod chat;
 pub mod clock;
 pub mod games;
@@ -16,6 +17,7 @@ pub mod tokens;
 pub mod users;
 pub mod webhooks;
 
+pub use account::*;
 pub use chat::*;
 pub use clock::*;
 pub use games::*;

@@ -67,6 +67,9 @@ pub struct UserView {
     pub id: String,
     pub username: String,
     pub email: String,
+    /// Whether the address is confirmed; until it is, it gets the confirmation email and
+    /// no other (`POST /v1/users/me/email/verification` sends a new link).
+    pub email_verified: bool,
     pub notifications: NotificationPrefs,
     /// The language of the user's emails (`en`, `pt-BR`).
     pub locale: String,
@@ -82,16 +85,11 @@ pub struct UserView {
     pub vacation: Option<VacationStatus>,
 }
 
-/// Changes to the caller's account; absent fields stay as they are.
+/// Changes to the caller's account; absent fields stay as they are (the email address
+/// changes through `POST /v1/users/me/email`, with the password).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateUserRequest {
-    #[schema(
-        min_length = 3,
-        max_length = 254,
-        pattern = r"^[^@\s\x00-\x1f\x7f-\x9f]+@[^@\s\x00-\x1f\x7f-\x9f]+$"
-    )]
-    pub email: Option<String>,
     #[serde(default, deserialize_with = "crate::api::extract::optional_object")]
     pub notifications: Option<NotificationPatch>,
     /// `en` or `pt-BR`.
