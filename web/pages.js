@@ -488,10 +488,10 @@ export async function forgotPasswordPage(ctx) {
   const form = el(
     "form",
     { class: "card narrow", "aria-labelledby": "forgot-h" },
-    el("h1", { id: "forgot-h" }, "Forgot your password?"),
-    el("p", {}, "We send a link to choose a new one to your confirmed email address."),
-    field("Email", { name: "email", type: "email", autocomplete: "email", required: true }),
-    el("button", { type: "submit", class: "primary" }, "Send me a link"),
+    el("h1", { id: "forgot-h" }, t("forgot.title")),
+    el("p", {}, t("forgot.text")),
+    field(t("field.email"), { name: "email", type: "email", autocomplete: "email", required: true }),
+    el("button", { type: "submit", class: "primary" }, t("forgot.submit")),
   );
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -499,10 +499,10 @@ export async function forgotPasswordPage(ctx) {
     busy(form, async () => {
       await api.post("/v1/auth/password-reset", { email });
       form.replaceChildren(
-        el("h1", { id: "forgot-h" }, "Check your email"),
-        el("p", {}, "If an account has this confirmed address, a link is on its way. It works once, within an hour."),
+        el("h1", { id: "forgot-h" }, t("forgot.sent-title")),
+        el("p", {}, t("forgot.sent-text")),
       );
-      announce("If an account has this address, a link is on its way.");
+      announce(t("forgot.sent"));
     });
   });
   ctx.main.append(form);
@@ -514,15 +514,15 @@ export async function resetPasswordPage(ctx) {
   const form = el(
     "form",
     { class: "card narrow", "aria-labelledby": "reset-h" },
-    el("h1", { id: "reset-h" }, "Choose a new password"),
-    field("New password (8 characters or more)", {
+    el("h1", { id: "reset-h" }, t("reset.title")),
+    field(t("field.new-password"), {
       name: "password",
       type: "password",
       autocomplete: "new-password",
       required: true,
       minlength: 8,
     }),
-    el("button", { type: "submit", class: "primary" }, "Save the new password"),
+    el("button", { type: "submit", class: "primary" }, t("reset.submit")),
   );
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -530,7 +530,7 @@ export async function resetPasswordPage(ctx) {
     busy(form, async () => {
       await api.post("/v1/auth/password-reset/confirm", { token, password });
       api.logout();
-      announce("Your password is changed. Please log in.");
+      announce(t("reset.done"));
       ctx.go("/play/login", { replace: true });
     });
   });
@@ -541,11 +541,11 @@ export async function resetPasswordPage(ctx) {
  * scanners that open links do not use it up). */
 export async function verifyEmailPage(ctx) {
   const token = linkToken();
-  const button = el("button", { type: "button", class: "primary" }, "Confirm my address");
+  const button = el("button", { type: "button", class: "primary" }, t("verify.submit"));
   const card = el(
     "section",
     { class: "card narrow", "aria-labelledby": "verify-h" },
-    el("h1", { id: "verify-h" }, "Confirm your email address"),
+    el("h1", { id: "verify-h" }, t("verify.title")),
     button,
   );
   button.addEventListener("click", async () => {
@@ -553,10 +553,10 @@ export async function verifyEmailPage(ctx) {
     try {
       await api.post("/v1/auth/verify-email", { token });
       card.replaceChildren(
-        el("h1", { id: "verify-h" }, "Address confirmed"),
-        el("p", {}, "Your game emails will come to this address."),
+        el("h1", { id: "verify-h" }, t("verify.done-title")),
+        el("p", {}, t("verify.done-text")),
       );
-      announce("Your email address is confirmed.");
+      announce(t("verify.done"));
     } catch (e) {
       button.disabled = false;
       fail(e);
@@ -567,23 +567,23 @@ export async function verifyEmailPage(ctx) {
 
 /** The account part of the settings: address, password, data download, deletion. */
 function accountSection(ctx, me) {
-  const sec = el("section", { class: "card", "aria-labelledby": "h-account" }, el("h2", { id: "h-account" }, "Account"));
+  const sec = el("section", { class: "card", "aria-labelledby": "h-account" }, el("h2", { id: "h-account" }, t("account.title")));
   sec.append(
     el(
       "p",
       {},
       me.email_verified
-        ? `Your email address ${me.email} is confirmed.`
-        : `Your email address ${me.email} is not confirmed yet: it gets no game emails until you open the link we sent to it.`,
+        ? t("account.confirmed", { email: me.email })
+        : t("account.unconfirmed", { email: me.email }),
     ),
   );
   if (!me.email_verified) {
-    const resend = el("button", { type: "button" }, "Send the confirmation link again");
+    const resend = el("button", { type: "button" }, t("account.resend"));
     resend.addEventListener("click", async () => {
       resend.disabled = true;
       try {
         await api.post("/v1/users/me/email/verification", {});
-        announce("A new confirmation link is on its way.");
+        announce(t("account.resent"));
       } catch (e) {
         fail(e);
       } finally {
@@ -596,17 +596,17 @@ function accountSection(ctx, me) {
   const email = el(
     "form",
     { "aria-labelledby": "h-change-email" },
-    el("h3", { id: "h-change-email" }, "Change email address"),
-    field("New email address", { name: "email", type: "email", autocomplete: "email", required: true }),
-    field("Password", { name: "password", type: "password", autocomplete: "current-password", required: true }),
-    el("button", { type: "submit" }, "Change email address"),
+    el("h3", { id: "h-change-email" }, t("account.change-email")),
+    field(t("field.new-email"), { name: "email", type: "email", autocomplete: "email", required: true }),
+    field(t("field.password"), { name: "password", type: "password", autocomplete: "current-password", required: true }),
+    el("button", { type: "submit" }, t("account.change-email")),
   );
   email.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const f = new FormData(email);
     busy(email, async () => {
       await api.post("/v1/users/me/email", { email: String(f.get("email")).trim(), password: String(f.get("password")) });
-      announce("Email address changed. Please confirm it with the link we sent to it.");
+      announce(t("account.email-changed"));
       ctx.go("/play/settings", { replace: true });
     });
   });
@@ -614,16 +614,16 @@ function accountSection(ctx, me) {
   const pw = el(
     "form",
     { "aria-labelledby": "h-change-pw" },
-    el("h3", { id: "h-change-pw" }, "Change password"),
-    field("Current password", { name: "current_password", type: "password", autocomplete: "current-password", required: true }),
-    field("New password (8 characters or more)", {
+    el("h3", { id: "h-change-pw" }, t("account.change-password")),
+    field(t("field.current-password"), { name: "current_password", type: "password", autocomplete: "current-password", required: true }),
+    field(t("field.new-password"), {
       name: "new_password",
       type: "password",
       autocomplete: "new-password",
       required: true,
       minlength: 8,
     }),
-    el("button", { type: "submit" }, "Change password"),
+    el("button", { type: "submit" }, t("account.change-password")),
   );
   pw.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -634,11 +634,11 @@ function accountSection(ctx, me) {
         new_password: String(f.get("new_password")),
       });
       pw.reset();
-      announce("Password changed.");
+      announce(t("account.password-changed"));
     });
   });
 
-  const download = el("button", { type: "button" }, "Download my data");
+  const download = el("button", { type: "button" }, t("account.download"));
   download.addEventListener("click", async () => {
     download.disabled = true;
     try {
@@ -647,27 +647,27 @@ function accountSection(ctx, me) {
       const a = el("a", { href: URL.createObjectURL(blob), download: "tilepost-export.json" });
       a.click();
       URL.revokeObjectURL(a.getAttribute("href") || "");
-      announce("Your data is downloaded.");
+      announce(t("account.downloaded"));
     } catch (e) {
       fail(e);
     } finally {
       download.disabled = false;
     }
   });
-  const data = el("div", {}, el("h3", {}, "Your data"), el("p", {}, "Your profile, settings, webhooks, games and chat lines, as JSON."), download);
+  const data = el("div", {}, el("h3", {}, t("account.data")), el("p", {}, t("account.data-text")), download);
 
   const del = el(
     "form",
     { "aria-labelledby": "h-delete" },
-    el("h3", { id: "h-delete" }, "Delete account"),
+    el("h3", { id: "h-delete" }, t("account.delete")),
     el(
       "p",
       {},
-      "Your email, password, settings, webhooks and chat lines are deleted. You resign from your running games; your seats in games keep an anonymous name so that the other players' games go on.",
+      t("account.delete-text"),
     ),
-    field("Password", { name: "password", type: "password", autocomplete: "current-password", required: true }),
-    el("label", { class: "check" }, el("input", { type: "checkbox", name: "sure", required: true }), " I want to delete my account"),
-    el("button", { type: "submit", class: "danger" }, "Delete my account"),
+    field(t("field.password"), { name: "password", type: "password", autocomplete: "current-password", required: true }),
+    el("label", { class: "check" }, el("input", { type: "checkbox", name: "sure", required: true }), " " + t("account.delete-sure")),
+    el("button", { type: "submit", class: "danger" }, t("account.delete-submit")),
   );
   del.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -675,7 +675,7 @@ function accountSection(ctx, me) {
     busy(del, async () => {
       await api.del("/v1/users/me", { password: String(f.get("password")) });
       api.logout();
-      announce("Your account is deleted.");
+      announce(t("account.deleted"));
       ctx.go("/play/login", { replace: true });
     });
   });

@@ -162,7 +162,7 @@ pub async fn resend_verification(
     limits::account_mail_sent(&st, &addr.0, &u.id).await?;
     send_verification(&st, &u).await?;
     Ok(HttpResponse::Accepted().json(Accepted {
-        status: "accepted".into(),
+        status: AcceptedStatus::Accepted,
         detail: "a new confirmation link is on its way; it works once, for 24 hours".into(),
     }))
 }
@@ -242,7 +242,7 @@ pub async fn request_password_reset(
         }
     });
     Ok(HttpResponse::Accepted().json(Accepted {
-        status: "accepted".into(),
+        status: AcceptedStatus::Accepted,
         detail: "if an account has this confirmed address, a link is on its way; it works once, within an hour".into(),
     }))
 }

@@ -230,5 +230,7 @@ pub async fn update_me(
         .update_user(me.id, turn, finished, locale, r.time_zone)
         .await?
         .ok_or_else(|| ApiError::unauthorized("the token's user no longer exists"))?;
+    // the token lookups this process keeps carry the locale: read it anew
+    st.grants.forget_user(&u.id);
     Ok(HttpResponse::Ok().json(user_view(&u)))
 }

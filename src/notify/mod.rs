@@ -620,7 +620,7 @@ fn account_row(
         user_id: to.user_id.to_string(),
         game_id: None,
         payload: body.to_string(),
-        status: "pending".into(),
+        status: OutboxStatus::Pending.as_str().into(),
         attempts: 0,
         next_attempt_at: now,
         delivered_at: None,

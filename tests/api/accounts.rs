@@ -204,6 +204,8 @@ fn reset_link_works_once_and_expires(app: &TestApp) {
         json!({"token": token, "password": "a brand new one"}),
     );
     assert_eq!(ok.ok()["status"], "password_reset");
+    // whoever knew the old password is logged out: every session of ann's ended
+    assert_eq!(ann.get("/v1/users/me").status, 401);
     assert_eq!(login(app, "ann", "a brand new one"), 200);
     assert_eq!(login(app, "ann", "correct horse"), 401);
     // once
@@ -314,11 +316,30 @@ fn change_password_and_email(app: &TestApp) {
         json!({"current_password": "correct horse", "new_password": "short"}),
     )
     .problem(400, "validation-failed");
+    // a second session of ann's, say on another device
+    let other = app.anon().post(
+        "/v1/auth/token",
+        json!({"username": "ann", "password": "correct horse"}),
+    );
+    assert_eq!(other.status, 200, "{}", other.text);
+    let other = Client::new(
+        &app.url(),
+        Some(
+            other.json["access_token"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+        ),
+    );
+    assert_eq!(other.get("/v1/users/me").status, 200);
     let r = ann.post(
         "/v1/users/me/password",
         json!({"current_password": "correct horse", "new_password": "a brand new one"}),
     );
     assert_eq!(r.status, 204, "{}", r.text);
+    // the change ends every other session at once; the one that changed it goes on
+    assert_eq!(other.get("/v1/users/me").status, 401);
+    assert_eq!(ann.get("/v1/users/me").status, 200);
     assert_eq!(login(app, "ann", "correct horse"), 401);
     assert_eq!(login(app, "ann", "a brand new one"), 200);
     // the address: only with the password, through its own operation

@@ -70,11 +70,17 @@ pub struct DeleteAccountRequest {
     pub password: String,
 }
 
+/// The status of an accepted request: always `accepted`.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum AcceptedStatus {
+    Accepted,
+}
+
 /// An accepted request whose outcome is told by email (or not at all).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct Accepted {
-    /// Always `accepted`.
-    pub status: String,
+    pub status: AcceptedStatus,
     /// What happens next.
     pub detail: String,
 }
