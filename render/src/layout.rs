@@ -156,8 +156,8 @@ fn norm(v: P) -> P {
 fn half_point(h: usize, depth: f64, along: f64) -> P {
     let side = h / 2;
     // in side-N coordinates: Nl is x in 0..50, Nr is x in 50..100
-    let mid = if h % 2 == 0 { 25.0 } else { 75.0 };
-    let dir = if h % 2 == 0 { -1.0 } else { 1.0 };
+    let mid = if h.is_multiple_of(2) { 25.0 } else { 75.0 };
+    let dir = if h.is_multiple_of(2) { -1.0 } else { 1.0 };
     p(mid + dir * along * 25.0, depth).rot(side as u8)
 }
 
@@ -485,7 +485,7 @@ fn nearest_gate(lay: &Layout, q: P, only: Option<&[usize]>) -> Option<P> {
         }
         for g in &c.gates {
             let d = g.dist(q);
-            if best.map_or(true, |(bd, _)| d < bd - 1e-9) {
+            if best.is_none_or(|(bd, _)| d < bd - 1e-9) {
                 best = Some((d, *g));
             }
         }
@@ -898,7 +898,7 @@ fn place_icons(cx: &Ctx, lay: &mut Layout) {
         if f.cathedral {
             want.push(0);
         }
-        want.extend(std::iter::repeat(1).take(f.pennants as usize));
+        want.extend(std::iter::repeat_n(1, f.pennants as usize));
         if f.goods.is_some() {
             want.push(2);
         }
@@ -933,7 +933,7 @@ fn place_icons(cx: &Ctx, lay: &mut Layout) {
                     }
                     let score = -near.min(40.0) * 0.2 - (q.dist(c.anchor) - 16.0).abs() * 0.5
                         + wall_d.min(12.0) * 0.3;
-                    if best.map_or(true, |(b, _)| score > b + 1e-9) {
+                    if best.is_none_or(|(b, _)| score > b + 1e-9) {
                         best = Some((score, q));
                     }
                 }
@@ -1089,7 +1089,7 @@ fn place_fields(cx: &Ctx, lay: &mut Layout) {
                 .map(|(_, a)| a.dist(q))
                 .fold(f64::INFINITY, f64::min);
             let score = clear[k].min(9.0) + others.min(14.0) * 0.4 - q.dist(pref) * 0.12;
-            if best.map_or(true, |(b, _)| score > b + 1e-9) {
+            if best.is_none_or(|(b, _)| score > b + 1e-9) {
                 best = Some((score, q));
             }
         }

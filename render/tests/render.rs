@@ -110,7 +110,7 @@ fn a_finished_game_renders_to_the_same_bytes_twice() {
     let in_box: usize = catalog()
         .tiles
         .iter()
-        .filter(|t| t.expansion.map_or(true, |e| implemented().contains(&e)))
+        .filter(|t| t.expansion.is_none_or(|e| implemented().contains(&e)))
         .map(|t| t.count as usize)
         .sum();
     // every tile of the box was drawn (some may have been set aside as unplaceable)

@@ -471,34 +471,6 @@ impl MoveLimiter {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::clock::ManualClock;
-
-    #[test]
-    fn moves_are_limited_per_user_and_replenish_with_the_clock() {
-        let clock = std::sync::Arc::new(ManualClock::new(1_000_000));
-        let l = MoveLimiter::new(3, clock.clone());
-        let q: Vec<i64> = (0..3)
-            .map(|_| l.take("ann").expect("within the limit").remaining)
-            .collect();
-        assert_eq!(q, [2, 1, 0]);
-        let e = l.take("ann").expect_err("over the limit");
-        assert_eq!(e.code, crate::api::error::ProblemCode::RateLimited);
-        assert!(e
-            .headers
-            .iter()
-            .any(|(k, v)| *k == "retry-after" && v == "20"));
-        // another user has a limit of their own
-        assert!(l.take("bob").is_ok());
-        // one move comes back every 20 s
-        clock.advance_ms(20_000);
-        assert_eq!(l.take("ann").map(|q| q.remaining).ok(), Some(0));
-        assert!(l.take("ann").is_err());
-    }
-}
-
 /// Refuses an account email (a reset link, a new confirmation link) while the limit of
 /// its client address or of its target (an account id, or the address a reset names,
 /// in lower case, whether an account has it or not) holds
@@ -591,4 +563,32 @@ pub async fn export_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiErro
         )
         .await?;
     Ok(q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::ManualClock;
+
+    #[test]
+    fn moves_are_limited_per_user_and_replenish_with_the_clock() {
+        let clock = std::sync::Arc::new(ManualClock::new(1_000_000));
+        let l = MoveLimiter::new(3, clock.clone());
+        let q: Vec<i64> = (0..3)
+            .map(|_| l.take("ann").expect("within the limit").remaining)
+            .collect();
+        assert_eq!(q, [2, 1, 0]);
+        let e = l.take("ann").expect_err("over the limit");
+        assert_eq!(e.code, crate::api::error::ProblemCode::RateLimited);
+        assert!(e
+            .headers
+            .iter()
+            .any(|(k, v)| *k == "retry-after" && v == "20"));
+        // another user has a limit of their own
+        assert!(l.take("bob").is_ok());
+        // one move comes back every 20 s
+        clock.advance_ms(20_000);
+        assert_eq!(l.take("ann").map(|q| q.remaining).ok(), Some(0));
+        assert!(l.take("ann").is_err());
+    }
 }
