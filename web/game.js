@@ -517,12 +517,115 @@ export async function gamePage(ctx, id) {
     for (const e of [...events].reverse()) {
       const who = e.actor ? e.actor.username : "";
       const lines = [describeDecision(e.decision || {}, who), ...describeConsequences(e.consequences, nameOf)];
+      if (e.decided_by) lines.push(t(`history.by-${e.decided_by.replace(/_/g, "-")}`));
       hist.append(el("li", {}, el("time", { datetime: e.at, title: when(e.at) }, `#${e.seq}`), " ", lines.join(" ")));
     }
     side.replaceChildren(
       el("section", { class: "card" }, table),
+      ...(automationCard ? [automationCard] : []),
       el("section", { class: "card", "aria-labelledby": "h-hist" }, el("h2", { id: "h-hist" }, t("history.title")), hist),
     );
+  }
+
+  // ----- my standing orders and conditional turns (only I see them) -----
+  /** @type {HTMLElement | null} */
+  let automationCard = null;
+  let orders = null;
+  let plans = [];
+  const ORDER_CHOICES = {
+    crop_add: ["ask", "never", "when_possible"],
+    crop_remove: ["ask", "ordinary_first", "special_first"],
+    freed_wagon: ["ask", "supply"],
+    message_figure: ["ask", "meeple", "messenger"],
+    robber_victim: ["ask", "leader"],
+  };
+
+  async function loadAutomation() {
+    if (!me || !seat() || !view || view.status === "finished") {
+      automationCard = null;
+      return;
+    }
+    const [o, p] = await Promise.all([
+      api.get(`/v1/games/${enc}/orders`),
+      view.status === "active" ? api.get(`/v1/games/${enc}/plans`) : { plans: [] },
+    ]);
+    orders = o;
+    plans = p.plans;
+    automationCard = renderAutomation();
+  }
+
+  async function savePlans(list) {
+    try {
+      const r = await api.request("PUT", `/v1/games/${enc}/plans`, { plans: list });
+      plans = r.plans;
+      announce(t("auto.plans-saved", { count: plans.length }));
+      await load();
+    } catch (e) {
+      fail(e);
+    }
+  }
+
+  function renderAutomation() {
+    const box = el("section", { class: "card automation", "aria-labelledby": "h-auto" }, el("h2", { id: "h-auto" }, t("auto.title")));
+    box.append(el("p", { class: "meta" }, t("auto.intro")));
+    const form = el("form", { class: "orders" });
+    for (const [kind, values] of Object.entries(ORDER_CHOICES)) {
+      const select = el("select", { name: kind, id: `order-${kind}` });
+      const def = orders.defaults[kind];
+      select.append(el("option", { value: "", selected: orders.game[kind] == null }, t("auto.default", { answer: t(`auto.${kind}.${def}`) })));
+      for (const v of values) select.append(el("option", { value: v, selected: orders.game[kind] === v }, t(`auto.${kind}.${v}`)));
+      select.addEventListener("change", async () => {
+        try {
+          await api.patch(`/v1/games/${enc}/orders`, { [kind]: select.value || null });
+          announce(t("auto.order-saved"));
+          await load();
+        } catch (e) {
+          fail(e);
+        }
+      });
+      form.append(el("label", { class: "field", for: `order-${kind}` }, el("span", {}, t(`auto.${kind}`)), select));
+    }
+    box.append(form);
+    if (view.status !== "active") return box;
+    box.append(el("h3", {}, t("auto.plans")));
+    const ul = el("ul", { class: "plans" });
+    for (const p of plans) {
+      const [place, then] = p.actions;
+      const what = t("auto.plan-line", { tile: p.tile, x: place.x, y: place.y, rotation: place.rotation })
+        + " " + (then ? (then.type === "pass" ? t("auto.plan-no-figure") : t("auto.plan-figure", { figure: aFigure(then.figure), spot: spotWords(then.spot) })) : t("auto.plan-ask-figure"));
+      const drop = el("button", { type: "button" }, t("auto.plan-drop"));
+      drop.addEventListener("click", () => savePlans(plans.filter((q) => q.tile !== p.tile)));
+      ul.append(el("li", {}, what, " ", drop));
+    }
+    if (!plans.length) ul.append(el("li", { class: "meta" }, t("auto.no-plans")));
+    box.append(ul);
+    const tiles = (view.tiles_left_by_type || []).filter((c) => c.count > 0).map((c) => c.tile);
+    const tile = el("select", { name: "tile", id: "plan-tile" }, ...tiles.map((id) => el("option", { value: id }, id)));
+    const num = (name, label) => el("label", { class: "field" }, el("span", {}, label), el("input", { name, type: "number", required: true, step: "1", value: "0" }));
+    const rot = el("select", { name: "rotation" }, ...[0, 90, 180, 270].map((r) => el("option", { value: String(r) }, `${r}°`)));
+    const then = el("select", { name: "then" },
+      el("option", { value: "" }, t("auto.plan-ask-figure")),
+      el("option", { value: "pass" }, t("auto.plan-no-figure")),
+      el("option", { value: "follower" }, t("auto.plan-follower")));
+    const spot = el("input", { name: "spot", maxlength: 16, placeholder: "N, E, C, Nl…", autocomplete: "off" });
+    const add = el("form", { class: "plan-form" },
+      el("label", { class: "field", for: "plan-tile" }, el("span", {}, t("auto.plan-tile")), tile),
+      num("x", "x"), num("y", "y"),
+      el("label", { class: "field" }, el("span", {}, t("auto.plan-rotation")), rot),
+      el("label", { class: "field" }, el("span", {}, t("auto.plan-then")), then),
+      el("label", { class: "field" }, el("span", {}, t("auto.plan-spot")), spot),
+      el("button", { type: "submit" }, t("auto.plan-add")));
+    add.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const data = new FormData(add);
+      const actions = [{ type: "place_tile", x: Number(data.get("x")), y: Number(data.get("y")), rotation: Number(data.get("rotation")) }];
+      if (data.get("then") === "pass") actions.push({ type: "pass" });
+      if (data.get("then") === "follower") actions.push({ type: "place_figure", figure: "follower", spot: String(data.get("spot") || "").trim() });
+      const id = String(data.get("tile"));
+      savePlans([...plans.filter((q) => q.tile !== id), { tile: id, actions }]);
+    });
+    if (tiles.length) box.append(add);
+    return box;
   }
 
   function renderChat() {
@@ -583,6 +686,7 @@ export async function gamePage(ctx, id) {
       sel = null;
       choice = null;
     }
+    await loadAutomation();
     renderTop();
     renderMove();
     renderBoard();

@@ -61,3 +61,5 @@ reset-subject = Reset your tilepost password
 reset-body = Someone asked to reset the password of the tilepost account { $name }.
 reset-action = Choose a new password
 reset-ignore = The link works once, until { $expires }. If you did not ask for it, ignore this message: your password stays as it is.
+plan-subject = Your plan was played in tilepost game { $game }
+plan-body = You drew { $tile } and the server played the plan you left for it. The other plans for this game are dropped.

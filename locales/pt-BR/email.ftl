@@ -60,3 +60,5 @@ reset-subject = Redefina sua senha do tilepost
 reset-body = Alguém pediu para redefinir a senha da conta { $name } do tilepost.
 reset-action = Escolher uma nova senha
 reset-ignore = O link funciona uma vez, até { $expires }. Se você não pediu, ignore esta mensagem: sua senha continua a mesma.
+plan-subject = Seu plano foi jogado na partida { $game } do tilepost
+plan-body = Você tirou { $tile } e o servidor jogou o plano que você deixou para esse bloco. Os outros planos desta partida foram descartados.

@@ -6,6 +6,7 @@
 pub mod access;
 pub mod account;
 pub mod auth;
+pub mod automation;
 pub mod chat;
 pub mod clock;
 pub mod dto;
@@ -126,6 +127,12 @@ where
                 .service(seats::start_game)
                 .service(games::list_placements)
                 .service(games::list_actions)
+                .service(automation::get_my_orders)
+                .service(automation::update_my_orders)
+                .service(automation::get_game_orders)
+                .service(automation::update_game_orders)
+                .service(automation::get_plans)
+                .service(automation::set_plans)
                 .service(moves::submit_move)
                 .service(history::list_events)
                 .service(moves::resign_game)

@@ -336,6 +336,10 @@ pub fn history_entry(
         seq: row.seq,
         at: rfc3339(row.created_at),
         actor,
+        decided_by: row
+            .decided_by
+            .as_deref()
+            .and_then(crate::store::DecidedBy::from_column),
         decision: decision(event),
         consequences: effects.iter().map(consequence).collect(),
     }

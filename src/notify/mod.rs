@@ -24,6 +24,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "game.finished",
     "game.deadline_near",
     "game.timed_out",
+    "game.plan_played",
 ];
 
 /// Account messages: single-use links for the account's owner. They go to the email
@@ -93,6 +94,31 @@ struct Message<'a> {
     text: String,
     html: String,
     extra: Value,
+}
+
+impl<'a> Message<'a> {
+    /// A message of one paragraph: the subject is the catalog's `{key}-subject`, the
+    /// body its `{key}-body`, in the reader's locale.
+    fn paragraph(
+        kind: &'a str,
+        to: &'a SeatInfo,
+        game_id: &'a str,
+        key: &str,
+        args: &[(&str, i18n::Arg<'_>)],
+        extra: Value,
+    ) -> Message<'a> {
+        let loc = to.locale.as_str();
+        let (subject, body) = (format!("{key}-subject"), format!("{key}-body"));
+        Message {
+            kind,
+            to,
+            game_id,
+            subject: i18n::text(loc, &subject, args),
+            text: format!("{}\n", i18n::text(loc, &body, args)),
+            html: format!("<p>{}</p>", i18n::html(loc, &body, args)),
+            extra,
+        }
+    }
 }
 
 fn row(n: &Notifier, m: Message<'_>, now: i64) -> OutboxRow {
@@ -436,18 +462,16 @@ pub fn started(
     seats
         .iter()
         .map(|to| {
-            let loc = to.locale.as_str();
             row(
                 n,
-                Message {
-                    kind: "game.started",
+                Message::paragraph(
+                    "game.started",
                     to,
                     game_id,
-                    subject: i18n::text(loc, "started-subject", &args),
-                    text: format!("{}\n", i18n::text(loc, "started-body", &args)),
-                    html: format!("<p>{}</p>", i18n::html(loc, "started-body", &args)),
-                    extra: json!({"players": players, "first_player": first}),
-                },
+                    "started",
+                    &args,
+                    json!({"players": players, "first_player": first}),
+                ),
                 now,
             )
         })
@@ -509,23 +533,46 @@ pub fn deadline_near(
     deadline: i64,
     now: i64,
 ) -> OutboxRow {
-    let loc = to.locale.as_str();
-    let at = i18n::datetime(deadline, loc, &to.time_zone);
+    let at = i18n::datetime(deadline, &to.locale, &to.time_zone);
     let args = [
         ("game", short(game_id).into()),
         ("deadline", at.as_str().into()),
     ];
     row(
         n,
-        Message {
-            kind: "game.deadline_near",
+        Message::paragraph(
+            "game.deadline_near",
             to,
             game_id,
-            subject: i18n::text(loc, "deadline-subject", &args),
-            text: format!("{}\n", i18n::text(loc, "deadline-body", &args)),
-            html: format!("<p>{}</p>", i18n::html(loc, "deadline-body", &args)),
-            extra: json!({"deadline": rfc3339(deadline)}),
-        },
+            "deadline",
+            &args,
+            json!({"deadline": rfc3339(deadline)}),
+        ),
+        now,
+    )
+}
+
+/// `game.plan_played`: the server played `to`'s conditional turn for `tile` at
+/// `version`.
+pub fn plan_played(
+    n: &Notifier,
+    to: &SeatInfo,
+    game_id: &str,
+    tile: &str,
+    version: i64,
+    now: i64,
+) -> OutboxRow {
+    let args = [("game", short(game_id).into()), ("tile", tile.into())];
+    row(
+        n,
+        Message::paragraph(
+            "game.plan_played",
+            to,
+            game_id,
+            "plan",
+            &args,
+            json!({"tile": tile, "version": version}),
+        ),
         now,
     )
 }
@@ -542,18 +589,16 @@ pub fn timed_out(
     seats
         .iter()
         .map(|to| {
-            let loc = to.locale.as_str();
             row(
                 n,
-                Message {
-                    kind: "game.timed_out",
+                Message::paragraph(
+                    "game.timed_out",
                     to,
                     game_id,
-                    subject: i18n::text(loc, "timedout-subject", &args),
-                    text: format!("{}\n", i18n::text(loc, "timedout-body", &args)),
-                    html: format!("<p>{}</p>", i18n::html(loc, "timedout-body", &args)),
-                    extra: json!({"player": who}),
-                },
+                    "timedout",
+                    &args,
+                    json!({"player": who}),
+                ),
                 now,
             )
         })

@@ -8,8 +8,8 @@ use diesel::result::Error as DieselError;
 
 use super::schema::{
     access_tokens, account_tokens, chat_messages, game_invites, game_seats, games,
-    idempotency_keys, limit_attempts, notification_prefs, outbox, users, vacations,
-    webhook_attempts, webhook_deliveries, webhook_endpoints,
+    idempotency_keys, limit_attempts, notification_prefs, outbox, standing_orders, turn_plans,
+    users, vacations, webhook_attempts, webhook_deliveries, webhook_endpoints,
 };
 use super::{load_seats, ChatRow, GameRow, OutboxRow, SeatInfo, Store, StoreError, TxError};
 
@@ -427,6 +427,12 @@ impl Store {
                 )
                 .execute(c)?;
                 diesel::delete(account_tokens::table.filter(account_tokens::user_id.eq(&user_id)))
+                    .execute(c)?;
+                diesel::delete(
+                    standing_orders::table.filter(standing_orders::user_id.eq(&user_id)),
+                )
+                .execute(c)?;
+                diesel::delete(turn_plans::table.filter(turn_plans::user_id.eq(&user_id)))
                     .execute(c)?;
                 diesel::delete(vacations::table.filter(vacations::user_id.eq(&user_id)))
                     .execute(c)?;

@@ -10,9 +10,9 @@ use diesel::result::Error as DieselError;
 use super::schema::{chat_messages, game_clocks, game_invites, vacations};
 use super::schema::{game_events, game_seats, games, outbox, users};
 use super::{
-    game_rows, load_game, lock_open_game, Conflict, DbConn, GameData, GameRecord, GameRow,
-    GameStatus, InviteStatus, OutboxRow, OutboxStatus, SeatInfo, StartPlan, Store, StoreError,
-    TxError,
+    game_rows, load_game, lock_open_game, AutomationRows, Conflict, DbConn, GameData, GameRecord,
+    GameRow, GameStatus, InviteStatus, OutboxRow, OutboxStatus, SeatInfo, StartPlan, Store,
+    StoreError, TxError,
 };
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
@@ -375,7 +375,9 @@ impl Store {
         start: F,
     ) -> Result<(), StoreError>
     where
-        F: FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String> + Send + 'static,
+        F: FnOnce(&GameRow, &[SeatInfo], &AutomationRows) -> Result<StartPlan, String>
+            + Send
+            + 'static,
     {
         self.run(move |c| {
             c.transaction(|c| {

@@ -7,6 +7,7 @@
 //! transaction; a write that fails leaves nothing behind.
 
 mod accounts;
+mod automation;
 mod conn;
 mod corr;
 mod limits;
@@ -29,13 +30,16 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use thiserror::Error;
 
 pub use accounts::{AccountExport, AccountToken, ExportedGame, TokenPurpose};
+pub use automation::{AutomationRows, OrderRow, PlanRow, EVERY_GAME};
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
 pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
 pub use limits::Written;
 pub use lists::{ChatOrder, GameFilter, GameKey, Page};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
-pub use status::{DeliveryStatus, GameStatus, InvitationState, InviteStatus, OutboxStatus};
+pub use status::{
+    DecidedBy, DeliveryStatus, GameStatus, InvitationState, InviteStatus, OutboxStatus,
+};
 pub use tokens::{TokenGrant, TokenRow, PERSONAL, SESSION};
 pub use webhooks::*;
 
@@ -278,6 +282,9 @@ pub struct EventRow {
     pub payload: String,
     pub actor_id: Option<String>,
     pub created_at: i64,
+    /// Who took the decision when it was not its player by a request
+    /// ([`DecidedBy`]'s name); `None`: its player.
+    pub decided_by: Option<String>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
@@ -314,11 +321,11 @@ pub struct GameData {
     pub events: Vec<EventRow>,
 }
 
-/// What a caller decides when a game starts: the creation event and who plays first.
+/// What a caller decides when a game starts: the creation event, the decisions the
+/// server takes at once (see `crate::moves::auto`), who decides first and the
+/// notifications. `events` are numbered from 1.
 pub struct StartPlan {
-    pub event_type: String,
-    pub event_version: i32,
-    pub payload: String,
+    pub events: Vec<EventRow>,
     pub first_seat: i32,
     pub outbox: Vec<OutboxRow>,
 }
@@ -335,6 +342,8 @@ pub struct Append {
     pub now: i64,
     pub idempotency: Option<IdempotencyRow>,
     pub outbox: Vec<OutboxRow>,
+    /// Players whose turn came: their plans at this game are dropped.
+    pub drop_plans_of: Vec<String>,
 }
 
 /// Internal error type of transactions.
@@ -579,7 +588,9 @@ impl Store {
     /// Starts an open game early (the caller checks who may).
     pub async fn start_game<F>(&self, game_id: String, now: i64, start: F) -> Result<(), StoreError>
     where
-        F: FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String> + Send + 'static,
+        F: FnOnce(&GameRow, &[SeatInfo], &AutomationRows) -> Result<StartPlan, String>
+            + Send
+            + 'static,
     {
         self.run(move |c| {
             c.transaction(|c| {
@@ -653,6 +664,7 @@ impl Store {
                 for m in &a.outbox {
                     diesel::insert_into(outbox::table).values(m).execute(c)?;
                 }
+                automation::drop_plans(c, &a.game_id, &a.drop_plans_of)?;
                 Ok(())
             })
             .map_err(StoreError::from)
@@ -714,30 +726,26 @@ fn lock_open_game(c: &mut DbConn, game_id: &str, now: i64) -> Result<(), TxError
 
 fn start_game_tx<F>(c: &mut DbConn, data: &GameData, now: i64, start: F) -> Result<(), TxError>
 where
-    F: FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String>,
+    F: FnOnce(&GameRow, &[SeatInfo], &AutomationRows) -> Result<StartPlan, String>,
 {
-    let plan =
-        start(&data.game, &data.seats).map_err(|e| TxError::Store(StoreError::Rejected(e)))?;
+    let users: Vec<String> = data.seats.iter().map(|s| s.user_id.clone()).collect();
+    let automation = automation::automation_of(c, &data.game.id, &users).map_err(TxError::Store)?;
+    let plan = start(&data.game, &data.seats, &automation)
+        .map_err(|e| TxError::Store(StoreError::Rejected(e)))?;
     let first = data
         .seats
         .iter()
         .find(|s| s.seat == plan.first_seat)
         .map(|s| s.user_id.clone());
-    diesel::insert_into(game_events::table)
-        .values(EventRow {
-            game_id: data.game.id.clone(),
-            seq: 1,
-            event_type: plan.event_type,
-            event_version: plan.event_version,
-            payload: plan.payload,
-            actor_id: None,
-            created_at: now,
-        })
-        .execute(c)?;
+    for ev in &plan.events {
+        diesel::insert_into(game_events::table)
+            .values(ev)
+            .execute(c)?;
+    }
     diesel::update(games::table.find(&data.game.id))
         .set((
             games::status.eq(GameStatus::Active.as_str()),
-            games::version.eq(1i64),
+            games::version.eq(plan.events.len() as i64),
             games::seats.eq(data.seats.len() as i32),
             games::current_user_id.eq(first),
             games::updated_at.eq(now),

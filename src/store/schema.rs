@@ -55,6 +55,7 @@ diesel::table! {
         payload -> Text,
         actor_id -> Nullable<Text>,
         created_at -> Int8,
+        decided_by -> Nullable<Text>,
     }
 }
 
@@ -143,6 +144,26 @@ diesel::table! {
 }
 
 diesel::table! {
+    standing_orders (user_id, game_id, kind) {
+        user_id -> Text,
+        game_id -> Text,
+        kind -> Text,
+        answer -> Text,
+        updated_at -> Int8,
+    }
+}
+
+diesel::table! {
+    turn_plans (game_id, user_id, tile) {
+        game_id -> Text,
+        user_id -> Text,
+        tile -> Text,
+        actions -> Text,
+        created_at -> Int8,
+    }
+}
+
+diesel::table! {
     users (id) {
         id -> Text,
         username -> Text,
@@ -224,6 +245,9 @@ diesel::joinable!(game_seats -> users (user_id));
 diesel::joinable!(games -> users (creator_id));
 diesel::joinable!(notification_prefs -> users (user_id));
 diesel::joinable!(outbox -> users (user_id));
+diesel::joinable!(standing_orders -> users (user_id));
+diesel::joinable!(turn_plans -> games (game_id));
+diesel::joinable!(turn_plans -> users (user_id));
 diesel::joinable!(vacations -> users (user_id));
 diesel::joinable!(webhook_attempts -> webhook_deliveries (delivery_id));
 diesel::joinable!(webhook_deliveries -> outbox (outbox_id));
@@ -243,6 +267,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     notification_prefs,
     outbox,
     settings,
+    standing_orders,
+    turn_plans,
     users,
     vacations,
     webhook_attempts,

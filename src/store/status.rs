@@ -110,3 +110,16 @@ impl InvitationState {
         }
     }
 }
+
+// `game_events.decided_by`
+column_enum! {
+    /// Who took a decision the server recorded on a player's behalf.
+    DecidedBy {
+        /// The decision had one legal option.
+        System => "system",
+        /// The player's standing order for that kind of decision.
+        StandingOrder => "standing_order",
+        /// The player's conditional turn for the tile drawn.
+        Plan => "plan",
+    }
+}

@@ -264,6 +264,9 @@ fn token_of_a_missing_user_is_401_everywhere(app: &TestApp) {
         ),
         ("delete_me", json!({"password": "correct horse"})),
         ("start_vacation", json!({})),
+        ("update_my_orders", json!({"freed_wagon": "supply"})),
+        ("update_game_orders", json!({"freed_wagon": "supply"})),
+        ("set_plans", json!({"plans": []})),
         ("update_notification_settings", json!({"email": {}})),
         (
             "create_webhook",

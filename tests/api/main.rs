@@ -5,6 +5,7 @@ pub mod common;
 
 mod accounts;
 mod auth;
+mod automation;
 mod cli;
 mod correspondence;
 mod edges;

@@ -794,7 +794,10 @@ fn settings_and_unsubscribe(app: &TestApp, rx: &Receiver) {
         None,
         &[],
     );
-    assert_eq!(r.ok()["unsubscribed"].as_array().unwrap().len(), 6);
+    assert_eq!(
+        r.ok()["unsubscribed"].as_array().unwrap().len(),
+        tilepost::notify::EVENT_TYPES.len()
+    );
     let s = ann.get("/v1/users/me/notifications");
     assert!(s.json["email"]
         .as_object()

@@ -206,7 +206,8 @@ fn layers_keep_to_themselves() {
         ("clock.rs", vec!["diesel", "actix"]),
         ("config.rs", vec!["diesel", "actix"]),
         ("replay.rs", vec!["diesel", "actix"]),
-        ("moves.rs", vec!["diesel", "actix"]),
+        ("moves/mod.rs", vec!["diesel", "actix"]),
+        ("moves/auto.rs", vec!["diesel", "actix"]),
         ("correspondence.rs", vec!["diesel", "actix"]),
         ("sweep.rs", vec!["diesel"]),
     ] {

@@ -337,6 +337,7 @@ fn other_status_names_have_one_definition() {
         "sending",
         "delivered",
         "failed",
+        "standing_order",
     ];
     for (rel, text) in all_sources() {
         if rel == "store/status.rs" {

@@ -159,9 +159,33 @@ fn no_hidden_information_leaks(app: &TestApp) {
             .unwrap()
             .to_string();
         assert!(seed.len() > 3);
+        // ben's plans and orders are his alone
+        let plan = json!({"plans": [{"tile": "base/A", "actions": [{"type": "place_tile", "x": 4242, "y": 0, "rotation": 0}]}]});
+        let r = b.request(
+            "PUT",
+            &format!("/v1/games/{id}/plans"),
+            Some(&plan.to_string()),
+            &[],
+        );
+        assert_eq!(r.status, 200, "{}", r.text);
+        let orders = json!({"robber_victim": "leader"});
+        let r = b.request(
+            "PATCH",
+            &format!("/v1/games/{id}/orders"),
+            Some(&orders.to_string()),
+            &[],
+        );
+        assert_eq!(r.status, 200, "{}", r.text);
         let mut bodies = Vec::new();
         for turn in 0..3 {
-            for path in ["", "/actions", "/placements", "/events"] {
+            for path in [
+                "",
+                "/actions",
+                "/placements",
+                "/events",
+                "/orders",
+                "/plans",
+            ] {
                 bodies.push(a.get(&format!("/v1/games/{id}{path}")));
             }
             bodies.push(a.get("/v1/games?player=me"));
@@ -176,6 +200,16 @@ fn no_hidden_information_leaks(app: &TestApp) {
         for r in &bodies {
             assert!((200..300).contains(&r.status), "{}", r.text);
             assert!(!r.text.contains(&seed), "the seed leaked: {}", r.text);
+            assert!(
+                !r.text.contains("4242"),
+                "another player's plan: {}",
+                r.text
+            );
+            assert!(
+                !r.text.contains("leader"),
+                "another player's order: {}",
+                r.text
+            );
             let mut ks = Vec::new();
             keys(&r.json, &mut ks);
             for bad in ["seed", "tile_order", "pile", "draw_pile"] {

@@ -5,6 +5,7 @@
 //! are (the engine's `openapi` feature derives their schemas).
 
 pub mod account;
+pub mod automation;
 pub mod chat;
 pub mod clock;
 pub mod games;
@@ -18,6 +19,7 @@ pub mod users;
 pub mod webhooks;
 
 pub use account::*;
+pub use automation::*;
 pub use chat::*;
 pub use clock::*;
 pub use games::*;

@@ -18,17 +18,25 @@
 //! and the first notifications), which the store runs inside the transaction that
 //! takes the last seat.
 
+pub mod auto;
+
 use std::sync::Arc;
 
 use tilepost_engine::{Action, Effect, Event, Expansion, Game, GameConfig, PlayError, SetupError};
+
+use self::auto::Automation;
 
 use crate::cache::ReplayCache;
 use crate::correspondence::{self, Deadline};
 use crate::notify::{self, Notifier};
 use crate::store::{
-    Append, Conflict, EventRow, GameData, GameRow, GameStatus, IdempotencyRow, SeatInfo, StartPlan,
-    Store, StoreError,
+    Append, AutomationRows, Conflict, DecidedBy, EventRow, GameData, GameRow, GameStatus,
+    IdempotencyRow, SeatInfo, StartPlan, Store, StoreError,
 };
+
+/// An event to append with its effects and who took the decision (`None`: the
+/// decider of the request).
+type Step = (Event, Vec<Effect>, Option<DecidedBy>);
 
 /// Who decides, and what.
 #[derive(Clone, Debug)]
@@ -43,13 +51,18 @@ pub enum Decision {
     /// The pending decision's player missed the deadline: they leave the game. `claimer`
     /// is the player who claims it; the deadline sweep claims as nobody.
     TimeOut { claimer: Option<String> },
+    /// No decision of its own: the server takes what a player's new standing orders or
+    /// plans decide now (nothing is written when they decide nothing).
+    Settle { user_id: String },
 }
 
 impl Decision {
     /// The user the decision is recorded for (the event row's actor).
     fn actor(&self) -> Option<&str> {
         match self {
-            Decision::Play { user_id, .. } | Decision::Resign { user_id } => Some(user_id),
+            Decision::Play { user_id, .. }
+            | Decision::Resign { user_id }
+            | Decision::Settle { user_id } => Some(user_id),
             Decision::TimeOut { claimer } => claimer.as_deref(),
         }
     }
@@ -182,13 +195,17 @@ impl Decisions<'_> {
             Decision::TimeOut { claimer } => {
                 Some(self.check_timeout(&data, claimer, req.now).await?)
             }
-            Decision::Play { user_id, .. } | Decision::Resign { user_id } => {
+            Decision::Play { user_id, .. }
+            | Decision::Resign { user_id }
+            | Decision::Settle { user_id } => {
                 seat_of(&data.seats, user_id).ok_or(DecisionError::NotAPlayer)?;
                 if data.game.status == GameStatus::Open || data.game.version < 1 {
                     return Err(DecisionError::NotStarted);
                 }
-                if matches!(req.decision, Decision::Play { .. })
-                    && data.game.status == GameStatus::Finished
+                if matches!(
+                    req.decision,
+                    Decision::Play { .. } | Decision::Settle { .. }
+                ) && data.game.status == GameStatus::Finished
                 {
                     return Err(DecisionError::GameOver);
                 }
@@ -200,8 +217,53 @@ impl Decisions<'_> {
             return Err(DecisionError::Stale(Some(expected)));
         }
         let mut loaded = self.load(data).await?;
-        let outcomes = decide(&mut loaded, &req.decision, deadline, req.now)?;
+        let mut outcomes: Vec<Step> = decide(&mut loaded, &req.decision, deadline, req.now)?
+            .into_iter()
+            .map(|(e, fx)| (e, fx, None))
+            .collect();
+        self.settle(&mut loaded, &mut outcomes).await?;
+        if outcomes.is_empty() {
+            // nothing to record (a settling that decided nothing)
+            let mut recorded = Recorded {
+                game_id: loaded.data.game.id.clone(),
+                version: loaded.data.game.version,
+                status: loaded.data.game.status,
+                seats: loaded.data.seats,
+                events: Vec::new(),
+                answer: String::new(),
+            };
+            recorded.answer = answer(&recorded).map_err(DecisionError::Corrupt)?;
+            return Ok(recorded);
+        }
         self.append(req, loaded, outcomes, answer).await
+    }
+
+    /// Takes the decisions the server takes for the players after `outcomes` (see
+    /// [`auto`]), reading the players' orders and plans once.
+    async fn settle(
+        &self,
+        loaded: &mut Loaded,
+        outcomes: &mut Vec<Step>,
+    ) -> Result<(), DecisionError> {
+        if loaded.game.is_over() {
+            return Ok(());
+        }
+        let seats = &loaded.data.seats;
+        let users: Vec<String> = seats.iter().map(|s| s.user_id.clone()).collect();
+        let rows = self
+            .store
+            .automation_of(loaded.data.game.id.clone(), users)
+            .await?;
+        let automation = Automation::from_rows(&rows, &loaded.data.game.id, |u| seat_of(seats, u));
+        let taken = auto::settle(&mut loaded.game, &automation).map_err(|b| {
+            DecisionError::Corrupt(format!("game {}: {}", loaded.data.game.id, b.0))
+        })?;
+        outcomes.extend(
+            taken
+                .into_iter()
+                .map(|t| (t.outcome.event, t.outcome.effects, Some(t.by))),
+        );
+        Ok(())
     }
 
     /// The checks of a timeout that need no replay: the claimer's seat, the clock and
@@ -271,7 +333,7 @@ impl Decisions<'_> {
         &self,
         req: Request,
         loaded: Loaded,
-        outcomes: Vec<(Event, Vec<Effect>)>,
+        outcomes: Vec<Step>,
         answer: impl FnOnce(&Recorded) -> Result<String, String>,
     ) -> Result<Recorded, DecisionError> {
         let Loaded { data, game, log } = loaded;
@@ -281,7 +343,24 @@ impl Decisions<'_> {
         let actor = req.decision.actor().map(str::to_string);
         let mut events = Vec::with_capacity(outcomes.len());
         let mut turn_changed = matches!(req.decision, Decision::TimeOut { .. });
-        for (i, (ev, fx)) in outcomes.iter().enumerate() {
+        let mut drop_plans_of: Vec<String> = Vec::new();
+        let mut plans_played: Vec<(u8, String)> = Vec::new();
+        for (i, (ev, fx, by)) in outcomes.iter().enumerate() {
+            if let Event::Decided {
+                player,
+                action: Action::PlaceTile { .. },
+                tile,
+                ..
+            } = ev
+            {
+                // the player's turn came: their plans are dropped
+                if let Some(s) = seat_at(&data.seats, *player) {
+                    drop_plans_of.push(s.user_id.clone());
+                }
+                if *by == Some(DecidedBy::Plan) {
+                    plans_played.push((*player, tile.clone().unwrap_or_default()));
+                }
+            }
             let (kind, version, payload) = ev.encode();
             turn_changed |= fx.iter().any(|e| matches!(e, Effect::TileDrawn { .. }));
             events.push((
@@ -293,6 +372,7 @@ impl Decisions<'_> {
                     payload,
                     actor_id: actor.clone(),
                     created_at: now,
+                    decided_by: by.map(|b| b.as_str().to_string()),
                 },
                 ev.clone(),
                 fx.clone(),
@@ -355,7 +435,7 @@ impl Decisions<'_> {
                 if turn_changed || actor.as_deref() != Some(s.user_id.as_str()) {
                     let since = match log {
                         Some((mut events_before, mut effects)) => {
-                            for (e, fx) in &outcomes {
+                            for (e, fx, _) in &outcomes {
                                 events_before.push(e.clone());
                                 effects.push(fx.clone());
                             }
@@ -365,7 +445,7 @@ impl Decisions<'_> {
                             // the replay came from the cache: read the log once now
                             let (_, mut events_before, mut effects) =
                                 self.replay(&gid, expected).await?;
-                            for (e, fx) in &outcomes {
+                            for (e, fx, _) in &outcomes {
                                 events_before.push(e.clone());
                                 effects.push(fx.clone());
                             }
@@ -402,6 +482,18 @@ impl Decisions<'_> {
                 }
             }
         }
+        for (player, tile) in &plans_played {
+            if let Some(s) = seat_at(&data.seats, *player) {
+                outbox.push(notify::plan_played(
+                    self.notifier,
+                    s,
+                    &gid,
+                    tile,
+                    version,
+                    now,
+                ));
+            }
+        }
         let mut recorded = Recorded {
             game_id: gid.clone(),
             version,
@@ -430,6 +522,7 @@ impl Decisions<'_> {
             now,
             idempotency,
             outbox,
+            drop_plans_of,
         };
         match self.store.append(append).await {
             Ok(()) => {}
@@ -497,6 +590,7 @@ fn decide(
             })?;
             Ok(vec![(o.event, o.effects)])
         }
+        Decision::Settle { .. } => Ok(Vec::new()),
         Decision::TimeOut { claimer } => {
             let pending = game.pending().ok_or(DecisionError::NotRunning)?;
             let late = seat_at(seats, pending.player)
@@ -545,19 +639,44 @@ fn config_of(row: &GameRow, players: u8, seed: u64) -> Result<GameConfig, SetupE
     })
 }
 
-/// What the store runs when a game starts: the creation event (with a fresh secret seed),
-/// `game.started` for every player and the first turn's notification (with its deadline
-/// when the game has a clock of `days_per_move`).
+/// What the store runs when a game starts: the creation event (with a fresh secret seed)
+/// and the decisions the server takes at once (forced ones and standing orders; plans
+/// can only be left in a running game), `game.started` for every player and the first
+/// real decision's notification (with its deadline when the game has a clock of
+/// `days_per_move`).
 pub fn start_plan(
     notifier: Arc<Notifier>,
     now: i64,
     days_per_move: Option<i32>,
-) -> impl FnOnce(&GameRow, &[SeatInfo]) -> Result<StartPlan, String> + Send + 'static {
-    move |row, seats| {
+) -> impl FnOnce(&GameRow, &[SeatInfo], &AutomationRows) -> Result<StartPlan, String> + Send + 'static
+{
+    move |row, seats, rows| {
         let config =
             config_of(row, seats.len() as u8, rand::random::<u64>()).map_err(|e| e.to_string())?;
-        let (game, event) = Game::new(&config).map_err(|e| e.to_string())?;
-        let (kind, version, payload) = event.encode();
+        let (mut game, event) = Game::new(&config).map_err(|e| e.to_string())?;
+        let mut automation = Automation::from_rows(rows, &row.id, |u| seat_of(seats, u));
+        automation.plans.clear();
+        let taken = auto::settle(&mut game, &automation).map_err(|b| b.0)?;
+        let mut events = vec![(event, None)];
+        events.extend(taken.into_iter().map(|t| (t.outcome.event, Some(t.by))));
+        let events: Vec<EventRow> = events
+            .into_iter()
+            .enumerate()
+            .map(|(i, (e, by))| {
+                let (kind, version, payload) = e.encode();
+                EventRow {
+                    game_id: row.id.clone(),
+                    seq: i as i64 + 1,
+                    event_type: kind.to_string(),
+                    event_version: version as i32,
+                    payload,
+                    actor_id: None,
+                    created_at: now,
+                    decided_by: by.map(|b: DecidedBy| b.as_str().to_string()),
+                }
+            })
+            .collect();
+        let version = events.len() as i64;
         let pending = game.pending();
         let first_seat = pending.map(|p| p.player).unwrap_or(0);
         let tile = pending
@@ -571,13 +690,13 @@ pub fn start_plan(
             first.map(|s| s.username.as_str()).unwrap_or_default(),
             now,
         );
-        if let Some(s) = first {
+        if let Some(s) = first.filter(|_| !game.is_over()) {
             outbox.push(notify::turn_started(
                 &notifier,
                 s,
                 &notify::Turn {
                     game_id: &row.id,
-                    version: 1,
+                    version,
                     tile: tile.as_deref(),
                     decision: pending.map(|p| p.phase.name()),
                     deadline: days_per_move.map(|d| now + i64::from(d) * correspondence::DAY_MS),
@@ -587,9 +706,7 @@ pub fn start_plan(
             ));
         }
         Ok(StartPlan {
-            event_type: kind.to_string(),
-            event_version: version as i32,
-            payload,
+            events,
             first_seat: first_seat as i32,
             outbox,
         })
