@@ -442,6 +442,7 @@ fn robber_tie(seed: u64) -> Scripted {
             expansions,
             tile_order: Some(tiles),
             seed,
+            rules: Default::default(),
         },
         script: vec![
             tile(-1, 0, 0),
@@ -482,6 +483,7 @@ fn play_game(seed: u64, with_expansions: bool, scripted: Option<Scripted>) -> Su
         expansions,
         tile_order: None,
         seed: rng.next_u64(),
+        rules: Default::default(),
     };
     // a scripted game's first decision is its point: no resignation before it
     let scripted_tie = scripted.is_some();
@@ -737,6 +739,7 @@ fn play_game(seed: u64, with_expansions: bool, scripted: Option<Scripted>) -> Su
             (Action::Pass, Phase::CropAction) => Some(Declined::Crop),
             (Action::Pass, Phase::MoveFerry) => Some(Declined::Ferries),
             (Action::Pass, Phase::PlaceRobber) => Some(Declined::Robber),
+            (Action::Pass, Phase::FlierLanding) => Some(Declined::Landing),
             (Action::Pass, phase) => panic!("a pass listed in {phase:?}"),
             _ => None,
         };
@@ -915,15 +918,17 @@ fn arb_event() -> impl Strategy<Value = Event> {
             any::<u8>(),
             proptest::collection::vec(text, 0..3),
             proptest::option::of(proptest::collection::vec(text, 0..4)),
+            proptest::collection::btree_map(text, text, 0..3),
         )
-            .prop_map(
-                |(seed, players, expansions, tile_order)| Event::GameCreated {
+            .prop_map(|(seed, players, expansions, tile_order, rules)| {
+                Event::GameCreated {
                     seed: seed.to_string(),
                     players,
                     expansions,
                     tile_order,
+                    rules,
                 }
-            ),
+            }),
         (any::<u8>(), arb_action(), text).prop_map(|(player, action, tile)| Event::Decided {
             player,
             tile: matches!(action, Action::PlaceTile { .. }).then_some(tile),

@@ -918,6 +918,7 @@ fn a_sandbox_pile_is_validated() {
         expansions: Vec::new(),
         tile_order: order.map(|v| v.into_iter().map(String::from).collect()),
         seed: 3,
+        rules: Default::default(),
     };
     assert_eq!(
         Game::new(&cfg(Some(vec!["base/Z"]), 2)).unwrap_err(),
