@@ -311,7 +311,11 @@ const VARIANTS: &[Variant] = &[
 ];
 
 /// A preset: name, description, the values that differ from the default.
-type Preset = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+type Preset = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
 
 /// The named presets.
 const PRESETS: &[Preset] = &[
