@@ -5,7 +5,7 @@
 mod common;
 
 use common::{Table, BLUE, GREEN, RED};
-use tilepost_engine::rules::{FieldScoring, SmallCity, UnplaceableTile};
+use tilepost_engine::rules::SmallCity;
 use tilepost_engine::{
     Action, Effect, Event, FeatureKind, FigureKind, Game, GameConfig, HouseRules, Phase, PlayError,
     Rotation,

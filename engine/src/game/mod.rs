@@ -134,6 +134,10 @@ impl Game {
     pub fn expansions(&self) -> ExpansionSet {
         self.expansions
     }
+    /// The game's rule variants (house rules).
+    pub fn house_rules(&self) -> HouseRules {
+        self.rules
+    }
     pub fn board(&self) -> &Board {
         &self.board
     }
