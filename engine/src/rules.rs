@@ -154,8 +154,10 @@ impl Off {
     }
 }
 
-/// A game's rule variants, each defaulting to the standard rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// A game's rule variants, each defaulting to the standard rules. Its serde form is its
+/// wire form ([`RuleValues`]: the values that differ from the default), read strictly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(try_from = "RuleValues", into = "RuleValues")]
 pub struct HouseRules {
     /// `small_city_points`
     pub small_city: SmallCity,
@@ -441,6 +443,19 @@ impl HouseRules {
     }
 }
 
+impl TryFrom<RuleValues> for HouseRules {
+    type Error = RuleError;
+    fn try_from(values: RuleValues) -> Result<HouseRules, RuleError> {
+        HouseRules::from_values(&values)
+    }
+}
+
+impl From<HouseRules> for RuleValues {
+    fn from(rules: HouseRules) -> RuleValues {
+        rules.to_values()
+    }
+}
+
 /// One variant as the catalog describes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -526,6 +541,18 @@ mod tests {
                 assert_eq!(r.to_values().is_empty(), *val == v.default);
             }
         }
+    }
+
+    #[test]
+    fn the_serde_form_is_the_map_of_values_that_differ() {
+        let mut r = HouseRules::default();
+        r.set("abbot_completed_points", "7").unwrap();
+        let json = serde_json::to_string(&r).unwrap();
+        assert_eq!(json, r#"{"abbot_completed_points":"7"}"#);
+        assert_eq!(serde_json::from_str::<HouseRules>(&json).unwrap(), r);
+        assert_eq!(serde_json::to_string(&HouseRules::default()).unwrap(), "{}");
+        let bad = serde_json::from_str::<HouseRules>(r#"{"pig":"maybe"}"#).unwrap_err();
+        assert!(bad.to_string().contains("house rule pig"), "{bad}");
     }
 
     #[test]
