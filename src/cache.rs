@@ -126,6 +126,7 @@ mod tests {
             expansions: Vec::new(),
             tile_order: None,
             seed: 7,
+            rules: Default::default(),
         };
         Arc::new(Game::new(&cfg).expect("a valid set-up").0)
     }

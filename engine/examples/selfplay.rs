@@ -43,6 +43,7 @@ fn main() {
             expansions: expansions.clone(),
             tile_order: None,
             seed: seed.wrapping_mul(1_000_003).wrapping_add(g),
+            rules: Default::default(),
         };
         let (mut game, _) = match Game::new(&config) {
             Ok(x) => x,

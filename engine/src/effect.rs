@@ -15,6 +15,9 @@ pub enum Effect {
     TileDrawn { player: u8, tile: String },
     /// A drawn tile fitted nowhere and was removed from the game.
     TileDiscarded { tile: String },
+    /// House rule `unplaceable_tile = reshuffled`: a drawn tile fitted nowhere and went
+    /// back into the pile, which was shuffled again.
+    TileReturned { tile: String },
     /// A feature was scored: each listed player received `points`.
     FeatureScored {
         feature: FeatureKind,
@@ -61,6 +64,9 @@ pub enum Effect {
     },
     /// Robbers: a robber stole from an award and went home.
     RobberStole { player: u8, victim: u8, points: i32 },
+    /// Robbers, house rule `robbers_end_bonus_3`: a robber still on the track after final
+    /// scoring earned its owner points and went home.
+    RobberBonus { player: u8, points: i32 },
     /// Messages: the active player earned a message.
     MessageEarned { player: u8 },
     /// Messages: the top message tile was drawn.

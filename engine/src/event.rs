@@ -16,6 +16,7 @@ use thiserror::Error;
 
 use crate::action::Action;
 pub use crate::effect::{Effect, RankEntry};
+use crate::rules::RuleValues;
 
 /// Decision events.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +29,9 @@ pub enum Event {
         players: u8,
         expansions: Vec<String>,
         tile_order: Option<Vec<String>>,
+        /// The house rules that differ from the standard rules (variant name → value,
+        /// see `crate::rules`); empty for the standard rules, and not stored then.
+        rules: RuleValues,
     },
     /// A player's decision: the action as the engine accepted it (its spots named as the
     /// engine names them, the feature a choice picked by the position and spot listed).
@@ -64,16 +68,20 @@ pub enum Declined {
     Ferries,
     /// No robber placed: `robber_skipped`.
     Robber,
+    /// A flying follower kept in the supply instead of landing (house rule
+    /// `flier_landing = optional`): `landing_skipped`.
+    Landing,
 }
 
 impl Declined {
-    pub const ALL: [Declined; 6] = [
+    pub const ALL: [Declined; 7] = [
         Declined::Figure,
         Declined::Abbey,
         Declined::Wagon,
         Declined::Crop,
         Declined::Ferries,
         Declined::Robber,
+        Declined::Landing,
     ];
 
     /// The stored type name of the `pass` that declined this.
@@ -85,6 +93,7 @@ impl Declined {
             Declined::Crop => "crop_skipped",
             Declined::Ferries => "ferries_done",
             Declined::Robber => "robber_skipped",
+            Declined::Landing => "landing_skipped",
         }
     }
 
@@ -134,6 +143,8 @@ enum Lifecycle {
         expansions: Vec<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tile_order: Option<Vec<String>>,
+        #[serde(default, skip_serializing_if = "RuleValues::is_empty")]
+        rules: RuleValues,
     },
     PlayerResigned {
         player: u8,
@@ -260,11 +271,13 @@ impl Event {
                 players,
                 expansions,
                 tile_order,
+                rules,
             } => Lifecycle::GameCreated {
                 seed: seed.clone(),
                 players: *players,
                 expansions: expansions.clone(),
                 tile_order: tile_order.clone(),
+                rules: rules.clone(),
             },
             Event::PlayerResigned { player, reason } => Lifecycle::PlayerResigned {
                 player: *player,
@@ -302,11 +315,13 @@ impl Event {
                     players,
                     expansions,
                     tile_order,
+                    rules,
                 } => Event::GameCreated {
                     seed,
                     players,
                     expansions,
                     tile_order,
+                    rules,
                 },
                 Lifecycle::PlayerResigned { player, reason } => {
                     Event::PlayerResigned { player, reason }

@@ -30,6 +30,7 @@ pub mod figures;
 pub mod game;
 pub mod geometry;
 pub mod rng;
+pub mod rules;
 
 pub use action::Action;
 pub use board::{Board, BoardFigure, PlacedTile};
@@ -42,3 +43,6 @@ pub use game::{
     PlayError, PlayerState, ReplayError, SetupError, SpotOption,
 };
 pub use geometry::{Dir, Half, Pos, Rotation, Spot};
+pub use rules::{
+    rule_catalog, HouseRules, RuleCatalog, RuleError, RulePreset, RuleValues, RuleVariant,
+};

@@ -115,6 +115,7 @@ fn play(seed: u64, full: bool, h: &mut Fnv) {
         expansions,
         tile_order: None,
         seed: rng.next_u64(),
+        rules: Default::default(),
     };
     let (mut game, created, fx) = Game::new_with_effects(&config).expect("set-up");
     digest_event(h, &created);

@@ -131,6 +131,7 @@ fn record(r: &Recipe) -> Value {
         expansions: r.expansions.to_vec(),
         tile_order: None,
         seed: r.seed,
+        rules: Default::default(),
     })
     .expect("set-up");
     let mut log = vec![created];

@@ -18,6 +18,7 @@ const LAYERS: &[&str] = &[
     "rng",
     "geometry",
     "expansion",
+    "rules",
     "catalog",
     "figures",
     "board",

@@ -34,9 +34,9 @@ impl Seen {
     fn note(&mut self, effects: &[Effect]) {
         for e in effects {
             match e {
-                Effect::TileDrawn { tile, .. } | Effect::TileDiscarded { tile } => {
-                    self.tiles.push(tile.clone())
-                }
+                Effect::TileDrawn { tile, .. }
+                | Effect::TileDiscarded { tile }
+                | Effect::TileReturned { tile } => self.tiles.push(tile.clone()),
                 Effect::DieRolled { value, .. } => self.rolls.push(*value as u64),
                 Effect::MessageDrawn { message, .. } => self.messages.push(*message),
                 _ => {}
@@ -53,6 +53,7 @@ fn reveals(effects: &[Effect]) -> bool {
             e,
             Effect::TileDrawn { .. }
                 | Effect::TileDiscarded { .. }
+                | Effect::TileReturned { .. }
                 | Effect::DieRolled { .. }
                 | Effect::MessageDrawn { .. }
         )
@@ -163,6 +164,7 @@ fn check_game(seed: u64, counts: &mut Counts) {
         expansions: expansions.clone(),
         tile_order: None,
         seed: rng.next_u64(),
+        rules: Default::default(),
     };
     let (g0, _) = Game::new(&normal).expect("set-up");
     let mut pile = expand(&g0.tiles_left_by_type());
@@ -182,6 +184,7 @@ fn check_game(seed: u64, counts: &mut Counts) {
         expansions: expansions.clone(),
         tile_order: Some(order),
         seed,
+        rules: Default::default(),
     };
     let (mut a, _, fx) = Game::new_with_effects(&config(ids(&pile), seed_a)).expect("set-up");
     let mut seen = Seen::default();

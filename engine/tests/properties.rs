@@ -12,8 +12,8 @@ use proptest::prelude::*;
 use tilepost_engine::expansions::minis::{CropMode, MagicFigure};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{
-    Action, Declined, Effect, Event, Expansion, FigureKind, Game, GameConfig, Phase, PlayError,
-    Pos, Rotation, TileType,
+    rule_catalog, Action, Declined, Effect, Event, Expansion, FigureKind, Game, GameConfig,
+    HouseRules, Phase, PlayError, Pos, Rotation, TileType,
 };
 
 /// Games per run; `TILEPOST_PROPERTY_GAMES` raises it for a longer soak.
@@ -398,7 +398,7 @@ struct Summary {
 /// Plays one random game; `with_expansions` adds a random non-empty set of the
 /// implemented expansions (the base game alone when none is implemented).
 fn play_random_game(seed: u64, with_expansions: bool) -> Summary {
-    play_game(seed, with_expansions, None)
+    play_game(seed, with_expansions, None, HouseRules::default())
 }
 
 /// A game set up as given whose first decisions follow `script` (each must be listed),
@@ -442,6 +442,7 @@ fn robber_tie(seed: u64) -> Scripted {
             expansions,
             tile_order: Some(tiles),
             seed,
+            rules: Default::default(),
         },
         script: vec![
             tile(-1, 0, 0),
@@ -460,7 +461,12 @@ fn robber_tie(seed: u64) -> Scripted {
     }
 }
 
-fn play_game(seed: u64, with_expansions: bool, scripted: Option<Scripted>) -> Summary {
+fn play_game(
+    seed: u64,
+    with_expansions: bool,
+    scripted: Option<Scripted>,
+    rules: HouseRules,
+) -> Summary {
     let mut rng = Rng::new(seed);
     let players = 2 + rng.below(4) as u8;
     let implemented: Vec<Expansion> = Expansion::ALL
@@ -482,6 +488,7 @@ fn play_game(seed: u64, with_expansions: bool, scripted: Option<Scripted>) -> Su
         expansions,
         tile_order: None,
         seed: rng.next_u64(),
+        rules,
     };
     // a scripted game's first decision is its point: no resignation before it
     let scripted_tie = scripted.is_some();
@@ -644,7 +651,15 @@ fn play_game(seed: u64, with_expansions: bool, scripted: Option<Scripted>) -> Su
                 assert!(moves != removals, "{actions:?}");
             }
             Phase::FlierLanding => {
-                assert!(actions.iter().all(|a| matches!(a, Action::Land { .. })));
+                // with the house rule `flier_landing = optional`, a pass comes last
+                let lands = if game.landing_optional() {
+                    assert_eq!(actions.last(), Some(&Action::Pass));
+                    &actions[..actions.len() - 1]
+                } else {
+                    &actions[..]
+                };
+                assert!(!lands.is_empty());
+                assert!(lands.iter().all(|a| matches!(a, Action::Land { .. })));
                 assert!(game.flight_target().is_some());
             }
             Phase::CropMode => assert_eq!(actions.len(), 2),
@@ -737,6 +752,7 @@ fn play_game(seed: u64, with_expansions: bool, scripted: Option<Scripted>) -> Su
             (Action::Pass, Phase::CropAction) => Some(Declined::Crop),
             (Action::Pass, Phase::MoveFerry) => Some(Declined::Ferries),
             (Action::Pass, Phase::PlaceRobber) => Some(Declined::Robber),
+            (Action::Pass, Phase::FlierLanding) => Some(Declined::Landing),
             (Action::Pass, phase) => panic!("a pass listed in {phase:?}"),
             _ => None,
         };
@@ -867,14 +883,50 @@ fn random_games_with_expansions_keep_every_invariant() {
     check_coverage(&s);
 }
 
+/// Random house rules: each variant at one of its values, drawn from `seed`.
+fn random_rules(seed: u64) -> HouseRules {
+    let mut rng = Rng::new(seed ^ 0x4855_4c45);
+    let mut r = HouseRules::default();
+    for v in rule_catalog().variants {
+        let value = &v.values[rng.below(v.values.len() as u64) as usize];
+        r.set(&v.name, value).expect("a listed value is accepted");
+    }
+    r
+}
+
+#[test]
+fn random_games_under_random_house_rules_keep_every_invariant() {
+    let n = (games() / 4).max(50);
+    let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
+    let s: Vec<Summary> = (0..n)
+        .map(|i| {
+            let seed = 0x715Au64.wrapping_mul(1_000_003).wrapping_add(i);
+            let rules = random_rules(seed);
+            seen.extend(rules.to_values());
+            std::panic::catch_unwind(|| play_game(seed, i % 5 != 0, None, rules))
+                .unwrap_or_else(|_| panic!("game with seed {seed} under {rules:?} failed"))
+        })
+        .collect();
+    assert!(s.iter().map(|s| s.actions).sum::<usize>() > s.len() * 100);
+    // every value that is not a default was played
+    let others: usize = rule_catalog()
+        .variants
+        .iter()
+        .map(|v| v.values.len() - 1)
+        .sum();
+    assert_eq!(seen.len(), others, "{seen:?}");
+}
+
 #[test]
 fn robbers_choose_their_victims_in_random_games() {
     let n = (games() / 20).max(20);
     let s: Vec<Summary> = (0..n)
         .map(|i| {
             let seed = 0x7159u64.wrapping_mul(1_000_003).wrapping_add(i);
-            std::panic::catch_unwind(|| play_game(seed, true, Some(robber_tie(seed))))
-                .unwrap_or_else(|_| panic!("robber tie game with seed {seed} failed"))
+            std::panic::catch_unwind(|| {
+                play_game(seed, true, Some(robber_tie(seed)), HouseRules::default())
+            })
+            .unwrap_or_else(|_| panic!("robber tie game with seed {seed} failed"))
         })
         .collect();
     assert!(
@@ -915,15 +967,17 @@ fn arb_event() -> impl Strategy<Value = Event> {
             any::<u8>(),
             proptest::collection::vec(text, 0..3),
             proptest::option::of(proptest::collection::vec(text, 0..4)),
+            proptest::collection::btree_map(text, text, 0..3),
         )
-            .prop_map(
-                |(seed, players, expansions, tile_order)| Event::GameCreated {
+            .prop_map(|(seed, players, expansions, tile_order, rules)| {
+                Event::GameCreated {
                     seed: seed.to_string(),
                     players,
                     expansions,
                     tile_order,
+                    rules,
                 }
-            ),
+            }),
         (any::<u8>(), arb_action(), text).prop_map(|(player, action, tile)| Event::Decided {
             player,
             tile: matches!(action, Action::PlaceTile { .. }).then_some(tile),

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{Table, BLUE, RED};
-use tilepost_engine::{Action, FeatureKind, FigureKind, PlayError};
+use tilepost_engine::{Action, FeatureKind, FigureKind, HouseRules, PlayError};
 
 fn abbot_supply(t: &Table, player: u8) -> u8 {
     t.game.players()[player as usize].supply[FigureKind::Abbot as usize]
@@ -11,9 +11,14 @@ fn abbot_supply(t: &Table, player: u8) -> u8 {
 
 /// Red's abbot on the garden of `base/V-garden` at (0,-1).
 fn garden_with_abbot(players: u8, rest: &[&str]) -> Table {
+    garden_with_abbot_under(players, rest, HouseRules::default())
+}
+
+/// Red's abbot on the garden of `base/V-garden` at (0,-1), under house rules.
+fn garden_with_abbot_under(players: u8, rest: &[&str], rules: HouseRules) -> Table {
     let mut tiles = vec!["base/V-garden"];
     tiles.extend_from_slice(rest);
-    let mut t = Table::with(&["abbot"], players, &tiles);
+    let mut t = Table::with_rules(&["abbot"], players, &tiles, 1, rules);
     t.place(0, -1, 0);
     assert_eq!(t.edges(0, -1), "FFRR");
     t.try_figure_kind(FigureKind::Abbot, "C")
@@ -24,11 +29,45 @@ fn garden_with_abbot(players: u8, rest: &[&str]) -> Table {
 
 #[test]
 fn a1_abbot_on_a_garden_completed_scores_nine() {
-    let mut t = garden_with_abbot(
+    let t = a1_garden_completed(HouseRules::default());
+    assert_eq!(t.scored()[0], (FeatureKind::Garden, 9, vec![RED], false));
+    assert_eq!(t.score(RED), 9);
+    assert_eq!(abbot_supply(&t, RED), 1, "the abbot is back in the supply");
+    t.assert_replays();
+}
+
+#[test]
+fn house_rule_abbot_completed_points_7() {
+    let mut rules = HouseRules::default();
+    rules.set("abbot_completed_points", "7").unwrap();
+    let t = a1_garden_completed(rules);
+    assert_eq!(t.scored()[0], (FeatureKind::Garden, 7, vec![RED], false));
+    assert_eq!(t.score(RED), 7);
+    assert_eq!(abbot_supply(&t, RED), 1);
+    t.assert_replays();
+}
+
+#[test]
+fn house_rule_abbot_completed_points_7_leaves_the_early_return_alone() {
+    let mut rules = HouseRules::default();
+    rules.set("abbot_completed_points", "7").unwrap();
+    // A2 under the house rule: the return scores 1 per tile, as before
+    let mut t = garden_with_abbot_under(2, &["base/U", "base/U"], rules);
+    t.place(1, 0, 0).pass(); // Blue
+    t.place(-1, -1, 0); // Red
+    t.try_play(Action::ReturnAbbot).expect("the abbot returns");
+    assert_eq!(t.scored()[0], (FeatureKind::Garden, 4, vec![RED], false));
+    t.assert_replays();
+}
+
+/// A1: the garden's eight neighbours arrive; the last completes it.
+fn a1_garden_completed(rules: HouseRules) -> Table {
+    let mut t = garden_with_abbot_under(
         3,
         &[
             "base/U", "base/U", "base/U", "base/B", "base/U", "base/B", "base/B",
         ],
+        rules,
     );
     t.place(-1, 0, 0).pass();
     t.place(1, 0, 0).pass();
@@ -37,12 +76,9 @@ fn a1_abbot_on_a_garden_completed_scores_nine() {
     t.place(0, -2, 90).pass();
     t.place(-1, -2, 0).pass();
     assert_eq!(t.score(RED), 0);
-    // the 8th neighbour arrives: the garden scores 9 in that turn's scoring
+    // the 8th neighbour arrives: the garden scores in that turn's scoring
     t.place(1, -2, 0).pass();
-    assert_eq!(t.scored()[0], (FeatureKind::Garden, 9, vec![RED], false));
-    assert_eq!(t.score(RED), 9);
-    assert_eq!(abbot_supply(&t, RED), 1, "the abbot is back in the supply");
-    t.assert_replays();
+    t
 }
 
 #[test]

@@ -5,8 +5,10 @@
 mod common;
 
 use common::{Table, BLUE, GREEN, RED};
+use tilepost_engine::rules::SmallCity;
 use tilepost_engine::{
-    Action, Effect, Event, FeatureKind, FigureKind, Game, GameConfig, Phase, PlayError, Rotation,
+    Action, Effect, Event, FeatureKind, FigureKind, Game, GameConfig, HouseRules, Phase, PlayError,
+    Rotation,
 };
 
 use FeatureKind::{City, Field, Monastery, Road};
@@ -197,9 +199,20 @@ fn b3_incomplete_monastery_scores_one_per_tile_at_the_end() {
 
 /// Steps 1–3 of B4; `extra` tiles follow in the pile.
 fn example_b4(extra: &[&str]) -> Table {
+    example_b4_with(extra, HouseRules::default())
+}
+
+/// Steps 1–3 of B4 under house rules; `extra` tiles follow in the pile.
+fn example_b4_with(extra: &[&str], rules: HouseRules) -> Table {
     let mut order = vec!["base/D", "base/E", "base/E"];
     order.extend_from_slice(extra);
-    let mut t = Table::new(3, &order);
+    let mut t = Table::with_rules(&[], 3, &order, 1, rules);
+    // a completed city of two tiles: 4, or 2 by the first edition's house rule
+    let small = if rules.small_city == SmallCity::Two {
+        2
+    } else {
+        4
+    };
     // 1. Red places (1,0) base/D r0 and a farmer on its north strip [El Wr]: field F1 =
     //    both strips, touching C1 (T0's cap) and C2 ((1,0)'s cap).
     t.place(1, 0, 0).figure("ENE");
@@ -207,8 +220,8 @@ fn example_b4(extra: &[&str]) -> Table {
     t.place(0, 1, 180);
     assert_eq!(t.edges(0, 1), "FFCF");
     t.figure("S");
-    assert_eq!(t.scored(), vec![(City, 4, vec![BLUE], false)]);
-    assert_eq!(t.scores(), vec![0, 4, 0]);
+    assert_eq!(t.scored(), vec![(City, small, vec![BLUE], false)]);
+    assert_eq!(t.scores(), vec![0, small, 0]);
     assert_eq!(t.supply(BLUE), 7, "the knight returns");
     // 3. Green places (1,1) base/E r2 closing C2 (nobody in it, nobody scores) and puts a
     //    farmer on its field, which joins (0,1)'s field: F2 touches C1 and C2.
@@ -257,10 +270,20 @@ fn b4_variant_joined_fields_tie_pays_each_city_once() {
 
 #[test]
 fn b4_variant_joined_fields_majority_takes_all() {
+    let t = b4_joined_fields_red_two_farmers(HouseRules::default());
+    // Red 2 farmers against Green's 1: only Red +6
+    assert_eq!(t.all_scored().last(), Some(&(Field, 6, vec![RED], true)));
+    assert_eq!(t.scores(), vec![6, 4, 0]);
+    t.assert_replays();
+}
+
+/// B4's variant where Red's second farmer joins the fields: Red 2 farmers, Green 1, in
+/// one field touching both cities.
+fn b4_joined_fields_red_two_farmers(rules: HouseRules) -> Table {
     // Red's second farmer stands in the field south of the road; (2,1) base/B joins F2 to
     // nothing yet, then (2,0) base/A r1 (road ends at its monastery) joins the strip F1,
     // the south field and (2,1)'s field into one.
-    let mut t = example_b4(&["base/B", "base/B", "base/B", "base/A"]);
+    let mut t = example_b4_with(&["base/B", "base/B", "base/B", "base/A"], rules);
     // Red: (0,-1) base/B, a farmer on the field south of the road
     t.place(0, -1, 0).figure("NNW");
     // Blue: (2,1) base/B joins F2 (occupied by Green)
@@ -277,10 +300,7 @@ fn b4_variant_joined_fields_majority_takes_all() {
     assert_eq!(t.edges(2, 0), "FFFR");
     t.pass();
     assert!(t.is_over());
-    // Red 2 farmers against Green's 1: only Red +6
-    assert_eq!(t.all_scored().last(), Some(&(Field, 6, vec![RED], true)));
-    assert_eq!(t.scores(), vec![6, 4, 0]);
-    t.assert_replays();
+    t
 }
 
 // ----- Example B5 — incomplete features at the end --------------------------------------
@@ -918,6 +938,7 @@ fn a_sandbox_pile_is_validated() {
         expansions: Vec::new(),
         tile_order: order.map(|v| v.into_iter().map(String::from).collect()),
         seed: 3,
+        rules: Default::default(),
     };
     assert_eq!(
         Game::new(&cfg(Some(vec!["base/Z"]), 2)).unwrap_err(),
@@ -1007,4 +1028,167 @@ fn every_error_code_is_listed() {
         seen.insert(e.code());
     }
     assert_eq!(seen.len(), E::CODES.len(), "every listed code is given");
+}
+
+// ----- House rules of the base game (docs/house-rules.md) -------------------------------
+
+fn rules(set: &[(&str, &str)]) -> HouseRules {
+    let mut r = HouseRules::default();
+    for (k, v) in set {
+        r.set(k, v).expect("a known variant and value");
+    }
+    r
+}
+
+#[test]
+fn house_rule_small_city_points_2_pays_a_two_tile_city_2() {
+    // B4 under the first edition's small city: Blue's C1 (T0's cap and (0,1)) pays 2
+    let t = example_b4_with(&[], rules(&[("small_city_points", "2")]));
+    assert_eq!(
+        t.all_scored()[0],
+        (City, 2, vec![BLUE], false),
+        "2 tiles, no pennant"
+    );
+    assert_eq!(t.scores(), vec![6, 2, 6]);
+    t.assert_replays();
+}
+
+#[test]
+fn house_rule_small_city_points_leaves_larger_cities_alone() {
+    for value in ["4", "2"] {
+        let r = rules(&[("small_city_points", value)]);
+        let mut t = Table::with_rules(&[], 2, &["base/F", "base/E"], 1, r);
+        t.place(0, 1, 90).figure("N"); // Red: city N–S with a pennant, joining T0's cap
+        t.place(0, 2, 180).pass(); // Blue closes it: 3 tiles and 1 pennant
+        assert_eq!(t.scored(), vec![(City, 8, vec![RED], false)], "{value}");
+        t.assert_replays();
+    }
+}
+
+#[test]
+fn house_rule_field_scoring_per_city_pays_each_city_4_to_its_farmers() {
+    // B4: F1 (Red) and F2 (Green) both touch C1 and C2. City by city: each city has Red 1
+    // and Green 1 farmer beside it, a tie, so both get 4 for each city.
+    let t = example_b4_with(&[], rules(&[("field_scoring", "per_city")]));
+    assert!(t.is_over());
+    assert_eq!(
+        t.scored(),
+        vec![
+            (Field, 4, vec![RED, GREEN], true),
+            (Field, 4, vec![RED, GREEN], true)
+        ]
+    );
+    assert_eq!(t.scores(), vec![8, 4, 8]);
+    t.assert_replays();
+}
+
+#[test]
+fn house_rule_field_scoring_per_city_majority_takes_each_city() {
+    let t = b4_joined_fields_red_two_farmers(rules(&[("field_scoring", "per_city")]));
+    let fields: Vec<_> = t
+        .all_scored()
+        .into_iter()
+        .filter(|s| s.0 == Field)
+        .collect();
+    assert_eq!(
+        fields,
+        vec![(Field, 4, vec![RED], true), (Field, 4, vec![RED], true)]
+    );
+    assert_eq!(t.scores(), vec![8, 4, 0]);
+    t.assert_replays();
+}
+
+#[test]
+fn house_rule_field_scoring_one_player_in_two_fields_of_a_city() {
+    // Red farms F1 and F2, both touching C1 and C2: per field Red is paid twice for each
+    // city (12), per city once (8).
+    for (value, red) in [("per_field", 12), ("per_city", 8)] {
+        let r = rules(&[("field_scoring", value)]);
+        let mut t = Table::with_rules(&[], 2, &["base/D", "base/E", "base/E"], 1, r);
+        t.place(1, 0, 0).figure("ENE"); // Red: F1
+        t.place(0, 1, 180).figure("S"); // Blue closes C1 with a knight: 4
+        t.place(1, 1, 180).figure("NNW"); // Red closes C2, farmer in F2
+        assert!(t.is_over());
+        assert_eq!(t.scores(), vec![red, 4], "{value}");
+        t.assert_replays();
+    }
+}
+
+#[test]
+fn house_rule_first_edition_preset_on_b4() {
+    let t = example_b4_with(&[], HouseRules::preset("first_edition").unwrap());
+    assert_eq!(t.scores(), vec![8, 2, 8]);
+    t.assert_replays();
+}
+
+/// Red closes T0's cap, so base/C (city on all sides) fits nowhere when Blue draws it;
+/// base/D then opens a city side where it fits.
+fn unplaceable_then_placeable(rule: &str, seed: u64) -> Table {
+    let r = rules(&[("unplaceable_tile", rule)]);
+    let mut t = Table::with_rules(&[], 2, &["base/E", "base/C", "base/D"], seed, r);
+    t.place(0, 1, 180).pass();
+    t
+}
+
+#[test]
+fn house_rule_unplaceable_tile_removed_by_default() {
+    let t = unplaceable_then_placeable("removed", 1);
+    assert_eq!(t.drawn(), Some("base/D"));
+    assert_eq!(t.game.tiles_left(), 0);
+    assert!(t.last.contains(&Effect::TileDiscarded {
+        tile: "base/C".into()
+    }));
+}
+
+#[test]
+fn house_rule_unplaceable_tile_reshuffled_goes_back_and_is_played_later() {
+    // a seed whose reshuffle puts base/D on top
+    let seed = (1..64)
+        .find(|s| {
+            unplaceable_then_placeable("reshuffled", *s)
+                .game
+                .tiles_left()
+                == 1
+        })
+        .expect("some seed draws base/D after the reshuffle");
+    let mut t = unplaceable_then_placeable("reshuffled", seed);
+    assert!(t.last.contains(&Effect::TileReturned {
+        tile: "base/C".into()
+    }));
+    assert!(!t
+        .last
+        .iter()
+        .any(|e| matches!(e, Effect::TileDiscarded { .. })));
+    assert_eq!(t.game.tiles_left(), 1, "base/C is back in the pile");
+    assert_eq!(t.current(), BLUE);
+    // Blue: base/D south of T0, a knight on its cap, open to the south
+    t.place(0, -1, 180).figure("S");
+    // base/C (with a pennant) now fits on (0,-2); Blue's city stays open: at the end
+    // 2 tiles and 1 pennant
+    assert_eq!(t.drawn(), Some("base/C"));
+    t.place(0, -2, 0).pass();
+    assert_eq!(t.scored(), vec![(City, 3, vec![BLUE], true)]);
+    assert!(t.is_over());
+    assert_eq!(t.game.board().len(), 4);
+    t.assert_replays();
+}
+
+#[test]
+fn house_rule_unplaceable_tile_reshuffled_still_ends_when_nothing_fits() {
+    // three tiles that never fit: each goes back at most as often as tiles remain, then
+    // leaves the game; the game ends with an empty pile
+    for seed in 1..8 {
+        let r = rules(&[("unplaceable_tile", "reshuffled")]);
+        let mut t = Table::with_rules(&[], 2, &["base/E", "base/C", "base/C", "base/C"], seed, r);
+        t.place(0, 1, 180).pass();
+        assert!(t.is_over());
+        assert_eq!(t.game.tiles_left(), 0);
+        let discarded = t
+            .last
+            .iter()
+            .filter(|e| matches!(e, Effect::TileDiscarded { .. }))
+            .count();
+        assert_eq!(discarded, 3);
+        t.assert_replays();
+    }
 }

@@ -5,7 +5,7 @@ mod common;
 
 use common::{Table, BLUE, GREEN, RED};
 use tilepost_engine::rng::Rng;
-use tilepost_engine::{Action, Effect, FeatureKind, FigureKind, Phase, PlayError, Pos};
+use tilepost_engine::{Action, Effect, FeatureKind, FigureKind, HouseRules, Phase, PlayError, Pos};
 
 /// A seed whose first roll of the die (faces 1,1,2,2,3,3) is `d`.
 fn seed_rolling(d: u64) -> u64 {
@@ -15,7 +15,12 @@ fn seed_rolling(d: u64) -> u64 {
 /// T0; (1,0) base/D; Blue's knight on (0,1) base/G (city N–S, open to the north);
 /// Green places elsewhere; Red places the flying machine at (2,0), pointing west.
 fn flier_board(roll: u64) -> Table {
-    let mut t = Table::with_seed(
+    flier_board_under(roll, HouseRules::default())
+}
+
+/// [`flier_board`] under house rules.
+fn flier_board_under(roll: u64, rules: HouseRules) -> Table {
+    let mut t = Table::with_rules(
         &["flying_machines"],
         3,
         &[
@@ -27,6 +32,7 @@ fn flier_board(roll: u64) -> Table {
             "base/E",
         ],
         seed_rolling(roll),
+        rules,
     );
     t.place(1, 0, 0).pass(); // Red
     t.place(0, 1, 90).figure("N"); // Blue's knight
@@ -219,5 +225,51 @@ fn f4_nothing_legal_on_the_target_tile() {
     // a complete monastery and a field: nowhere to land; the follower stays home
     assert_eq!(t.current(), BLUE);
     assert_eq!(t.supply(RED), 7);
+    t.assert_replays();
+}
+
+#[test]
+fn house_rule_flier_landing_mandatory_refuses_a_pass() {
+    let mut t = flier_board(2);
+    assert!(!t.game.legal_actions().contains(&Action::Pass));
+    assert!(matches!(
+        t.try_play(Action::Pass),
+        Err(PlayError::WrongPhase { .. })
+    ));
+}
+
+#[test]
+fn house_rule_flier_landing_optional_keeps_the_follower_home() {
+    let mut rules = HouseRules::default();
+    rules.set("flier_landing", "optional").unwrap();
+    let mut t = flier_board_under(2, rules);
+    assert_eq!(t.game.phase(), Phase::FlierLanding);
+    // the two landings of F1, and the pass
+    let options = t.game.legal_actions();
+    assert_eq!(options.len(), 3);
+    assert!(options.contains(&Action::Pass));
+    t.try_play(Action::Pass).expect("the follower stays home");
+    assert_eq!(t.log.last().map(|e| e.type_name()), Some("landing_skipped"));
+    assert_eq!(t.supply(RED), 7);
+    assert_eq!(t.current(), BLUE);
+    t.place(3, 0, 0).pass(); // Blue
+    t.place(0, 2, 180).pass(); // Green closes Blue's city, Blue alone in it
+    assert_eq!(t.scored()[0], (FeatureKind::City, 6, vec![BLUE], false));
+    t.assert_replays();
+}
+
+#[test]
+fn house_rule_flier_landing_optional_still_lets_the_follower_land() {
+    let mut rules = HouseRules::default();
+    rules.set("flier_landing", "optional").unwrap();
+    let mut t = flier_board_under(2, rules);
+    t.try_play(Action::Land { spot: "N".into() })
+        .expect("land in Blue's city");
+    t.place(3, 0, 0).pass();
+    t.place(0, 2, 180).pass();
+    assert_eq!(
+        t.scored()[0],
+        (FeatureKind::City, 6, vec![RED, BLUE], false)
+    );
     t.assert_replays();
 }

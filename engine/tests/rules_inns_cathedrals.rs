@@ -166,6 +166,7 @@ fn a_sixth_player_needs_inns_and_cathedrals() {
         expansions,
         tile_order: None,
         seed: 3,
+        rules: Default::default(),
     };
     assert_eq!(
         Game::new(&six(vec![])).map(|_| ()),
@@ -181,6 +182,7 @@ fn inns_and_cathedrals_adds_eighteen_tiles_and_a_big_follower() {
         expansions: vec![tilepost_engine::Expansion::InnsCathedrals],
         tile_order: None,
         seed: 3,
+        rules: Default::default(),
     };
     let (g, _) = Game::new(&config).expect("set-up");
     assert_eq!(g.tiles_left() + 1, 71 + 18);

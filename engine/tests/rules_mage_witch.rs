@@ -6,10 +6,19 @@ use common::{Table, BLUE, RED};
 use tilepost_engine::expansions::completed_value;
 use tilepost_engine::expansions::final_value;
 use tilepost_engine::expansions::minis::{magic_adjusted, MagicFigure};
-use tilepost_engine::{Action, Effect, FeatureKind, Phase, PlayError};
+use tilepost_engine::{Action, Effect, FeatureKind, HouseRules, Phase, PlayError};
 
 const INN: u8 = 1;
 const CATHEDRAL: u8 = 2;
+
+/// Every listed action moves a magic figure (none sets one aside).
+fn assert_only_moves_listed(t: &Table) {
+    assert!(t
+        .game
+        .legal_actions()
+        .iter()
+        .all(|a| matches!(a, Action::MoveMagic { .. })));
+}
 
 #[test]
 fn mw1_mage_on_a_completed_road() {
@@ -18,11 +27,7 @@ fn mw1_mage_on_a_completed_road() {
     t.place(1, 0, 0);
     assert_eq!(t.game.phase(), Phase::MoveMagic);
     // a figure off the board cannot be set aside; only moves are listed
-    assert!(t
-        .game
-        .legal_actions()
-        .iter()
-        .all(|a| matches!(a, Action::MoveMagic { .. })));
+    assert_only_moves_listed(&t);
     t.try_play(Action::MoveMagic {
         figure: MagicFigure::Mage,
         x: 0,
@@ -158,7 +163,74 @@ fn a_magic_figure_must_change_feature_and_avoid_the_other() {
 
 #[test]
 fn mw4_meeting_on_completion_moves_one_figure_before_scoring() {
-    let mut t = Table::with(
+    let mut t = mw4_meeting(HouseRules::default());
+    assert_only_moves_listed(&t);
+    t.try_play(Action::MoveMagic {
+        figure: MagicFigure::Witch,
+        x: 0,
+        y: -1,
+        spot: "E".into(),
+    })
+    .expect("the witch leaves");
+    t.pass();
+    // 4 tiles × 2 + 4 (mage): a tie
+    assert_eq!(
+        t.scored()[0],
+        (FeatureKind::City, 12, vec![RED, BLUE], false)
+    );
+    assert_eq!(t.game.magic_figure(MagicFigure::Mage), None);
+    assert!(t.game.magic_figure(MagicFigure::Witch).is_some());
+    t.assert_replays();
+}
+
+#[test]
+fn house_rule_magic_meeting_remove_sets_one_aside() {
+    let mut rules = HouseRules::default();
+    rules.set("magic_meeting", "remove").unwrap();
+    for (aside, points) in [(MagicFigure::Witch, 12), (MagicFigure::Mage, 4)] {
+        let mut t = mw4_meeting(rules);
+        // no move is offered: either figure is set aside
+        let options = t.game.legal_actions();
+        assert_eq!(
+            options,
+            vec![
+                Action::RemoveMagic {
+                    figure: MagicFigure::Mage
+                },
+                Action::RemoveMagic {
+                    figure: MagicFigure::Witch
+                }
+            ]
+        );
+        assert_eq!(
+            t.try_play(Action::MoveMagic {
+                figure: MagicFigure::Witch,
+                x: 0,
+                y: -1,
+                spot: "E".into(),
+            }),
+            Err(PlayError::MagicNotAllowed)
+        );
+        t.try_play(Action::RemoveMagic { figure: aside })
+            .expect("set aside");
+        assert_eq!(t.game.magic_figure(aside), None);
+        t.pass();
+        // 4 tiles × 2 with the mage (+4) or the witch (halved): a tie
+        assert_eq!(
+            t.scored()[0],
+            (FeatureKind::City, points, vec![RED, BLUE], false),
+            "{aside:?} set aside"
+        );
+        // the other figure was in the scored city: set aside too
+        assert_eq!(t.game.magic_figure(aside.other()), None);
+        t.assert_replays();
+    }
+}
+
+/// MW4 up to the meeting: Green's tile joins the mage's city and the witch's city and
+/// completes it.
+fn mw4_meeting(rules: HouseRules) -> Table {
+    let mut t = Table::with_rules(
         &["mage_witch"],
         3,
         &[
@@ -169,6 +241,8 @@ fn mw4_meeting_on_completion_moves_one_figure_before_scoring() {
             "base/U",
             "base/N",
         ],
+        1,
+        rules,
     );
     // 1. Red: the mage and a knight in city A, (1,0)'s cap
     t.place(1, 0, 0);
@@ -199,25 +273,5 @@ fn mw4_meeting_on_completion_moves_one_figure_before_scoring() {
     t.place(1, 1, 270);
     assert_eq!(t.game.phase(), Phase::MoveMagic);
     assert!(t.game.magic_meeting());
-    assert!(t
-        .game
-        .legal_actions()
-        .iter()
-        .all(|a| matches!(a, Action::MoveMagic { .. })));
-    t.try_play(Action::MoveMagic {
-        figure: MagicFigure::Witch,
-        x: 0,
-        y: -1,
-        spot: "E".into(),
-    })
-    .expect("the witch leaves");
-    t.pass();
-    // 4 tiles × 2 + 4 (mage): a tie
-    assert_eq!(
-        t.scored()[0],
-        (FeatureKind::City, 12, vec![RED, BLUE], false)
-    );
-    assert_eq!(t.game.magic_figure(MagicFigure::Mage), None);
-    assert!(t.game.magic_figure(MagicFigure::Witch).is_some());
-    t.assert_replays();
+    t
 }

@@ -31,6 +31,7 @@ fn the_spring_replaces_the_start_tile_and_the_lake_comes_last() {
         expansions: vec![tilepost_engine::Expansion::River],
         tile_order: None,
         seed: 99,
+        rules: Default::default(),
     };
     let (g, _) = tilepost_engine::Game::new(&config).expect("set-up");
     assert_eq!(

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{Table, BLUE, GREEN, RED};
-use tilepost_engine::{Action, Effect, Event, FeatureKind, Phase, PlayError};
+use tilepost_engine::{Action, Effect, Event, FeatureKind, HouseRules, Phase, PlayError};
 
 #[test]
 fn the_active_player_orders_features_completed_together() {
@@ -201,5 +201,45 @@ fn a_victim_leaving_the_game_ends_the_choice() {
     );
     assert_eq!(t.score(RED), 5);
     assert_eq!(t.score(GREEN), 3);
+    t.assert_replays();
+}
+
+/// Red puts a robber beside Blue's scoring figure on space 0; nothing scores after that,
+/// so the robber is still on the track when the game ends.
+fn robber_left_on_the_track(bonus: &str) -> Table {
+    let mut rules = HouseRules::default();
+    rules.set("robbers_end_bonus_3", bonus).unwrap();
+    let mut t = Table::with_rules(&["robbers"], 2, &["rb/03-frrr", "base/E"], 1, rules);
+    t.place(0, -1, 0); // Red: a robber tile
+    t.try_play(Action::PlaceRobber { space: 0 })
+        .expect("Blue stands on 0");
+    assert_eq!(t.current(), BLUE, "Blue may place a robber too");
+    t.pass();
+    t.pass(); // Red: no figure
+    t.place(0, 1, 180).pass(); // Blue closes T0's cap, nobody in it
+    assert!(t.is_over());
+    t
+}
+
+#[test]
+fn house_rule_robbers_end_bonus_3_off_by_default() {
+    let t = robber_left_on_the_track("off");
+    assert_eq!(t.scores(), vec![0, 0]);
+    assert!(!t
+        .history
+        .iter()
+        .any(|e| matches!(e, Effect::RobberBonus { .. })));
+    t.assert_replays();
+}
+
+#[test]
+fn house_rule_robbers_end_bonus_3_pays_a_robber_left_on_the_track() {
+    let t = robber_left_on_the_track("on");
+    assert_eq!(t.scores(), vec![3, 0]);
+    assert!(t.history.contains(&Effect::RobberBonus {
+        player: RED,
+        points: 3
+    }));
+    assert_eq!(t.game.robber(RED), None, "the robber went home");
     t.assert_replays();
 }

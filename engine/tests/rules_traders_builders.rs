@@ -5,7 +5,7 @@ mod common;
 
 use common::{Table, BLUE, GREEN, RED};
 use tilepost_engine::expansions::goods_majorities;
-use tilepost_engine::{Effect, FeatureKind, FigureKind, PlayError};
+use tilepost_engine::{Effect, FeatureKind, FigureKind, HouseRules, PlayError};
 
 use FeatureKind::{City, Field, Road};
 
@@ -268,4 +268,24 @@ fn the_pig_needs_an_own_farmer() {
         Err(PlayError::NeedsOwnFollower("pig"))
     );
     assert!(t.try_figure_kind(FigureKind::Pig, "E").is_err());
+}
+
+#[test]
+fn house_rule_field_scoring_per_city_with_a_pig() {
+    // Red farms F1 (the strips north of the road, touching C1 and C2) and puts the pig
+    // there: per field (3 + 1) × 2 cities = 8, per city (4 + 1) for each city = 10.
+    for (value, red) in [("per_field", 8), ("per_city", 10)] {
+        let mut rules = HouseRules::default();
+        rules.set("field_scoring", value).unwrap();
+        let tiles = ["base/D", "base/E", "base/U", "base/E"];
+        let mut t = Table::with_rules(&["traders_builders"], 2, &tiles, 1, rules);
+        t.place(1, 0, 0).figure("ENE"); // Red: farmer in F1
+        t.place(0, 1, 180).figure("S"); // Blue closes C1 with a knight: 4
+        t.place(2, 0, 0); // Red: its north field joins F1
+        t.try_figure_kind(FigureKind::Pig, "NNE").expect("pig");
+        t.place(1, 1, 180).pass(); // Blue closes C2, nobody in it
+        assert!(t.is_over());
+        assert_eq!(t.scores(), vec![red, 4], "{value}");
+        t.assert_replays();
+    }
 }

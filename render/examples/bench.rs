@@ -16,6 +16,7 @@ fn play(expansions: Vec<Expansion>, seed: u64) -> Game {
         expansions,
         tile_order: None,
         seed,
+        rules: Default::default(),
     };
     let Ok((mut game, _)) = Game::new(&config) else {
         eprintln!("set-up failed");

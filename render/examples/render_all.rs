@@ -126,6 +126,7 @@ fn main() {
         expansions,
         tile_order: None,
         seed,
+        rules: Default::default(),
     };
     let (mut game, _) = match Game::new(&config) {
         Ok(g) => g,
@@ -204,6 +205,7 @@ fn midway_base_game(seed: u64) -> Game {
         expansions: Vec::new(),
         tile_order: None,
         seed,
+        rules: Default::default(),
     };
     let (mut game, _) = match Game::new(&config) {
         Ok(g) => g,

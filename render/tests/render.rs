@@ -92,6 +92,7 @@ fn finished_game(seed: u64) -> Game {
         expansions: implemented(),
         tile_order: None,
         seed,
+        rules: Default::default(),
     };
     let (mut game, _) = Game::new(&config).expect("set-up");
     let mut rng = Rng::new(seed);
@@ -171,6 +172,7 @@ fn sandbox(order: Vec<String>, turns: usize) -> Game {
         expansions: vec![],
         tile_order: Some(order),
         seed: 5,
+        rules: Default::default(),
     };
     let (mut game, _) = Game::new(&config).expect("set-up");
     let mut placed = 0;
@@ -243,6 +245,7 @@ fn the_start_of_a_game_renders_with_ghosts() {
             expansions: implemented(),
             tile_order: None,
             seed,
+            rules: Default::default(),
         })
         .expect("set-up");
         let svg = board_svg(
@@ -270,6 +273,7 @@ fn pieces_the_game_tracks_are_drawn_from_the_game() {
             expansions: implemented(),
             tile_order: None,
             seed,
+            rules: Default::default(),
         };
         let (mut game, _) = Game::new(&config).expect("set-up");
         let mut rng = Rng::new(seed);

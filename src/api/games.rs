@@ -24,6 +24,7 @@ fn setup_error(e: SetupError) -> ApiError {
             ApiError::validation("options.tile_order", e.to_string())
         }
         SetupError::BadSeed(_) => ApiError::internal(e.to_string()),
+        SetupError::Rules(_) => ApiError::validation("options.rules", e.to_string()),
     }
 }
 
@@ -163,6 +164,7 @@ pub async fn create_game(
         expansions: expansions.clone(),
         tile_order: tile_order.clone(),
         seed: 0,
+        rules: Default::default(),
     };
     Game::new(&config).map_err(setup_error)?;
     let quota = super::limits::game_quota(&st, &me.id).await?;

@@ -325,6 +325,7 @@ mod tests {
             players: 2,
             expansions: expansions.iter().map(|s| s.to_string()).collect(),
             tile_order: None,
+            rules: Default::default(),
         }
     }
 

@@ -636,6 +636,7 @@ fn config_of(row: &GameRow, players: u8, seed: u64) -> Result<GameConfig, SetupE
         expansions,
         tile_order: row.tile_order.clone(),
         seed,
+        rules: Default::default(),
     })
 }
 

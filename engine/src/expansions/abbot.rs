@@ -2,8 +2,28 @@
 //! placing a figure (scoring its feature at once as at the end of the game).
 
 use super::prelude::*;
+use crate::rules::AbbotCompleted;
+
+/// House rule `abbot_completed_points = 7`: what a completed monastery or garden with an
+/// abbot pays.
+pub const ABBOT_COMPLETED_SEVEN: i32 = 7;
 
 impl Table {
+    /// A completed monastery or garden's value (`value` by the standard rules): with the
+    /// house rule `abbot_completed_points = 7`, 7 when an abbot stands in it.
+    pub(crate) fn abbot_completed_value(&self, seg: u16, value: i32) -> i32 {
+        let abbot = self
+            .board
+            .figures
+            .iter()
+            .any(|f| f.kind == FigureKind::Abbot && f.seg == seg);
+        if abbot && self.rules.abbot_completed == AbbotCompleted::Seven {
+            ABBOT_COMPLETED_SEVEN
+        } else {
+            value
+        }
+    }
+
     /// The player's abbot on an incomplete monastery or garden, if any (index into the
     /// board's figures).
     pub(crate) fn returnable_abbot(&self, player: u8) -> Option<usize> {

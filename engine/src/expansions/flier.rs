@@ -2,6 +2,7 @@
 //! the tile's machine; the die decides how far, and it lands on a feature of that tile.
 
 use super::prelude::*;
+use crate::rules::FlierLanding;
 
 /// Cell offset of a flight direction in eighths of a turn clockwise from north.
 fn direction_step(eighths: u8) -> (i32, i32) {
@@ -94,6 +95,17 @@ impl Table {
     /// The cell the flying figure must land on.
     pub fn flight_target(&self) -> Option<Pos> {
         self.flight.map(|(_, j)| self.board.tiles()[j].pos)
+    }
+
+    /// House rule `flier_landing = optional`: the player may keep the flying follower in
+    /// the supply instead of landing.
+    pub fn landing_optional(&self) -> bool {
+        self.rules.flier_landing == FlierLanding::Optional
+    }
+
+    /// The flying follower stays in the supply (only with `flier_landing = optional`).
+    pub(crate) fn skip_landing(&mut self) {
+        self.flight = None;
     }
 
     pub(crate) fn land(&mut self, spot: &str) -> Result<(FigureKind, u16), PlayError> {

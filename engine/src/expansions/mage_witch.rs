@@ -3,6 +3,7 @@
 //! its magic figure aside.
 
 use super::prelude::*;
+use crate::rules::MagicMeeting;
 
 pub use crate::figures::MagicFigure;
 
@@ -78,6 +79,14 @@ impl Table {
         }
     }
 
+    /// House rule `magic_meeting = remove`: the mage and the witch meet (and no magic
+    /// symbol's move is pending), so one of them is set aside rather than moved.
+    fn meeting_removes(&self) -> bool {
+        self.rules.magic_meeting == MagicMeeting::Remove
+            && !self.magic_symbol_pending()
+            && self.magic_meeting()
+    }
+
     /// Where the mage and the witch stand (segment), `None` when set aside.
     pub fn magic_figure(&self, f: MagicFigure) -> Option<u16> {
         self.magic()[f.index()]
@@ -94,7 +103,7 @@ impl Table {
             return false;
         }
         let own = self.magic()[f.index()].map(|s| self.board.find(s));
-        if own.is_none() && self.magic_meeting() {
+        if (own.is_none() && self.magic_meeting()) || self.meeting_removes() {
             return false;
         }
         let other = self.magic()[f.other().index()].map(|s| self.board.find(s));
@@ -118,6 +127,9 @@ impl Table {
     pub fn magic_moves(&self) -> Vec<(MagicFigure, Pos, String, u16)> {
         let mut out = Vec::new();
         let meeting = self.magic_meeting();
+        if self.meeting_removes() {
+            return out;
+        }
         for f in MagicFigure::BOTH {
             // at a meeting, only a figure of the shared feature moves (either one)
             let own = self.magic()[f.index()].map(|s| self.board.find(s));
@@ -231,6 +243,7 @@ mod tests {
             expansions: vec![Expansion::MageWitch],
             tile_order: Some(vec!["mw/05-cfcf".into()]),
             seed: 1,
+            rules: Default::default(),
         })
         .expect("set-up");
         let road = g.board.seg(0, 1);

@@ -403,6 +403,7 @@ mod tests {
             expansions: vec![Expansion::Messages],
             tile_order: Some(vec!["base/D".into(), "base/U".into(), "base/U".into()]),
             seed: 5,
+            rules: Default::default(),
         })
         .expect("set-up");
         use crate::game::Action;
@@ -504,6 +505,7 @@ mod tests {
             expansions: vec![Expansion::Messages],
             tile_order: Some(tiles.iter().map(|s| s.to_string()).collect()),
             seed: 5,
+            rules: Default::default(),
         })
         .expect("set-up");
         for &(x, y, deg, spot) in moves {
@@ -676,6 +678,7 @@ mod tests {
                 .collect(),
             ),
             seed: 5,
+            rules: Default::default(),
         })
         .expect("set-up");
         let play = |g: &mut Game, a: Action| {

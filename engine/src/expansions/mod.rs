@@ -63,6 +63,7 @@ mod prelude {
 use crate::catalog::{FeatureKind, TileType};
 use crate::effect::EffectSink;
 use crate::figures::FigureKind;
+use crate::rules::HouseRules;
 use table::Table;
 
 /// Whether tiles of this catalog origin go into the draw pile of a game with `set`
@@ -73,25 +74,32 @@ pub fn tile_in_game(tile: &TileType, set: ExpansionSet) -> bool {
         && tile.expansion.is_none_or(|e| set.contains(e))
 }
 
-/// Figures each player starts with, by kind.
-pub fn starting_supply(set: ExpansionSet) -> [u8; FigureKind::COUNT] {
+/// Figures each player starts with, by kind. The house rules may leave an expansion's
+/// figures in the box while its tiles are played (`big_follower`, `builder`, `pig`,
+/// `mayor`, `wagon`, `barn`).
+pub fn starting_supply(set: ExpansionSet, rules: &HouseRules) -> [u8; FigureKind::COUNT] {
     let mut s = [0u8; FigureKind::COUNT];
     s[FigureKind::Follower as usize] = 7;
-    if set.contains(Expansion::Abbot) {
-        s[FigureKind::Abbot as usize] = 1;
-    }
-    if set.contains(Expansion::InnsCathedrals) {
-        s[FigureKind::BigFollower as usize] = 1;
-    }
-    if set.contains(Expansion::TradersBuilders) {
-        s[FigureKind::Builder as usize] = 1;
-        s[FigureKind::Pig as usize] = 1;
-    }
-    if set.contains(Expansion::AbbeyMayor) {
-        s[FigureKind::Mayor as usize] = 1;
-        s[FigureKind::Wagon as usize] = 1;
-        s[FigureKind::Barn as usize] = 1;
-    }
+    let mut give = |e: Expansion, kind: FigureKind, on: bool| {
+        if set.contains(e) && on {
+            s[kind as usize] = 1;
+        }
+    };
+    give(Expansion::Abbot, FigureKind::Abbot, true);
+    give(
+        Expansion::InnsCathedrals,
+        FigureKind::BigFollower,
+        rules.big_follower.on(),
+    );
+    give(
+        Expansion::TradersBuilders,
+        FigureKind::Builder,
+        rules.builder.on(),
+    );
+    give(Expansion::TradersBuilders, FigureKind::Pig, rules.pig.on());
+    give(Expansion::AbbeyMayor, FigureKind::Mayor, rules.mayor.on());
+    give(Expansion::AbbeyMayor, FigureKind::Wagon, rules.wagon.on());
+    give(Expansion::AbbeyMayor, FigureKind::Barn, rules.barn.on());
     s
 }
 
@@ -206,5 +214,6 @@ impl Table {
         if self.expansions.contains(Expansion::GoldMines) {
             self.score_gold(sink);
         }
+        self.robbers_end_bonus(sink);
     }
 }

@@ -5,6 +5,9 @@
 use super::prelude::*;
 use super::score_track::Award;
 
+/// House rule `robbers_end_bonus_3`: what a robber left on the track earns at the end.
+pub const ROBBER_END_BONUS: i32 = 3;
+
 /// Half of the points, rounded up (what a robber steals).
 pub fn robbery(points: i32) -> i32 {
     points - points / 2
@@ -201,6 +204,34 @@ impl Table {
                 if !beside {
                     robbers.at[q] = None;
                 }
+            }
+        }
+    }
+
+    /// House rule `robbers_end_bonus_3`, after final scoring: every robber still on the
+    /// track goes home and earns its owner 3 points (all leave the track first, so none
+    /// robs another's bonus). Without the rule they go home without effect.
+    pub(crate) fn robbers_end_bonus(&mut self, sink: &mut impl EffectSink) {
+        if !self.rules.robbers_end_bonus.on() {
+            return;
+        }
+        let Some(robbers) = self.robbers.as_deref_mut() else {
+            return;
+        };
+        let owners: Vec<u8> = (0..robbers.at.len())
+            .filter(|&q| robbers.at[q].take().is_some())
+            .map(|q| q as u8)
+            .collect();
+        for p in owners {
+            if !self.players[p as usize].active {
+                continue;
+            }
+            self.grant(p, ROBBER_END_BONUS, 0, sink);
+            if sink.enabled() {
+                sink.push(Effect::RobberBonus {
+                    player: p,
+                    points: ROBBER_END_BONUS,
+                });
             }
         }
     }

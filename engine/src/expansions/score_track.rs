@@ -399,6 +399,7 @@ pub(crate) mod testing {
             expansions,
             tile_order: None,
             seed: 5,
+            rules: Default::default(),
         })
         .expect("set-up");
         g

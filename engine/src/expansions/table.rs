@@ -15,6 +15,7 @@ use crate::expansion::ExpansionSet;
 use crate::figures::FigureKind;
 use crate::geometry::{Pos, Spot};
 use crate::rng::Rng;
+use crate::rules::HouseRules;
 
 use super::abbey_mayor::AbbeyState;
 use super::crop_circles::Crop;
@@ -47,6 +48,11 @@ pub struct PlayerState {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
     pub(crate) expansions: ExpansionSet,
+    /// The house rules (rule variants) of the game.
+    pub(crate) rules: HouseRules,
+    /// House rule `unplaceable_tile = reshuffled`: tiles put back into the pile since the
+    /// last tile placed (each remaining tile is tried once before one is removed).
+    pub(crate) returned: usize,
     pub(crate) players: Vec<PlayerState>,
     pub(crate) board: Board,
     pub(crate) pile: Vec<TileTypeId>,

@@ -4,6 +4,7 @@ use thiserror::Error;
 
 use crate::decision::PlayError;
 use crate::event::EventError;
+use crate::rules::RuleError;
 
 /// Why a set-up is refused.
 #[derive(Debug, Error, PartialEq, Eq, Clone)]
@@ -22,6 +23,9 @@ pub enum SetupError {
     EmptyTileOrder,
     #[error("seed {0} is not a decimal 64-bit number")]
     BadSeed(String),
+    /// An unknown house rule, a value it does not take, or an unknown preset.
+    #[error(transparent)]
+    Rules(#[from] RuleError),
 }
 
 /// Why a log could not be replayed.

@@ -257,11 +257,17 @@ impl Game {
                 );
                 v
             }
-            Phase::FlierLanding => self
-                .landings()
-                .into_iter()
-                .map(|(spot, _)| Action::Land { spot })
-                .collect(),
+            Phase::FlierLanding => {
+                let mut v: Vec<Action> = self
+                    .landings()
+                    .into_iter()
+                    .map(|(spot, _)| Action::Land { spot })
+                    .collect();
+                if self.landing_optional() {
+                    v.push(Action::Pass);
+                }
+                v
+            }
             Phase::PlaceFerry | Phase::MoveFerry => {
                 let moved = self.phase == Phase::MoveFerry;
                 let mut v: Vec<Action> = self

@@ -53,6 +53,7 @@ use crate::expansions::{self, Expansion, ExpansionSet};
 use crate::figures::FigureKind;
 use crate::geometry::{Pos, Rotation, Spot};
 use crate::rng::Rng;
+use crate::rules::HouseRules;
 
 /// How a game is set up. Validated by [`Game::new`].
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -64,6 +65,8 @@ pub struct GameConfig {
     pub tile_order: Option<Vec<String>>,
     /// The game's secret seed.
     pub seed: u64,
+    /// The rule variants (house rules); the standard rules by default.
+    pub rules: HouseRules,
 }
 
 /// The pending decision.
@@ -130,6 +133,10 @@ impl Game {
 
     pub fn expansions(&self) -> ExpansionSet {
         self.expansions
+    }
+    /// The game's rule variants (house rules).
+    pub fn house_rules(&self) -> HouseRules {
+        self.rules
     }
     pub fn board(&self) -> &Board {
         &self.board

@@ -156,6 +156,11 @@ impl Game {
                 }
                 Done::AsPosted
             }
+            (Phase::FlierLanding, Action::Pass) if self.landing_optional() => {
+                self.skip_landing();
+                self.run(Stage::Ferries, sink);
+                Done::Declined(Declined::Landing)
+            }
             (Phase::FlierLanding, Action::Land { spot }) => {
                 let (_, seg) = self.land(spot)?;
                 self.run(Stage::Ferries, sink);

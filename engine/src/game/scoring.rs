@@ -1,6 +1,7 @@
 //! Scoring: completed features during the game, final scoring and the ranking.
 
 use super::*;
+use crate::rules::{FieldScoring, SmallCity};
 
 impl Game {
     /// Scores every completed feature that the tile at `ti` completed, hands out goods,
@@ -95,6 +96,12 @@ impl Game {
                 self.board.pennants(root),
                 self.board.flags(root),
             );
+            if kind == FeatureKind::City {
+                value = small_city_value(self.rules.small_city, value, tiles, root, &self.board);
+            }
+            if kind.is_cloister() {
+                value = self.abbot_completed_value(root, value);
+            }
             if matches!(kind, FeatureKind::Road | FeatureKind::City) {
                 value = self.magic_value(root, value, tiles);
             }
@@ -190,8 +197,12 @@ impl Game {
         }
         feats.sort_by_key(|x| (x.0, x.1));
         let mut cities = Vec::new();
+        let per_city = self.rules.field_scoring == FieldScoring::PerCity;
         for &(_, _, seg) in &feats {
             let kind = self.board.seg_kind(seg);
+            if per_city && kind == FeatureKind::Field {
+                continue;
+            }
             let mut pig_bonus = 0;
             let value = match kind {
                 FeatureKind::Field => {
@@ -204,6 +215,10 @@ impl Game {
             };
             let _ = self.award(seg, kind, value, pig_bonus, true, 0, sink);
         }
+        if per_city {
+            let fields: Vec<u16> = feats.iter().filter(|f| f.0 == 3).map(|f| f.2).collect();
+            self.score_fields_per_city(&fields, sink);
+        }
         // hook *final scoring*: barns, goods, gold
         self.final_scoring(&mut cities, sink);
         self.ranking = rank(&self.players);
@@ -214,6 +229,98 @@ impl Game {
         }
     }
 }
+
+/// House rule `small_city_points = 2` (first edition): a completed city of two tiles is
+/// worth 1 per tile and pennant instead of 2. `value` is its standard value.
+fn small_city_value(rule: SmallCity, value: i32, tiles: u32, root: u16, board: &Board) -> i32 {
+    if rule == SmallCity::Two && tiles == 2 {
+        let pennants = board.pennants(root) as i32;
+        if value == 4 + 2 * pennants {
+            return 2 + pennants;
+        }
+    }
+    value
+}
+
+impl Game {
+    /// House rule `field_scoring = per_city` (first edition): every completed city that
+    /// touches a field with farmers pays 4 once, to the players with the most farmer
+    /// strength in all the fields (`fields`, one segment each) that touch it; a winner
+    /// with a pig in one of those fields gets the pig's 1 more (Traders & Builders).
+    /// Cities are scored by the smallest position among their tiles.
+    fn score_fields_per_city(&mut self, fields: &[u16], sink: &mut impl EffectSink) {
+        let n = self.players.len();
+        // per completed city: (smallest position, root, strength per player, pig per player)
+        let mut per_city: Vec<(Pos, u16, [u32; 8], [bool; 8])> = Vec::new();
+        let mut cities = Vec::new();
+        for &field in fields {
+            let root = self.board.find(field);
+            let mut strength = [0u32; 8];
+            let mut pig = [false; 8];
+            for f in &self.board.figures {
+                if self.board.find(f.seg) == root {
+                    if f.kind.is_follower() {
+                        strength[f.owner as usize] += f.kind.base_strength();
+                    } else if f.kind == FigureKind::Pig {
+                        pig[f.owner as usize] = true;
+                    }
+                }
+            }
+            self.board.completed_cities(field, &mut cities);
+            for &c in &cities {
+                if self.board.open_sides(c) != 0 {
+                    continue;
+                }
+                let c = self.board.find(c);
+                let k = match per_city.iter().position(|x| x.1 == c) {
+                    Some(k) => k,
+                    None => {
+                        per_city.push((self.board.smallest_pos(c), c, [0; 8], [false; 8]));
+                        per_city.len() - 1
+                    }
+                };
+                for p in 0..n {
+                    per_city[k].2[p] += strength[p];
+                    per_city[k].3[p] |= pig[p] && strength[p] > 0;
+                }
+            }
+        }
+        per_city.sort_by_key(|x| x.0);
+        for (_, city, strength, pig) in per_city {
+            let max = strength.iter().copied().max().unwrap_or(0);
+            if max == 0 {
+                continue;
+            }
+            for with_pig in [false, true] {
+                let points = FIRST_EDITION_POINTS_PER_CITY
+                    + if with_pig {
+                        expansions::PIG_BONUS_PER_CITY
+                    } else {
+                        0
+                    };
+                let winners: Vec<u8> = (0..n)
+                    .filter(|&p| strength[p] == max && pig[p] == with_pig)
+                    .map(|p| p as u8)
+                    .collect();
+                for &p in &winners {
+                    self.grant(p, points, 0, sink);
+                }
+                if sink.enabled() && !winners.is_empty() {
+                    sink.push(Effect::FeatureScored {
+                        feature: FeatureKind::Field,
+                        points,
+                        players: winners,
+                        tiles: self.board.feature_positions(city),
+                        final_scoring: true,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// House rule `field_scoring = per_city`: what a completed city pays its farmers.
+pub const FIRST_EDITION_POINTS_PER_CITY: i32 = 4;
 
 /// Competition ranking: higher scores first, ties share a place.
 /// Players who left the game rank below every player who did not.

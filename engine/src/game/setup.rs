@@ -15,6 +15,7 @@ impl Game {
                 .map(|e| e.id().to_string())
                 .collect(),
             tile_order: config.tile_order.clone(),
+            rules: config.rules.to_values(),
         };
         let game = Game::from_creation(&event, &mut NoEffects)?;
         Ok((game, event))
@@ -37,6 +38,7 @@ impl Game {
             players,
             expansions: exp_ids,
             tile_order,
+            rules,
         } = ev
         else {
             return Err(SetupError::BadSeed(String::new()));
@@ -44,6 +46,7 @@ impl Game {
         let seed: u64 = seed
             .parse()
             .map_err(|_| SetupError::BadSeed(seed.clone()))?;
+        let rules = HouseRules::from_values(rules)?;
         let mut set = ExpansionSet::default();
         for id in exp_ids {
             let e =
@@ -113,7 +116,7 @@ impl Game {
                 rivers
             }
         };
-        let supply = expansions::starting_supply(set);
+        let supply = expansions::starting_supply(set, &rules);
         // the message stack is shuffled right after the pile
         let messages = set
             .contains(Expansion::Messages)
@@ -148,6 +151,8 @@ impl Game {
         let mut g = Game {
             table: Table {
                 expansions: set,
+                rules,
+                returned: 0,
                 players: (0..*players)
                     .map(|_| PlayerState {
                         score: 0,

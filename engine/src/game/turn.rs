@@ -12,6 +12,7 @@
 //! (`after_magic`, `after_awards`, `after_part`), not a flag.
 
 use super::*;
+use crate::rules::UnplaceableTile;
 
 impl Game {
     /// Runs the turn pipeline from `stage` until a decision is pending or the game is over.
@@ -60,7 +61,8 @@ impl Game {
         Some(Stage::Draw)
     }
 
-    /// Draws the next placeable tile (discarding those that fit nowhere); with the pile
+    /// Draws the next placeable tile (discarding those that fit nowhere, or with the house
+    /// rule `unplaceable_tile = reshuffled` putting them back into the pile); with the pile
     /// empty, the final round.
     fn stage_draw(&mut self, sink: &mut impl EffectSink) -> Option<Stage> {
         self.drawn = None;
@@ -68,6 +70,7 @@ impl Game {
             let t = self.pile[self.next_draw];
             self.next_draw += 1;
             if self.has_placement(t) {
+                self.returned = 0;
                 self.drawn = Some(t);
                 self.phase = Phase::PlaceTile;
                 if sink.enabled() {
@@ -78,6 +81,14 @@ impl Game {
                 }
                 return None;
             }
+            if self.return_to_pile(t) {
+                if sink.enabled() {
+                    sink.push(Effect::TileReturned {
+                        tile: catalog().get(t).id.clone(),
+                    });
+                }
+                continue;
+            }
             if sink.enabled() {
                 sink.push(Effect::TileDiscarded {
                     tile: catalog().get(t).id.clone(),
@@ -85,6 +96,27 @@ impl Game {
             }
         }
         Some(Stage::FinalRound)
+    }
+
+    /// House rule `unplaceable_tile = reshuffled`: the tile `t` just drawn fits nowhere;
+    /// it goes back into the pile and the rest of the pile is shuffled again, unless it is
+    /// a river tile (the river stack is not reshuffled) or as many tiles have gone back in
+    /// a row as remain in the pile (then it is removed, so the draw always ends). Returns
+    /// whether it went back.
+    fn return_to_pile(&mut self, t: TileTypeId) -> bool {
+        let others = self.pile.len() - self.next_draw;
+        if self.rules.unplaceable_tile != UnplaceableTile::Reshuffled
+            || catalog().get(t).expansion == Some(Expansion::River)
+            || self.returned >= others
+        {
+            self.returned = 0;
+            return false;
+        }
+        self.returned += 1;
+        self.next_draw -= 1;
+        let rest = &mut self.table.pile[self.table.next_draw..];
+        self.table.rng.shuffle(rest);
+        true
     }
 
     /// The tile is placed: its magic symbol (Mage & Witch) is noted, its robber symbol

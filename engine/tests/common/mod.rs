@@ -4,7 +4,8 @@
 
 use tilepost_engine::catalog::EdgeKind;
 use tilepost_engine::{
-    catalog, Action, Effect, Event, FeatureKind, FigureKind, Game, GameConfig, PlayError, Rotation,
+    catalog, Action, Effect, Event, FeatureKind, FigureKind, Game, GameConfig, HouseRules,
+    PlayError, Rotation,
 };
 
 /// Seat numbers in the order the rulebook names the colours.
@@ -37,6 +38,17 @@ impl Table {
 
     /// A sandbox game with expansions and a chosen seed (the seed drives the flier's die).
     pub fn with_seed(expansions: &[&str], players: u8, tiles: &[&str], seed: u64) -> Table {
+        Table::with_rules(expansions, players, tiles, seed, HouseRules::default())
+    }
+
+    /// A sandbox game with expansions, a seed and house rules.
+    pub fn with_rules(
+        expansions: &[&str],
+        players: u8,
+        tiles: &[&str],
+        seed: u64,
+        rules: HouseRules,
+    ) -> Table {
         let config = GameConfig {
             players,
             expansions: expansions
@@ -45,6 +57,7 @@ impl Table {
                 .collect(),
             tile_order: Some(tiles.iter().map(|s| s.to_string()).collect()),
             seed,
+            rules,
         };
         let (game, created, fx) = Game::new_with_effects(&config).expect("valid set-up");
         Table {
