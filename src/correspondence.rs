@@ -90,6 +90,7 @@ mod tests {
             created_at: 0,
             updated_at: 0,
             turn_started_at: Some(started),
+            rules: Default::default(),
         }
     }
 

@@ -153,6 +153,8 @@ export async function gamePage(ctx, id) {
       }
     }
     turnline.append(` ${t("game.tiles-left", { count: v.tiles_left })}`);
+    const rules = Object.entries(v.rules || {});
+    if (rules.length) turnline.append(" ", el("span", { class: "house-rules" }, t("game.house-rules", { rules: rules.map(([k, x]) => `${k.replace(/_/g, " ")}: ${x}`).join(", ") })));
     if (!me) {
       const login = el("a", { href: "/play/login" }, t("game.login-to-play"));
       login.addEventListener("click", () => sessionStorage.setItem("tilepost.next", location.pathname));

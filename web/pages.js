@@ -279,12 +279,31 @@ export async function newGamePage(ctx) {
       el("label", { class: "check" }, el("input", { type: "checkbox", name: "expansions", value: x }), ` ${expansionName(x)}`),
     ),
   );
+  // house rules: a preset, and any variant set apart from it
+  const rules = await api.get("/v1/rules");
+  const preset = el("select", { name: "preset", id: "preset" }, ...rules.presets.map((p) => el("option", { value: p.name, title: p.description }, p.name.replace(/_/g, " "))));
+  const house = el(
+    "fieldset",
+    { class: "house-rules" },
+    el("legend", {}, t("new.rules")),
+    el("label", { class: "field", for: "preset" }, el("span", {}, t("new.preset")), preset),
+    el("p", { class: "meta" }, t("new.rules-intro")),
+    ...rules.variants.map((v) =>
+      el(
+        "label",
+        { class: "field", title: v.description },
+        el("span", {}, `${v.name.replace(/_/g, " ")}${v.expansion ? ` (${expansionName(v.expansion)})` : ""}`),
+        el("select", { name: `rule:${v.name}` }, el("option", { value: "" }, t("new.rule-as-preset")), ...v.values.map((x) => el("option", { value: x }, x === v.default ? t("new.rule-standard", { value: x }) : x))),
+      ),
+    ),
+  );
   const clock = el("input", { type: "checkbox", name: "clock", checked: true });
   const form = el(
     "form",
     { class: "card" },
     el("label", { class: "field", for: "seats" }, el("span", {}, t("new.seats")), seats),
     exp,
+    house,
     el("label", { class: "check" }, clock, ` ${t("new.clock")}`),
     field(t("new.days"), { type: "number", name: "days", min: 1, max: 14, value: 3, required: true }),
     field(t("new.invite"), { name: "invite", autocomplete: "off", autocapitalize: "none" }),
@@ -302,7 +321,14 @@ export async function newGamePage(ctx) {
       seats: Number(f.get("seats")),
       expansions: f.getAll("expansions").map(String),
     };
-    if (/** @type {HTMLInputElement} */ (clock).checked) body.options = { days_per_move: Number(f.get("days")) };
+    /** @type {any} GameOptions */
+    const options = {};
+    if (/** @type {HTMLInputElement} */ (clock).checked) options.days_per_move = Number(f.get("days"));
+    if (f.get("preset") && f.get("preset") !== "standard") options.preset = String(f.get("preset"));
+    const chosen = {};
+    for (const [k, v] of f.entries()) if (k.startsWith("rule:") && v) chosen[k.slice(5)] = String(v);
+    if (Object.keys(chosen).length) options.rules = chosen;
+    if (Object.keys(options).length) body.options = options;
     const invite = String(f.get("invite") || "")
       .split(/[\s,]+/)
       .map((s) => s.trim())

@@ -14,6 +14,7 @@ turn-intro = It is your turn.
 turn-drew = You drew { $tile }.
 turn-decision = A decision is waiting for you.
 turn-deadline = Please play before { $deadline }.
+turn-rules = House rules in this game: { $rules }.
 turn-board = The board
 turn-where = Where it fits
 alt-tile = the drawn tile

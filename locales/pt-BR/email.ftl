@@ -13,6 +13,7 @@ turn-intro = É a sua vez.
 turn-drew = Você tirou { $tile }.
 turn-decision = Há uma decisão esperando por você.
 turn-deadline = Jogue antes de { $deadline }.
+turn-rules = Regras da casa nesta partida: { $rules }.
 turn-board = O tabuleiro
 turn-where = Onde ela encaixa
 alt-tile = a peça tirada

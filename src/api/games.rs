@@ -3,7 +3,7 @@
 
 use actix_web::http::header;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
-use tilepost_engine::{Expansion, Game, GameConfig, SetupError};
+use tilepost_engine::{Expansion, Game, GameConfig, HouseRules, RuleError, SetupError};
 
 use super::dto::*;
 use super::error::{ApiError, Problem};
@@ -152,6 +152,23 @@ pub async fn create_game(
     }
     let days_per_move = r.options.as_ref().and_then(|o| o.days_per_move);
     let (clock, invited) = check_new_game(&st, &me, r.seats, days_per_move, &r.invite).await?;
+    let preset = r.options.as_ref().and_then(|o| o.preset.clone());
+    let values = r
+        .options
+        .as_ref()
+        .and_then(|o| o.rules.clone())
+        .unwrap_or_default();
+    if values.len() > 32 {
+        return Err(ApiError::validation("options.rules", "at most 32 variants"));
+    }
+    let rules = HouseRules::from_preset_and_values(preset.as_deref(), &values).map_err(|e| {
+        let field = if matches!(e, RuleError::UnknownPreset(_)) {
+            "options.preset"
+        } else {
+            "options.rules"
+        };
+        ApiError::validation(field, e.to_string())
+    })?;
     let tile_order = r.options.and_then(|o| o.tile_order);
     if tile_order.as_ref().is_some_and(|t| t.len() > 500) {
         return Err(ApiError::validation(
@@ -164,7 +181,7 @@ pub async fn create_game(
         expansions: expansions.clone(),
         tile_order: tile_order.clone(),
         seed: 0,
-        rules: Default::default(),
+        rules,
     };
     Game::new(&config).map_err(setup_error)?;
     let quota = super::limits::game_quota(&st, &me.id).await?;
@@ -181,6 +198,7 @@ pub async fn create_game(
         created_at: now,
         updated_at: now,
         turn_started_at: None,
+        rules: rules.to_values(),
     };
     // a token whose user no longer exists gets `401` (`StoreError::UnknownUser`)
     st.store.create_game(row.clone()).await?;

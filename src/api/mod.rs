@@ -23,6 +23,7 @@ pub mod paging;
 pub mod pictures;
 pub mod play;
 pub mod problem;
+pub mod rules;
 pub mod seats;
 pub mod tokens;
 pub mod users;
@@ -139,6 +140,7 @@ where
                 .service(pictures::get_board_svg)
                 .service(pictures::get_board_png)
                 .service(pictures::list_tiles)
+                .service(rules::list_rules)
                 .service(pictures::get_tile_svg)
                 .service(clock::claim_timeout)
                 .service(seats::accept_invitation)

@@ -217,6 +217,7 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
         version: row.version,
         sandbox: row.tile_order.is_some(),
         expansions: row.expansions.clone(),
+        rules: game.map_or_else(|| row.rules.clone(), |g| g.house_rules().to_values()),
         seats: row.seats as u8,
         creator: seats
             .iter()

@@ -483,6 +483,7 @@ mod tests {
             expansions,
             tile_order: None,
             seed: rng.next_u64(),
+            rules: Default::default(),
         }
     }
 

@@ -466,6 +466,7 @@ impl Decisions<'_> {
                         .await?
                         .remove(&gid)
                         .map(|c| started + i64::from(c.days_per_move) * correspondence::DAY_MS);
+                    let rules = game.house_rules().to_values();
                     outbox.push(notify::turn_started(
                         self.notifier,
                         s,
@@ -475,6 +476,7 @@ impl Decisions<'_> {
                             tile: tile.as_deref(),
                             decision: Some(p.phase.name()),
                             deadline,
+                            rules: Some(&rules),
                         },
                         &since,
                         now,
@@ -636,7 +638,7 @@ fn config_of(row: &GameRow, players: u8, seed: u64) -> Result<GameConfig, SetupE
         expansions,
         tile_order: row.tile_order.clone(),
         seed,
-        rules: Default::default(),
+        rules: tilepost_engine::HouseRules::from_values(&row.rules).map_err(SetupError::Rules)?,
     })
 }
 
@@ -701,6 +703,7 @@ pub fn start_plan(
                     tile: tile.as_deref(),
                     decision: pending.map(|p| p.phase.name()),
                     deadline: days_per_move.map(|d| now + i64::from(d) * correspondence::DAY_MS),
+                    rules: Some(&row.rules),
                 },
                 &notify::Since::default(),
                 now,

@@ -9,6 +9,8 @@ pub mod guard;
 pub mod sign;
 pub mod worker;
 
+use std::collections::BTreeMap;
+
 use serde_json::{json, Value};
 use tilepost_engine::{Action, Effect, Event};
 
@@ -328,6 +330,8 @@ pub struct Turn<'a> {
     pub decision: Option<&'a str>,
     /// When the turn times out (ms), if the game has a deadline.
     pub deadline: Option<i64>,
+    /// The house rules in force (the variants that differ from the standard rules).
+    pub rules: Option<&'a BTreeMap<String, String>>,
 }
 
 /// `game.turn_started` for the player whose decision is now pending.
@@ -353,6 +357,17 @@ pub fn turn_started(
             .as_ref()
             .map(|d| msg(loc, "turn-deadline", &[("deadline", d.into())]))
     };
+    let rules = turn.rules.filter(|r| !r.is_empty()).map(|r| {
+        r.iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
+    let rules_line = |msg: fn(&str, &str, &[(&str, i18n::Arg<'_>)]) -> String| {
+        rules
+            .as_ref()
+            .map(|r| msg(loc, "turn-rules", &[("rules", r.into())]))
+    };
     let placements = format!("{}/v1/games/{gid}/placements", n.public_url);
     // pictures: the board at the recipient's moment, and the drawn tile
     let board_png = format!(
@@ -372,6 +387,18 @@ pub fn turn_started(
             )
         })
         .unwrap_or_default();
+    let mut extra = json!({
+        "board_png": board_png,
+        "tile_svg": tile_svg,
+        "version": turn.version,
+        "tile": turn.tile,
+        "decision": turn.decision,
+        "deadline": turn.deadline.map(rfc3339),
+        "since_last_turn": since.json(),
+    });
+    if let Some(r) = turn.rules.filter(|r| !r.is_empty()) {
+        extra["rules"] = json!(r);
+    }
     row(
         n,
         Message {
@@ -380,9 +407,12 @@ pub fn turn_started(
             game_id: gid,
             subject: i18n::text(loc, "turn-subject", &[("game", short(gid).into())]),
             text: format!(
-                "{}\n{}\n{}\n{}: {board_png}\n{}: {placements}\n",
+                "{}\n{}{}\n{}\n{}: {board_png}\n{}: {placements}\n",
                 intro(i18n::text),
                 deadline_line(i18n::text)
+                    .map(|l| format!("{l}\n"))
+                    .unwrap_or_default(),
+                rules_line(i18n::text)
                     .map(|l| format!("{l}\n"))
                     .unwrap_or_default(),
                 since.text(loc),
@@ -390,26 +420,21 @@ pub fn turn_started(
                 i18n::text(loc, "turn-where", &[]),
             ),
             html: format!(
-                "<p>{}</p>{tile_img}<p><img src=\"{}\" alt=\"{}\" style=\"max-width:100%\"></p>{}{}<p><a href=\"{}\">{}</a></p>",
+                "<p>{}</p>{tile_img}<p><img src=\"{}\" alt=\"{}\" style=\"max-width:100%\"></p>{}{}{}<p><a href=\"{}\">{}</a></p>",
                 intro(i18n::html),
                 escape(&board_png),
                 i18n::html(loc, "alt-board", &[]),
                 deadline_line(i18n::html)
                     .map(|l| format!("<p>{l}</p>"))
                     .unwrap_or_default(),
+                rules_line(i18n::html)
+                    .map(|l| format!("<p>{l}</p>"))
+                    .unwrap_or_default(),
                 since.html(loc),
                 escape(&placements),
                 i18n::html(loc, "turn-where", &[]),
             ),
-            extra: json!({
-                "board_png": board_png,
-                "tile_svg": tile_svg,
-                "version": turn.version,
-                "tile": turn.tile,
-                "decision": turn.decision,
-                "deadline": turn.deadline.map(rfc3339),
-                "since_last_turn": since.json(),
-            }),
+            extra,
         },
         now,
     )
@@ -755,6 +780,7 @@ mod tests {
                     tile: Some("base/D"),
                     decision: Some("place_tile"),
                     deadline: Some(0),
+                    rules: None,
                 },
                 &Since {
                     tiles: vec![("ann".into(), "base/E".into(), 1, 0)],
@@ -818,6 +844,7 @@ mod tests {
                 tile,
                 decision: Some("place_tile"),
                 deadline,
+                rules: None,
             };
             let since = Since {
                 tiles: vec![("ann".into(), "base/E".into(), 0, 1)],

@@ -20,6 +20,7 @@ mod status;
 mod tokens;
 mod webhooks;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -174,6 +175,7 @@ struct GameRecord {
     created_at: i64,
     updated_at: i64,
     turn_started_at: Option<i64>,
+    rules: Option<String>,
 }
 
 /// A game's summary row, typed: its status and its JSON columns parsed.
@@ -192,6 +194,9 @@ pub struct GameRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub turn_started_at: Option<i64>,
+    /// The house rules chosen at creation: the variants that differ from the standard
+    /// rules, by name (empty: the standard rules).
+    pub rules: BTreeMap<String, String>,
 }
 
 impl TryFrom<GameRecord> for GameRow {
@@ -213,10 +218,16 @@ impl TryFrom<GameRecord> for GameRow {
             ),
             None => None,
         };
+        let rules = match &r.rules {
+            Some(t) => serde_json::from_str::<BTreeMap<String, String>>(t)
+                .map_err(|e| corrupt(format!("rules: {e}")))?,
+            None => BTreeMap::new(),
+        };
         Ok(GameRow {
             status,
             expansions,
             tile_order,
+            rules,
             id: r.id,
             creator_id: r.creator_id,
             seats: r.seats,
@@ -248,6 +259,14 @@ impl TryFrom<&GameRow> for GameRecord {
             created_at: g.created_at,
             updated_at: g.updated_at,
             turn_started_at: g.turn_started_at,
+            rules: if g.rules.is_empty() {
+                None
+            } else {
+                Some(
+                    serde_json::to_string(&g.rules)
+                        .map_err(|e| StoreError::Internal(e.to_string()))?,
+                )
+            },
         })
     }
 }

@@ -90,6 +90,7 @@ diesel::table! {
         created_at -> Int8,
         updated_at -> Int8,
         turn_started_at -> Nullable<Int8>,
+        rules -> Nullable<Text>,
     }
 }
 

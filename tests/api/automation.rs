@@ -94,6 +94,7 @@ fn local_game(players: u8, tiles: &[&str]) -> Game {
         expansions: Vec::new(),
         tile_order: Some(tiles.iter().map(|t| t.to_string()).collect()),
         seed: 1,
+        rules: Default::default(),
     };
     Game::new(&config).expect("a game").0
 }

@@ -11,6 +11,7 @@ mod correspondence;
 mod edges;
 mod errors;
 mod games;
+mod house_rules;
 mod limits;
 mod lists;
 mod migrations;

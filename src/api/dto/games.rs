@@ -21,6 +21,14 @@ pub struct GameOptions {
     /// Days per move, 1 to 14; without it the game has no clock.
     #[schema(minimum = 1, maximum = 14)]
     pub days_per_move: Option<i64>,
+    /// A named set of house rules (`GET /v1/rules` lists the presets: `standard`,
+    /// `first_edition`, `tournament`, ...); `rules` applies on top of it.
+    #[schema(max_length = 64)]
+    pub preset: Option<String>,
+    /// House rules: variant name → value (`{"small_city_points": "2"}`); `GET
+    /// /v1/rules` lists every variant with its values and default. Variants not named
+    /// keep the preset's value (or the standard rules').
+    pub rules: Option<std::collections::BTreeMap<String, String>>,
 }
 
 /// A new game.
@@ -171,6 +179,9 @@ pub struct GameView {
     /// The draw pile was given by the creator (`options.tile_order`).
     pub sandbox: bool,
     pub expansions: Vec<String>,
+    /// The house rules in force: each variant that differs from the standard rules,
+    /// with its value (`{}`: the standard rules; `GET /v1/rules` describes them).
+    pub rules: std::collections::BTreeMap<String, String>,
     pub seats: u8,
     pub creator: String,
     pub players: Vec<PlayerView>,

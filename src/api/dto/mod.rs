@@ -29,7 +29,7 @@ pub use moves::*;
 pub use pictures::*;
 pub use seats::*;
 pub use tilepost_engine::figures::{FigureKind, MagicFigure};
-pub use tilepost_engine::Action;
+pub use tilepost_engine::{Action, RuleCatalog, RulePreset, RuleVariant};
 pub use tokens::*;
 pub use users::*;
 pub use webhooks::*;
