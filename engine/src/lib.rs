@@ -39,6 +39,6 @@ pub use expansions::{Expansion, ExpansionSet};
 pub use figures::FigureKind;
 pub use game::{
     moves, EffectSink, Game, GameConfig, MoveError, NoEffects, Outcome, Pending, Phase, Placement,
-    PlayError, PlayerState, ReplayError, SetupError, SpotOption,
+    PlayError, PlayerState, ReplayError, SeatView, SetupError, SpotOption,
 };
 pub use geometry::{Dir, Half, Pos, Rotation, Spot};
