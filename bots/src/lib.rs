@@ -71,7 +71,8 @@ pub enum Level {
     /// The option with the best immediate evaluation (points, open features, fields,
     /// followers kept), looking on through the rest of the player's turn part.
     Greedy,
-    /// Information-set Monte Carlo tree search over sampled hidden futures.
+    /// Information-set Monte Carlo search over sampled hidden futures (see `mcts`: the
+    /// greedy's best candidates compared on shared samples, or a tree search).
     Mcts,
 }
 

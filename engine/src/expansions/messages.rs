@@ -368,6 +368,19 @@ mod tests {
     }
 
     #[test]
+    fn only_the_messages_nobody_has_seen_are_reordered() {
+        let mut g = game(vec![Expansion::Messages]);
+        st(&mut g).stack = vec![4, 5, 6, 7, 8, 1, 2, 3];
+        st(&mut g).draws = 3;
+        g.reorder_unread_messages(|unread| unread.reverse());
+        assert_eq!(g.message_stack(), &[8, 7, 6, 5, 4, 1, 2, 3]);
+        // every message drawn once: the whole order is known
+        st(&mut g).draws = 9;
+        g.reorder_unread_messages(|unread| unread.reverse());
+        assert_eq!(g.message_stack(), &[8, 7, 6, 5, 4, 1, 2, 3]);
+    }
+
+    #[test]
     fn messages_only_for_the_active_player_on_an_empty_dark_space_once_a_round() {
         let mut g = game(vec![Expansion::Messages]);
         g.current = RED;
