@@ -1,5 +1,5 @@
 //! The `tilepost` command: `serve` (the default), `migrate`, `openapi`, `replay FILE`,
-//! `mail-relay`.
+//! `mail-relay`, `arena` (computer opponents playing each other).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -35,6 +35,12 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Computer opponents play each other and report win rates and time per decision
+    /// (arguments: see `tilepost_bots::arena::USAGE`).
+    Arena {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn init_logs() {
@@ -68,6 +74,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Serve) {
         Command::Openapi => emit(&tilepost::api::openapi_json()),
+        Command::Arena { args } => match tilepost_bots::arena::main_with(&args) {
+            Ok(report) => emit(&report),
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(2)
+            }
+        },
         Command::Replay { file } => {
             let text = match std::fs::read_to_string(&file) {
                 Ok(t) => t,

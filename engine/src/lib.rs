@@ -40,7 +40,7 @@ pub use expansions::{Expansion, ExpansionSet};
 pub use figures::FigureKind;
 pub use game::{
     moves, EffectSink, Game, GameConfig, MoveError, NoEffects, Outcome, Pending, Phase, Placement,
-    PlayError, PlayerState, ReplayError, SetupError, SpotOption,
+    PlayError, PlayerState, ReplayError, SeatView, SetupError, SpotOption,
 };
 pub use geometry::{Dir, Half, Pos, Rotation, Spot};
 pub use rules::{

@@ -6,12 +6,14 @@
 //! a move that goes on after a reveal gets the fixed refusal, and a move that does not
 //! behaves exactly as its actions played one by one.
 
-use tilepost_engine::expansions::track::MESSAGES;
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{
-    catalog, Action, Effect, Expansion, FigureKind, Game, GameConfig, MoveError, PlayError,
-    Rotation, TileTypeId,
+    Action, Effect, Expansion, FigureKind, Game, MoveError, PlayError, Rotation,
 };
+
+#[path = "support/twins.rs"]
+mod twins;
+use twins::{config, first_twin, twin_future};
 
 /// Games per run; `TILEPOST_PROPERTY_GAMES` raises it for a longer soak (the same variable
 /// as `properties.rs`).
@@ -20,29 +22,6 @@ fn games() -> u64 {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(2_000)
-}
-
-/// What a player sees of the hidden sources so far.
-#[derive(Default)]
-struct Seen {
-    tiles: Vec<String>,
-    rolls: Vec<u64>,
-    messages: Vec<u8>,
-}
-
-impl Seen {
-    fn note(&mut self, effects: &[Effect]) {
-        for e in effects {
-            match e {
-                Effect::TileDrawn { tile, .. }
-                | Effect::TileDiscarded { tile }
-                | Effect::TileReturned { tile } => self.tiles.push(tile.clone()),
-                Effect::DieRolled { value, .. } => self.rolls.push(*value as u64),
-                Effect::MessageDrawn { message, .. } => self.messages.push(*message),
-                _ => {}
-            }
-        }
-    }
 }
 
 /// Whether `effects` show a hidden outcome (the test's own account, independent of how
@@ -58,30 +37,6 @@ fn reveals(effects: &[Effect]) -> bool {
                 | Effect::MessageDrawn { .. }
         )
     })
-}
-
-fn expand(counts: &[(TileTypeId, u32)]) -> Vec<TileTypeId> {
-    counts
-        .iter()
-        .flat_map(|(t, n)| std::iter::repeat_n(*t, *n as usize))
-        .collect()
-}
-
-fn ids(tiles: &[TileTypeId]) -> Vec<String> {
-    tiles.iter().map(|t| catalog().get(*t).id.clone()).collect()
-}
-
-/// Whether a game with `seed` (and a fixed tile order) repeats the seen rolls and messages.
-fn repeats_the_past(seed: u64, messages: bool, seen: &Seen) -> bool {
-    let mut r = Rng::new(seed);
-    if messages {
-        let mut stack = MESSAGES.to_vec();
-        r.shuffle(&mut stack);
-        if !stack.starts_with(&seen.messages) {
-            return false;
-        }
-    }
-    seen.rolls.iter().all(|d| 1 + r.below(3) == *d)
 }
 
 /// Any action, listed or not: what a probing client might send.
@@ -159,36 +114,7 @@ fn check_game(seed: u64, counts: &mut Counts) {
     }
     let has_messages = expansions.contains(&Expansion::Messages);
     // the tiles of a normal game of this set, in a random order, the river first
-    let normal = GameConfig {
-        players,
-        expansions: expansions.clone(),
-        tile_order: None,
-        seed: rng.next_u64(),
-        rules: Default::default(),
-    };
-    let (g0, _) = Game::new(&normal).expect("set-up");
-    let mut pile = expand(&g0.tiles_left_by_type());
-    pile.extend(g0.pending().and_then(|p| p.tile));
-    rng.shuffle(&mut pile);
-    pile.sort_by_key(|t| {
-        let tt = catalog().get(*t);
-        match (tt.expansion == Some(Expansion::River), tt.river_last) {
-            (true, false) => 0,
-            (true, true) => 1,
-            _ => 2,
-        }
-    });
-    let seed_a = rng.next_u64();
-    let config = |order: Vec<String>, seed: u64| GameConfig {
-        players,
-        expansions: expansions.clone(),
-        tile_order: Some(order),
-        seed,
-        rules: Default::default(),
-    };
-    let (mut a, _, fx) = Game::new_with_effects(&config(ids(&pile), seed_a)).expect("set-up");
-    let mut seen = Seen::default();
-    seen.note(&fx);
+    let (mut a, seed_a, fx, mut seen) = first_twin(players, &expansions, &mut rng);
     let mut visible = vec![fx];
     let mut played: Vec<(u8, Action)> = Vec::new();
     // play on at random up to the chosen decision
@@ -205,22 +131,12 @@ fn check_game(seed: u64, counts: &mut Counts) {
     }
     let Some(p) = a.pending() else { return };
     // the twin: the same past, another hidden future
-    let mut suffix = expand(&a.tiles_left_by_type());
-    rng.shuffle(&mut suffix);
-    let mut order = seen.tiles.clone();
-    order.extend(ids(&suffix));
-    let seed_b = if seen.messages.len() <= MESSAGES.len() {
-        (1..20_000u64)
-            .map(|c| Rng::new(seed ^ c.wrapping_mul(0x9E37)).next_u64())
-            .find(|s| *s != seed_a && repeats_the_past(*s, has_messages, &seen))
-            .unwrap_or(seed_a)
-    } else {
-        seed_a
-    };
+    let (order, seed_b) = twin_future(&a, &seen, seed, seed_a, has_messages, &mut rng);
     if seed_b != seed_a {
         counts.twins_with_other_dice += 1;
     }
-    let (mut b, _, fx) = Game::new_with_effects(&config(order, seed_b)).expect("twin set-up");
+    let (mut b, _, fx) =
+        Game::new_with_effects(&config(players, &expansions, order, seed_b)).expect("twin set-up");
     assert_eq!(
         fx, visible[0],
         "game {seed}: the twin starts as the game did"

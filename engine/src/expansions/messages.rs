@@ -51,6 +51,10 @@ pub struct MessageState {
     round_earned: bool,
     /// Extra turn parts earned (message 4).
     extra_tiles: u8,
+    /// Messages drawn so far (saturating). Until every message has been drawn once, the
+    /// top `MESSAGES.len() - draws` of the stack are the ones nobody has seen; below them
+    /// lie the messages put back, in an order everybody knows.
+    draws: u8,
 }
 
 impl MessageState {
@@ -64,7 +68,17 @@ impl MessageState {
             earned: 0,
             round_earned: false,
             extra_tiles: 0,
+            draws: 0,
         }
+    }
+
+    /// The messages nobody has seen yet: the top of the stack.
+    fn unread(&mut self) -> &mut [u8] {
+        let n = MESSAGES
+            .len()
+            .saturating_sub(self.draws as usize)
+            .min(self.stack.len());
+        &mut self.stack[..n]
     }
 
     /// Heap bytes held.
@@ -82,6 +96,15 @@ impl Table {
     /// The face-down message stack, top first (hidden from the players).
     pub(crate) fn message_stack(&self) -> &[u8] {
         self.messages.as_deref().map_or(&[], |m| &m.stack)
+    }
+
+    /// Puts the messages nobody has seen yet in `order`'s order (it rearranges the slice
+    /// it is given); the messages put back stay where everybody knows them to be. The
+    /// seat views of `crate::game` hide and re-sample the stack with it.
+    pub(crate) fn reorder_unread_messages(&mut self, order: impl FnOnce(&mut [u8])) {
+        if let Some(st) = self.messages.as_deref_mut() {
+            order(st.unread());
+        }
     }
 
     /// Messages earned and not drawn yet.
@@ -152,6 +175,7 @@ impl Table {
         }
         if st.earned > 0 && !st.stack.is_empty() {
             st.earned -= 1;
+            st.draws = st.draws.saturating_add(1);
             let m = st.stack.remove(0);
             st.drawn = Some(m);
             self.phase = Phase::ResolveMessage;
@@ -341,6 +365,19 @@ mod tests {
 
     fn st(g: &mut Game) -> &mut MessageState {
         g.messages.as_deref_mut().expect("messages in play")
+    }
+
+    #[test]
+    fn only_the_messages_nobody_has_seen_are_reordered() {
+        let mut g = game(vec![Expansion::Messages]);
+        st(&mut g).stack = vec![4, 5, 6, 7, 8, 1, 2, 3];
+        st(&mut g).draws = 3;
+        g.reorder_unread_messages(|unread| unread.reverse());
+        assert_eq!(g.message_stack(), &[8, 7, 6, 5, 4, 1, 2, 3]);
+        // every message drawn once: the whole order is known
+        st(&mut g).draws = 9;
+        g.reorder_unread_messages(|unread| unread.reverse());
+        assert_eq!(g.message_stack(), &[8, 7, 6, 5, 4, 1, 2, 3]);
     }
 
     #[test]

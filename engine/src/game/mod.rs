@@ -11,7 +11,8 @@
 //! pending decision), [`play`] (the one gate), [`turn`] (the turn pipeline, stage by
 //! stage), [`scoring`] (completed features, final scoring, ranking), [`resign`] (a player
 //! leaving), [`replay`] (a game rebuilt from its log) and [`moves`] (several actions as
-//! one move, ending at the first that reveals hidden information). The rules of each
+//! one move, ending at the first that reveals hidden information) and [`view`] (what one seat
+//! may see, and games sampled from it for computer opponents). The rules of each
 //! expansion live in `crate::expansions`, one file per expansion, with its state.
 
 mod action;
@@ -24,6 +25,7 @@ mod resign;
 mod scoring;
 mod setup;
 mod turn;
+pub mod view;
 
 pub use crate::action::Action;
 pub(crate) use crate::decision::Stage;
@@ -34,6 +36,7 @@ pub use crate::expansions::table::{PlayerState, Table};
 pub(crate) use action::Done;
 pub use errors::{ReplayError, SetupError};
 pub use moves::MoveError;
+pub use view::SeatView;
 
 use crate::board::Board;
 use crate::catalog::{catalog, EdgeKind, FeatureKind, TileTypeId};

@@ -155,6 +155,17 @@ impl Game {
         self.return_lonely_specials(sink);
     }
 
+    /// Each player's score if the game ended now: the final scoring of every feature and
+    /// the expansions' final scoring on a copy, the game left as it is (an estimate for
+    /// computer opponents and hints; it reads nothing hidden).
+    pub fn final_scores_now(&self) -> Vec<i32> {
+        let mut g = self.clone();
+        if !g.is_over() {
+            g.end_game(&mut NoEffects);
+        }
+        g.players.iter().map(|p| p.score).collect()
+    }
+
     /// Final scoring and ranking.
     pub(crate) fn end_game(&mut self, sink: &mut impl EffectSink) {
         self.drawn = None;

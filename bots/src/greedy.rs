@@ -1,0 +1,84 @@
+//! The `greedy` level: the listed option with the best evaluation (`crate::eval`) right
+//! after it, looking on through the player's own next decisions of the same turn part
+//! while nothing hidden is revealed (a tile placed is judged with the best figure that
+//! can follow it). Ties are broken by the bot's own random numbers.
+
+use tilepost_engine::rng::Rng;
+use tilepost_engine::{Action, Game, NoEffects};
+
+use crate::eval::{margin, worth};
+use crate::{own_options, Bot, SeatView};
+
+/// Own decisions looked through after an option.
+const LOOKAHEAD: u8 = 2;
+/// Evaluations a greedy decision may spend on looking ahead (expansions can multiply the
+/// options of one turn part into the thousands).
+pub const EVALUATIONS: usize = 3000;
+
+/// Picks the option with the best evaluation.
+pub struct GreedyBot {
+    rng: Rng,
+}
+
+impl GreedyBot {
+    pub fn new(seed: u64) -> GreedyBot {
+        GreedyBot {
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl Bot for GreedyBot {
+    fn name(&self) -> &'static str {
+        "greedy"
+    }
+
+    fn decide(&mut self, view: &SeatView) -> Option<Action> {
+        let (game, mut options) = own_options(view)?;
+        if options.len() == 1 {
+            return options.pop();
+        }
+        let values = option_values(game, view.seat(), &options, EVALUATIONS);
+        let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let ties: Vec<usize> = (0..options.len())
+            .filter(|i| values[*i] >= best - 1e-9)
+            .collect();
+        let pick = ties[self.rng.below(ties.len() as u64) as usize];
+        Some(options.swap_remove(pick))
+    }
+}
+
+/// The evaluation (`me`'s margin) after each option of `me`'s pending decision, looking
+/// ahead with about `evaluations` evaluations in all (shared evenly by the options; an
+/// option whose share cannot cover every next option is followed by the last one listed,
+/// which is the `pass` where there is one).
+pub fn option_values(game: &Game, me: u8, options: &[Action], evaluations: usize) -> Vec<f64> {
+    let share = evaluations / options.len().max(1);
+    options
+        .iter()
+        .map(|a| value_after(game, me, a, LOOKAHEAD, share))
+        .collect()
+}
+
+/// `me`'s margin after `action`, with the best of `me`'s next `depth` decisions of the
+/// same turn part (while no tile is drawn), within `share` evaluations.
+fn value_after(game: &Game, me: u8, action: &Action, depth: u8, share: usize) -> f64 {
+    let mut g = game.clone();
+    if g.play_into(me, action, &mut NoEffects).is_err() {
+        return f64::NEG_INFINITY;
+    }
+    if depth > 0 && !g.is_over() && g.tiles_left() == game.tiles_left() && g.decider() == me {
+        let next = g.legal_actions();
+        if share >= next.len() && !next.is_empty() {
+            let share = share / next.len();
+            return next
+                .iter()
+                .map(|a| value_after(&g, me, a, depth - 1, share))
+                .fold(f64::NEG_INFINITY, f64::max);
+        }
+        if let Some(last) = next.last() {
+            return value_after(&g, me, last, depth - 1, 0);
+        }
+    }
+    margin(&worth(&g), me)
+}

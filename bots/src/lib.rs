@@ -1,0 +1,113 @@
+//! # tilepost-bots
+//!
+//! Computer opponents for tilepost, on the rules engine alone: one [`Bot`] interface and
+//! three levels ([`Level::Random`], [`Level::Greedy`], [`Level::Mcts`]), and an
+//! [`arena`] that plays them against each other.
+//!
+//! A bot sees a game only through a [`SeatView`] (`Game::seat_view`): the visible past
+//! and a canonical hidden future, so its input holds nothing its seat could not see. It
+//! picks one of the pending decision's listed options (`Game::legal_actions`), which
+//! covers every expansion without special cases. Given its seed (and a budget counted in
+//! playouts), a bot decides the same way every time; the only clock a bot reads is the
+//! optional time limit of its [`Budget`].
+//!
+//! ```
+//! use tilepost_bots::{Bot, Budget, Level};
+//! use tilepost_engine::{Game, GameConfig};
+//! let (mut game, _) = Game::new(&GameConfig { players: 2, seed: 7, ..Default::default() }).unwrap();
+//! let mut bots = [Level::Greedy.bot(1, Budget::default()), Level::Random.bot(2, Budget::default())];
+//! while let Some(p) = game.pending() {
+//!     let action = bots[p.player as usize].decide(&game.seat_view(p.player)).unwrap();
+//!     game.play(p.player, &action).unwrap();
+//! }
+//! assert!(game.is_over());
+//! ```
+
+pub mod arena;
+pub mod eval;
+pub mod greedy;
+pub mod mcts;
+pub mod random;
+
+use std::time::Duration;
+
+pub use tilepost_engine::SeatView;
+use tilepost_engine::{Action, Game};
+
+/// A computer opponent.
+pub trait Bot: Send {
+    /// The level's name (`random`, `greedy`, `mcts`).
+    fn name(&self) -> &'static str;
+
+    /// One of the listed options of the pending decision, when it is the view's seat's;
+    /// `None` when nothing is pending for that seat.
+    fn decide(&mut self, view: &SeatView) -> Option<Action>;
+}
+
+/// How much a searching bot may spend on one decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Sampled games (playouts) per decision.
+    pub playouts: u32,
+    /// A time limit per decision; with it the bot stops at whichever comes first and is no
+    /// longer deterministic.
+    pub time: Option<Duration>,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            playouts: 300,
+            time: None,
+        }
+    }
+}
+
+/// The three levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A uniformly random listed option.
+    Random,
+    /// The option with the best immediate evaluation (points, open features, fields,
+    /// followers kept), looking on through the rest of the player's turn part.
+    Greedy,
+    /// Information-set Monte Carlo search over sampled hidden futures (see `mcts`: the
+    /// greedy's best candidates compared on shared samples, or a tree search).
+    Mcts,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Random, Level::Greedy, Level::Mcts];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Greedy => "greedy",
+            Level::Mcts => "mcts",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == s)
+    }
+
+    /// A bot of this level with its own seed (the budget counts for `mcts` only).
+    pub fn bot(self, seed: u64, budget: Budget) -> Box<dyn Bot> {
+        match self {
+            Level::Random => Box::new(random::RandomBot::new(seed)),
+            Level::Greedy => Box::new(greedy::GreedyBot::new(seed)),
+            Level::Mcts => Box::new(mcts::MctsBot::new(seed, budget)),
+        }
+    }
+}
+
+/// The listed options of the view's pending decision if it is the view's seat's.
+pub(crate) fn own_options(view: &SeatView) -> Option<(&Game, Vec<Action>)> {
+    let game = view.game();
+    let pending = game.pending()?;
+    if pending.player != view.seat() {
+        return None;
+    }
+    let options = game.legal_actions();
+    (!options.is_empty()).then_some((game, options))
+}
