@@ -44,6 +44,13 @@ pub struct Config {
     /// `TILEPOST_DEADLINE_SWEEP_MS`: how often the deadline sweep runs (reminders and
     /// timeouts); 0 turns it off; default 60000.
     pub deadline_sweep_ms: u64,
+    /// `TILEPOST_BOT_POLL_MS`: how often each process looks for computer opponents'
+    /// turns; 0 turns the bots off; default 500.
+    pub bot_poll_ms: u64,
+    /// `TILEPOST_BOT_THREADS`: how many bots may think at once in a process; default 1.
+    pub bot_threads: usize,
+    /// `TILEPOST_BOT_PLAYOUTS`: sampled futures per decision of an `mcts` bot; default 50.
+    pub bot_playouts: u32,
     /// `TILEPOST_VACATION_DAYS`: vacation days per user and calendar year; default 14.
     pub vacation_days_per_year: i64,
     /// `TILEPOST_EMAIL_WEBHOOK_URL`: the email relay (trusted); unset: no email.
@@ -150,6 +157,9 @@ impl Default for Config {
             max_body_bytes: 64 * 1024,
             reminder_before_secs: 86_400,
             deadline_sweep_ms: 60_000,
+            bot_poll_ms: 500,
+            bot_threads: 1,
+            bot_playouts: 50,
             vacation_days_per_year: 14,
             email_webhook_url: None,
             email_webhook_secret: None,
@@ -202,6 +212,9 @@ impl fmt::Debug for Config {
             .field("max_body_bytes", &self.max_body_bytes)
             .field("reminder_before_secs", &self.reminder_before_secs)
             .field("deadline_sweep_ms", &self.deadline_sweep_ms)
+            .field("bot_poll_ms", &self.bot_poll_ms)
+            .field("bot_threads", &self.bot_threads)
+            .field("bot_playouts", &self.bot_playouts)
             .field("vacation_days_per_year", &self.vacation_days_per_year)
             .field("email_webhook_url", &self.email_webhook_url)
             .field(
@@ -351,6 +364,21 @@ impl Config {
             "TILEPOST_DEADLINE_SWEEP_MS",
             get("TILEPOST_DEADLINE_SWEEP_MS"),
             &mut c.deadline_sweep_ms,
+        )?;
+        num(
+            "TILEPOST_BOT_POLL_MS",
+            get("TILEPOST_BOT_POLL_MS"),
+            &mut c.bot_poll_ms,
+        )?;
+        num(
+            "TILEPOST_BOT_THREADS",
+            get("TILEPOST_BOT_THREADS"),
+            &mut c.bot_threads,
+        )?;
+        num(
+            "TILEPOST_BOT_PLAYOUTS",
+            get("TILEPOST_BOT_PLAYOUTS"),
+            &mut c.bot_playouts,
         )?;
         num(
             "TILEPOST_VACATION_DAYS",

@@ -9,6 +9,7 @@
 //! relay (`relay`, `tilepost mail-relay`).
 
 pub mod api;
+pub mod bots;
 pub mod cache;
 pub mod clock;
 pub mod config;

@@ -110,6 +110,13 @@ pub fn server(
         state.notifier.clone(),
         state.replays.clone(),
     ));
+    actix_web::rt::spawn(crate::bots::run_bots(
+        state.store.clone(),
+        state.config.clone(),
+        state.clock.clone(),
+        state.notifier.clone(),
+        state.replays.clone(),
+    ));
     let header_timeout = Duration::from_millis(state.config.header_timeout_ms);
     Ok(HttpServer::new(move || api::app(state.clone()))
         .workers(workers.max(1))

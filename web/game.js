@@ -498,6 +498,7 @@ export async function gamePage(ctx, id) {
       const who = el("th", { scope: "row" }, figureIcon("follower", p.colour, p.seat), ` ${p.username}`);
       if (v.pending && v.pending.seat === p.seat) who.append(el("span", { class: "turn-mark" }, ` ${t("scores.to-play")}`));
       if (!p.active) who.append(` ${t("scores.left")}`);
+      if (p.bot) who.append(el("span", { class: "bot" }, ` ${t("scores.bot", { level: t(`bot.${p.bot}`) })}`));
       // the expansions' holdings
       const extra = [];
       const g = p.goods;

@@ -307,6 +307,12 @@ export async function newGamePage(ctx) {
     el("label", { class: "check" }, clock, ` ${t("new.clock")}`),
     field(t("new.days"), { type: "number", name: "days", min: 1, max: 14, value: 3, required: true }),
     field(t("new.invite"), { name: "invite", autocomplete: "off", autocapitalize: "none" }),
+    el(
+      "div",
+      { class: "row" },
+      el("label", { class: "field", for: "bots" }, el("span", {}, t("new.bots")), el("select", { name: "bots", id: "bots" }, ...[0, 1, 2, 3, 4, 5].map((n) => el("option", { value: n }, String(n))))),
+      el("label", { class: "field", for: "bot-level" }, el("span", {}, t("new.bot-level")), el("select", { name: "bot_level", id: "bot-level" }, ...["greedy", "mcts", "random"].map((l) => el("option", { value: l }, t(`bot.${l}`))))),
+    ),
     el("button", { type: "submit", class: "primary" }, t("new.submit")),
   );
   const days = /** @type {HTMLInputElement} */ (form.querySelector("input[name=days]"));
@@ -334,6 +340,8 @@ export async function newGamePage(ctx) {
       .map((s) => s.trim())
       .filter(Boolean);
     if (invite.length) body.invite = invite;
+    const bots = Number(f.get("bots") || 0);
+    if (bots > 0) body.bots = Array(bots).fill(String(f.get("bot_level")));
     busy(form, async () => {
       const g = await api.post("/v1/games", body);
       announce(t("new.done"));

@@ -150,6 +150,23 @@ pub async fn create_game(
             }
         }
     }
+    if r.bots.len() > 5 {
+        return Err(ApiError::validation("bots", "at most 5 bots"));
+    }
+    for (i, b) in r.bots.iter().enumerate() {
+        if !crate::bots::LEVELS.contains(&b.as_str()) {
+            return Err(ApiError::validation(
+                format!("bots[{i}]"),
+                format!("one of {}", crate::bots::LEVELS.join(", ")),
+            ));
+        }
+    }
+    if r.bots.len() + r.invite.len() >= r.seats.max(0) as usize {
+        return Err(ApiError::validation(
+            "bots",
+            "the creator, the invited players and the bots must fit in the seats",
+        ));
+    }
     let days_per_move = r.options.as_ref().and_then(|o| o.days_per_move);
     let (clock, invited) = check_new_game(&st, &me, r.seats, days_per_move, &r.invite).await?;
     let preset = r.options.as_ref().and_then(|o| o.preset.clone());
@@ -203,6 +220,20 @@ pub async fn create_game(
     // a token whose user no longer exists gets `401` (`StoreError::UnknownUser`)
     st.store.create_game(row.clone()).await?;
     set_up_new_game(&st, &row.id, &me.id, clock, invited).await?;
+    // the bots take their seats (the last one starts the game)
+    for (i, level) in r.bots.iter().enumerate() {
+        let k = r.bots[..i].iter().filter(|b| *b == level).count() as u8 + 1;
+        let bot = st.store.bot_user(level.clone(), k, now).await?;
+        st.store
+            .take_seat(
+                row.id.clone(),
+                bot,
+                now,
+                false,
+                crate::moves::start_plan(st.notifier.clone(), now, clock),
+            )
+            .await?;
+    }
     let (data, game) = load_state(&st, &GameId(row.id.clone())).await?;
     let mut resp = view_response(
         &st,

@@ -73,6 +73,11 @@ pub async fn create_user(
         .starts_with(super::account::DELETED_PREFIX)
     {
         errors.push(("username", "names of deleted accounts are reserved"));
+    } else if r.username.to_ascii_lowercase().starts_with("bot-") {
+        errors.push((
+            "username",
+            "names of computer opponents (bot-…) are reserved",
+        ));
     }
     if !valid_email(&r.email) {
         errors.push(("email", "not an email address"));

@@ -75,6 +75,7 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
             user_id: s.user_id.clone(),
             username: s.username.clone(),
             colour: colour(s.seat as u8),
+            bot: s.bot.clone(),
             score: 0,
             supply: Supply::new(),
             active: true,
@@ -363,6 +364,7 @@ pub fn seat_info(u: &UserRow) -> SeatInfo {
         joined_at: u.created_at,
         locale: u.locale.clone(),
         time_zone: u.time_zone.clone(),
+        bot: None,
     }
 }
 

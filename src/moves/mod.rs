@@ -266,6 +266,19 @@ impl Decisions<'_> {
         Ok(())
     }
 
+    /// The game as it is now: its rows and its replayed state (from the cache when it
+    /// holds this version). For deciders that need the state before they decide (the
+    /// computer opponents).
+    pub async fn current(&self, game_id: &str) -> Result<(GameData, Game), DecisionError> {
+        let data = self
+            .store
+            .load_game(game_id.to_string(), false)
+            .await?
+            .ok_or(DecisionError::GameNotFound)?;
+        let loaded = self.load(data).await?;
+        Ok((loaded.data, loaded.game))
+    }
+
     /// The checks of a timeout that need no replay: the claimer's seat, the clock and
     /// the deadline.
     async fn check_timeout(

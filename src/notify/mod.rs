@@ -763,6 +763,7 @@ mod tests {
             joined_at: 0,
             locale: "en".into(),
             time_zone: "UTC".into(),
+            bot: None,
         }
     }
 

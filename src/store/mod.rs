@@ -8,6 +8,7 @@
 
 mod accounts;
 mod automation;
+mod bots;
 mod conn;
 mod corr;
 mod limits;
@@ -32,6 +33,7 @@ use thiserror::Error;
 
 pub use accounts::{AccountExport, AccountToken, ExportedGame, TokenPurpose};
 pub use automation::{AutomationRows, OrderRow, PlanRow, EVERY_GAME};
+pub use bots::BotTurn;
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
 pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
@@ -289,6 +291,9 @@ pub struct SeatInfo {
     /// The user's locale (`en`, `pt-BR`) and IANA time zone: how emails are written.
     pub locale: String,
     pub time_zone: String,
+    /// The level of a computer opponent the server plays (`random`, `greedy`, `mcts`);
+    /// `None`: a person.
+    pub bot: Option<String>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
@@ -821,6 +826,7 @@ type SeatTuple = (
     i32,
     String,
     String,
+    Option<String>,
 );
 
 fn load_seats(
@@ -844,9 +850,11 @@ fn load_seats(
                 users::notify_finished,
                 users::locale,
                 users::time_zone,
+                users::bot,
             ))
             .load(c)?;
-        for (gid, seat, joined_at, user_id, username, email, nt, nf, locale, time_zone) in rows {
+        for (gid, seat, joined_at, user_id, username, email, nt, nf, locale, time_zone, bot) in rows
+        {
             out.entry(gid).or_default().push(SeatInfo {
                 seat,
                 user_id,
@@ -857,6 +865,7 @@ fn load_seats(
                 joined_at,
                 locale,
                 time_zone,
+                bot,
             });
         }
     }

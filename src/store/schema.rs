@@ -177,6 +177,7 @@ diesel::table! {
         time_zone -> Text,
         email_verified_at -> Nullable<Int8>,
         deleted_at -> Nullable<Int8>,
+        bot -> Nullable<Text>,
     }
 }
 

@@ -6,6 +6,7 @@ pub mod common;
 mod accounts;
 mod auth;
 mod automation;
+mod bots;
 mod cli;
 mod correspondence;
 mod edges;

@@ -972,6 +972,7 @@ fn two_servers_share_a_burst() {
             joined_at: 0,
             locale: "en".into(),
             time_zone: "UTC".into(),
+            bot: None,
         })
         .collect();
     let n = &app.server.state.notifier;
@@ -1044,6 +1045,7 @@ fn measure() {
                 joined_at: 0,
                 locale: "en".into(),
                 time_zone: "UTC".into(),
+                bot: None,
             })
             .collect();
         let n = &app.server.state.notifier;

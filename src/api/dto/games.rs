@@ -49,6 +49,11 @@ pub struct CreateGameRequest {
     #[serde(default)]
     #[schema(max_items = 5)]
     pub invite: Vec<String>,
+    /// Computer opponents, one per seat (`random`, `greedy`, `mcts`): they take their
+    /// seats at once and the server plays them (within seconds, never timing out).
+    #[serde(default)]
+    #[schema(max_items = 5)]
+    pub bots: Vec<String>,
 }
 
 /// Figures in a player's supply, by kind (kinds the player has none of are omitted).
@@ -63,6 +68,9 @@ pub struct PlayerView {
     /// Seat colour as drawn in the board pictures (colour-blind-safe Okabe-Ito palette):
     /// `orange`, `sky_blue`, `bluish_green`, `yellow`, `blue`, `vermillion`.
     pub colour: String,
+    /// A computer opponent's level (`random`, `greedy`, `mcts`); absent for a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
     pub score: i32,
     /// Figures in the supply by kind, e.g. `{"follower": 5}`.
     #[schema(value_type = std::collections::BTreeMap<String, u32>)]

@@ -1,0 +1,103 @@
+//! Computer opponents: bot seats the server plays through the decision service.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common::*;
+
+/// A 3-player game with two bot seats and one person plays to the end with only the
+/// person's moves posted; the history shows every bot decision, made by the bots.
+fn a_person_plays_two_bots_to_the_end(app: &TestApp) {
+    let a = app.user("ann");
+    let g = a.post(
+        "/v1/games",
+        json!({"seats": 3, "bots": ["random", "greedy"]}),
+    );
+    let v = g.ok().clone();
+    let id = v["id"].as_str().expect("id").to_string();
+    assert_eq!(v["status"], "active", "the bots' seats start the game");
+    let bots: Vec<&Value> = v["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .filter(|p| p.get("bot").is_some())
+        .collect();
+    assert_eq!(bots.len(), 2);
+    assert_eq!(bots[0]["bot"], "random");
+    assert_eq!(bots[1]["bot"], "greedy");
+    let bot_ids: Vec<String> = bots
+        .iter()
+        .filter_map(|p| p["user_id"].as_str().map(String::from))
+        .collect();
+    let mut rng = TestRng::new(5);
+    let start = Instant::now();
+    let mut mine = 0;
+    loop {
+        assert!(start.elapsed() < Duration::from_secs(240), "the game ends");
+        let acts = a.get(&format!("/v1/games/{id}/actions")).ok().clone();
+        if acts["pending"].is_null() {
+            break;
+        }
+        if acts["pending"]["user_id"] != a.user_id.as_str() {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        }
+        let options = acts["actions"].as_array().cloned().unwrap_or_default();
+        let pick = options[rng.below(options.len())].clone();
+        let r = a.post(
+            &format!("/v1/games/{id}/moves"),
+            json!({"expected_version": acts["version"], "actions": [pick]}),
+        );
+        assert!(r.status == 200 || r.status == 409, "{}", r.text);
+        mine += 1;
+    }
+    let v = a.get(&format!("/v1/games/{id}")).ok().clone();
+    assert_eq!(v["status"], "finished");
+    assert_eq!(v["ranking"].as_array().map(Vec::len), Some(3));
+    // the history: every bot's placements, by the bots
+    let mut after = 0;
+    let mut by_bot = 0;
+    loop {
+        let page = a
+            .get(&format!("/v1/games/{id}/events?after={after}&limit=200"))
+            .ok()
+            .clone();
+        for e in page["events"].as_array().cloned().unwrap_or_default() {
+            if e["actor"]["user_id"]
+                .as_str()
+                .is_some_and(|u| bot_ids.iter().any(|b| b == u))
+                && e["decision"]["type"] == "tile_placed"
+            {
+                by_bot += 1;
+            }
+        }
+        match page["next_after"].as_i64() {
+            Some(n) => after = n,
+            None => break,
+        }
+    }
+    assert!(
+        mine > 10 && by_bot > 20,
+        "{mine} moves of mine, {by_bot} bot placements"
+    );
+}
+
+/// Bot names are reserved and levels are checked.
+fn bots_are_checked(app: &TestApp) {
+    let a = app.user("ann");
+    a.post("/v1/games", json!({"seats": 2, "bots": ["genius"]}))
+        .problem(400, "validation-failed");
+    a.post(
+        "/v1/games",
+        json!({"seats": 2, "bots": ["random", "random"]}),
+    )
+    .problem(400, "validation-failed");
+    let r = app.anon().post(
+        "/v1/users",
+        json!({"username": "bot-greedy-1", "email": "x@example.com", "password": "correct horse"}),
+    );
+    r.problem(400, "validation-failed");
+}
+
+crate::both!(a_person_plays_two_bots_to_the_end, bots_are_checked);
