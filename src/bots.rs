@@ -19,7 +19,7 @@ use crate::notify::Notifier;
 use crate::store::{BotTurn, Store};
 
 /// The levels a game may seat.
-pub const LEVELS: &[&str] = &["random", "greedy", "mcts"];
+pub const LEVELS: &[&str] = crate::store::BOT_LEVELS;
 
 /// A seed for one decision: the same game, version and seat always think alike.
 fn seed_of(turn: &BotTurn) -> u64 {

@@ -111,6 +111,7 @@ pub async fn create_user(
         time_zone,
         email_verified_at: None,
         deleted_at: None,
+        bot: None,
     };
     st.store.create_user(row.clone()).await?;
     limits::signed_up(&st, &addr.0).await?;
@@ -232,7 +233,7 @@ pub async fn update_me(
     };
     let u = st
         .store
-        .update_user(me.id, turn, finished, locale, r.time_zone)
+        .update_user(me.id, turn, finished, locale, r.time_zone, r.bot)
         .await?
         .ok_or_else(|| ApiError::unauthorized("the token's user no longer exists"))?;
     // the token lookups this process keeps carry the locale: read it anew

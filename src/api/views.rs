@@ -375,6 +375,7 @@ pub fn user_view(u: &UserRow) -> UserView {
         username: u.username.clone(),
         email: u.email.clone(),
         email_verified: u.email_verified_at.is_some(),
+        bot: u.bot.is_some(),
         notifications: NotificationPrefs {
             turn: u.notify_turn != 0,
             finished: u.notify_finished != 0,

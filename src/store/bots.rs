@@ -8,6 +8,9 @@ use diesel::prelude::*;
 use super::schema::{games, users};
 use super::{GameStatus, Store, StoreError, UserRow};
 
+/// The levels of the server's own bots (`users.bot`).
+pub const BOT_LEVELS: &[&str] = &["random", "greedy", "mcts"];
+
 /// A pending decision of a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotTurn {
@@ -51,10 +54,8 @@ impl Store {
                         time_zone: "UTC".to_string(),
                         email_verified_at: None,
                         deleted_at: None,
+                        bot: Some(level.clone()),
                     })
-                    .execute(c)?;
-                diesel::update(users::table.find(&id))
-                    .set(users::bot.eq(Some(&level)))
                     .execute(c)?;
                 Ok(id)
             })
@@ -74,7 +75,7 @@ impl Store {
             let rows: Vec<(String, String, Option<String>, i64)> = games::table
                 .inner_join(users::table.on(users::id.nullable().eq(games::current_user_id)))
                 .filter(games::status.eq(GameStatus::Active.as_str()))
-                .filter(users::bot.is_not_null())
+                .filter(users::bot.eq_any(BOT_LEVELS))
                 .order(games::turn_started_at.asc())
                 .limit(limit)
                 .select((games::id, users::id, users::bot, games::version))

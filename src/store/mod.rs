@@ -33,7 +33,7 @@ use thiserror::Error;
 
 pub use accounts::{AccountExport, AccountToken, ExportedGame, TokenPurpose};
 pub use automation::{AutomationRows, OrderRow, PlanRow, EVERY_GAME};
-pub use bots::BotTurn;
+pub use bots::{BotTurn, BOT_LEVELS};
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
 pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
@@ -159,7 +159,13 @@ pub struct UserRow {
     pub email_verified_at: Option<i64>,
     /// When the account was deleted (its row stays, anonymised, for its games' seats).
     pub deleted_at: Option<i64>,
+    /// A computer opponent: the level the server plays (`random`, `greedy`, `mcts`), or
+    /// [`BOT_ACCOUNT`] for an account its owner marked as a bot (it plays with a token).
+    pub bot: Option<String>,
 }
+
+/// `users.bot` of an account its owner marked as a bot.
+pub const BOT_ACCOUNT: &str = "account";
 
 /// A game's row as stored: status and JSON columns as text. Read only through
 /// [`GameRow::try_from`], which parses them once.
@@ -526,9 +532,21 @@ impl Store {
         notify_finished: Option<bool>,
         locale: Option<String>,
         time_zone: Option<String>,
+        bot: Option<bool>,
     ) -> Result<Option<UserRow>, StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
+                if let Some(b) = bot {
+                    // only a person's account and a marked one change; the server's own
+                    // bots stay what they are
+                    diesel::update(
+                        users::table
+                            .find(&id)
+                            .filter(users::bot.is_null().or(users::bot.eq(BOT_ACCOUNT))),
+                    )
+                    .set(users::bot.eq(b.then_some(BOT_ACCOUNT)))
+                    .execute(c)?;
+                }
                 if let Some(l) = locale {
                     diesel::update(users::table.find(&id))
                         .set(users::locale.eq(l))

@@ -100,4 +100,45 @@ fn bots_are_checked(app: &TestApp) {
     r.problem(400, "validation-failed");
 }
 
-crate::both!(a_person_plays_two_bots_to_the_end, bots_are_checked);
+/// An account its owner marks as a bot is shown as one in every view of its games, and
+/// plays with its token like anyone; the server does not play it.
+fn a_bot_account_is_shown_as_one(app: &TestApp) {
+    let (a, b) = (app.user("ann"), app.user("robo"));
+    let r = b.request(
+        "PATCH",
+        "/v1/users/me",
+        Some(&json!({"bot": true}).to_string()),
+        &[],
+    );
+    assert_eq!(r.ok()["bot"], true);
+    let id = start_game(&[&a, &b], Value::Null);
+    let v = a.get(&format!("/v1/games/{id}")).ok().clone();
+    assert_eq!(v["players"][1]["bot"], "account");
+    assert!(v["players"][0].get("bot").is_none());
+    // its turn waits for it (the server's bot worker plays only its own bots)
+    let acts = a.get(&format!("/v1/games/{id}/actions")).ok().clone();
+    let first = acts["actions"][0].clone();
+    a.post(
+        &format!("/v1/games/{id}/moves"),
+        json!({"expected_version": acts["version"], "actions": [first, {"type": "pass"}]}),
+    )
+    .ok();
+    std::thread::sleep(Duration::from_millis(300));
+    let acts = b.get(&format!("/v1/games/{id}/actions")).ok().clone();
+    assert_eq!(acts["pending"]["user_id"], b.user_id.as_str());
+    let r = b.request(
+        "PATCH",
+        "/v1/users/me",
+        Some(&json!({"bot": false}).to_string()),
+        &[],
+    );
+    assert_eq!(r.ok()["bot"], false);
+    let v = a.get(&format!("/v1/games/{id}")).ok().clone();
+    assert!(v["players"][1].get("bot").is_none());
+}
+
+crate::both!(
+    a_person_plays_two_bots_to_the_end,
+    bots_are_checked,
+    a_bot_account_is_shown_as_one
+);

@@ -68,7 +68,9 @@ pub struct PlayerView {
     /// Seat colour as drawn in the board pictures (colour-blind-safe Okabe-Ito palette):
     /// `orange`, `sky_blue`, `bluish_green`, `yellow`, `blue`, `vermillion`.
     pub colour: String,
-    /// A computer opponent's level (`random`, `greedy`, `mcts`); absent for a person.
+    /// A computer opponent: the level of one the server plays (`random`, `greedy`,
+    /// `mcts`), or `account` for an account its owner marked as a bot; absent for a
+    /// person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
     pub score: i32,

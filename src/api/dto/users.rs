@@ -70,6 +70,8 @@ pub struct UserView {
     /// Whether the address is confirmed; until it is, it gets the confirmation email and
     /// no other (`POST /v1/users/me/email/verification` sends a new link).
     pub email_verified: bool,
+    /// The account is marked as a bot (`PATCH /v1/users/me` `{"bot": true}`).
+    pub bot: bool,
     pub notifications: NotificationPrefs,
     /// The language of the user's emails (`en`, `pt-BR`).
     pub locale: String,
@@ -98,6 +100,9 @@ pub struct UpdateUserRequest {
     /// An IANA time zone name (`UTC`, `America/Sao_Paulo`).
     #[schema(max_length = 64, example = "America/Sao_Paulo")]
     pub time_zone: Option<String>,
+    /// Marks the account as a bot (a program that plays with a token): every view shows
+    /// its seats as `bot: "account"`.
+    pub bot: Option<bool>,
 }
 
 /// Changes to notification preferences.
