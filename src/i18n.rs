@@ -200,6 +200,19 @@ pub fn datetime(ms: i64, locale: &str, time_zone: &str) -> String {
     }
 }
 
+/// The local date (`YYYY-MM-DD`) and hour (0–23) of `ms` in `time_zone` (UTC when the
+/// zone is unknown).
+pub fn local_day_hour(ms: i64, time_zone: &str) -> (String, i32) {
+    let tz = jiff::tz::TimeZone::get(time_zone).unwrap_or(jiff::tz::TimeZone::UTC);
+    match jiff::Timestamp::from_millisecond(ms) {
+        Ok(t) => {
+            let z = t.to_zoned(tz);
+            (z.strftime("%Y-%m-%d").to_string(), i32::from(z.hour()))
+        }
+        Err(_) => (String::new(), 0),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,7 +257,7 @@ mod tests {
             let id: LanguageIdentifier = l.parse().unwrap_or_default();
             let args: HashMap<Cow<'static, str>, FluentValue> = [
                 "name", "game", "tile", "deadline", "player", "x", "y", "points", "feature", "by",
-                "players", "first", "fields", "expires", "rules",
+                "players", "first", "fields", "expires", "rules", "count",
             ]
             .into_iter()
             .map(|a| (Cow::Borrowed(a), FluentValue::from(2)))

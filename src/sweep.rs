@@ -106,6 +106,69 @@ pub async fn sweep(
     Ok(out)
 }
 
+/// Sends the daily digests due at `now`: each user whose digest hour has come in their
+/// time zone and who has had no digest this local day gets one listing the games
+/// waiting for them (none when nothing waits); the day is marked in the same
+/// transaction, so two processes send it once. Returns how many were sent.
+pub async fn digests(
+    store: &Store,
+    notifier: &notify::Notifier,
+    now: i64,
+) -> Result<usize, StoreError> {
+    let mut sent = 0;
+    let mut after = String::new();
+    loop {
+        let page = store.digest_users(after.clone(), 500).await?;
+        let Some(last) = page.last() else { break };
+        after = last.to.user_id.clone();
+        for u in page {
+            let (day, hour) = crate::i18n::local_day_hour(now, &u.to.time_zone);
+            if hour < u.hour || u.sent_on.as_deref() == Some(day.as_str()) {
+                continue;
+            }
+            let games = store.waiting_games(u.to.user_id.clone(), 100).await?;
+            let message = if games.is_empty() {
+                None
+            } else {
+                let ids: Vec<String> = games.iter().map(|g| g.id.clone()).collect();
+                let clocks = store.clocks_of(ids).await?;
+                let since = games
+                    .iter()
+                    .filter_map(|g| g.turn_started_at)
+                    .min()
+                    .unwrap_or(now);
+                let vacations = store
+                    .vacations_of(vec![u.to.user_id.clone()], since)
+                    .await?;
+                let waiting: Vec<notify::Waiting<'_>> = games
+                    .iter()
+                    .map(|g| notify::Waiting {
+                        game_id: &g.id,
+                        version: g.version,
+                        deadline: clocks
+                            .get(&g.id)
+                            .and_then(|c| deadline(g, c, &vacations, now))
+                            .map(|d| d.at),
+                    })
+                    .collect();
+                Some(notify::digest(notifier, &u.to, &waiting, now))
+            };
+            let queued = message.is_some();
+            if store
+                .mark_digest(u.to.user_id.clone(), day, message)
+                .await?
+                && queued
+            {
+                sent += 1;
+            }
+        }
+    }
+    if sent > 0 {
+        notifier.wake();
+    }
+    Ok(sent)
+}
+
 /// Runs the sweep every `config.deadline_sweep_ms` until the server stops (spawned on
 /// the server's runtime).
 pub async fn run_sweeper(
@@ -131,6 +194,11 @@ pub async fn run_sweeper(
             }
             Ok(_) => {}
             Err(e) => tracing::warn!(cause = %e, "deadline sweep failed"),
+        }
+        match digests(&store, &notifier, clock.now_ms()).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(digests = n, "daily digests"),
+            Err(e) => tracing::warn!(cause = %e, "daily digests failed"),
         }
     }
 }

@@ -384,6 +384,13 @@ function localeForm(ctx, me) {
     { name: "time_zone", id: "set-zone" },
     ...timeZones(me.time_zone).map((z) => el("option", { value: z, selected: z === me.time_zone }, z.replace(/_/g, " "))),
   );
+  const digest = el(
+    "select",
+    { name: "digest_hour", id: "set-digest" },
+    el("option", { value: "", selected: me.digest_hour == null }, t("settings.digest-off")),
+    ...Array.from({ length: 24 }, (_, h) => el("option", { value: String(h), selected: me.digest_hour === h }, t("settings.digest-at", { hour: String(h).padStart(2, "0") }))),
+  );
+  const bot = el("input", { type: "checkbox", name: "bot", id: "set-bot", checked: Boolean(me.bot) });
   const form = el(
     "form",
     { class: "card", "aria-labelledby": "h-locale" },
@@ -391,12 +398,19 @@ function localeForm(ctx, me) {
     el("label", { class: "field", for: "set-locale" }, el("span", {}, t("settings.language")), lang),
     el("label", { class: "field", for: "set-zone" }, el("span", {}, t("settings.time-zone")), zone),
     el("p", { class: "meta" }, t("settings.zone-hint", { zone: browserZone || "UTC" })),
+    el("label", { class: "field", for: "set-digest" }, el("span", {}, t("settings.digest")), digest),
+    el("label", { class: "check", for: "set-bot" }, bot, ` ${t("settings.bot")}`),
     el("button", { type: "submit", class: "primary" }, t("settings.save-locale")),
   );
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const f = new FormData(form);
-    const body = { locale: String(f.get("locale")), time_zone: String(f.get("time_zone")) };
+    const body = {
+      locale: String(f.get("locale")),
+      time_zone: String(f.get("time_zone")),
+      digest_hour: f.get("digest_hour") ? Number(f.get("digest_hour")) : null,
+      bot: /** @type {HTMLInputElement} */ (bot).checked,
+    };
     busy(form, async () => {
       const u = await api.patch("/v1/users/me", body);
       await i18n.use(u.locale, { timeZone: u.time_zone, remember: true });

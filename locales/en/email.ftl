@@ -64,3 +64,13 @@ reset-action = Choose a new password
 reset-ignore = The link works once, until { $expires }. If you did not ask for it, ignore this message: your password stays as it is.
 plan-subject = Your plan was played in tilepost game { $game }
 plan-body = You drew { $tile } and the server played the plan you left for it. The other plans for this game are dropped.
+digest-subject = { $count ->
+    [one] One tilepost game waits for you
+   *[other] { $count } tilepost games wait for you
+}
+digest-intro = Your daily digest: { $count ->
+    [one] one game waits
+   *[other] { $count } games wait
+} for your move.
+digest-line = Game { $game }, due { $deadline }
+digest-line-no-deadline = Game { $game } (no clock)

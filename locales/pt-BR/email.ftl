@@ -63,3 +63,13 @@ reset-action = Escolher uma nova senha
 reset-ignore = O link funciona uma vez, até { $expires }. Se você não pediu, ignore esta mensagem: sua senha continua a mesma.
 plan-subject = Seu plano foi jogado na partida { $game } do tilepost
 plan-body = Você tirou { $tile } e o servidor jogou o plano que você deixou para esse bloco. Os outros planos desta partida foram descartados.
+digest-subject = { $count ->
+    [one] Uma partida do tilepost espera por você
+   *[other] { $count } partidas do tilepost esperam por você
+}
+digest-intro = Seu resumo diário: { $count ->
+    [one] uma partida espera
+   *[other] { $count } partidas esperam
+} a sua jogada.
+digest-line = Partida { $game }, até { $deadline }
+digest-line-no-deadline = Partida { $game } (sem relógio)

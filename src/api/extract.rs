@@ -254,6 +254,16 @@ where
     Ok(<Option<Object<T>> as serde::Deserialize>::deserialize(d)?.map(|o| o.0))
 }
 
+/// `deserialize_with` telling an absent field (`None`, with `#[serde(default)]`) from
+/// `null` (`Some(None)`).
+pub fn nullable<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    <Option<T> as serde::Deserialize>::deserialize(d).map(Some)
+}
+
 /// `deserialize_with` for a list of objects.
 pub fn objects<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
 where

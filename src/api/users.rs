@@ -10,7 +10,7 @@ use super::limits;
 use super::views::user_view;
 use super::AppState;
 use crate::i18n;
-use crate::store::UserRow;
+use crate::store::{UserChanges, UserRow};
 
 fn valid_username(s: &str) -> bool {
     (3..=32).contains(&s.len())
@@ -112,6 +112,7 @@ pub async fn create_user(
         email_verified_at: None,
         deleted_at: None,
         bot: None,
+        digest_hour: None,
     };
     st.store.create_user(row.clone()).await?;
     limits::signed_up(&st, &addr.0).await?;
@@ -227,13 +228,32 @@ pub async fn update_me(
             ));
         }
     }
+    if r.digest_hour
+        .flatten()
+        .is_some_and(|h| !(0..=23).contains(&h))
+    {
+        return Err(ApiError::validation(
+            "digest_hour",
+            "an hour from 0 to 23, or null",
+        ));
+    }
     let (turn, finished) = match &r.notifications {
         Some(n) => (n.turn, n.finished),
         None => (None, None),
     };
     let u = st
         .store
-        .update_user(me.id, turn, finished, locale, r.time_zone, r.bot)
+        .update_user(
+            me.id,
+            UserChanges {
+                notify_turn: turn,
+                notify_finished: finished,
+                locale,
+                time_zone: r.time_zone,
+                bot: r.bot,
+                digest_hour: r.digest_hour,
+            },
+        )
         .await?
         .ok_or_else(|| ApiError::unauthorized("the token's user no longer exists"))?;
     // the token lookups this process keeps carry the locale: read it anew

@@ -376,6 +376,7 @@ pub fn user_view(u: &UserRow) -> UserView {
         email: u.email.clone(),
         email_verified: u.email_verified_at.is_some(),
         bot: u.bot.is_some(),
+        digest_hour: u.digest_hour,
         notifications: NotificationPrefs {
             turn: u.notify_turn != 0,
             finished: u.notify_finished != 0,

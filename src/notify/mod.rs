@@ -27,6 +27,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "game.deadline_near",
     "game.timed_out",
     "game.plan_played",
+    "game.digest",
 ];
 
 /// Account messages: single-use links for the account's owner. They go to the email
@@ -598,6 +599,75 @@ pub fn plan_played(
             &args,
             json!({"tile": tile, "version": version}),
         ),
+        now,
+    )
+}
+
+/// A game in a daily digest: its id, its version and its deadline (ms), if it has one.
+pub struct Waiting<'a> {
+    pub game_id: &'a str,
+    pub version: i64,
+    pub deadline: Option<i64>,
+}
+
+/// `game.digest`: the games waiting for `to`, each with its deadline and board picture.
+pub fn digest(n: &Notifier, to: &SeatInfo, games: &[Waiting<'_>], now: i64) -> OutboxRow {
+    let loc = to.locale.as_str();
+    let count = games.len() as i64;
+    let mut text = format!(
+        "{}\n",
+        i18n::text(loc, "digest-intro", &[("count", count.into())])
+    );
+    let mut html = format!(
+        "<p>{}</p>",
+        i18n::html(loc, "digest-intro", &[("count", count.into())])
+    );
+    let mut list = Vec::new();
+    for g in games {
+        let board = format!(
+            "{}/v1/games/{}/board.png?version={}",
+            n.public_url, g.game_id, g.version
+        );
+        let play = n.links(g.game_id, to, "game.digest")["play"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let due = g.deadline.map(|d| i18n::datetime(d, loc, &to.time_zone));
+        let args = [
+            ("game", short(g.game_id).into()),
+            ("deadline", due.as_deref().unwrap_or_default().into()),
+        ];
+        let key = if due.is_some() {
+            "digest-line"
+        } else {
+            "digest-line-no-deadline"
+        };
+        text.push_str(&format!("- {}: {play}\n", i18n::text(loc, key, &args)));
+        html.push_str(&format!(
+            "<p><a href=\"{}\">{}</a><br><img src=\"{}\" alt=\"{}\" style=\"max-width:100%\"></p>",
+            escape(&play),
+            i18n::html(loc, key, &args),
+            escape(&board),
+            i18n::html(loc, "alt-board", &[]),
+        ));
+        list.push(json!({
+            "game_id": g.game_id,
+            "version": g.version,
+            "deadline": g.deadline.map(rfc3339),
+            "board_png": board,
+        }));
+    }
+    row(
+        n,
+        Message {
+            kind: "game.digest",
+            to,
+            game_id: "",
+            subject: i18n::text(loc, "digest-subject", &[("count", count.into())]),
+            text,
+            html,
+            extra: json!({ "games": list }),
+        },
         now,
     )
 }

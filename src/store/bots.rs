@@ -55,6 +55,7 @@ impl Store {
                         email_verified_at: None,
                         deleted_at: None,
                         bot: Some(level.clone()),
+                        digest_hour: None,
                     })
                     .execute(c)?;
                 Ok(id)

@@ -11,6 +11,7 @@ mod automation;
 mod bots;
 mod conn;
 mod corr;
+mod digest;
 mod limits;
 mod lists;
 /// The tables, as `diesel print-schema` writes them from a Postgres database migrated
@@ -37,6 +38,7 @@ pub use bots::{BotTurn, BOT_LEVELS};
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
 pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
+pub use digest::DigestUser;
 pub use limits::Written;
 pub use lists::{ChatOrder, GameFilter, GameKey, Page};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
@@ -162,6 +164,21 @@ pub struct UserRow {
     /// A computer opponent: the level the server plays (`random`, `greedy`, `mcts`), or
     /// [`BOT_ACCOUNT`] for an account its owner marked as a bot (it plays with a token).
     pub bot: Option<String>,
+    /// The hour (0–23, in `time_zone`) of the user's daily digest; `None`: no digest,
+    /// an email per turn.
+    pub digest_hour: Option<i32>,
+}
+
+/// Changes to an account (`None`: as it is).
+#[derive(Clone, Debug, Default)]
+pub struct UserChanges {
+    pub notify_turn: Option<bool>,
+    pub notify_finished: Option<bool>,
+    pub locale: Option<String>,
+    pub time_zone: Option<String>,
+    pub bot: Option<bool>,
+    /// `Some(None)` turns the digest off.
+    pub digest_hour: Option<Option<i32>>,
 }
 
 /// `users.bot` of an account its owner marked as a bot.
@@ -525,17 +542,27 @@ impl Store {
         .await
     }
 
+    /// Applies `changes` to a user's account; the account as it is then.
     pub async fn update_user(
         &self,
         id: String,
-        notify_turn: Option<bool>,
-        notify_finished: Option<bool>,
-        locale: Option<String>,
-        time_zone: Option<String>,
-        bot: Option<bool>,
+        changes: UserChanges,
     ) -> Result<Option<UserRow>, StoreError> {
+        let UserChanges {
+            notify_turn,
+            notify_finished,
+            locale,
+            time_zone,
+            bot,
+            digest_hour,
+        } = changes;
         self.run(move |c| {
             c.transaction(|c| {
+                if let Some(h) = digest_hour {
+                    diesel::update(users::table.find(&id))
+                        .set(users::digest_hour.eq(h))
+                        .execute(c)?;
+                }
                 if let Some(b) = bot {
                     // only a person's account and a marked one change; the server's own
                     // bots stay what they are

@@ -178,6 +178,8 @@ diesel::table! {
         email_verified_at -> Nullable<Int8>,
         deleted_at -> Nullable<Int8>,
         bot -> Nullable<Text>,
+        digest_hour -> Nullable<Int4>,
+        digest_sent_on -> Nullable<Text>,
     }
 }
 

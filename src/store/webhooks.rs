@@ -114,15 +114,27 @@ pub type EmailPrefs = Vec<(String, bool)>;
 /// unconfirmed address, a reset is only ever queued for a confirmed one) or the address
 /// is confirmed and its switch for the type is on. An unconfirmed address gets the
 /// confirmation email and nothing else.
+///
+/// A user who takes the daily digest gets no turn email unless the turn's deadline is
+/// at most 24 hours after the message (the digest lists the game instead).
 fn email_on(c: &mut DbConn, m: &OutboxRow) -> Result<bool, DieselError> {
-    let u: Option<(String, Option<i64>, Option<i64>)> = users::table
+    type Contact = (String, Option<i64>, Option<i64>, Option<i32>);
+    let u: Option<Contact> = users::table
         .find(&m.user_id)
-        .select((users::email, users::email_verified_at, users::deleted_at))
+        .select((
+            users::email,
+            users::email_verified_at,
+            users::deleted_at,
+            users::digest_hour,
+        ))
         .first(c)
         .optional()?;
-    let Some((email, verified, deleted)) = u else {
+    let Some((email, verified, deleted, digest)) = u else {
         return Ok(false);
     };
+    if digest.is_some() && m.kind == "game.turn_started" && !due_within_a_day(m) {
+        return Ok(false);
+    }
     if deleted.is_some() || email.trim().is_empty() {
         return Ok(false);
     }
@@ -139,6 +151,19 @@ fn email_on(c: &mut DbConn, m: &OutboxRow) -> Result<bool, DieselError> {
         return Ok(false);
     }
     email_on_raw(c, &m.user_id, &m.kind)
+}
+
+/// Whether a turn message's deadline is at most 24 hours after it was written (a
+/// 1-day clock is never left to the next digest).
+fn due_within_a_day(m: &OutboxRow) -> bool {
+    let deadline = serde_json::from_str::<serde_json::Value>(&m.payload)
+        .ok()
+        .and_then(|v| v["data"]["deadline"].as_str().map(str::to_string))
+        .and_then(|d| {
+            time::OffsetDateTime::parse(&d, &time::format_description::well_known::Rfc3339).ok()
+        })
+        .map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64);
+    deadline.is_some_and(|d| d - m.created_at <= 24 * 3_600_000)
 }
 
 /// Account messages (`account.*`) carry single-use links: they go to the email relay

@@ -137,8 +137,29 @@ fn a_bot_account_is_shown_as_one(app: &TestApp) {
     assert!(v["players"][1].get("bot").is_none());
 }
 
-crate::both!(
-    a_person_plays_two_bots_to_the_end,
-    bots_are_checked,
-    a_bot_account_is_shown_as_one
-);
+/// A server whose bot worker looks for turns every 50 ms.
+fn with_bots(kind: Db) -> TestApp {
+    TestApp::with(kind, |c| c.bot_poll_ms = 50)
+}
+
+#[test]
+fn a_person_plays_two_bots_to_the_end_sqlite() {
+    a_person_plays_two_bots_to_the_end(&with_bots(Db::Sqlite));
+}
+
+#[test]
+fn a_person_plays_two_bots_to_the_end_postgres() {
+    a_person_plays_two_bots_to_the_end(&with_bots(Db::Postgres));
+}
+
+#[test]
+fn a_bot_account_is_shown_as_one_sqlite() {
+    a_bot_account_is_shown_as_one(&with_bots(Db::Sqlite));
+}
+
+#[test]
+fn a_bot_account_is_shown_as_one_postgres() {
+    a_bot_account_is_shown_as_one(&with_bots(Db::Postgres));
+}
+
+crate::both!(bots_are_checked);

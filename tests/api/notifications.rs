@@ -1110,3 +1110,126 @@ fn measure() {
         );
     }
 }
+
+/// The daily digest: once a day at the user's hour, in their time zone, one message
+/// listing exactly the games waiting for them; their turn emails are not sent for
+/// games the digest covers, unless the deadline is less than 24 hours away.
+fn daily_digest(app: &TestApp, rx: &Receiver) {
+    const HOUR: i64 = 3_600_000;
+    let (ann, ben, cat) = (app.user("ann"), app.user("ben"), app.user("cat"));
+    // the clock at the next 08:00 UTC
+    let now = app.clock.now_ms();
+    let day = now - now.rem_euclid(24 * HOUR);
+    app.clock.set_ms(day + 32 * HOUR);
+    let r = ann.request(
+        "PATCH",
+        "/v1/users/me",
+        Some(&json!({"digest_hour": 9, "time_zone": "UTC"}).to_string()),
+        &[],
+    );
+    assert_eq!(r.ok()["digest_hour"], 9);
+    ann.request(
+        "PATCH",
+        "/v1/users/me",
+        Some(&json!({"digest_hour": 24}).to_string()),
+        &[],
+    )
+    .problem(400, "validation-failed");
+    // two games waiting for ann: one without a clock, one due within a day; one of ben's
+    let slow = start_game(&[&ann, &ben], Value::Null);
+    let due = start_game(&[&ann, &ben], json!({"days_per_move": 1}));
+    let bens = start_game(&[&ben, &cat], Value::Null);
+    let digest = |all: &[Received]| -> Vec<Received> {
+        of_type(all, "game.digest")
+            .into_iter()
+            .filter(|r| r.json["data"]["recipient"]["user_id"] == ann.user_id.as_str())
+            .collect()
+    };
+    let sweep = || {
+        let st = &app.server.state;
+        block(tilepost::sweep::digests(
+            &st.store,
+            &st.notifier,
+            app.clock.now_ms(),
+        ))
+        .expect("digests")
+    };
+    assert_eq!(sweep(), 0, "not before 09:00");
+    app.clock.advance_ms(HOUR + 5 * 60_000);
+    assert_eq!(sweep(), 1);
+    assert_eq!(sweep(), 0, "one a day");
+    wait_for(app, 0, "the digest", || !digest(&rx.accepted()).is_empty());
+    let d = digest(&rx.accepted());
+    assert_eq!(d.len(), 1);
+    let mut listed: Vec<String> = d[0].json["data"]["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter_map(|g| g["game_id"].as_str().map(String::from))
+        .collect();
+    listed.sort();
+    let mut waiting = vec![slow.clone(), due.clone()];
+    waiting.sort();
+    assert_eq!(listed, waiting, "exactly ann's waiting games");
+    assert!(!listed.contains(&bens));
+    // ann's turn emails: none for the game without a clock, one for the game due soon
+    wait_for(app, 0, "ann's email of the game due soon", || {
+        of_type(&rx.accepted(), "game.turn_started")
+            .iter()
+            .any(|r| r.json["data"]["game_id"] == due.as_str())
+    });
+    let turns: Vec<Received> = of_type(&rx.accepted(), "game.turn_started")
+        .into_iter()
+        .filter(|r| r.json["data"]["recipient"]["user_id"] == ann.user_id.as_str())
+        .collect();
+    assert!(turns
+        .iter()
+        .all(|r| r.json["data"]["game_id"] != slow.as_str()));
+    assert!(turns
+        .iter()
+        .any(|r| r.json["data"]["game_id"] == due.as_str()));
+    // ben, without a digest, has his turn emails
+    wait_for(app, 0, "ben's turn email", || {
+        of_type(&rx.accepted(), "game.turn_started")
+            .iter()
+            .any(|r| r.json["data"]["recipient"]["user_id"] == ben.user_id.as_str())
+    });
+    // the next day, the next digest
+    app.clock.advance_ms(10 * HOUR);
+    assert_eq!(sweep(), 0);
+    app.clock.advance_ms(14 * HOUR);
+    assert_eq!(sweep(), 1);
+    // off
+    ann.request(
+        "PATCH",
+        "/v1/users/me",
+        Some(&json!({"digest_hour": null}).to_string()),
+        &[],
+    )
+    .ok();
+    app.clock.advance_ms(24 * HOUR);
+    assert_eq!(sweep(), 0);
+}
+
+fn digest_test(kind: Db) {
+    let rx = Receiver::start();
+    let url = rx.url();
+    // days pass on the clock: tokens that last
+    let app = TestApp::with(kind, |c| {
+        fast(c);
+        c.email_webhook_url = Some(url);
+        c.email_webhook_secret = Some(RELAY_SECRET.into());
+        c.token_ttl_secs = 30 * 86_400;
+    });
+    daily_digest(&app, &rx);
+}
+
+#[test]
+fn daily_digest_sqlite() {
+    digest_test(Db::Sqlite)
+}
+
+#[test]
+fn daily_digest_postgres() {
+    digest_test(Db::Postgres)
+}

@@ -8,34 +8,24 @@ pub use crate::moves::auto::{
     CropAddOrder, CropRemoveOrder, MessageFigureOrder, StandingOrders, VictimOrder, WagonOrder,
 };
 
-/// `deserialize_with` telling an absent field (`None`, by `default`) from `null`
-/// (`Some(None)`).
-fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    Option::<T>::deserialize(d).map(Some)
-}
-
 /// Changes to standing orders: a field left out stays as it is; `null` clears it (a
 /// default goes back to `ask`, a game's order back to the player's default).
 #[derive(Clone, Copy, Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OrdersPatch {
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
     #[schema(value_type = Option<CropAddOrder>, nullable)]
     pub crop_add: Option<Option<CropAddOrder>>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
     #[schema(value_type = Option<CropRemoveOrder>, nullable)]
     pub crop_remove: Option<Option<CropRemoveOrder>>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
     #[schema(value_type = Option<WagonOrder>, nullable)]
     pub freed_wagon: Option<Option<WagonOrder>>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
     #[schema(value_type = Option<MessageFigureOrder>, nullable)]
     pub message_figure: Option<Option<MessageFigureOrder>>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
     #[schema(value_type = Option<VictimOrder>, nullable)]
     pub robber_victim: Option<Option<VictimOrder>>,
 }

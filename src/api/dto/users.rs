@@ -72,6 +72,8 @@ pub struct UserView {
     pub email_verified: bool,
     /// The account is marked as a bot (`PATCH /v1/users/me` `{"bot": true}`).
     pub bot: bool,
+    /// The hour (0–23, in `time_zone`) of the daily digest; absent: an email per turn.
+    pub digest_hour: Option<i32>,
     pub notifications: NotificationPrefs,
     /// The language of the user's emails (`en`, `pt-BR`).
     pub locale: String,
@@ -103,6 +105,12 @@ pub struct UpdateUserRequest {
     /// Marks the account as a bot (a program that plays with a token): every view shows
     /// its seats as `bot: "account"`.
     pub bot: Option<bool>,
+    /// One email a day at this hour (0–23, in `time_zone`) listing every game waiting for
+    /// the user, instead of an email per turn (a turn due within 24 hours still gets
+    /// its own); `null` turns the digest off.
+    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
+    #[schema(value_type = Option<i32>, nullable, minimum = 0, maximum = 23)]
+    pub digest_hour: Option<Option<i32>>,
 }
 
 /// Changes to notification preferences.
