@@ -170,6 +170,14 @@ impl Store {
                                 .select(game_clocks::game_id),
                         ),
                     )
+                    // the server's own bots never time out
+                    .filter(diesel::dsl::not(
+                        games::current_user_id.eq_any(
+                            users::table
+                                .filter(users::bot.eq_any(super::BOT_LEVELS))
+                                .select(users::id.nullable()),
+                        ),
+                    ))
                     .order(games::turn_started_at.asc())
                     .limit(limit)
                     .select(GameRecord::as_select())

@@ -137,6 +137,43 @@ fn a_bot_account_is_shown_as_one(app: &TestApp) {
     assert!(v["players"][1].get("bot").is_none());
 }
 
+/// A bot never times out: its turn past the deadline stays its own (here with the bot
+/// worker off, so the turn waits).
+fn a_bot_never_times_out(app: &TestApp) {
+    use tilepost::clock::Clock;
+    let a = app.user("ann");
+    let g = a.post(
+        "/v1/games",
+        json!({"seats": 2, "bots": ["random"], "options": {"days_per_move": 1}}),
+    );
+    let id = g.ok()["id"].as_str().expect("id").to_string();
+    let acts = a.get(&format!("/v1/games/{id}/actions")).ok().clone();
+    assert_eq!(acts["pending"]["user_id"], a.user_id.as_str());
+    let first = acts["actions"][0].clone();
+    a.post(
+        &format!("/v1/games/{id}/moves"),
+        json!({"expected_version": acts["version"], "actions": [first, {"type": "pass"}]}),
+    )
+    .ok();
+    let pending = a.get(&format!("/v1/games/{id}/actions")).ok()["pending"].clone();
+    assert!(pending["user_id"] != a.user_id.as_str());
+    app.clock.advance_ms(3 * 86_400_000);
+    let st = &app.server.state;
+    let swept = actix_web::rt::System::new()
+        .block_on(tilepost::sweep::sweep(
+            &st.store,
+            &st.config,
+            &st.notifier,
+            &st.replays,
+            app.clock.now_ms(),
+        ))
+        .expect("sweep");
+    assert_eq!(swept.timeouts, 0);
+    let v = a.get(&format!("/v1/games/{id}")).ok().clone();
+    assert_eq!(v["status"], "active");
+    assert_eq!(v["pending"]["user_id"], pending["user_id"]);
+}
+
 /// A server whose bot worker looks for turns every 50 ms.
 fn with_bots(kind: Db) -> TestApp {
     TestApp::with(kind, |c| c.bot_poll_ms = 50)
@@ -162,4 +199,4 @@ fn a_bot_account_is_shown_as_one_postgres() {
     a_bot_account_is_shown_as_one(&with_bots(Db::Postgres));
 }
 
-crate::both!(bots_are_checked);
+crate::both!(bots_are_checked, a_bot_never_times_out);
