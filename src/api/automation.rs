@@ -293,7 +293,8 @@ pub async fn get_plans(
 /// Replace the caller's conditional turns at a running game: "if I draw this tile, play
 /// it here (with this figure on this spot, or none)". When the caller's turn starts with
 /// a tile that has a plan, and the plan is legal on the board as it is then, the server
-/// plays it (the history says `decided_by: plan`) and sends `game.plan_played`;
+/// plays it (the caller's own view of the history says `decided_by: plan`; to everyone
+/// else it is the caller's decision) and sends `game.plan_played`;
 /// otherwise the turn waits as usual. Plans are dropped when the caller's turn comes,
 /// and checked only then: setting one says nothing about the pile. A plan for the
 /// tile the caller holds now plays at once.

@@ -44,7 +44,7 @@ pub async fn claim_timeout(
     };
     let r = st
         .decisions()
-        .record(req, super::moves::move_result)
+        .record(req, |r| super::moves::move_result(r, &me.id))
         .await?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")

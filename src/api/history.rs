@@ -7,7 +7,7 @@ use tilepost_engine::{Event, Game};
 use super::chat::chat_link;
 use super::dto::*;
 use super::error::{ApiError, Problem};
-use super::extract::GameId;
+use super::extract::{GameId, MaybeUser};
 use super::load::load_data;
 use super::views;
 use super::AppState;
@@ -29,6 +29,7 @@ use crate::clock::rfc3339;
 #[get("/games/{id}/events")]
 pub async fn list_events(
     st: web::Data<AppState>,
+    viewer: MaybeUser,
     id: GameId,
     q: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -60,7 +61,8 @@ pub async fn list_events(
             .map_err(|e| ApiError::internal(format!("game {}: {e}", data.game.id)))?;
         for (i, row) in rows.iter().enumerate().filter(|(_, r)| r.seq > after) {
             let fx = effects.get(i).map(|v| v.as_slice()).unwrap_or(&[]);
-            entries.push(views::history_entry(row, &events[i], fx, &data.seats));
+            let me = viewer.0.as_ref().map(|u| u.id.as_str());
+            entries.push(views::history_entry(row, &events[i], fx, &data.seats, me));
         }
     }
     let chat = chat_link(&st, &data.game.id).await?;

@@ -172,8 +172,9 @@ pub async fn submit_move(
     resp
 }
 
-/// The answer to a recorded move or resignation (also stored with its idempotency key).
-pub fn move_result(r: &Recorded) -> Result<String, String> {
+/// The answer to a recorded move or resignation for `viewer`, its caller (also stored
+/// with its idempotency key).
+pub fn move_result(r: &Recorded, viewer: &str) -> Result<String, String> {
     let result = MoveResult {
         game_id: r.game_id.clone(),
         version: r.version,
@@ -181,7 +182,7 @@ pub fn move_result(r: &Recorded) -> Result<String, String> {
         events: r
             .events
             .iter()
-            .map(|(row, ev, fx)| views::history_entry(row, ev, fx, &r.seats))
+            .map(|(row, ev, fx)| views::history_entry(row, ev, fx, &r.seats, Some(viewer)))
             .collect(),
     };
     serde_json::to_string(&result).map_err(|e| e.to_string())
@@ -208,7 +209,12 @@ async fn record(
         }),
         now: st.clock.now_ms(),
     };
-    match st.decisions().record(req, move_result).await {
+    let viewer = me.id.clone();
+    match st
+        .decisions()
+        .record(req, move |r| move_result(r, &viewer))
+        .await
+    {
         Ok(r) => Ok(HttpResponse::Ok()
             .content_type("application/json")
             .insert_header((header::ETAG, format!("\"{}\"", r.version)))

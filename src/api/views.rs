@@ -319,12 +319,16 @@ pub fn consequence(e: &Effect) -> Value {
     v
 }
 
-/// A history entry for a stored event with the consequences the engine derived.
+/// A history entry for a stored event with the consequences the engine derived, as
+/// `viewer` (the signed-in caller, if any) may see it: that a decision was played from a
+/// plan is shown only to the plan's player (plans are private; to everyone else it is
+/// the player's decision).
 pub fn history_entry(
     row: &EventRow,
     event: &Event,
     effects: &[Effect],
     seats: &[SeatInfo],
+    viewer: Option<&str>,
 ) -> HistoryEntry {
     let actor = event.player().map(|p| {
         let (user_id, username) = seat_user(seats, p);
@@ -341,7 +345,13 @@ pub fn history_entry(
         decided_by: row
             .decided_by
             .as_deref()
-            .and_then(crate::store::DecidedBy::from_column),
+            .and_then(crate::store::DecidedBy::from_column)
+            .filter(|by| {
+                *by != crate::store::DecidedBy::Plan
+                    || event.player().is_some_and(|p| {
+                        viewer.is_some() && seat_user(seats, p).0 == viewer.unwrap_or_default()
+                    })
+            }),
         decision: decision(event),
         consequences: effects.iter().map(consequence).collect(),
     }

@@ -145,15 +145,17 @@ fn a_plan_plays_when_its_tile_comes(app: &TestApp) {
         &format!("/v1/games/{id}/moves"),
         json!({"expected_version": acts["version"], "actions": a_move}),
     );
+    // a's answer shows b's placement as b's decision: the plan is b's alone
     let events = r.ok()["events"].as_array().cloned().unwrap_or_default();
-    let by_plan: Vec<&Value> = events
+    let bs: Vec<&Value> = events
         .iter()
-        .filter(|e| e["decided_by"] == "plan")
+        .filter(|e| e["actor"]["user_id"] == b.user_id.as_str())
         .collect();
-    assert_eq!(by_plan.len(), 2, "{events:?}");
-    assert!(by_plan
-        .iter()
-        .all(|e| e["actor"]["user_id"] == b.user_id.as_str()));
+    assert_eq!(bs.len(), 2, "{events:?}");
+    assert!(
+        events.iter().all(|e| e["decided_by"] != "plan"),
+        "{events:?}"
+    );
     let next = a.get(&format!("/v1/games/{id}/actions")).ok().clone();
     assert_eq!(next["pending"]["user_id"], a.user_id.as_str());
     // the plans are gone, b was told
@@ -164,12 +166,18 @@ fn a_plan_plays_when_its_tile_comes(app: &TestApp) {
     let told = app.messages(&b.user_id, "game.plan_played");
     assert_eq!(told.len(), 1);
     assert_eq!(told[0]["data"]["tile"], b_tile.as_str());
-    // the history says so
-    let history = all_events(&a, &id);
+    // b's history says so; a's (and an anonymous reader's) does not
+    let history = all_events(&b, &id);
     assert_eq!(
         history.iter().filter(|e| e["decided_by"] == "plan").count(),
         2
     );
+    assert!(all_events(&a, &id)
+        .iter()
+        .all(|e| e["decided_by"] != "plan"));
+    assert!(all_events(&app.anon(), &id)
+        .iter()
+        .all(|e| e["decided_by"] != "plan"));
 }
 
 /// A plan that is not legal when the turn comes is skipped: the turn waits.

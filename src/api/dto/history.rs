@@ -22,8 +22,9 @@ pub struct HistoryEntry {
     pub at: String,
     pub actor: Option<ActorView>,
     /// Who took the decision when the actor did not by a request: `system` (it had one
-    /// legal option), `standing_order` (the actor's standing order), `plan` (the
-    /// actor's conditional turn). Absent: the actor.
+    /// legal option), `standing_order` (the actor's standing order), `plan` (the actor's
+    /// conditional turn: shown to the actor alone, plans being private). Absent: the
+    /// actor.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decided_by: Option<crate::store::DecidedBy>,
     /// The decision, `{"type": "tile_placed", "seat": 0, "tile": "base/U", "x": 1, "y": 0,
