@@ -197,6 +197,21 @@ fn engine_does_no_io() {
     }
 }
 
+/// The document's email switches name every event type the server sends.
+#[test]
+fn email_switches_name_every_event_type() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("openapi/openapi.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let props = doc["components"]["schemas"]["EmailSwitches"]["properties"]
+        .as_object()
+        .expect("EmailSwitches");
+    let mut named: Vec<&str> = props.keys().map(String::as_str).collect();
+    let mut types = tilepost::notify::EVENT_TYPES.to_vec();
+    named.sort_unstable();
+    types.sort_unstable();
+    assert_eq!(named, types);
+}
+
 /// Only `src/store` names diesel; only `src/api` (and start-up) know actix-web.
 #[test]
 fn layers_keep_to_themselves() {

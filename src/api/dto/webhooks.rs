@@ -125,6 +125,10 @@ pub struct EmailSwitches {
     deadline_near: bool,
     #[serde(default, rename = "game.timed_out")]
     timed_out: bool,
+    #[serde(default, rename = "game.plan_played")]
+    plan_played: bool,
+    #[serde(default, rename = "game.digest")]
+    digest: bool,
 }
 
 /// The unsubscribe token of a link.
