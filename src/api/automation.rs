@@ -5,7 +5,7 @@
 use actix_web::{get, patch, put, web, HttpResponse};
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, Problem};
 use super::extract::{ApiJson, CurrentUser, GameId};
 use super::load::load_data;
 use super::AppState;
@@ -70,10 +70,7 @@ fn require_seat(data: &GameData, user_id: &str) -> Result<(), ApiError> {
     if data.seats.iter().any(|s| s.user_id == user_id) {
         Ok(())
     } else {
-        Err(ApiError::new(
-            ProblemCode::NotAPlayer,
-            "you have no seat at this game",
-        ))
+        Err(DecisionError::NotAPlayer.into())
     }
 }
 
@@ -323,15 +320,8 @@ pub async fn set_plans(
     let data = load_data(&st, &id, false).await?;
     require_seat(&data, &me.id)?;
     match data.game.status {
-        GameStatus::Open => {
-            return Err(ApiError::new(
-                ProblemCode::GameNotStarted,
-                "the game is waiting for players",
-            ))
-        }
-        GameStatus::Finished => {
-            return Err(ApiError::new(ProblemCode::GameOver, "the game is over"))
-        }
+        GameStatus::Open => return Err(DecisionError::NotStarted.into()),
+        GameStatus::Finished => return Err(DecisionError::GameOver.into()),
         GameStatus::Active => {}
     }
     let plans = body.0.plans;

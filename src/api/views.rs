@@ -347,10 +347,11 @@ pub fn history_entry(
             .as_deref()
             .and_then(crate::store::DecidedBy::from_column)
             .filter(|by| {
+                // a plan is its player's alone
                 *by != crate::store::DecidedBy::Plan
-                    || event.player().is_some_and(|p| {
-                        viewer.is_some() && seat_user(seats, p).0 == viewer.unwrap_or_default()
-                    })
+                    || event
+                        .player()
+                        .is_some_and(|p| viewer == Some(seat_user(seats, p).0.as_str()))
             }),
         decision: decision(event),
         consequences: effects.iter().map(consequence).collect(),

@@ -268,7 +268,8 @@ impl Decisions<'_> {
 
     /// The game as it is now: its rows and its replayed state (from the cache when it
     /// holds this version). For deciders that need the state before they decide (the
-    /// computer opponents).
+    /// computer opponents); a replay is kept in the cache, so recording their decision
+    /// does not replay the log again.
     pub async fn current(&self, game_id: &str) -> Result<(GameData, Game), DecisionError> {
         let data = self
             .store
@@ -276,6 +277,10 @@ impl Decisions<'_> {
             .await?
             .ok_or(DecisionError::GameNotFound)?;
         let loaded = self.load(data).await?;
+        if loaded.log.is_some() {
+            let (id, version) = (&loaded.data.game.id, loaded.data.game.version);
+            self.replays.put(id, version, Arc::new(loaded.game.clone()));
+        }
         Ok((loaded.data, loaded.game))
     }
 
