@@ -266,8 +266,9 @@ function expansionName(id) {
 }
 
 export async function newGamePage(ctx) {
+  // the tiles (for the expansions) and the house rules, then the page at once
+  const [catalog, rules] = await Promise.all([api.tiles(), api.get("/v1/rules")]);
   ctx.main.append(el("h1", {}, t("new.title")));
-  const catalog = await api.tiles();
   const fromTiles = catalog.tiles.map((t) => t.expansion).filter((x) => x !== "base" && !EXPANSIONS.includes(x));
   const expansions = [...EXPANSIONS, ...new Set(fromTiles)];
   const seats = el("select", { name: "seats", id: "seats" }, ...[2, 3, 4, 5, 6].map((n) => el("option", { value: n }, String(n))));
@@ -280,7 +281,6 @@ export async function newGamePage(ctx) {
     ),
   );
   // house rules: a preset, and any variant set apart from it
-  const rules = await api.get("/v1/rules");
   const preset = el("select", { name: "preset", id: "preset" }, ...rules.presets.map((p) => el("option", { value: p.name, title: p.description }, p.name.replace(/_/g, " "))));
   const house = el(
     "fieldset",
