@@ -38,6 +38,9 @@ else
 fi
 echo "using $("$ST" --version)"
 
+# the live stream (`get_stream`) ends after a second here, so that a fuzzer that reads a
+# whole answer gets one; and any number of them may be open at once
+export TILEPOST_STREAM_MAX_SECS=1 TILEPOST_STREAMS_PER_USER=1000
 source scripts/temp-server.sh
 
 curl -fsS -X POST "$BASE/v1/users" -H 'Content-Type: application/json' \

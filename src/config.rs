@@ -51,6 +51,28 @@ pub struct Config {
     pub bot_threads: usize,
     /// `TILEPOST_BOT_PLAYOUTS`: sampled futures per decision of an `mcts` bot; default 50.
     pub bot_playouts: u32,
+    /// `TILEPOST_STREAM_POLL_MS`: how often each process reads new events of the live
+    /// stream from the database (a write in the same process wakes it at once); 10 to
+    /// 5000; default 250.
+    pub stream_poll_ms: u64,
+    /// `TILEPOST_STREAM_GAP_MS`: how long the stream waits for an event numbered before
+    /// one it has read (a transaction still committing) before it moves past it; 100 to
+    /// 60000; default 2000.
+    pub stream_gap_ms: u64,
+    /// `TILEPOST_STREAM_HEARTBEAT_MS`: how often an idle stream sends a comment line, so
+    /// that proxies keep it open and clients notice a dead connection; 100 to 120000;
+    /// default 15000.
+    pub stream_heartbeat_ms: u64,
+    /// `TILEPOST_STREAM_MAX_SECS`: how long one stream lasts before the server ends it
+    /// (the client reconnects with `Last-Event-ID`, and its token is checked again);
+    /// 1 to 86400; default 3600.
+    pub stream_max_secs: u64,
+    /// `TILEPOST_STREAMS_PER_USER`: open streams one user may hold in a process; default 5.
+    pub streams_per_user: usize,
+    /// `TILEPOST_STREAMS`: open streams a process holds at most; default 10000.
+    pub streams_total: usize,
+    /// `TILEPOST_STREAM_RETENTION_HOURS`: how long events stay resumable; default 168.
+    pub stream_retention_hours: i64,
     /// `TILEPOST_VACATION_DAYS`: vacation days per user and calendar year; default 14.
     pub vacation_days_per_year: i64,
     /// `TILEPOST_EMAIL_WEBHOOK_URL`: the email relay (trusted); unset: no email.
@@ -160,6 +182,13 @@ impl Default for Config {
             bot_poll_ms: 500,
             bot_threads: 1,
             bot_playouts: 50,
+            stream_poll_ms: 250,
+            stream_gap_ms: 2_000,
+            stream_heartbeat_ms: 15_000,
+            stream_max_secs: 3_600,
+            streams_per_user: 5,
+            streams_total: 10_000,
+            stream_retention_hours: 168,
             vacation_days_per_year: 14,
             email_webhook_url: None,
             email_webhook_secret: None,
@@ -215,6 +244,13 @@ impl fmt::Debug for Config {
             .field("bot_poll_ms", &self.bot_poll_ms)
             .field("bot_threads", &self.bot_threads)
             .field("bot_playouts", &self.bot_playouts)
+            .field("stream_poll_ms", &self.stream_poll_ms)
+            .field("stream_gap_ms", &self.stream_gap_ms)
+            .field("stream_heartbeat_ms", &self.stream_heartbeat_ms)
+            .field("stream_max_secs", &self.stream_max_secs)
+            .field("streams_per_user", &self.streams_per_user)
+            .field("streams_total", &self.streams_total)
+            .field("stream_retention_hours", &self.stream_retention_hours)
             .field("vacation_days_per_year", &self.vacation_days_per_year)
             .field("email_webhook_url", &self.email_webhook_url)
             .field(
@@ -380,6 +416,49 @@ impl Config {
             get("TILEPOST_BOT_PLAYOUTS"),
             &mut c.bot_playouts,
         )?;
+        for (name, into, range) in [
+            ("TILEPOST_STREAM_POLL_MS", &mut c.stream_poll_ms, 10..=5_000),
+            ("TILEPOST_STREAM_GAP_MS", &mut c.stream_gap_ms, 100..=60_000),
+            (
+                "TILEPOST_STREAM_HEARTBEAT_MS",
+                &mut c.stream_heartbeat_ms,
+                100..=120_000,
+            ),
+            (
+                "TILEPOST_STREAM_MAX_SECS",
+                &mut c.stream_max_secs,
+                1..=86_400,
+            ),
+        ] {
+            num(name, get(name), into)?;
+            if !range.contains(into) {
+                return Err(ConfigError {
+                    name,
+                    problem: format!("out of range ({}..={})", range.start(), range.end()),
+                });
+            }
+        }
+        num(
+            "TILEPOST_STREAMS_PER_USER",
+            get("TILEPOST_STREAMS_PER_USER"),
+            &mut c.streams_per_user,
+        )?;
+        num(
+            "TILEPOST_STREAMS",
+            get("TILEPOST_STREAMS"),
+            &mut c.streams_total,
+        )?;
+        num(
+            "TILEPOST_STREAM_RETENTION_HOURS",
+            get("TILEPOST_STREAM_RETENTION_HOURS"),
+            &mut c.stream_retention_hours,
+        )?;
+        if c.stream_retention_hours < 1 {
+            return Err(ConfigError {
+                name: "TILEPOST_STREAM_RETENTION_HOURS",
+                problem: "at least 1".into(),
+            });
+        }
         num(
             "TILEPOST_VACATION_DAYS",
             get("TILEPOST_VACATION_DAYS"),

@@ -16,6 +16,7 @@ pub mod config;
 pub mod correspondence;
 pub mod grants;
 pub mod i18n;
+pub mod live;
 pub mod moves;
 pub mod notify;
 pub mod relay;

@@ -37,6 +37,7 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
         Duration::from_millis(config.db_timeout_ms),
     )?;
     store.migrate()?;
+    let store_head = store.stream_head_now()?;
     let secret = match &config.jwt_secret {
         Some(s) => s.clone(),
         None => {
@@ -78,6 +79,7 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
             100_000,
         )),
         moves,
+        live: Arc::new(crate::live::Live::new(store_head, config)),
     }))
 }
 
@@ -109,6 +111,12 @@ pub fn server(
         state.clock.clone(),
         state.notifier.clone(),
         state.replays.clone(),
+    ));
+    actix_web::rt::spawn(crate::live::run_reader(
+        state.store.clone(),
+        state.live.clone(),
+        state.config.clone(),
+        state.notifier.clone(),
     ));
     actix_web::rt::spawn(crate::bots::run_bots(
         state.store.clone(),

@@ -200,5 +200,13 @@ pub async fn run_sweeper(
             Ok(n) => tracing::info!(digests = n, "daily digests"),
             Err(e) => tracing::warn!(cause = %e, "daily digests failed"),
         }
+        // the live stream keeps its events for the retention, deleted a bounded batch at
+        // a time
+        let before = clock.now_ms() - config.stream_retention_hours * 3_600_000;
+        match store.prune_stream(before, 5_000).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(events = n, "live stream pruned"),
+            Err(e) => tracing::warn!(cause = %e, "pruning the live stream failed"),
+        }
     }
 }

@@ -148,3 +148,98 @@ export function tileSvg(id, size = 128) {
   const [set, name] = String(id).split("/");
   return `/v1/tiles/${encodeURIComponent(set)}/${encodeURIComponent(name)}.svg?size=${size}`;
 }
+
+/**
+ * The signed-in user's live events: GET /v1/stream (Server-Sent Events), read with
+ * fetch so that the token goes in the Authorization header. `onEvent(type, body)` gets
+ * each event (`body` is `{type, timestamp, data}`); `onState(open)` says whether the
+ * stream is connected. A dropped stream reconnects by itself with `Last-Event-ID`, so no
+ * event is missed; `stream.reset` says some were (reload what you show). Returns a
+ * function that closes the stream for good.
+ * @param {(type: string, body: any) => void} onEvent
+ * @param {(open: boolean) => void} [onState]
+ */
+export function stream(onEvent, onState = () => {}) {
+  let closed = false;
+  let lastId = null;
+  let retryMs = 3000;
+  let failures = 0;
+  let controller = null;
+  let timer = null;
+
+  function dispatch(frame) {
+    if (frame.id !== null) lastId = frame.id;
+    if (!frame.data) return;
+    let body = null;
+    try {
+      body = JSON.parse(frame.data);
+    } catch {
+      return;
+    }
+    onEvent(frame.event || "message", body);
+  }
+
+  async function connect() {
+    timer = null;
+    const tok = token();
+    if (closed || !tok) return;
+    controller = new AbortController();
+    const headers = { Accept: "text/event-stream", Authorization: `Bearer ${tok}` };
+    if (lastId !== null) headers["Last-Event-ID"] = lastId;
+    try {
+      const res = await fetch("/v1/stream", { headers, cache: "no-store", signal: controller.signal });
+      if (res.status === 401) {
+        onState(false);
+        onUnauthorized(new ApiProblem(401, {}));
+        return;
+      }
+      if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+      failures = 0;
+      onState(true);
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      let frame = { id: null, event: "", data: "" };
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let nl;
+        while ((nl = buffer.search(/\r\n|\n|\r/)) >= 0) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + (buffer.startsWith("\r\n", nl) ? 2 : 1));
+          if (line === "") {
+            dispatch(frame);
+            frame = { id: null, event: "", data: "" };
+            continue;
+          }
+          if (line.startsWith(":")) continue;
+          const colon = line.indexOf(":");
+          const field = colon < 0 ? line : line.slice(0, colon);
+          let value = colon < 0 ? "" : line.slice(colon + 1);
+          if (value.startsWith(" ")) value = value.slice(1);
+          if (field === "id") frame.id = value;
+          else if (field === "event") frame.event = value;
+          else if (field === "data") frame.data = frame.data ? `${frame.data}\n${value}` : value;
+          else if (field === "retry" && /^\d+$/.test(value)) retryMs = Number(value);
+        }
+      }
+    } catch {
+      if (closed) return;
+      failures += 1;
+    }
+    if (closed) return;
+    onState(false);
+    // the server ends a stream after a while: reconnect at once the first time, then
+    // back off while the server cannot be reached
+    const wait = failures === 0 ? 250 : Math.min(retryMs * 2 ** (failures - 1), 60000);
+    timer = setTimeout(connect, wait);
+  }
+
+  connect();
+  return () => {
+    closed = true;
+    if (timer) clearTimeout(timer);
+    if (controller) controller.abort();
+  };
+}

@@ -1,11 +1,13 @@
 // The game page: whose turn, the board with the legal placements of the drawn tile,
-// the figure spots, the move, scores, history and chat. Polls while it is not my turn.
+// the figure spots, the move, scores, history and chat. Follows the live stream
+// (GET /v1/stream) and refreshes when the game moves; polls only while the stream is down.
 
 import * as api from "./api.js";
 import { el, announce, fail, when, relative } from "./pages.js";
 import { t, list as words } from "./i18n.js";
 import { drawBoard, figureIcon, featureName, spotWords, aFigure, figureWord, figureCount, featureWord } from "./board.js";
 
+/** How often the page looks for news while the live stream is down. */
 const POLL_MS = 15000;
 
 /** What one action of GET …/actions does, in words (for the generic decision list). */
@@ -719,7 +721,29 @@ export async function gamePage(ctx, id) {
     ctx.main.dataset.polls = String(polls);
   }
 
+  // the live stream says when this game moves or its chat speaks; while it is down, the
+  // page polls
+  let live = false;
+  const closeStream = api.username()
+    ? api.stream(
+        (type, body) => {
+          const gid = body && body.data && body.data.game_id;
+          if (type === "stream.reset") poll();
+          else if (gid !== id) return;
+          else if (type === "game.chat") loadChat().catch(fail);
+          else if (type === "game.move_made" && view && body.data.version === view.version) return;
+          else poll();
+        },
+        (open) => {
+          live = open;
+          ctx.main.dataset.live = open ? "open" : "closed";
+          // what happened while it was down
+          if (open && view) poll();
+        },
+      )
+    : () => {};
   const timer = setInterval(() => {
+    if (live) return;
     if (!myTurn()) poll();
     else loadChat().catch(fail);
   }, POLL_MS);
@@ -738,6 +762,7 @@ export async function gamePage(ctx, id) {
   document.addEventListener("keydown", onKey);
   ctx.onLeave(() => {
     clearInterval(timer);
+    closeStream();
     window.removeEventListener("focus", onFocus);
     document.removeEventListener("keydown", onKey);
   });

@@ -153,16 +153,21 @@ pub async fn post_chat(
         after_seq: data.game.version,
         created_at: now,
     };
-    st.store.add_chat(row.clone()).await?;
-
-    let mut resp = HttpResponse::Created().json(ChatMessage {
-        id: row.id,
+    let message = ChatMessage {
+        id: row.id.clone(),
         seat: Some(seat.seat as u8),
         username: seat.username.clone(),
-        text: row.body,
+        text: row.body.clone(),
         after_seq: row.after_seq,
         at: rfc3339(now),
-    });
+    };
+    let mut live = serde_json::to_value(&message).map_err(ApiError::internal)?;
+    live["game_id"] = serde_json::json!(data.game.id);
+    let stream = crate::notify::chat(&data.seats, &data.game.id, live, now);
+    st.store.add_chat(row, stream).await?;
+    st.notifier.wake();
+
+    let mut resp = HttpResponse::Created().json(message);
     quota.apply(&mut resp);
     Ok(resp)
 }

@@ -25,6 +25,7 @@ pub mod play;
 pub mod problem;
 pub mod rules;
 pub mod seats;
+pub mod stream;
 pub mod tokens;
 pub mod users;
 pub mod views;
@@ -59,6 +60,8 @@ pub struct AppState {
     pub grants: Arc<crate::grants::GrantCache<access::Grant>>,
     /// Moves per user and minute, counted in this process.
     pub moves: Arc<limits::MoveLimiter>,
+    /// The live stream's fan-out in this process.
+    pub live: Arc<crate::live::Live>,
 }
 
 impl AppState {
@@ -135,6 +138,7 @@ where
                 .service(automation::get_plans)
                 .service(automation::set_plans)
                 .service(moves::submit_move)
+                .service(stream::get_stream)
                 .service(history::list_events)
                 .service(moves::resign_game)
                 .service(pictures::get_board_svg)

@@ -514,6 +514,12 @@ impl Decisions<'_> {
                 ));
             }
         }
+        // every player's live stream hears that the game moved on
+        let mover = actor
+            .as_deref()
+            .and_then(|a| data.seats.iter().find(|s| s.user_id == a))
+            .map(|s| s.username.clone());
+        let stream = notify::move_made(&data.seats, &gid, version, status, mover.as_deref(), now);
         let mut recorded = Recorded {
             game_id: gid.clone(),
             version,
@@ -531,7 +537,6 @@ impl Decisions<'_> {
             body: recorded.answer.clone(),
             created_at: now,
         });
-        let queued = !outbox.is_empty();
         let append = Append {
             game_id: gid.clone(),
             expected_version: expected,
@@ -542,6 +547,7 @@ impl Decisions<'_> {
             now,
             idempotency,
             outbox,
+            stream,
             drop_plans_of,
         };
         match self.store.append(append).await {
@@ -562,9 +568,8 @@ impl Decisions<'_> {
             }
             Err(e) => return Err(e.into()),
         }
-        if queued {
-            self.notifier.wake();
-        }
+        // the worker (messages) and the live stream (at least the move itself)
+        self.notifier.wake();
         // the next read of this version needs no replay
         self.replays.put(&gid, version, Arc::new(game));
         if let Decision::Play { user_id, .. } = &req.decision {

@@ -16,7 +16,7 @@ use tilepost_engine::{Action, Effect, Event};
 
 use crate::clock::rfc3339;
 use crate::i18n;
-use crate::store::{OutboxRow, OutboxStatus, SeatInfo};
+use crate::store::{GameStatus, NewStreamEvent, OutboxRow, OutboxStatus, SeatInfo};
 
 /// Every event type, in the order documents list them.
 pub const EVENT_TYPES: &[&str] = &[
@@ -40,6 +40,8 @@ pub const ACCOUNT_EVENT_TYPES: &[&str] = &["account.verify_email", "account.pass
 /// base of links.
 pub struct Notifier {
     pub wake: tokio::sync::Notify,
+    /// Wakes this process's reader of the live stream (`crate::live`).
+    pub stream_wake: tokio::sync::Notify,
     unsubscribe_key: Vec<u8>,
     pub public_url: String,
 }
@@ -48,14 +50,17 @@ impl Notifier {
     pub fn new(unsubscribe_key: Vec<u8>, public_url: &str) -> Notifier {
         Notifier {
             wake: tokio::sync::Notify::new(),
+            stream_wake: tokio::sync::Notify::new(),
             unsubscribe_key,
             public_url: public_url.trim_end_matches('/').to_string(),
         }
     }
 
-    /// Wakes the worker (after a write that queued messages).
+    /// Wakes the worker and the live stream's reader (after a write that queued
+    /// messages or stream events).
     pub fn wake(&self) {
         self.wake.notify_one();
+        self.stream_wake.notify_one();
     }
 
     pub fn unsubscribe_key(&self) -> &[u8] {
@@ -439,6 +444,57 @@ pub fn turn_started(
         },
         now,
     )
+}
+
+/// `game.move_made` for every player's live stream (not a webhook: a connected client
+/// wants it, an inbox does not): the game's new version and status, and who moved
+/// (`None` when the server decided, as for a time-out).
+pub fn move_made(
+    seats: &[SeatInfo],
+    game_id: &str,
+    version: i64,
+    status: GameStatus,
+    player: Option<&str>,
+    now: i64,
+) -> Vec<NewStreamEvent> {
+    stream_to_all(
+        seats,
+        game_id,
+        "game.move_made",
+        json!({"game_id": game_id, "version": version, "status": status.as_str(), "player": player}),
+        now,
+    )
+}
+
+/// `game.chat` for every player's live stream: the message as the chat lists it.
+pub fn chat(seats: &[SeatInfo], game_id: &str, message: Value, now: i64) -> Vec<NewStreamEvent> {
+    stream_to_all(seats, game_id, "game.chat", message, now)
+}
+
+fn stream_to_all(
+    seats: &[SeatInfo],
+    game_id: &str,
+    kind: &str,
+    data: Value,
+    now: i64,
+) -> Vec<NewStreamEvent> {
+    let body = json!({"type": kind, "timestamp": rfc3339(now), "data": data}).to_string();
+    seats
+        .iter()
+        // the server's own computer opponents never connect
+        .filter(|s| {
+            s.bot
+                .as_deref()
+                .is_none_or(|b| !crate::store::BOT_LEVELS.contains(&b))
+        })
+        .map(|s| NewStreamEvent {
+            user_id: s.user_id.clone(),
+            kind: kind.to_string(),
+            game_id: Some(game_id.to_string()),
+            payload: body.clone(),
+            created_at: now,
+        })
+        .collect()
 }
 
 /// `game.invited`: someone asks `to` to take a seat.

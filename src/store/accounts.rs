@@ -8,8 +8,8 @@ use diesel::result::Error as DieselError;
 
 use super::schema::{
     access_tokens, account_tokens, chat_messages, game_invites, game_seats, games,
-    idempotency_keys, limit_attempts, notification_prefs, outbox, standing_orders, turn_plans,
-    users, vacations, webhook_attempts, webhook_deliveries, webhook_endpoints,
+    idempotency_keys, limit_attempts, notification_prefs, outbox, standing_orders, stream_events,
+    turn_plans, users, vacations, webhook_attempts, webhook_deliveries, webhook_endpoints,
 };
 use super::{load_seats, ChatRow, GameRow, OutboxRow, SeatInfo, Store, StoreError, TxError};
 
@@ -443,6 +443,8 @@ impl Store {
                 )
                 .execute(c)?;
                 diesel::delete(chat_messages::table.filter(chat_messages::user_id.eq(&user_id)))
+                    .execute(c)?;
+                diesel::delete(stream_events::table.filter(stream_events::user_id.eq(&user_id)))
                     .execute(c)?;
                 diesel::delete(
                     limit_attempts::table.filter(

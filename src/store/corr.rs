@@ -241,7 +241,7 @@ impl Store {
                     // roll back: the reminder belongs to a turn that is over
                     return Err(DieselError::RollbackTransaction);
                 }
-                diesel::insert_into(outbox::table).values(&row).execute(c)?;
+                super::stream::queue(c, std::slice::from_ref(&row), &[])?;
                 Ok(true)
             })
             .or_else(|e| match e {
@@ -356,9 +356,7 @@ impl Store {
                         ))
                         .execute(c)?;
                 }
-                for r in &rows {
-                    diesel::insert_into(outbox::table).values(r).execute(c)?;
-                }
+                super::stream::queue(c, &rows, &[])?;
                 Ok::<_, DieselError>(())
             })?;
             Ok(())
@@ -598,8 +596,13 @@ impl Store {
 
     // ----- chat ---------------------------------------------------------------------
 
-    /// Appends a message to its game's chat; returns its number.
-    pub async fn add_chat(&self, mut row: ChatRow) -> Result<i64, StoreError> {
+    /// Appends a message to its game's chat with its live stream events; returns its
+    /// number.
+    pub async fn add_chat(
+        &self,
+        mut row: ChatRow,
+        stream: Vec<super::NewStreamEvent>,
+    ) -> Result<i64, StoreError> {
         self.run(move |c| {
             // two writers may pick the same number: the unique key refuses one, which
             // tries the next
@@ -609,11 +612,14 @@ impl Store {
                     .select(diesel::dsl::max(chat_messages::n))
                     .first(c)?;
                 row.n = last.unwrap_or(0) + 1;
-                match diesel::insert_into(chat_messages::table)
-                    .values(&row)
-                    .execute(c)
-                {
-                    Ok(_) => return Ok(row.n),
+                let written = c.transaction(|c| {
+                    diesel::insert_into(chat_messages::table)
+                        .values(&row)
+                        .execute(c)?;
+                    super::stream::queue(c, &[], &stream)
+                });
+                match written {
+                    Ok(()) => return Ok(row.n),
                     Err(e) => match StoreError::from(e) {
                         StoreError::Conflict(_) => continue,
                         other => return Err(other),

@@ -127,9 +127,7 @@ impl Store {
                     return Ok::<bool, diesel::result::Error>(false);
                 }
                 if let Some(m) = &message {
-                    diesel::insert_into(super::schema::outbox::table)
-                        .values(m)
-                        .execute(c)?;
+                    super::stream::queue(c, std::slice::from_ref(m), &[])?;
                 }
                 Ok(true)
             })?)

@@ -19,6 +19,7 @@ mod lists;
 /// against the migrations of both databases.
 mod schema;
 mod status;
+mod stream;
 mod tokens;
 mod webhooks;
 
@@ -45,6 +46,7 @@ use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings,
 pub use status::{
     DecidedBy, DeliveryStatus, GameStatus, InvitationState, InviteStatus, OutboxStatus,
 };
+pub use stream::{NewStreamEvent, StreamEvent};
 pub use tokens::{TokenGrant, TokenRow, PERSONAL, SESSION};
 pub use webhooks::*;
 
@@ -389,6 +391,8 @@ pub struct Append {
     pub now: i64,
     pub idempotency: Option<IdempotencyRow>,
     pub outbox: Vec<OutboxRow>,
+    /// Events for the live stream only (a move made), besides the outbox's copies.
+    pub stream: Vec<NewStreamEvent>,
     /// Players whose turn came: their plans at this game are dropped.
     pub drop_plans_of: Vec<String>,
 }
@@ -730,9 +734,7 @@ impl Store {
                             other => TxError::Db(other),
                         })?;
                 }
-                for m in &a.outbox {
-                    diesel::insert_into(outbox::table).values(m).execute(c)?;
-                }
+                stream::queue(c, &a.outbox, &a.stream)?;
                 automation::drop_plans(c, &a.game_id, &a.drop_plans_of)?;
                 Ok(())
             })
@@ -821,9 +823,7 @@ where
             games::turn_started_at.eq(Some(now)),
         ))
         .execute(c)?;
-    for m in &plan.outbox {
-        diesel::insert_into(outbox::table).values(m).execute(c)?;
-    }
+    stream::queue(c, &plan.outbox, &[])?;
     Ok(())
 }
 

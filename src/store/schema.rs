@@ -155,6 +155,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    stream_events (id) {
+        id -> Int8,
+        user_id -> Text,
+        kind -> Text,
+        game_id -> Nullable<Text>,
+        payload -> Text,
+        created_at -> Int8,
+    }
+}
+
+diesel::table! {
     turn_plans (game_id, user_id, tile) {
         game_id -> Text,
         user_id -> Text,
@@ -250,6 +261,7 @@ diesel::joinable!(games -> users (creator_id));
 diesel::joinable!(notification_prefs -> users (user_id));
 diesel::joinable!(outbox -> users (user_id));
 diesel::joinable!(standing_orders -> users (user_id));
+diesel::joinable!(stream_events -> users (user_id));
 diesel::joinable!(turn_plans -> games (game_id));
 diesel::joinable!(turn_plans -> users (user_id));
 diesel::joinable!(vacations -> users (user_id));
@@ -272,6 +284,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     outbox,
     settings,
     standing_orders,
+    stream_events,
     turn_plans,
     users,
     vacations,

@@ -600,9 +600,7 @@ impl Store {
     pub async fn enqueue(&self, rows: Vec<OutboxRow>) -> Result<(), StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
-                for m in &rows {
-                    diesel::insert_into(outbox::table).values(m).execute(c)?;
-                }
+                super::stream::queue(c, &rows, &[])?;
                 Ok::<_, DieselError>(())
             })
             .map_err(StoreError::from)

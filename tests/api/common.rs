@@ -385,6 +385,18 @@ impl Client {
         self.request("POST", path, Some(&body.to_string()), headers)
     }
 
+    /// The same caller speaking to another server (a second process on the same
+    /// database).
+    pub fn on(&self, base: &str) -> Client {
+        let mut c = self.clone();
+        c.base = base.to_string();
+        c
+    }
+
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
     pub fn with_token(&self, token: &str) -> Client {
         let mut c = self.clone();
         c.token = Some(token.to_string());

@@ -24,6 +24,7 @@ mod play;
 mod relay;
 mod resilience;
 mod schema;
+mod stream;
 mod tidy;
 mod tokens;
 mod writes;

@@ -119,9 +119,13 @@ fn migrated(kind: Db) -> BTreeMap<String, Table> {
             let path = db.url.trim_start_matches("sqlite://");
             let mut c = diesel::SqliteConnection::establish(path).expect("connect");
             // SQLite lets a TEXT PRIMARY KEY hold NULL unless it says NOT NULL; the
-            // server never writes one, so a key column counts as not null
+            // server never writes one, so a key column counts as not null. An `INTEGER`
+            // column that is the whole primary key is the 64-bit rowid: an int8.
             diesel::sql_query(
-                "SELECT m.name AS table_name, p.name AS column_name, lower(p.type) AS data_type, \
+                "SELECT m.name AS table_name, p.name AS column_name, \
+                   CASE WHEN lower(p.type) = 'integer' AND p.pk = 1 AND \
+                     (SELECT count(*) FROM pragma_table_info(m.name) k WHERE k.pk > 0) = 1 \
+                     THEN 'bigint' ELSE lower(p.type) END AS data_type, \
                    CASE WHEN p.\"notnull\" = 1 OR p.pk > 0 THEN 0 ELSE 1 END AS nullable, \
                    p.pk AS key_position \
                  FROM sqlite_master m JOIN pragma_table_info(m.name) p \

@@ -203,6 +203,19 @@ fn no_hidden_information_leaks(app: &TestApp) {
             ));
             let _ = turn;
         }
+        // ann's live stream, everything of hers from the start
+        let frames = crate::stream::Sse::open(&a, &app.url(), Some(0))
+            .drain(std::time::Duration::from_millis(500));
+        assert!(!frames.is_empty());
+        for f in frames {
+            let text = f.data.to_string();
+            bodies.push(crate::common::Resp {
+                status: 200,
+                headers: Vec::new(),
+                text,
+                json: f.data,
+            });
+        }
         for r in &bodies {
             assert!((200..300).contains(&r.status), "{}", r.text);
             assert!(!r.text.contains(&seed), "the seed leaked: {}", r.text);

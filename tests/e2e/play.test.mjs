@@ -229,6 +229,21 @@ step("a turn played with the keyboard only", async () => {
   await keyboardTurn(next);
 });
 
+step("the other player's page follows the game live, without polling", async () => {
+  const page = await mover();
+  const other = page === ann ? ben : ann;
+  await other.locator('main[data-live="open"]').waitFor();
+  const before = await version(other);
+  await clickTurn(page, 1);
+  // no focus, no reload: the stream brings the move within seconds (polling would take 15 s)
+  await other.waitForFunction((old) => Number(document.querySelector("main")?.dataset.version || 0) > old, before, { timeout: 5000 });
+  await other.getByRole("heading", { name: /^Your move/ }).waitFor({ timeout: 5000 });
+  // a chat message arrives the same way
+  await page.getByRole("textbox", { name: "Message" }).fill("Live!");
+  await page.getByRole("button", { name: "Send" }).click();
+  await other.locator("ol.chat li").filter({ hasText: "Live!" }).waitFor({ timeout: 5000 });
+});
+
 step("the game page works on a 360-px-wide screen", async () => {
   const page = await mover();
   await page.setViewportSize({ width: 360, height: 740 });

@@ -1,0 +1,189 @@
+//! The live stream's table: one row per event and recipient, numbered by the database in
+//! the order of insertion. Every message of the outbox about a game is written here too,
+//! in the same transaction (so the stream carries every webhook event type), with the
+//! events that only a connected client wants (a move made, a chat message).
+//!
+//! The numbers are the SSE event ids. On Postgres a number is taken when a row is
+//! inserted but becomes visible when its transaction commits, so a reader can see 12
+//! before 11: [`Store::stream_after`] reads in number order and the caller (see
+//! `crate::live`) waits a moment for a gap to fill before it moves past it.
+
+use diesel::prelude::*;
+
+use super::conn::DbConn;
+use super::schema::{outbox, stream_events};
+use super::{OutboxRow, Store, StoreError};
+
+/// An event of the stream as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = stream_events)]
+pub struct StreamEvent {
+    pub id: i64,
+    pub user_id: String,
+    pub kind: String,
+    pub game_id: Option<String>,
+    /// The JSON body `{type, timestamp, data}`.
+    pub payload: String,
+    pub created_at: i64,
+}
+
+/// An event to write (the database numbers it).
+#[derive(Clone, Debug, PartialEq, Eq, Insertable)]
+#[diesel(table_name = stream_events)]
+pub struct NewStreamEvent {
+    pub user_id: String,
+    pub kind: String,
+    pub game_id: Option<String>,
+    pub payload: String,
+    pub created_at: i64,
+}
+
+impl NewStreamEvent {
+    /// The stream's copy of an outbox message: the same type and body without what only
+    /// an email needs (subject, bodies, recipient address, unsubscribe links). Account
+    /// messages (single-use links for their owner's inbox) are not streamed.
+    pub fn of_outbox(m: &OutboxRow) -> Option<NewStreamEvent> {
+        if !m.kind.starts_with("game.") {
+            return None;
+        }
+        let mut body: serde_json::Value = serde_json::from_str(&m.payload).ok()?;
+        if let Some(d) = body.get_mut("data").and_then(|d| d.as_object_mut()) {
+            for k in ["subject", "text", "html", "recipient", "list_unsubscribe"] {
+                d.remove(k);
+            }
+            if let Some(l) = d.get_mut("links").and_then(|l| l.as_object_mut()) {
+                l.remove("unsubscribe");
+                l.remove("unsubscribe_all");
+            }
+        }
+        Some(NewStreamEvent {
+            user_id: m.user_id.clone(),
+            kind: m.kind.clone(),
+            game_id: m.game_id.clone(),
+            payload: body.to_string(),
+            created_at: m.created_at,
+        })
+    }
+}
+
+/// Writes outbox messages with their stream copies, and `extra` stream-only events (call
+/// inside the transaction that makes them true).
+pub(super) fn queue(
+    c: &mut DbConn,
+    messages: &[OutboxRow],
+    extra: &[NewStreamEvent],
+) -> QueryResult<()> {
+    for m in messages {
+        diesel::insert_into(outbox::table).values(m).execute(c)?;
+    }
+    let copies: Vec<NewStreamEvent> = messages
+        .iter()
+        .filter_map(NewStreamEvent::of_outbox)
+        .chain(extra.iter().cloned())
+        .collect();
+    for e in &copies {
+        diesel::insert_into(stream_events::table)
+            .values(e)
+            .execute(c)?;
+    }
+    Ok(())
+}
+
+impl Store {
+    /// [`Store::stream_head`], on the calling thread (at start-up).
+    pub fn stream_head_now(&self) -> Result<i64, StoreError> {
+        let mut c = self.conn()?;
+        let max: Option<i64> = stream_events::table
+            .select(diesel::dsl::max(stream_events::id))
+            .first(&mut c)?;
+        Ok(max.unwrap_or(0))
+    }
+
+    /// The highest event number so far (0 when there is none).
+    pub async fn stream_head(&self) -> Result<i64, StoreError> {
+        self.run(|c| {
+            let max: Option<i64> = stream_events::table
+                .select(diesel::dsl::max(stream_events::id))
+                .first(c)?;
+            Ok(max.unwrap_or(0))
+        })
+        .await
+    }
+
+    /// The lowest event number still kept (`None` when there is none).
+    pub async fn stream_oldest(&self) -> Result<Option<i64>, StoreError> {
+        self.run(|c| {
+            Ok(stream_events::table
+                .select(diesel::dsl::min(stream_events::id))
+                .first(c)?)
+        })
+        .await
+    }
+
+    /// Up to `limit` events numbered above `after`, of every user, in number order.
+    pub async fn stream_after(
+        &self,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<StreamEvent>, StoreError> {
+        self.run(move |c| {
+            Ok(stream_events::table
+                .filter(stream_events::id.gt(after))
+                .order(stream_events::id.asc())
+                .limit(limit)
+                .select(StreamEvent::as_select())
+                .load(c)?)
+        })
+        .await
+    }
+
+    /// Up to `limit` of a user's events numbered in `(after, upto]`, in number order.
+    pub async fn stream_of_user(
+        &self,
+        user_id: String,
+        after: i64,
+        upto: i64,
+        limit: i64,
+    ) -> Result<Vec<StreamEvent>, StoreError> {
+        self.run(move |c| {
+            Ok(stream_events::table
+                .filter(stream_events::user_id.eq(user_id))
+                .filter(stream_events::id.gt(after))
+                .filter(stream_events::id.le(upto))
+                .order(stream_events::id.asc())
+                .limit(limit)
+                .select(StreamEvent::as_select())
+                .load(c)?)
+        })
+        .await
+    }
+
+    /// Writes stream-only events (chat) in a transaction of their own.
+    pub async fn stream_push(&self, events: Vec<NewStreamEvent>) -> Result<(), StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| queue(c, &[], &events))?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Deletes up to `limit` events created before `before`; returns how many.
+    pub async fn prune_stream(&self, before: i64, limit: i64) -> Result<usize, StoreError> {
+        self.run(move |c| {
+            let ids: Vec<i64> = stream_events::table
+                .filter(stream_events::created_at.lt(before))
+                .order(stream_events::id.asc())
+                .limit(limit)
+                .select(stream_events::id)
+                .load(c)?;
+            if ids.is_empty() {
+                return Ok(0);
+            }
+            Ok(
+                diesel::delete(stream_events::table.filter(stream_events::id.eq_any(ids)))
+                    .execute(c)?,
+            )
+        })
+        .await
+    }
+}
