@@ -273,6 +273,11 @@ step("the game page works on a 360-px-wide screen", async () => {
 
 step("a stale page gets 409 and reloads the game", async () => {
   const page = await mover();
+  // a page whose live stream cannot get through (it would hear of the other tab's move
+  // at once): it shows the old version until it sends its own move
+  await page.route("**/v1/stream", (route) => route.abort("aborted"));
+  await page.reload();
+  await page.getByRole("heading", { name: /^Your move/ }).waitFor();
   const context = page.context();
   const other = await context.newPage();
   watch.page(other, "second tab");
@@ -288,6 +293,9 @@ step("a stale page gets 409 and reloads the game", async () => {
   await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.version) > old, stale);
   assert.equal(await page.getByRole("heading", { name: /^Your move/ }).count(), 0, "not my turn any more");
   await other.close();
+  await page.unroute("**/v1/stream");
+  await page.reload();
+  await page.locator('main[data-live="open"]').waitFor();
   assert.deepEqual(watch.expected, [], "the 409 answer was seen");
 });
 
