@@ -21,6 +21,7 @@ pub mod moves;
 pub mod notify;
 pub mod relay;
 pub mod replay;
+pub mod seed;
 pub mod startup;
 pub mod store;
 pub mod sweep;

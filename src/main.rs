@@ -1,5 +1,6 @@
 //! The `tilepost` command: `serve` (the default), `migrate`, `openapi`, `replay FILE`,
-//! `mail-relay`, `arena` (computer opponents playing each other).
+//! `mail-relay`, `arena` (computer opponents playing each other), `seed` (a database full
+//! of realistic data) and `sweep` (one deadline sweep and outbox claim, timed).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -35,6 +36,30 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Run the deadline sweep once (the reminders and time-outs due now) and one claim of
+    /// the notification worker (up to 100 pending messages turned into deliveries), and
+    /// print what each did and how long it took.
+    Sweep,
+    /// Fill the database in DATABASE_URL with realistic data (users, games in every
+    /// state with full logs, outbox history, chat), for measuring how costs grow
+    /// (`scripts/scale.py`). Every seeded user's password is "seeded password".
+    Seed {
+        /// Games to seed.
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Users besides `busy` (default: a fifth of the games, at least 10).
+        #[arg(long)]
+        users: Option<usize>,
+        /// Running games the user `busy` sits in.
+        #[arg(long, default_value_t = 200)]
+        busy_games: usize,
+        /// Games per transaction.
+        #[arg(long, default_value_t = 200)]
+        batch: usize,
+        /// The seed of the random choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Computer opponents play each other and report win rates and time per decision
     /// (arguments: see `tilepost_bots::arena::USAGE`).
     Arena {
@@ -65,6 +90,97 @@ fn emit(text: &str) -> ExitCode {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("cannot write the output: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn sweep_command(c: &Config) -> ExitCode {
+    let st = match tilepost::startup::prepare(c, Arc::new(SystemClock)) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    let now = tilepost::clock::Clock::now_ms(&SystemClock);
+    let relay = c.email_webhook_url.is_some();
+    let result = actix_web::rt::System::new().block_on(async {
+        let t = std::time::Instant::now();
+        let swept =
+            tilepost::sweep::sweep(&st.store, &st.config, &st.notifier, &st.replays, now).await?;
+        let sweep_ms = t.elapsed().as_secs_f64() * 1000.0;
+        let t = std::time::Instant::now();
+        let claimed = st.store.fan_out(100, now, relay).await?;
+        let claim_ms = t.elapsed().as_secs_f64() * 1000.0;
+        Ok::<_, tilepost::store::StoreError>((swept, sweep_ms, claimed, claim_ms))
+    });
+    match result {
+        Ok((s, sweep_ms, claimed, claim_ms)) => emit(&format!(
+            "sweep: {} reminders, {} time-outs in {sweep_ms:.1} ms\noutbox claim: {claimed} messages in {claim_ms:.1} ms\n",
+            s.reminders, s.timeouts
+        )),
+        Err(e) => {
+            eprintln!("sweep failed: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn seed_command(c: &Config, o: tilepost::seed::Options) -> ExitCode {
+    let store = match tilepost::store::Store::connect(
+        &c.database_url,
+        2,
+        std::time::Duration::from_millis(c.db_timeout_ms.max(5000)),
+    ) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("database: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if let Err(e) = store.migrate() {
+        eprintln!("migration failed: {e}");
+        return ExitCode::from(1);
+    }
+    // one hash for every user, made as the server makes them
+    let hash = match tilepost::api::auth::Auth::new(
+        b"seed",
+        c.token_ttl_secs,
+        c.argon2_memory_kib,
+        c.argon2_iterations,
+        c.argon2_parallelism,
+        1,
+    )
+    .map(Arc::new)
+    .and_then(|a| {
+        actix_web::rt::System::new()
+            .block_on(a.hash_password(tilepost::seed::PASSWORD.to_string()))
+    }) {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("password hash: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let every = (o.games / 10).max(1);
+    let step = std::cell::Cell::new(0usize);
+    let result = tilepost::seed::run(&store, &o, &hash, |r| {
+        if r.games / every > step.get() || r.games == o.games {
+            step.set(r.games / every);
+            eprintln!(
+                "{} games, {} events in {:.1} s",
+                r.games, r.events, r.seconds
+            );
+        }
+    });
+    match result {
+        Ok(r) => emit(&format!(
+            "seeded {} users and {} games ({} finished, {} running, {} open): {} events, {} outbox messages, {} chat messages in {:.1} s\n",
+            r.users, r.games, r.finished, r.active, r.open, r.events, r.outbox, r.chat, r.seconds
+        )),
+        Err(e) => {
+            eprintln!("seeding failed: {e}");
             ExitCode::from(1)
         }
     }
@@ -120,6 +236,41 @@ fn main() -> ExitCode {
                     ExitCode::from(1)
                 }
             }
+        }
+        Command::Seed {
+            games,
+            users,
+            busy_games,
+            batch,
+            seed,
+        } => {
+            init_logs();
+            let c = match config() {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            seed_command(
+                &c,
+                tilepost::seed::Options {
+                    games,
+                    users: users.unwrap_or((games / 5).max(10)),
+                    busy_games,
+                    batch,
+                    seed,
+                    now: tilepost::clock::Clock::now_ms(&SystemClock),
+                    threads: std::thread::available_parallelism()
+                        .map(|n| n.get())
+                        .unwrap_or(2),
+                },
+            )
+        }
+        Command::Sweep => {
+            init_logs();
+            let c = match config() {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            sweep_command(&c)
         }
         Command::Migrate => {
             init_logs();

@@ -18,6 +18,7 @@ mod lists;
 /// with `migrations/postgres` (see `diesel.toml` and the README); a test checks them
 /// against the migrations of both databases.
 mod schema;
+mod seed;
 mod status;
 mod stream;
 mod tokens;
@@ -46,6 +47,7 @@ use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings,
 pub use status::{
     DecidedBy, DeliveryStatus, GameStatus, InvitationState, InviteStatus, OutboxStatus,
 };
+pub use seed::SeedBatch;
 pub use stream::{NewStreamEvent, StreamEvent};
 pub use tokens::{TokenGrant, TokenRow, PERSONAL, SESSION};
 pub use webhooks::*;
