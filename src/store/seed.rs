@@ -54,6 +54,36 @@ macro_rules! insert_all {
     };
 }
 
+/// An event as COPY takes it (every column given, `NULL` included).
+#[derive(Insertable)]
+#[diesel(table_name = game_events, treat_none_as_default_value = false)]
+struct EventCopy<'a> {
+    game_id: &'a str,
+    seq: i64,
+    event_type: &'a str,
+    event_version: i32,
+    payload: &'a str,
+    actor_id: Option<&'a str>,
+    created_at: i64,
+    decided_by: Option<&'a str>,
+}
+
+/// An outbox message as COPY takes it.
+#[derive(Insertable)]
+#[diesel(table_name = outbox, treat_none_as_default_value = false)]
+struct OutboxCopy<'a> {
+    id: &'a str,
+    kind: &'a str,
+    user_id: &'a str,
+    game_id: Option<&'a str>,
+    payload: &'a str,
+    status: &'a str,
+    attempts: i32,
+    next_attempt_at: i64,
+    delivered_at: Option<i64>,
+    created_at: i64,
+}
+
 impl Store {
     /// Writes a batch (on the calling thread).
     pub fn seed(&self, b: &SeedBatch) -> Result<(), StoreError> {
@@ -79,8 +109,51 @@ impl Store {
             insert_all!(c, games::table, games);
             insert_all!(c, game_seats::table, seats);
             insert_all!(c, game_clocks::table, b.clocks);
-            insert_all!(c, game_events::table, b.events);
-            insert_all!(c, outbox::table, b.outbox);
+            // the bulk: COPY on Postgres
+            match &mut *c {
+                DbConn::Pg(pg) => {
+                    let events: Vec<EventCopy<'_>> = b
+                        .events
+                        .iter()
+                        .map(|e| EventCopy {
+                            game_id: &e.game_id,
+                            seq: e.seq,
+                            event_type: &e.event_type,
+                            event_version: e.event_version,
+                            payload: &e.payload,
+                            actor_id: e.actor_id.as_deref(),
+                            created_at: e.created_at,
+                            decided_by: e.decided_by.as_deref(),
+                        })
+                        .collect();
+                    diesel::copy_from(game_events::table)
+                        .from_insertable(&events)
+                        .execute(pg)?;
+                    let messages: Vec<OutboxCopy<'_>> = b
+                        .outbox
+                        .iter()
+                        .map(|m| OutboxCopy {
+                            id: &m.id,
+                            kind: &m.kind,
+                            user_id: &m.user_id,
+                            game_id: m.game_id.as_deref(),
+                            payload: &m.payload,
+                            status: &m.status,
+                            attempts: m.attempts,
+                            next_attempt_at: m.next_attempt_at,
+                            delivered_at: m.delivered_at,
+                            created_at: m.created_at,
+                        })
+                        .collect();
+                    diesel::copy_from(outbox::table)
+                        .from_insertable(&messages)
+                        .execute(pg)?;
+                }
+                DbConn::Sqlite(_) => {
+                    insert_all!(c, game_events::table, b.events);
+                    insert_all!(c, outbox::table, b.outbox);
+                }
+            }
             insert_all!(c, chat_messages::table, b.chat);
             Ok::<_, diesel::result::Error>(())
         })?;
