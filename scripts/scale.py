@@ -242,10 +242,19 @@ def explain(exe, url, db, rng):
     with open(PG_LOG, "r", errors="replace") as f:
         f.seek(start)
         log = f.read()
-    scans = sorted(set(re.findall(r"Seq Scan on (\w+)", log)))
-    plans = len(re.findall(r"duration: [0-9.]+ ms\s+plan:", log))
-    hot = [s for s in scans if s in ("games", "game_events", "game_seats", "outbox", "stream_events", "chat_messages")]
-    return {"plans": plans, "seq scans": scans, "seq scans of big tables": hot}
+    # one block per plan; this script's own queries (picking random games, sizes) are
+    # not the server's
+    blocks = [b for b in re.split(r"LOG:  duration: [0-9.]+ ms\s+plan:", log)[1:]
+              if not re.search(r"random\(\)|pg_total_relation_size|count\(\*\)|octet_length", b)]
+    scans = sorted({s for b in blocks for s in re.findall(r"Seq Scan on (\w+)", b)})
+    big = ("games", "game_events", "game_seats", "outbox", "stream_events", "chat_messages")
+    hot = {}
+    for b in blocks:
+        for s in re.findall(r"Seq Scan on (\w+)", b):
+            if s in big:
+                q = re.search(r"Query Text: (.*)", b)
+                hot.setdefault(s, (q.group(1)[:160] if q else "?"))
+    return {"plans": len(blocks), "seq scans": scans, "seq scans of big tables": hot}
 
 
 def main():
@@ -286,9 +295,11 @@ def main():
         if plans is None:
             print(f"\n{n:,} games: plans not read (the Postgres log {PG_LOG} is not readable, or --no-explain)")
         else:
-            print(f"\n{n:,} games: {plans['plans']} plans logged; sequential scans: "
-                  f"{', '.join(plans['seq scans']) or 'none'}; of the big tables: "
+            print(f"\n{n:,} games: {plans['plans']} plans of the server's queries; sequential scans: "
+                  f"{', '.join(plans['seq scans']) or 'none'}; of the tables that grow: "
                   f"{', '.join(plans['seq scans of big tables']) or 'none'}")
+            for table, query in plans["seq scans of big tables"].items():
+                print(f"  - {table}: {query}")
     if len(rows) >= 2:
         a, b = rows[0], rows[-1]
         print(f"\np99 growth from {a[0]:,} to {b[0]:,} games:")

@@ -95,6 +95,10 @@ pub struct Config {
     /// `TILEPOST_NOTIFY_MAX_AGE_MS`: a delivery is given up after this long; default
     /// three days.
     pub notify_max_age_ms: i64,
+    /// `TILEPOST_OUTBOX_RETENTION_DAYS`: sent messages, their deliveries and attempts are
+    /// deleted after this many days (the sweep does it in batches); at least the
+    /// delivery age above; default 30.
+    pub outbox_retention_days: i64,
     /// `TILEPOST_CORS_ORIGINS`: comma-separated origins (`https://example.com`) whose
     /// pages may call the API from a browser; default none.
     pub cors_origins: Vec<String>,
@@ -198,6 +202,7 @@ impl Default for Config {
             notify_poll_ms: 1_000,
             notify_backoff_base_ms: 30_000,
             notify_max_age_ms: 3 * 24 * 3600 * 1000,
+            outbox_retention_days: 30,
             cors_origins: Vec::new(),
             header_timeout_ms: 5_000,
             body_timeout_ms: 10_000,
@@ -263,6 +268,7 @@ impl fmt::Debug for Config {
             .field("notify_poll_ms", &self.notify_poll_ms)
             .field("notify_backoff_base_ms", &self.notify_backoff_base_ms)
             .field("notify_max_age_ms", &self.notify_max_age_ms)
+            .field("outbox_retention_days", &self.outbox_retention_days)
             .field("cors_origins", &self.cors_origins)
             .field("header_timeout_ms", &self.header_timeout_ms)
             .field("body_timeout_ms", &self.body_timeout_ms)
@@ -517,6 +523,17 @@ impl Config {
             get("TILEPOST_NOTIFY_MAX_AGE_MS"),
             &mut c.notify_max_age_ms,
         )?;
+        num(
+            "TILEPOST_OUTBOX_RETENTION_DAYS",
+            get("TILEPOST_OUTBOX_RETENTION_DAYS"),
+            &mut c.outbox_retention_days,
+        )?;
+        if c.outbox_retention_days.saturating_mul(86_400_000) <= c.notify_max_age_ms {
+            return Err(ConfigError {
+                name: "TILEPOST_OUTBOX_RETENTION_DAYS",
+                problem: "must be longer than TILEPOST_NOTIFY_MAX_AGE_MS (messages still being delivered are kept)".into(),
+            });
+        }
         num(
             "TILEPOST_HEADER_TIMEOUT_MS",
             get("TILEPOST_HEADER_TIMEOUT_MS"),

@@ -35,7 +35,7 @@ pub async fn sweep(
     // a turn can be due for a reminder only when its base deadline minus the reminder
     // time has passed; vacations only move deadlines out
     let mut candidates: Vec<(GameRow, ClockRow)> = store
-        .clocked_turns(now.saturating_add(remind_ms), 1000)
+        .clocked_turns(now, remind_ms, 1000)
         .await?;
     if candidates.is_empty() {
         return Ok(out);
@@ -90,14 +90,16 @@ pub async fn sweep(
             let Some(seat) = data.seats.iter().find(|s| &s.user_id == user) else {
                 continue;
             };
-            // only for players who want turn notifications
-            if !seat.notify_turn {
-                continue;
-            }
-            let row = notify::deadline_near(notifier, seat, &game.id, d.at, now);
+            // only for players who want turn notifications (for the others the turn is
+            // marked as handled, so that the next sweeps skip it)
+            let row = seat
+                .notify_turn
+                .then(|| notify::deadline_near(notifier, seat, &game.id, d.at, now));
+            let sent = row.is_some();
             if store
                 .claim_reminder(game.id.clone(), user.clone(), started, row)
                 .await?
+                && sent
             {
                 out.reminders += 1;
             }
@@ -199,6 +201,13 @@ pub async fn run_sweeper(
             Ok(0) => {}
             Ok(n) => tracing::info!(digests = n, "daily digests"),
             Err(e) => tracing::warn!(cause = %e, "daily digests failed"),
+        }
+        // sent messages are kept for the outbox retention (the users' delivery history)
+        let before = clock.now_ms() - config.outbox_retention_days * 86_400_000;
+        match store.prune_outbox(before, 5_000).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(messages = n, "outbox pruned"),
+            Err(e) => tracing::warn!(cause = %e, "pruning the outbox failed"),
         }
         // the live stream keeps its events for the retention, deleted a bounded batch at
         // a time

@@ -10,7 +10,7 @@ use diesel::result::Error as DieselError;
 use super::schema::{chat_messages, game_clocks, game_invites, vacations};
 use super::schema::{game_events, game_seats, games, outbox, users};
 use super::{
-    game_rows, load_game, lock_open_game, AutomationRows, Conflict, DbConn, GameData, GameRecord,
+    load_game, lock_open_game, AutomationRows, Conflict, DbConn, GameData, GameRecord,
     GameRow, GameStatus, InviteStatus, OutboxRow, OutboxStatus, SeatInfo, StartPlan, Store,
     StoreError, TxError,
 };
@@ -146,29 +146,35 @@ impl Store {
         .await
     }
 
-    /// Running games with a clock whose base deadline (turn start plus the clock's days)
-    /// is at or before `due_before`: the candidates of a deadline sweep (vacations only
-    /// move deadlines out), most overdue first, at most `limit` per clock length.
+    /// Running games with a clock whose turn needs the sweep at `now`: its reminder is
+    /// due (`remind_ms` before the base deadline) and was not sent for this turn, or its
+    /// base deadline has passed. Base deadlines: a vacation only moves a deadline out, so
+    /// the caller decides with the vacations. At most `limit` per clock length, oldest
+    /// turns first. A turn whose reminder was sent is not read again until it is due, so
+    /// a steady sweep reads only the turns that changed.
     pub async fn clocked_turns(
         &self,
-        due_before: i64,
+        now: i64,
+        remind_ms: i64,
         limit: i64,
     ) -> Result<Vec<(GameRow, ClockRow)>, StoreError> {
         self.run(move |c| {
             let mut out = Vec::new();
             for days in 1..=14i32 {
-                let rows: Vec<GameRecord> = games::table
+                let length = days as i64 * 86_400_000;
+                let rows: Vec<(GameRecord, ClockRow)> = games::table
+                    .inner_join(game_clocks::table)
                     .filter(games::status.eq(GameStatus::Active.as_str()))
+                    .filter(game_clocks::days_per_move.eq(days))
                     .filter(
                         games::turn_started_at
-                            .le(due_before.saturating_sub(days as i64 * 86_400_000)),
+                            .le(now.saturating_add(remind_ms).saturating_sub(length)),
                     )
                     .filter(
-                        games::id.eq_any(
-                            game_clocks::table
-                                .filter(game_clocks::days_per_move.eq(days))
-                                .select(game_clocks::game_id),
-                        ),
+                        game_clocks::reminded_turn
+                            .is_null()
+                            .or(game_clocks::reminded_turn.ne(games::turn_started_at))
+                            .or(games::turn_started_at.le(now.saturating_sub(length))),
                     )
                     // the server's own bots never time out
                     .filter(diesel::dsl::not(
@@ -180,23 +186,11 @@ impl Store {
                     ))
                     .order(games::turn_started_at.asc())
                     .limit(limit)
-                    .select(GameRecord::as_select())
+                    .select((GameRecord::as_select(), ClockRow::as_select()))
                     .load(c)?;
-                let rows = game_rows(rows)?;
-                if rows.is_empty() {
-                    continue;
+                for (g, k) in rows {
+                    out.push((GameRow::try_from(g)?, k));
                 }
-                let ids: Vec<String> = rows.iter().map(|g| g.id.clone()).collect();
-                let clocks: Vec<ClockRow> = game_clocks::table
-                    .filter(game_clocks::game_id.eq_any(&ids))
-                    .select(ClockRow::as_select())
-                    .load(c)?;
-                let mut by_id: HashMap<String, ClockRow> =
-                    clocks.into_iter().map(|r| (r.game_id.clone(), r)).collect();
-                out.extend(
-                    rows.into_iter()
-                        .filter_map(|g| by_id.remove(&g.id).map(|k| (g, k))),
-                );
             }
             Ok(out)
         })
@@ -204,14 +198,15 @@ impl Store {
     }
 
     /// Records the reminder of the turn that started at `turn_started` and writes its
-    /// outbox row, once: of several processes racing, exactly one gets `true`. Nothing
+    /// outbox row (none: the player wants no reminder, the turn is only marked as
+    /// handled), once: of several processes racing, exactly one gets `true`. Nothing
     /// happens when the turn has moved on.
     pub async fn claim_reminder(
         &self,
         game_id: String,
         user_id: String,
         turn_started: i64,
-        row: OutboxRow,
+        row: Option<OutboxRow>,
     ) -> Result<bool, StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
@@ -241,7 +236,9 @@ impl Store {
                     // roll back: the reminder belongs to a turn that is over
                     return Err(DieselError::RollbackTransaction);
                 }
-                super::stream::queue(c, std::slice::from_ref(&row), &[])?;
+                if let Some(row) = &row {
+                    super::stream::queue(c, std::slice::from_ref(row), &[])?;
+                }
                 Ok(true)
             })
             .or_else(|e| match e {

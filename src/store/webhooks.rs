@@ -596,6 +596,40 @@ impl Store {
         .await
     }
 
+    /// Deletes up to `limit` messages created before `before` that were handed on
+    /// (dispatched), with their deliveries and attempts; returns how many messages.
+    pub async fn prune_outbox(&self, before: i64, limit: i64) -> Result<usize, StoreError> {
+        self.run(move |c| {
+            c.transaction(|c| {
+                let ids: Vec<String> = outbox::table
+                    .filter(outbox::status.eq(OutboxStatus::Dispatched.as_str()))
+                    .filter(outbox::created_at.lt(before))
+                    .order(outbox::created_at.asc())
+                    .limit(limit)
+                    .select(outbox::id)
+                    .load(c)?;
+                if ids.is_empty() {
+                    return Ok(0);
+                }
+                let deliveries = webhook_deliveries::table
+                    .filter(webhook_deliveries::outbox_id.eq_any(&ids))
+                    .select(webhook_deliveries::id);
+                diesel::delete(
+                    webhook_attempts::table
+                        .filter(webhook_attempts::delivery_id.eq_any(deliveries)),
+                )
+                .execute(c)?;
+                diesel::delete(
+                    webhook_deliveries::table.filter(webhook_deliveries::outbox_id.eq_any(&ids)),
+                )
+                .execute(c)?;
+                diesel::delete(outbox::table.filter(outbox::id.eq_any(&ids))).execute(c)
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
     /// Inserts messages outside a game move (invitations, deadlines).
     pub async fn enqueue(&self, rows: Vec<OutboxRow>) -> Result<(), StoreError> {
         self.run(move |c| {
