@@ -154,8 +154,7 @@ fn seed_command(c: &Config, o: tilepost::seed::Options) -> ExitCode {
     )
     .map(Arc::new)
     .and_then(|a| {
-        actix_web::rt::System::new()
-            .block_on(a.hash_password(tilepost::seed::PASSWORD.to_string()))
+        actix_web::rt::System::new().block_on(a.hash_password(tilepost::seed::PASSWORD.to_string()))
     }) {
         Ok(h) => h,
         Err(e) => {

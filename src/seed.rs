@@ -1,8 +1,8 @@
 //! `tilepost seed`: fills a database with realistic data, to measure how every request's
 //! cost grows with it (`scripts/scale.py`). Users; games in the states a year of play
 //! leaves (most finished, some running with clocks and deadlines, a few open), each with
-//! a full log the engine made by playing random legal options; the outbox messages their
-//! starts and ends sent; chat. One user, `busy`, sits in up to `busy_games` running games.
+//! a full log the engine made by playing random legal options; the outbox messages of
+//! the last month (turn emails, starts, ends); chat. One user, `busy`, sits in up to `busy_games` running games.
 //!
 //! Deterministic for a given `--seed`: the same rows (but the ids, which are fresh UUIDs).
 
@@ -118,8 +118,12 @@ fn game(i: usize, o: &Options) -> SeedBatch {
         seated.len()
     };
     for (s, u) in seated.iter().take(seats_now).enumerate() {
-        b.seats
-            .push((id.clone(), s as i32, user_id(*u), created + s as i64 * 60_000));
+        b.seats.push((
+            id.clone(),
+            s as i32,
+            user_id(*u),
+            created + s as i64 * 60_000,
+        ));
     }
     let mut row = GameRow {
         id: id.clone(),
@@ -210,30 +214,46 @@ fn game(i: usize, o: &Options) -> SeedBatch {
     row.created_at = start.min(created);
     row.updated_at = last;
     let to = |u: usize| user_id(u);
-    let message = |kind: &str, u: usize, at: i64| OutboxRow {
+    // the outbox keeps a month of messages (TILEPOST_OUTBOX_RETENTION_DAYS): a game's
+    // start and end, and a turn email (about 2.5 kB with its HTML) about every other
+    // decision, for what happened within it
+    let kept = o.now - 30 * DAY;
+    let message = |kind: &str, u: usize, at: i64| {
+        OutboxRow {
         id: format!("msg_{}", uuid::Uuid::new_v4().simple()),
         kind: kind.to_string(),
         user_id: to(u),
         game_id: Some(id.clone()),
-        payload: json!({"type": kind, "timestamp": at, "data": {"game_id": id, "subject": "tilepost", "text": "x".repeat(600)}}).to_string(),
+        payload: json!({"type": kind, "timestamp": at, "data": {"game_id": id, "subject": "tilepost", "text": "x".repeat(800), "html": "x".repeat(1700)}}).to_string(),
         status: OutboxStatus::Dispatched.as_str().to_string(),
         attempts: 1,
         next_attempt_at: at,
         delivered_at: Some(at),
         created_at: at,
+    }
     };
-    for u in &seated {
-        b.outbox.push(message("game.started", *u, start));
+    if start >= kept {
+        for u in &seated {
+            b.outbox.push(message("game.started", *u, start));
+        }
+    }
+    for n in (1..events.len()).step_by(2) {
+        let at = start + step * n as i64;
+        if at >= kept {
+            let u = seated[(n / 2) % seated.len()];
+            b.outbox.push(message("game.turn_started", u, at));
+        }
     }
     if over {
-        for u in &seated {
-            b.outbox.push(message("game.finished", *u, last));
+        if last >= kept {
+            for u in &seated {
+                b.outbox.push(message("game.finished", *u, last));
+            }
         }
     } else if let Some(p) = g.pending() {
         let u = seated[p.player as usize];
         row.current_user_id = Some(user_id(u));
         row.turn_started_at = Some(last);
-        b.outbox.push(message("game.turn_started", u, last));
         if let Some(days) = clock {
             let remind_at = last + days * DAY - DAY;
             b.clocks.push(ClockRow {

@@ -34,9 +34,8 @@ pub async fn sweep(
     let mut out = Swept::default();
     // a turn can be due for a reminder only when its base deadline minus the reminder
     // time has passed; vacations only move deadlines out
-    let mut candidates: Vec<(GameRow, ClockRow)> = store
-        .clocked_turns(now, remind_ms, 1000)
-        .await?;
+    let mut candidates: Vec<(GameRow, ClockRow)> =
+        store.clocked_turns(now, remind_ms, 1000).await?;
     if candidates.is_empty() {
         return Ok(out);
     }

@@ -10,9 +10,9 @@ use diesel::result::Error as DieselError;
 use super::schema::{chat_messages, game_clocks, game_invites, vacations};
 use super::schema::{game_events, game_seats, games, outbox, users};
 use super::{
-    load_game, lock_open_game, AutomationRows, Conflict, DbConn, GameData, GameRecord,
-    GameRow, GameStatus, InviteStatus, OutboxRow, OutboxStatus, SeatInfo, StartPlan, Store,
-    StoreError, TxError,
+    load_game, lock_open_game, AutomationRows, Conflict, DbConn, GameData, GameRecord, GameRow,
+    GameStatus, InviteStatus, OutboxRow, OutboxStatus, SeatInfo, StartPlan, Store, StoreError,
+    TxError,
 };
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]

@@ -44,10 +44,10 @@ pub use digest::DigestUser;
 pub use limits::Written;
 pub use lists::{ChatOrder, GameFilter, GameKey, Page};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
+pub use seed::SeedBatch;
 pub use status::{
     DecidedBy, DeliveryStatus, GameStatus, InvitationState, InviteStatus, OutboxStatus,
 };
-pub use seed::SeedBatch;
 pub use stream::{NewStreamEvent, StreamEvent};
 pub use tokens::{TokenGrant, TokenRow, PERSONAL, SESSION};
 pub use webhooks::*;
