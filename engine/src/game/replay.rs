@@ -77,6 +77,17 @@ impl Game {
                         )));
                     }
                 }
+                if let (Some(_), Some(tile), Action::PlaceTile { .. }) = (&self.hands, tile, action)
+                {
+                    let held = self.hand(self.current);
+                    if self.phase == Phase::PlaceTile
+                        && !held.iter().any(|t| catalog().get(*t).id == *tile)
+                    {
+                        return Err(PlayError::LogMismatch(format!(
+                            "logged tile {tile} is not in the hand"
+                        )));
+                    }
+                }
                 self.step(*player, action, sink).map(|_| ())
             }
         }
