@@ -172,6 +172,45 @@ fn three_tiles_in_hand_scenario_with_exact_scores() {
     t.assert_replays();
 }
 
+/// A tile kept in hand can stop fitting: Red's all-city C fits when drawn, but Blue
+/// closes the only open city; with the pile empty Red's hand holds C alone, which is
+/// shown and removed (`unplaceable_tile = removed`), and Red is passed over.
+#[test]
+fn a_hand_that_no_longer_fits_is_shown_and_emptied() {
+    let mut t = game(
+        "2",
+        &["base/C", "base/U", "base/E", "base/B", "base/B", "base/B"],
+    );
+    assert_eq!(t.hand(), vec!["base/C", "base/U"]);
+    t.place_tile("base/U", 1, 0, 0).pass();
+    assert_eq!(t.hand(), vec!["base/E", "base/B"]);
+    t.place_tile("base/E", 0, 1, 180).pass();
+    // Red: C fits nowhere now, B does: C stays in hand
+    assert_eq!(t.hand(), vec!["base/C", "base/B"]);
+    assert_eq!(
+        t.game.tiles_to_place(),
+        vec![tile("base/C"), tile("base/B")]
+    );
+    assert!(t.game.placements().iter().all(|p| p.tile == tile("base/B")));
+    assert!(matches!(
+        t.try_place_tile("base/C", 0, -1, 0),
+        Err(PlayError::TileDoesNotFit { .. })
+    ));
+    t.place_tile("base/B", 0, -1, 0).pass();
+    assert_eq!(t.hand(), vec!["base/B", "base/B"]);
+    t.place(1, -1, 0).pass();
+    // Red's hand (C alone) fits nowhere: shown, removed, and Blue plays on
+    assert!(t
+        .last
+        .iter()
+        .any(|e| matches!(e, Effect::TileDiscarded { tile } if tile == "base/C")));
+    assert_eq!(t.current(), BLUE);
+    assert_eq!(t.game.hand_sizes(), vec![0, 1]);
+    t.place(-1, -1, 0).pass();
+    assert!(t.is_over());
+    t.assert_replays();
+}
+
 #[test]
 fn a_player_who_leaves_puts_the_hand_back_in_the_box() {
     let mut t = Table::with_rules(
