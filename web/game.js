@@ -539,6 +539,7 @@ export async function gamePage(ctx, id) {
       const g = p.goods;
       if (g && g.wine + g.grain + g.cloth > 0) extra.push(t("scores.goods", { wine: g.wine, grain: g.grain, cloth: g.cloth }));
       if (p.gold) extra.push(t("scores.gold", { count: p.gold }));
+      if (typeof p.hand === "number") extra.push(t("scores.hand", { count: p.hand }));
       if (p.track && p.track.length > 1) extra.push(t("scores.track", { meeple: p.track[0], messenger: p.track[1] }));
       if (p.robber != null) extra.push(t("scores.robber", { space: p.robber }));
       if (p.abbey) extra.push(t("scores.abbey"));
