@@ -359,8 +359,8 @@ export async function gamePage(ctx, id) {
       send.addEventListener("click", () => {
         const q = current();
         if (!q) return;
-        const place = { type: "place_tile", x: q.x, y: q.y, rotation: q.rotation };
-        if (q.tile) place.tile = q.tile;
+        // with tiles in hand the placement names its tile
+        const place = { type: "place_tile", x: q.x, y: q.y, rotation: q.rotation, ...(q.tile ? { tile: q.tile } : {}) };
         submit([
           place,
           choice ? { type: "place_figure", figure: choice.figure, spot: choice.spot } : { type: "pass" },
