@@ -34,8 +34,8 @@ pub enum Event {
         rules: RuleValues,
     },
     /// A player's decision: the action as the engine accepted it (its spots named as the
-    /// engine names them, the feature a choice picked by the position and spot listed, a
-    /// placement naming the tile placed, the same as `tile`).
+    /// engine names them, the feature a choice picked by the position and spot listed; a
+    /// placement names no tile: the tile placed is `tile`).
     Decided {
         player: u8,
         action: Action,
@@ -348,9 +348,9 @@ impl Event {
         };
         m.insert("type".into(), serde_json::Value::String(name.into()));
         let mut action = Action::deserialize(v)?;
-        // a placement's tile is stored once: the action names the tile the event names
+        // a placement's tile is stored once, as the event's: the action names none
         if let Action::PlaceTile { tile: named, .. } = &mut action {
-            named.clone_from(&tile);
+            *named = None;
         }
         Ok(Event::Decided {
             player,
@@ -465,7 +465,7 @@ mod tests {
                     x: 1,
                     y: 0,
                     rotation: crate::geometry::Rotation::quarter_turns(1),
-                    tile: Some("base/D".into()),
+                    tile: None,
                 },
                 tile: Some("base/D".into()),
                 declined: None,

@@ -25,16 +25,16 @@ impl Game {
             Done::AsPosted => action.clone(),
             Done::As(a) => a,
             Done::Tile(t) => {
-                // the placement names its tile (stored once, under the event's `tile`)
-                let id = catalog().get(t).id.clone();
+                // the tile placed is the event's `tile` (stored once: the action's own
+                // `tile` would share its key, so the recorded action names none)
                 let mut action = action.clone();
                 if let Action::PlaceTile { tile, .. } = &mut action {
-                    *tile = Some(id.clone());
+                    *tile = None;
                 }
                 return Ok(Event::Decided {
                     player,
                     action,
-                    tile: Some(id),
+                    tile: Some(catalog().get(t).id.clone()),
                     declined: None,
                 });
             }

@@ -88,6 +88,26 @@ impl Game {
                         )));
                     }
                 }
+                // with tiles in hand the placement is of the logged tile
+                if let (
+                    Some(_),
+                    Some(t),
+                    Action::PlaceTile {
+                        x,
+                        y,
+                        rotation,
+                        tile: None,
+                    },
+                ) = (&self.hands, tile, action)
+                {
+                    let named = Action::PlaceTile {
+                        x: *x,
+                        y: *y,
+                        rotation: *rotation,
+                        tile: Some(t.clone()),
+                    };
+                    return self.step(*player, &named, sink).map(|_| ());
+                }
                 self.step(*player, action, sink).map(|_| ())
             }
         }
