@@ -77,6 +77,8 @@ export async function gamePage(ctx, id) {
   let sel = null;
   /** The figure chosen for it: {spot, figure} or null (no figure). */
   let choice = null;
+  /** House rule tiles_in_hand: the tile of the hand being placed. */
+  let handTile = null;
   let sending = false;
 
   const h1 = el("h1", {}, t("game.title", { game: id.slice(0, 8) }));
@@ -96,11 +98,23 @@ export async function gamePage(ctx, id) {
   const myTurn = () => Boolean(view && view.pending && me && view.pending.username === me);
   const nameOf = (s) => (view && view.players.find((p) => p.seat === s)?.username) || t("game.seat", { seat: Number(s) + 1 });
 
-  /** Candidate cells of the drawn tile: "x,y" → placements there. */
+  /** The tile to place: the drawn tile, or the chosen tile of the hand (tiles_in_hand). */
+  function tileToPlace() {
+    if (view && view.pending && view.pending.tile) return view.pending.tile;
+    const hand = (view && view.hand) || [];
+    if (hand.includes(handTile)) return handTile;
+    // the first tile of the hand that fits somewhere
+    const fits = placements ? hand.find((id) => placements.placements.some((p) => p.tile === id)) : undefined;
+    return fits || hand[0] || null;
+  }
+
+  /** Candidate cells of the tile to place: "x,y" → placements there. */
   function candidates() {
     const m = new Map();
     if (!placements) return m;
+    const tile = tileToPlace();
     for (const p of placements.placements) {
+      if (p.tile && p.tile !== tile) continue;
       const k = `${p.x},${p.y}`;
       if (!m.has(k)) m.set(k, []);
       m.get(k).push(p);
@@ -155,6 +169,7 @@ export async function gamePage(ctx, id) {
       }
     }
     turnline.append(` ${t("game.tiles-left", { count: v.tiles_left })}`);
+    if (v.hand && v.hand.length) turnline.append(` ${t("game.hand", { tiles: v.hand.join(", ") })}`);
     const rules = Object.entries(v.rules || {});
     if (rules.length) turnline.append(" ", el("span", { class: "house-rules" }, t("game.house-rules", { rules: rules.map(([k, x]) => `${k.replace(/_/g, " ")}: ${x}`).join(", ") })));
     if (!me) {
@@ -187,7 +202,7 @@ export async function gamePage(ctx, id) {
         board: view.board,
         players: view.players,
         candidates: yours ? candidates() : undefined,
-        preview: yours && p ? { x: p.x, y: p.y, rotation: p.rotation, tile: view.pending.tile, spots: p.spots } : null,
+        preview: yours && p ? { x: p.x, y: p.y, rotation: p.rotation, tile: p.tile || view.pending.tile, spots: p.spots } : null,
         spotsAt: figureDecision(),
         choice,
         last: lastPlaced(),
@@ -285,9 +300,10 @@ export async function gamePage(ctx, id) {
 
   function placeTilePanel() {
     const p = current();
-    const tileImg = el("img", { class: "drawn", src: api.tileSvg(view.pending.tile, 160), alt: t("move.drawn-alt", { tile: view.pending.tile }) });
+    const tile = tileToPlace();
+    const tileImg = el("img", { class: "drawn", src: api.tileSvg(tile, 160), alt: t("move.drawn-alt", { tile }) });
     if (p) tileImg.style.transform = `rotate(${p.rotation}deg)`;
-    const n = placements.placements.length;
+    const n = candidates().size;
     const intro = p
       ? t("move.at", { x: p.x, y: p.y, rotation: p.rotation })
       : n
@@ -295,6 +311,23 @@ export async function gamePage(ctx, id) {
         : t("move.fits-nowhere");
     const box = el("div", { class: "move" }, el("div", { class: "drawnbox" }, tileImg), el("div", {}, el("p", { class: "intro" }, intro)));
     const body = /** @type {HTMLElement} */ (box.lastChild);
+    const kinds = [...new Set(view.hand || [])];
+    if (kinds.length > 1) {
+      // tiles in hand: choose the tile to place
+      const fs = el("fieldset", { class: "hand" }, el("legend", {}, t("move.hand")));
+      for (const id of kinds) {
+        const input = el("input", { type: "radio", name: "hand", value: id, checked: id === tile, "data-focus": `hand:${id}` });
+        input.addEventListener("change", () => {
+          handTile = id;
+          sel = null;
+          choice = null;
+          renderMove();
+          renderBoard();
+        });
+        fs.append(el("label", { class: "check" }, input, " ", el("img", { src: api.tileSvg(id, 48), alt: "" }), ` ${id}`));
+      }
+      body.append(fs);
+    }
     if (p) {
       const turns = candidates().get(`${p.x},${p.y}`)?.length || 1;
       const turn = el("button", { type: "button", "data-focus": "turn", disabled: turns < 2, "aria-keyshortcuts": "R" }, t("move.turn"));
@@ -328,8 +361,10 @@ export async function gamePage(ctx, id) {
       send.addEventListener("click", () => {
         const q = current();
         if (!q) return;
+        // with tiles in hand the placement names its tile
+        const place = { type: "place_tile", x: q.x, y: q.y, rotation: q.rotation, ...(q.tile ? { tile: q.tile } : {}) };
         submit([
-          { type: "place_tile", x: q.x, y: q.y, rotation: q.rotation },
+          place,
           choice ? { type: "place_figure", figure: choice.figure, spot: choice.spot } : { type: "pass" },
         ]);
       });
@@ -506,6 +541,7 @@ export async function gamePage(ctx, id) {
       const g = p.goods;
       if (g && g.wine + g.grain + g.cloth > 0) extra.push(t("scores.goods", { wine: g.wine, grain: g.grain, cloth: g.cloth }));
       if (p.gold) extra.push(t("scores.gold", { count: p.gold }));
+      if (typeof p.hand === "number") extra.push(t("scores.hand", { count: p.hand }));
       if (p.track && p.track.length > 1) extra.push(t("scores.track", { meeple: p.track[0], messenger: p.track[1] }));
       if (p.robber != null) extra.push(t("scores.robber", { space: p.robber }));
       if (p.abbey) extra.push(t("scores.abbey"));

@@ -34,7 +34,7 @@ use crate::geometry::Rotation;
     )
 )]
 pub enum Action {
-    /// Place the drawn tile.
+    /// Place the drawn tile (with the house rule `tiles_in_hand`, a tile of the hand).
     PlaceTile {
         x: i32,
         y: i32,
@@ -44,6 +44,12 @@ pub enum Action {
             schema(value_type = u16, minimum = 0, maximum = 270, multiple_of = 90)
         )]
         rotation: Rotation,
+        /// The catalog id of the tile to place: one of the player's hand (house rule
+        /// `tiles_in_hand`), needed when the hand holds tiles of more than one type; when
+        /// given with a single drawn tile it must name that tile.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(max_length = 32))]
+        tile: Option<String>,
     },
     /// Put a figure on the tile just placed.
     PlaceFigure {
@@ -231,6 +237,7 @@ mod tests {
             x: 1,
             y: -2,
             rotation: Rotation::quarter_turns(1),
+            tile: None,
         };
         assert_eq!(a.name(), "place_tile");
         assert_eq!(Action::MessageTwoPoints.name(), "message_two_points");
@@ -261,7 +268,8 @@ mod tests {
             Action::PlaceTile {
                 x: 1,
                 y: 0,
-                rotation: Rotation::quarter_turns(1)
+                rotation: Rotation::quarter_turns(1),
+                tile: None,
             }
         );
         for bad in [
@@ -286,8 +294,18 @@ mod tests {
                     x: 1,
                     y: -2,
                     rotation: Rotation::quarter_turns(3),
+                    tile: None,
                 },
                 r#"{"type":"place_tile","x":1,"y":-2,"rotation":270}"#,
+            ),
+            (
+                Action::PlaceTile {
+                    x: 0,
+                    y: 1,
+                    rotation: Rotation::quarter_turns(0),
+                    tile: Some("base/D".into()),
+                },
+                r#"{"type":"place_tile","x":0,"y":1,"rotation":0,"tile":"base/D"}"#,
             ),
             (
                 Action::PlaceFigure {

@@ -181,6 +181,13 @@ pub enum PlayError {
     NotInGame(u8),
     #[error("the log does not match the game: {0}")]
     LogMismatch(String),
+    /// House rule `tiles_in_hand`: the named tile is not the drawn tile nor in the hand.
+    #[error("tile {0} is not in your hand")]
+    TileNotInHand(String),
+    /// House rule `tiles_in_hand`: the hand holds tiles of several types and the action
+    /// names none.
+    #[error("your hand holds several kinds of tile: name the one to place (tile)")]
+    TileNotNamed,
     /// A move went on after an action that drew a tile, rolled the die or drew a message
     /// (see `Game::play_move`).
     #[error("a move ends with the action that draws a tile, rolls the die or draws a message: send the actions after it as a new move")]
@@ -215,6 +222,8 @@ impl PlayError {
         "victim-not-allowed",
         "message-not-allowed",
         "move-past-hidden-information",
+        "tile-not-in-hand",
+        "tile-not-named",
     ];
 
     /// Stable kebab-case code for clients.
@@ -248,6 +257,8 @@ impl PlayError {
             PlayError::NotInGame(_) => "not-in-game",
             PlayError::LogMismatch(_) => "log-mismatch",
             PlayError::MovePastHiddenInformation => "move-past-hidden-information",
+            PlayError::TileNotInHand(_) => "tile-not-in-hand",
+            PlayError::TileNotNamed => "tile-not-named",
         }
     }
 }

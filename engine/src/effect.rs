@@ -13,7 +13,12 @@ use crate::geometry::Pos;
 pub enum Effect {
     /// A player's turn began with this tile drawn.
     TileDrawn { player: u8, tile: String },
-    /// A drawn tile fitted nowhere and was removed from the game.
+    /// House rule `tiles_in_hand`: a tile was drawn into the player's hand. The tile is
+    /// hidden information: only that player may be shown it.
+    TileToHand { player: u8, tile: String },
+    /// A drawn tile fitted nowhere and was removed from the game (with the house rule
+    /// `tiles_in_hand` also a tile of a hand that fits nowhere, or the hand of a player
+    /// who left, shown as it leaves the game).
     TileDiscarded { tile: String },
     /// House rule `unplaceable_tile = reshuffled`: a drawn tile fitted nowhere and went
     /// back into the pile, which was shuffled again.

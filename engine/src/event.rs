@@ -34,7 +34,8 @@ pub enum Event {
         rules: RuleValues,
     },
     /// A player's decision: the action as the engine accepted it (its spots named as the
-    /// engine names them, the feature a choice picked by the position and spot listed).
+    /// engine names them, the feature a choice picked by the position and spot listed; a
+    /// placement names no tile: the tile placed is `tile`).
     Decided {
         player: u8,
         action: Action,
@@ -346,7 +347,11 @@ impl Event {
             None
         };
         m.insert("type".into(), serde_json::Value::String(name.into()));
-        let action = Action::deserialize(v)?;
+        let mut action = Action::deserialize(v)?;
+        // a placement's tile is stored once, as the event's: the action names none
+        if let Action::PlaceTile { tile: named, .. } = &mut action {
+            *named = None;
+        }
         Ok(Event::Decided {
             player,
             action,
@@ -459,7 +464,8 @@ mod tests {
                 action: Action::PlaceTile {
                     x: 1,
                     y: 0,
-                    rotation: crate::geometry::Rotation::quarter_turns(1)
+                    rotation: crate::geometry::Rotation::quarter_turns(1),
+                    tile: None,
                 },
                 tile: Some("base/D".into()),
                 declined: None,

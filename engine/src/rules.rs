@@ -142,6 +142,27 @@ choice!(
     }
 );
 
+choice!(
+    /// How many drawn tiles each player holds (and chooses from on their turn).
+    TilesInHand {
+        /// The standard rules: the drawn tile is played at once.
+        One = "1",
+        Two = "2",
+        Three = "3",
+    }
+);
+
+impl TilesInHand {
+    /// The number of tiles a hand holds.
+    pub fn count(self) -> usize {
+        match self {
+            TilesInHand::One => 1,
+            TilesInHand::Two => 2,
+            TilesInHand::Three => 3,
+        }
+    }
+}
+
 impl On {
     pub fn on(self) -> bool {
         self == On::Yes
@@ -186,6 +207,9 @@ pub struct HouseRules {
     pub flier_landing: FlierLanding,
     /// `magic_meeting` (Mage & Witch)
     pub magic_meeting: MagicMeeting,
+    /// `tiles_in_hand`: each player holds this many drawn tiles, hidden from the others,
+    /// and plays one of them per turn.
+    pub tiles_in_hand: TilesInHand,
 }
 
 /// One entry of the variant table: name, expansion, description, values, and the
@@ -309,6 +333,14 @@ const VARIANTS: &[Variant] = &[
         magic_meeting: MagicMeeting,
         "When the mage and the witch meet in one feature, one of them moves to another \
          feature (move) or is set aside (remove)."
+    ),
+    variant!(
+        "tiles_in_hand",
+        None,
+        tiles_in_hand: TilesInHand,
+        "Each player holds this many drawn tiles (1, 2 or 3), hidden from the others, and \
+         places one of them per turn; the hand is filled up from the pile at the start of \
+         the turn. The game ends when the pile and every hand are empty."
     ),
 ];
 

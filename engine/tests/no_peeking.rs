@@ -14,6 +14,7 @@ fn tile(x: i32, y: i32, degrees: i64) -> Action {
         x,
         y,
         rotation: Rotation::from_degrees(degrees).expect("a right angle"),
+        tile: None,
     }
 }
 

@@ -54,6 +54,7 @@ fn random_action(rng: &mut Rng) -> Action {
                 x,
                 y,
                 rotation: Rotation::from_degrees(90 * rng.below(4) as i64).expect("right angle"),
+                tile: None,
             }
         }
         2 => Action::PlaceFigure {

@@ -13,7 +13,7 @@ use tilepost_engine::expansions::minis::{CropMode, MagicFigure};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{
     rule_catalog, Action, Declined, Effect, Event, Expansion, FigureKind, Game, GameConfig,
-    HouseRules, Phase, PlayError, Pos, Rotation, TileType,
+    HouseRules, Phase, PlayError, Pos, Rotation, TileType, TileTypeId,
 };
 
 /// Games per run; `TILEPOST_PROPERTY_GAMES` raises it for a longer soak.
@@ -49,6 +49,18 @@ fn tile_action(p: Pos, r: Rotation) -> Action {
         x: p.x,
         y: p.y,
         rotation: r,
+        tile: None,
+    }
+}
+
+/// A tile action naming `tile` when the game plays with tiles in hand (as listed).
+fn tile_action_of(game: &Game, tile: TileTypeId, p: Pos, r: Rotation) -> Action {
+    Action::PlaceTile {
+        x: p.x,
+        y: p.y,
+        rotation: r,
+        tile: (game.house_rules().tiles_in_hand.count() > 1)
+            .then(|| tilepost_engine::catalog().get(tile).id.clone()),
     }
 }
 
@@ -91,16 +103,35 @@ fn around_board(game: &Game) -> (i32, i32, i32, i32) {
 /// around the board, and after each accepted placement it accepts exactly the figures
 /// `placements()` listed for it.
 fn check_placements_exhaustively(game: &Game) {
+    for tile in game.tiles_to_place() {
+        check_tile_placements_exhaustively(game, tile);
+    }
+}
+
+/// [`check_placements_exhaustively`] for one tile that may be placed (the drawn tile or a
+/// tile of the hand).
+fn check_tile_placements_exhaustively(game: &Game, tile: TileTypeId) {
     let p = game.pending().unwrap();
+    let id = &tilepost_engine::catalog().get(tile).id;
     let listed: BTreeSet<(Pos, Rotation)> = game
         .legal_actions()
         .into_iter()
-        .map(|a| match a {
-            Action::PlaceTile { x, y, rotation } => (Pos::new(x, y), rotation),
+        .filter_map(|a| match a {
+            Action::PlaceTile {
+                x,
+                y,
+                rotation,
+                tile: named,
+            } => (named.is_none() || named.as_ref() == Some(id))
+                .then_some((Pos::new(x, y), rotation)),
             other => panic!("{other:?} listed in the tile phase"),
         })
         .collect();
-    let placements = game.placements();
+    let placements: Vec<_> = game
+        .placements()
+        .into_iter()
+        .filter(|pl| pl.tile == tile)
+        .collect();
     assert_eq!(
         placements
             .iter()
@@ -108,7 +139,7 @@ fn check_placements_exhaustively(game: &Game) {
             .collect::<BTreeSet<_>>(),
         listed
     );
-    let tt = tilepost_engine::catalog().get(p.tile.unwrap());
+    let tt = tilepost_engine::catalog().get(tile);
     let names = spot_names(tt);
     let (x0, x1, y0, y1) = around_board(game);
     let mut accepted = BTreeSet::new();
@@ -117,7 +148,7 @@ fn check_placements_exhaustively(game: &Game) {
         for y in y0..=y1 {
             for r in Rotation::ALL {
                 let pos = Pos::new(x, y);
-                let Ok(_) = probe.play(p.player, &tile_action(pos, r)) else {
+                let Ok(_) = probe.play(p.player, &tile_action_of(game, tile, pos, r)) else {
                     continue;
                 };
                 accepted.insert((pos, r));
@@ -248,7 +279,28 @@ fn check_unlisted_refused(game: &mut Game, actions: &[Action], rng: &mut Rng) {
         0 => {
             let x = x0 - 1 + rng.below((x1 - x0 + 3) as u64) as i32;
             let y = y0 - 1 + rng.below((y1 - y0 + 3) as u64) as i32;
-            tile_action(Pos::new(x, y), Rotation::ALL[rng.below(4) as usize])
+            let (pos, r) = (Pos::new(x, y), Rotation::ALL[rng.below(4) as usize]);
+            let in_hand = game.tiles_to_place();
+            if !in_hand.is_empty() && rng.below(2) == 0 {
+                tile_action_of(
+                    game,
+                    in_hand[rng.below(in_hand.len() as u64) as usize],
+                    pos,
+                    r,
+                )
+            } else if rng.below(4) == 0 {
+                // a tile nobody holds, named
+                let any = tilepost_engine::catalog().tiles.len() as u64;
+                let t = TileTypeId(rng.below(any) as u16);
+                Action::PlaceTile {
+                    x,
+                    y,
+                    rotation: r,
+                    tile: Some(tilepost_engine::catalog().get(t).id.clone()),
+                }
+            } else {
+                tile_action(pos, r)
+            }
         }
         1 => {
             let names = match game.placed_tile() {
@@ -431,6 +483,7 @@ fn robber_tie(seed: u64) -> Scripted {
         x,
         y,
         rotation: Rotation::quarter_turns(q),
+        tile: None,
     };
     let follower = |spot: &str| Action::PlaceFigure {
         figure: FigureKind::Follower,
@@ -503,7 +556,14 @@ fn play_game(
     let start_supply = game.players()[0].supply;
     assert!(game.players().iter().all(|p| p.supply == start_supply));
     // the start tile, the drawn tile and the pile
-    let tiles_in_game = game.board().len() + 1 + game.tiles_left();
+    let hands = game.hand_sizes();
+    let tiles_in_game = game.board().len()
+        + game.tiles_left()
+        + if hands.is_empty() {
+            1
+        } else {
+            hands.iter().sum()
+        };
     if base_only {
         assert_eq!(tiles_in_game, 72);
         assert_eq!(start_supply[FigureKind::Follower as usize], 7);
@@ -582,12 +642,30 @@ fn play_game(
         assert!(!actions.is_empty());
         match p.phase {
             Phase::PlaceTile => {
-                let mut pr = Vec::new();
-                game.placements_into(&mut pr);
+                if game.house_rules().tiles_in_hand.count() == 1 {
+                    let mut pr = Vec::new();
+                    game.placements_into(&mut pr);
+                    assert_eq!(
+                        actions,
+                        pr.iter()
+                            .map(|(pos, r)| tile_action(*pos, *r))
+                            .collect::<Vec<_>>()
+                    );
+                } else {
+                    let hand = game.hand(p.player);
+                    assert!(!hand.is_empty());
+                    assert!(hand.len() <= game.house_rules().tiles_in_hand.count());
+                    assert_eq!(
+                        p.tile, None,
+                        "the hand is not shown in the pending decision"
+                    );
+                    assert!(game.tiles_to_place().iter().all(|t| hand.contains(t)));
+                }
                 assert_eq!(
                     actions,
-                    pr.iter()
-                        .map(|(pos, r)| tile_action(*pos, *r))
+                    game.placements()
+                        .iter()
+                        .map(|pl| tile_action_of(&game, pl.tile, pl.pos, pl.rotation))
                         .collect::<Vec<_>>()
                 );
                 if step >= exhaustive_at && step < exhaustive_at + 2 {
@@ -743,6 +821,28 @@ fn play_game(
             Action::MessageFeature { .. } | Action::MessageFollower { .. } => {
                 assert_eq!(recorded.name(), action.name())
             }
+            // a placement is recorded without its tile: the event names it
+            Action::PlaceTile {
+                x,
+                y,
+                rotation,
+                tile: named,
+            } => {
+                let Action::PlaceTile {
+                    x: rx,
+                    y: ry,
+                    rotation: rr,
+                    tile: rt,
+                } = recorded
+                else {
+                    panic!("{action:?} recorded as {recorded:?}")
+                };
+                assert_eq!((rx, ry, rr), (x, y, rotation));
+                assert_eq!(*rt, None, "the event's tile names the tile placed");
+                if named.is_some() {
+                    assert_eq!(tile, named);
+                }
+            }
             _ => assert_eq!(recorded, action),
         }
         let expected_decline = match (action, p.phase) {
@@ -757,11 +857,12 @@ fn play_game(
             _ => None,
         };
         assert_eq!(*declined, expected_decline);
-        if let Action::PlaceTile { .. } = action {
-            assert_eq!(
-                tile.as_deref(),
-                Some(tilepost_engine::catalog().get(p.tile.unwrap()).id.as_str())
-            );
+        if let Action::PlaceTile { tile: named, .. } = action {
+            let expected = match named {
+                Some(id) => id.clone(),
+                None => tilepost_engine::catalog().get(p.tile.unwrap()).id.clone(),
+            };
+            assert_eq!(tile.as_deref(), Some(expected.as_str()));
         } else {
             assert_eq!(*tile, None);
         }
@@ -809,6 +910,7 @@ fn play_game(
     assert_eq!(game.version() as usize, log.len());
     if !resigned {
         assert_eq!(game.tiles_left(), 0);
+        assert!(game.hand_sizes().iter().all(|n| *n == 0), "a hand left");
         assert_eq!(game.board().len() - abbeys + discarded, tiles_in_game);
     }
     let ranking = game.ranking();
@@ -978,11 +1080,21 @@ fn arb_event() -> impl Strategy<Value = Event> {
                     rules,
                 }
             }),
-        (any::<u8>(), arb_action(), text).prop_map(|(player, action, tile)| Event::Decided {
-            player,
-            tile: matches!(action, Action::PlaceTile { .. }).then_some(tile),
-            declined: None,
-            action,
+        (any::<u8>(), arb_action(), text).prop_map(|(player, mut action, tile)| {
+            // a stored placement names its tile once, as the event's: the action none
+            let tile = match &mut action {
+                Action::PlaceTile { tile: named, .. } => {
+                    *named = None;
+                    Some(tile)
+                }
+                _ => None,
+            };
+            Event::Decided {
+                player,
+                tile,
+                declined: None,
+                action,
+            }
         }),
         (any::<u8>(), 0usize..Declined::ALL.len()).prop_map(|(player, k)| Event::Decided {
             player,
@@ -1003,11 +1115,18 @@ fn arb_event() -> impl Strategy<Value = Event> {
 
 fn arb_action() -> impl Strategy<Value = Action> {
     prop_oneof![
-        (any::<i32>(), any::<i32>(), 0u8..4).prop_map(|(x, y, q)| Action::PlaceTile {
-            x,
-            y,
-            rotation: Rotation::quarter_turns(q),
-        }),
+        (
+            any::<i32>(),
+            any::<i32>(),
+            0u8..4,
+            proptest::option::of("[a-z]{1,4}/[A-Z0-9-]{1,8}")
+        )
+            .prop_map(|(x, y, q, tile)| Action::PlaceTile {
+                x,
+                y,
+                rotation: Rotation::quarter_turns(q),
+                tile,
+            }),
         (0usize..8, "\\PC{0,8}").prop_map(|(k, spot)| Action::PlaceFigure {
             figure: FigureKind::ALL[k],
             spot,

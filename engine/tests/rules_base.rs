@@ -664,6 +664,7 @@ fn refused_placements_say_why_and_change_nothing() {
         x,
         y,
         rotation: Rotation::from_degrees(r).unwrap(),
+        tile: None,
     };
     assert_eq!(
         t.try_play_as(BLUE, tile(0, 1, 180)),
@@ -790,7 +791,8 @@ fn actions_are_read_strictly_from_json() {
         Action::PlaceTile {
             x: -3,
             y: 2,
-            rotation: Rotation::from_degrees(270).unwrap()
+            rotation: Rotation::from_degrees(270).unwrap(),
+            tile: None,
         }
     );
     let fig: Action =
@@ -1021,6 +1023,8 @@ fn every_error_code_is_listed() {
         E::NotInGame(3),
         E::LogMismatch(String::new()),
         E::MovePastHiddenInformation,
+        E::TileNotInHand("base/D".into()),
+        E::TileNotNamed,
     ];
     let mut seen = std::collections::BTreeSet::new();
     for e in &all {

@@ -45,6 +45,7 @@ fn the_catalog_lists_every_variant_with_its_values_and_default() {
             "barn",
             "flier_landing",
             "magic_meeting",
+            "tiles_in_hand",
         ]
     );
     let standard = HouseRules::default();

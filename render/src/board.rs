@@ -107,7 +107,9 @@ fn board_doc(game: &Game, opts: &BoardOptions, mut layers: Option<&mut Layers>) 
     let tiles = board.tiles();
     let pending = game.pending();
     let drawn = pending.and_then(|p| p.tile);
-    let placements = if opts.ghosts && game.phase() == Phase::PlaceTile {
+    // the drawn tile's placements (none with the house rule `tiles_in_hand`: the hand is
+    // its player's alone, and a picture is public)
+    let placements = if opts.ghosts && game.phase() == Phase::PlaceTile && drawn.is_some() {
         game.placements()
     } else {
         Vec::new()

@@ -240,6 +240,7 @@ pub async fn create_game(
         actix_web::http::StatusCode::CREATED,
         &data,
         game.as_deref(),
+        Some(&me.id),
     )
     .await?;
     if let Ok(v) = header::HeaderValue::from_str(&format!("/v1/games/{}", row.id)) {
@@ -392,6 +393,13 @@ pub async fn list_games(
     }))
 }
 
+/// The signed-in caller of a read that anonymous readers may make too: a missing, expired
+/// or bad token reads as anonymous (the answer then shows no hand of house rule
+/// `tiles_in_hand`).
+fn signed_in(viewer: Result<MaybeUser, ApiError>) -> Option<CurrentUser> {
+    viewer.ok().and_then(|m| m.0)
+}
+
 /// A game's state.
 #[utoipa::path(
     operation_id = "get_game",
@@ -412,10 +420,13 @@ pub async fn list_games(
 pub async fn get_game(
     st: web::Data<AppState>,
     req: HttpRequest,
+    viewer: Result<MaybeUser, ApiError>,
     id: GameId,
 ) -> Result<HttpResponse, ApiError> {
+    let viewer = signed_in(viewer);
+    let me = viewer.as_ref().map(|u| u.id.as_str());
     let data = load::load_data(&st, &id, false).await?;
-    let tag = load::etag(&data.game, data.seats.len());
+    let tag = load::viewer_etag(&data, me);
     if let Some(inm) = req
         .headers()
         .get(header::IF_NONE_MATCH)
@@ -432,7 +443,14 @@ pub async fn get_game(
         }
     }
     let (data, game) = load::state_of(&st, data).await?;
-    view_response(&st, actix_web::http::StatusCode::OK, &data, game.as_deref()).await
+    view_response(
+        &st,
+        actix_web::http::StatusCode::OK,
+        &data,
+        game.as_deref(),
+        me,
+    )
+    .await
 }
 
 /// Every legal placement of the drawn tile, with the spots where a figure may go.
@@ -442,7 +460,7 @@ pub async fn get_game(
     params(("id" = String, Path, description = "Game id")),
     security((), ("bearer" = ["game:read"])),
     responses(
-        (status = 200, description = "The placements (empty when no tile is to be placed)", body = PlacementsView),
+        (status = 200, description = "The placements (empty when no tile is to be placed; with the house rule `tiles_in_hand` empty for everyone but the signed-in player choosing, since they list the hand)", body = PlacementsView),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
     )
@@ -450,15 +468,19 @@ pub async fn get_game(
 #[get("/games/{id}/placements")]
 pub async fn list_placements(
     st: web::Data<AppState>,
+    viewer: Result<MaybeUser, ApiError>,
     id: GameId,
 ) -> Result<HttpResponse, ApiError> {
     let (data, game) = load_state(&st, &id).await?;
     let game = require_started(&data, game)?;
+    let viewer = signed_in(viewer);
+    let me = viewer.as_ref().map(|u| u.id.as_str());
+    let seat = views::viewer_seat(&data.seats, me);
     Ok(HttpResponse::Ok().json(PlacementsView {
         game_id: data.game.id.clone(),
         version: data.game.version,
         pending: views::pending_view(&game, &data.seats),
-        placements: views::placements_view(&game),
+        placements: views::placements_view(&game, seat),
     }))
 }
 
@@ -469,19 +491,30 @@ pub async fn list_placements(
     params(("id" = String, Path, description = "Game id")),
     security((), ("bearer" = ["game:read"])),
     responses(
-        (status = 200, description = "The pending decision and its options (none once the game is over)", body = ActionsView),
+        (status = 200, description = "The pending decision and its options (none once the game is over; with the house rule `tiles_in_hand` a tile decision's options are shown to the signed-in player choosing alone, since they list the hand)", body = ActionsView),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/actions")]
-pub async fn list_actions(st: web::Data<AppState>, id: GameId) -> Result<HttpResponse, ApiError> {
+pub async fn list_actions(
+    st: web::Data<AppState>,
+    viewer: Result<MaybeUser, ApiError>,
+    id: GameId,
+) -> Result<HttpResponse, ApiError> {
     let (data, game) = load_state(&st, &id).await?;
     let game = require_started(&data, game)?;
+    let viewer = signed_in(viewer);
+    let me = viewer.as_ref().map(|u| u.id.as_str());
+    let seat = views::viewer_seat(&data.seats, me);
     Ok(HttpResponse::Ok().json(ActionsView {
         game_id: data.game.id.clone(),
         version: data.game.version,
         pending: views::pending_view(&game, &data.seats),
-        actions: game.legal_actions(),
+        actions: if views::options_visible(&game, seat) {
+            game.legal_actions()
+        } else {
+            Vec::new()
+        },
     }))
 }

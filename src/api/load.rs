@@ -88,22 +88,46 @@ pub fn etag(row: &GameRow, seats: usize) -> String {
     }
 }
 
+/// The game view as the signed-in caller `viewer` (if any) may see it, with its ETag.
 pub async fn view_response(
     st: &AppState,
     status: actix_web::http::StatusCode,
     data: &GameData,
     game: Option<&Game>,
+    viewer: Option<&str>,
 ) -> Result<HttpResponse, ApiError> {
-    let mut view = views::game_view(&data.game, &data.seats, game);
+    let mut view = views::game_view(&data.game, &data.seats, game, viewer);
     decorate(st, &mut view, data).await?;
     Ok(HttpResponse::build(status)
-        .insert_header((header::ETAG, etag(&data.game, data.seats.len())))
+        .insert_header((header::ETAG, viewer_etag(data, viewer)))
         .json(view))
 }
 
-pub async fn current_view(st: &AppState, id: &GameId) -> Result<HttpResponse, ApiError> {
+/// The ETag of the game view for `viewer`: the version, and with the house rule
+/// `tiles_in_hand` (where the view shows the caller's own hand) the caller's seat too.
+pub fn viewer_etag(data: &GameData, viewer: Option<&str>) -> String {
+    let tag = etag(&data.game, data.seats.len());
+    if !data.game.rules.contains_key("tiles_in_hand") {
+        return tag;
+    }
+    let seat = views::viewer_seat(&data.seats, viewer).map_or(-1, i32::from);
+    format!("{}.s{seat}\"", tag.trim_end_matches('"'))
+}
+
+pub async fn current_view(
+    st: &AppState,
+    id: &GameId,
+    viewer: Option<&str>,
+) -> Result<HttpResponse, ApiError> {
     let (data, game) = load_state(st, id).await?;
-    view_response(st, actix_web::http::StatusCode::OK, &data, game.as_deref()).await
+    view_response(
+        st,
+        actix_web::http::StatusCode::OK,
+        &data,
+        game.as_deref(),
+        viewer,
+    )
+    .await
 }
 
 /// Adds the clock, the invitations and the players on vacation to a game view.

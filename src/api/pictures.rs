@@ -336,6 +336,7 @@ mod tests {
                 x,
                 y: 0,
                 rotation: Rotation::R0,
+                tile: Some("base/D".into()),
             },
             tile: Some("base/D".into()),
             declined: None,

@@ -104,6 +104,8 @@ problem_codes! {
     VictimNotAllowed = ("victim-not-allowed", 422, "Victim not allowed"),
     MessageNotAllowed = ("message-not-allowed", 422, "Message not allowed"),
     MovePastHiddenInformation = ("move-past-hidden-information", 422, "Move goes past hidden information"),
+    TileNotInHand = ("tile-not-in-hand", 422, "Tile not in hand"),
+    TileNotNamed = ("tile-not-named", 422, "Tile not named"),
     IdempotencyKeyReused = ("idempotency-key-reused", 422, "Idempotency key reused"),
     WebhookUrlNotAllowed = ("webhook-url-not-allowed", 422, "Webhook URL not allowed"),
     RateLimited = ("rate-limited", 429, "Too many requests"),

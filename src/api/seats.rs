@@ -73,7 +73,7 @@ pub async fn join_game(
     // an invited caller takes their reserved seat; others only a seat nobody reserved
     take_seat(&st, &id, &me.id, false).await?;
     st.notifier.wake();
-    current_view(&st, &id).await
+    current_view(&st, &id, Some(&me.id)).await
 }
 
 /// Start a game before every seat is taken (creator only, at least 2 players).
@@ -126,7 +126,7 @@ pub async fn start_game(
         .await
         .map_err(seat_error)?;
     st.notifier.wake();
-    current_view(&st, &id).await
+    current_view(&st, &id, Some(&me.id)).await
 }
 
 /// Invite a user to an open game (a seated player asks; the user gets `game.invited`).
@@ -219,7 +219,7 @@ pub async fn accept_invitation(
     id: GameId,
 ) -> Result<HttpResponse, ApiError> {
     take_seat(&st, &id, &me.id, true).await?;
-    current_view(&st, &id).await
+    current_view(&st, &id, Some(&me.id)).await
 }
 
 /// Decline an invitation: the reserved seat opens to anyone.
@@ -245,7 +245,7 @@ pub async fn decline_invitation(
         .decline_invite(id.as_str().to_string(), me.id.clone(), st.clock.now_ms())
         .await
         .map_err(seat_error)?;
-    current_view(&st, &id).await
+    current_view(&st, &id, Some(&me.id)).await
 }
 
 /// Give up a seat before the game starts (the creator aborts instead); later seats move
@@ -280,7 +280,7 @@ pub async fn leave_game(
         .leave_open_game(id.as_str().to_string(), me.id.clone(), st.clock.now_ms())
         .await
         .map_err(seat_error)?;
-    current_view(&st, &id).await
+    current_view(&st, &id, Some(&me.id)).await
 }
 
 /// Abort a game that has no move yet (creator only): it is deleted.

@@ -38,6 +38,24 @@ fn seat_user(seats: &[SeatInfo], seat: u8) -> (String, String) {
         .unwrap_or_default()
 }
 
+/// The seat of the signed-in caller `viewer` in this game, if they hold one.
+pub fn viewer_seat(seats: &[SeatInfo], viewer: Option<&str>) -> Option<u8> {
+    let viewer = viewer?;
+    seats
+        .iter()
+        .find(|s| s.user_id == viewer && s.seat >= 0)
+        .map(|s| s.seat as u8)
+}
+
+/// Whether the pending decision's options may be shown to the caller at `seat`: always,
+/// but with the house rule `tiles_in_hand` a tile decision lists the hand, which is its
+/// player's alone.
+pub fn options_visible(game: &Game, seat: Option<u8>) -> bool {
+    game.hand_sizes().is_empty()
+        || game.phase() != Phase::PlaceTile
+        || game.pending().is_some_and(|p| Some(p.player) == seat)
+}
+
 pub fn pending_view(game: &Game, seats: &[SeatInfo]) -> Option<PendingView> {
     let p = game.pending()?;
     if p.phase == Phase::GameOver {
@@ -65,8 +83,15 @@ fn ranking_view(r: &[RankEntry], seats: &[SeatInfo]) -> Vec<RankView> {
         .collect()
 }
 
-/// The state view; `game` is the replayed game once it has started.
-pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> GameView {
+/// The state view as the signed-in caller `viewer` (if any) may see it; `game` is the
+/// replayed game once it has started. With the house rule `tiles_in_hand` every player
+/// shows the size of their hand and the caller alone sees their own tiles.
+pub fn game_view(
+    row: &GameRow,
+    seats: &[SeatInfo],
+    game: Option<&Game>,
+    viewer: Option<&str>,
+) -> GameView {
     let status = row.status;
     let mut players: Vec<PlayerView> = seats
         .iter()
@@ -84,12 +109,14 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
             abbey: None,
             track: None,
             robber: None,
+            hand: None,
         })
         .collect();
     let mut board = Vec::new();
     let mut tiles_left = 0;
     let mut by_type = Vec::new();
     let mut pending = None;
+    let mut hand = None;
     let mut ranking = None;
     if let Some(g) = game {
         for (i, ps) in g.players().iter().enumerate() {
@@ -123,6 +150,7 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
                 if on(Expansion::Robbers) {
                     p.robber = Some(g.robber(i as u8));
                 }
+                p.hand = g.hand_sizes().get(i).map(|n| *n as u32);
             }
         }
         let b = g.board();
@@ -203,6 +231,14 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
             })
             .collect();
         pending = pending_view(g, seats);
+        if !g.hand_sizes().is_empty() {
+            hand = viewer_seat(seats, viewer).map(|seat| {
+                g.hand(seat)
+                    .iter()
+                    .map(|t| catalog().get(*t).id.clone())
+                    .collect()
+            });
+        }
         if g.is_over() {
             ranking = Some(ranking_view(g.ranking(), seats));
         }
@@ -230,6 +266,7 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
         pending,
         tiles_left,
         tiles_left_by_type: by_type,
+        hand,
         ranking,
         created_at: rfc3339(row.created_at),
         updated_at: rfc3339(row.updated_at),
@@ -239,30 +276,36 @@ pub fn game_view(row: &GameRow, seats: &[SeatInfo], game: Option<&Game>) -> Game
     }
 }
 
-pub fn placements_view(game: &Game) -> Vec<PlacementView> {
-    let Some(tile) = game.pending().and_then(|p| p.tile) else {
+/// The placements of the pending tile decision, as the caller at `seat` may see them
+/// (with the house rule `tiles_in_hand`, its player's alone: see [`options_visible`]).
+pub fn placements_view(game: &Game, seat: Option<u8>) -> Vec<PlacementView> {
+    if !options_visible(game, seat) {
         return Vec::new();
-    };
-    let tt = catalog().get(tile);
+    }
+    let hands = !game.hand_sizes().is_empty();
     game.placements()
         .into_iter()
-        .map(|p| PlacementView {
-            x: p.pos.x,
-            y: p.pos.y,
-            rotation: p.rotation.degrees(),
-            spots: p
-                .spots
-                .into_iter()
-                .map(|s| SpotView {
-                    spot: tt.spot_name(s.spot),
-                    feature: tt
-                        .features
-                        .get(s.feature as usize)
-                        .map(|f| f.id.clone())
-                        .unwrap_or_default(),
-                    figures: s.figures,
-                })
-                .collect(),
+        .map(|p| {
+            let tt = catalog().get(p.tile);
+            PlacementView {
+                tile: hands.then(|| tt.id.clone()),
+                x: p.pos.x,
+                y: p.pos.y,
+                rotation: p.rotation.degrees(),
+                spots: p
+                    .spots
+                    .into_iter()
+                    .map(|s| SpotView {
+                        spot: tt.spot_name(s.spot),
+                        feature: tt
+                            .features
+                            .get(s.feature as usize)
+                            .map(|f| f.id.clone())
+                            .unwrap_or_default(),
+                        figures: s.figures,
+                    })
+                    .collect(),
+            }
         })
         .collect()
 }
@@ -312,9 +355,15 @@ pub fn decision(e: &Event) -> Value {
     v
 }
 
-/// A derived consequence as clients see it.
-pub fn consequence(e: &Effect) -> Value {
+/// A derived consequence as the caller at `seat` may see it: a tile drawn into a hand
+/// (house rule `tiles_in_hand`) is named to its player alone.
+pub fn consequence(e: &Effect, seat: Option<u8>) -> Value {
     let mut v = serde_json::to_value(e).unwrap_or(Value::Null);
+    if let (Effect::TileToHand { player, .. }, Value::Object(m)) = (e, &mut v) {
+        if Some(*player) != seat {
+            m.remove("tile");
+        }
+    }
     seats_not_players(&mut v);
     v
 }
@@ -354,7 +403,10 @@ pub fn history_entry(
                         .is_some_and(|p| viewer == Some(seat_user(seats, p).0.as_str()))
             }),
         decision: decision(event),
-        consequences: effects.iter().map(consequence).collect(),
+        consequences: effects
+            .iter()
+            .map(|e| consequence(e, viewer_seat(seats, viewer)))
+            .collect(),
     }
 }
 

@@ -459,6 +459,7 @@ mod tests {
                 x,
                 y,
                 rotation: Rotation::quarter_turns(rng.below(4) as u8),
+                tile: None,
             }];
             match rng.below(3) {
                 0 => actions.push(Action::Pass),

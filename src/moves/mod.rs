@@ -380,7 +380,9 @@ impl Decisions<'_> {
                 }
             }
             let (kind, version, payload) = ev.encode();
-            turn_changed |= fx.iter().any(|e| matches!(e, Effect::TileDrawn { .. }));
+            turn_changed |= fx
+                .iter()
+                .any(|e| matches!(e, Effect::TileDrawn { .. } | Effect::TileToHand { .. }));
             events.push((
                 EventRow {
                     game_id: gid.clone(),

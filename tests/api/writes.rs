@@ -154,11 +154,16 @@ fn stored_creation(app: &TestApp, id: &str) -> Value {
     serde_json::from_str(&rows[0].payload).unwrap()
 }
 
-/// Views and the events feed of a running game never contain the seed or the future pile.
+/// Views and the events feed of a running game never contain the seed or the future pile
+/// (nor, with the house rule `tiles_in_hand`, another player's hand).
 fn no_hidden_information_leaks(app: &TestApp) {
     let (a, b) = (app.user("ann"), app.user("ben"));
     let order = ["base/V", "base/U", "base/R", "base/N", "base/F", "base/E"];
-    for options in [Value::Null, json!({"tile_order": order})] {
+    for options in [
+        Value::Null,
+        json!({"tile_order": order}),
+        json!({"tile_order": order, "rules": {"tiles_in_hand": "2"}}),
+    ] {
         let id = start_game(&[&a, &b], options.clone());
         let seed = stored_creation(app, &id)["seed"]
             .as_str()
@@ -192,15 +197,18 @@ fn no_hidden_information_leaks(app: &TestApp) {
                 "/orders",
                 "/plans",
             ] {
-                bodies.push(a.get(&format!("/v1/games/{id}{path}")));
+                bodies.push((0, a.get(&format!("/v1/games/{id}{path}"))));
             }
-            bodies.push(a.get("/v1/games?player=me"));
+            bodies.push((0, a.get("/v1/games?player=me")));
             let acts = a.get(&format!("/v1/games/{id}/actions"));
             let who = client_for(&[&a, &b], &acts.json["pending"]);
-            bodies.push(who.post(
+            // the options are the decider's (with tiles in hand, theirs alone)
+            let acts = who.get(&format!("/v1/games/{id}/actions"));
+            let seat = if who.user_id == a.user_id { 0 } else { 1 };
+            bodies.push((seat, who.post(
                 &format!("/v1/games/{id}/moves"),
                 json!({"expected_version": acts.json["version"], "actions": [acts.json["actions"][0], {"type": "pass"}]}),
-            ));
+            )));
             let _ = turn;
         }
         // ann's live stream, everything of hers from the start
@@ -209,14 +217,18 @@ fn no_hidden_information_leaks(app: &TestApp) {
         assert!(!frames.is_empty());
         for f in frames {
             let text = f.data.to_string();
-            bodies.push(crate::common::Resp {
-                status: 200,
-                headers: Vec::new(),
-                text,
-                json: f.data,
-            });
+            bodies.push((
+                0,
+                crate::common::Resp {
+                    status: 200,
+                    headers: Vec::new(),
+                    text,
+                    json: f.data,
+                },
+            ));
         }
-        for r in &bodies {
+        let (mut named, mut hidden) = (0, 0);
+        for (seat, r) in &bodies {
             assert!((200..300).contains(&r.status), "{}", r.text);
             assert!(!r.text.contains(&seed), "the seed leaked: {}", r.text);
             assert!(
@@ -234,6 +246,17 @@ fn no_hidden_information_leaks(app: &TestApp) {
             for bad in ["seed", "tile_order", "pile", "draw_pile"] {
                 assert!(!ks.iter().any(|k| k == bad), "key {bad} in {}", r.text);
             }
+            // a draw into a hand names its tile to its player alone
+            let mut fx = Vec::new();
+            tile_to_hand(&r.json, &mut fx);
+            assert!(
+                fx.iter()
+                    .all(|c| c["seat"] == *seat || c.get("tile").is_none()),
+                "another player's draw into the hand: {}",
+                r.text
+            );
+            named += fx.iter().filter(|c| c.get("tile").is_some()).count();
+            hidden += fx.iter().filter(|c| c.get("tile").is_none()).count();
             if !options.is_null() {
                 // the order of the tiles still to come is not revealed
                 let rest = order[4..]
@@ -244,6 +267,24 @@ fn no_hidden_information_leaks(app: &TestApp) {
                 assert!(!r.text.contains(&rest), "future pile in {}", r.text);
             }
         }
+        if options.get("rules").is_some() {
+            // the scan saw both: draws named to their player, and hidden from the other
+            assert!(named > 0 && hidden > 0, "{named} named, {hidden} hidden");
+        }
+    }
+}
+
+/// The `tile_to_hand` consequences anywhere in `v`.
+fn tile_to_hand(v: &Value, out: &mut Vec<Value>) {
+    match v {
+        Value::Object(m) => {
+            if m.get("type").and_then(Value::as_str) == Some("tile_to_hand") {
+                out.push(v.clone());
+            }
+            m.values().for_each(|x| tile_to_hand(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| tile_to_hand(x, out)),
+        _ => {}
     }
 }
 

@@ -451,6 +451,7 @@ mod tests {
                 x: 1,
                 y: 0,
                 rotation: Rotation::R0,
+                tile: None,
             },
         )
         .expect("tile");
@@ -548,8 +549,16 @@ mod tests {
         for &(x, y, deg, spot) in moves {
             let p = g.decider();
             let rotation = Rotation::from_degrees(deg).expect("rotation");
-            g.play(p, &Action::PlaceTile { x, y, rotation })
-                .expect("tile");
+            g.play(
+                p,
+                &Action::PlaceTile {
+                    x,
+                    y,
+                    rotation,
+                    tile: None,
+                },
+            )
+            .expect("tile");
             let a = match spot {
                 Some(s) => Action::PlaceFigure {
                     figure: FigureKind::Follower,
@@ -726,6 +735,7 @@ mod tests {
             x,
             y,
             rotation: Rotation::from_degrees(d).expect("rotation"),
+            tile: None,
         };
         // Red: the gold tile (monastery, road W–S); the second ingot goes on T0 by itself;
         // the wagon on the road

@@ -54,6 +54,10 @@ pub struct Table {
     /// last tile placed (each remaining tile is tried once before one is removed).
     pub(crate) returned: usize,
     pub(crate) players: Vec<PlayerState>,
+    /// House rule `tiles_in_hand` above 1: each player's hand (tiles drawn and not yet
+    /// placed), hidden from the other players. `None` with one tile in hand (the
+    /// standard rules: the drawn tile is the game's `drawn`).
+    pub(crate) hands: Option<Vec<Vec<TileTypeId>>>,
     pub(crate) board: Board,
     pub(crate) pile: Vec<TileTypeId>,
     pub(crate) next_draw: usize,

@@ -4,12 +4,19 @@
 use super::*;
 
 impl Game {
-    /// Legal (position, rotation) pairs for the drawn tile, appended to `out`.
+    /// Legal (position, rotation) pairs for the drawn tile, appended to `out` (with the
+    /// house rule `tiles_in_hand`: for the first kind of tile in the hand; see
+    /// [`Game::tiles_to_place`] and [`Game::placements_of_into`]).
     pub fn placements_into(&self, out: &mut Vec<(Pos, Rotation)>) {
-        if self.phase != Phase::PlaceTile {
-            return;
+        if let Some(t) = self.tiles_to_place().first() {
+            self.tile_placements(*t, out);
         }
-        if let Some(t) = self.drawn {
+    }
+
+    /// Legal (position, rotation) pairs for tile `t`, one of [`Game::tiles_to_place`],
+    /// appended to `out` (nothing for another tile).
+    pub fn placements_of_into(&self, t: TileTypeId, out: &mut Vec<(Pos, Rotation)>) {
+        if self.tiles_to_place().contains(&t) {
             self.tile_placements(t, out);
         }
     }
@@ -52,14 +59,19 @@ impl Game {
         })
     }
 
-    /// Legal placements of the drawn tile, each with the spots where the current player
-    /// may put a figure and which figures.
+    /// Legal placements of the drawn tile (with the house rule `tiles_in_hand`: of each
+    /// kind of tile in the hand, in the order of the hand), each with the spots where the
+    /// current player may put a figure and which figures.
     pub fn placements(&self) -> Vec<Placement> {
+        self.tiles_to_place()
+            .into_iter()
+            .flat_map(|t| self.placements_of(t))
+            .collect()
+    }
+
+    fn placements_of(&self, t: TileTypeId) -> Vec<Placement> {
         let mut pr = Vec::with_capacity(64);
-        self.placements_into(&mut pr);
-        let Some(t) = self.drawn else {
-            return Vec::new();
-        };
+        self.tile_placements(t, &mut pr);
         let tt = catalog().get(t);
         let me = &self.players[self.current as usize];
         // builders and pigs depend on the joined feature's contents: try the placement
@@ -118,6 +130,7 @@ impl Game {
                     }
                 }
                 Placement {
+                    tile: t,
                     pos,
                     rotation,
                     spots,
@@ -188,15 +201,21 @@ impl Game {
         match self.phase {
             Phase::GameOver => Vec::new(),
             Phase::PlaceTile => {
+                let mut v = Vec::new();
                 let mut pr = Vec::with_capacity(64);
-                self.placements_into(&mut pr);
-                pr.into_iter()
-                    .map(|(p, r)| Action::PlaceTile {
+                for t in self.tiles_to_place() {
+                    // with tiles in hand every option names its tile
+                    let tile = self.hands.is_some().then(|| catalog().get(t).id.clone());
+                    pr.clear();
+                    self.tile_placements(t, &mut pr);
+                    v.extend(pr.iter().map(|(p, r)| Action::PlaceTile {
                         x: p.x,
                         y: p.y,
-                        rotation: r,
-                    })
-                    .collect()
+                        rotation: *r,
+                        tile: tile.clone(),
+                    }));
+                }
+                v
             }
             Phase::PlaceFigure => {
                 let mut v = Vec::new();

@@ -17,6 +17,7 @@
 
 mod action;
 mod errors;
+mod hand;
 mod legal;
 pub mod moves;
 mod play;
@@ -77,7 +78,9 @@ pub struct GameConfig {
 pub struct Pending {
     pub player: u8,
     pub phase: Phase,
-    /// The drawn tile (during both phases of a turn).
+    /// The drawn tile (during both phases of a turn). With the house rule
+    /// `tiles_in_hand` the tile is chosen from the hand: none while it is being chosen
+    /// (the hand is the player's alone, see [`Game::hand`]), the placed tile after.
     pub tile: Option<TileTypeId>,
 }
 
@@ -90,9 +93,11 @@ pub struct SpotOption {
     pub figures: Vec<FigureKind>,
 }
 
-/// A legal placement of the drawn tile.
+/// A legal placement of the drawn tile (or of a tile of the hand).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Placement {
+    /// The tile placed.
+    pub tile: TileTypeId,
     pub pos: Pos,
     pub rotation: Rotation,
     pub spots: Vec<SpotOption>,
@@ -199,18 +204,16 @@ impl Game {
         decider.unwrap_or(self.current)
     }
 
-    /// Remaining tiles by type, in catalog order (public: players can count them).
+    /// Remaining tiles by type, in catalog order (public: players can count them). With
+    /// the house rule `tiles_in_hand` the tiles in the players' hands count as remaining
+    /// (nobody but their holder has seen them; for a seat's own count see
+    /// [`Game::tiles_unseen_by`]).
     pub fn tiles_left_by_type(&self) -> Vec<(TileTypeId, u32)> {
-        let mut counts = vec![0u32; catalog().tiles.len()];
-        for t in &self.pile[self.next_draw..] {
-            counts[t.0 as usize] += 1;
-        }
-        counts
-            .into_iter()
-            .enumerate()
-            .filter(|(_, c)| *c > 0)
-            .map(|(i, c)| (TileTypeId(i as u16), c))
-            .collect()
+        self.count_by_type(
+            self.pile[self.next_draw..]
+                .iter()
+                .chain(self.hands.iter().flatten().flatten()),
+        )
     }
 
     /// Approximate memory held by the game (struct plus heap).
@@ -218,6 +221,12 @@ impl Game {
         std::mem::size_of::<Game>()
             + self.board.heap_bytes()
             + self.players.capacity() * std::mem::size_of::<PlayerState>()
+            + self.hands.as_ref().map_or(0, |h| {
+                h.iter()
+                    .map(|h| h.capacity() * std::mem::size_of::<TileTypeId>())
+                    .sum::<usize>()
+                    + h.capacity() * std::mem::size_of::<Vec<TileTypeId>>()
+            })
             + self.pile.capacity() * std::mem::size_of::<TileTypeId>()
             + self.ranking.capacity() * std::mem::size_of::<RankEntry>()
             + self.abbey_mayor.as_deref().map_or(0, |a| a.heap_bytes())

@@ -1,8 +1,8 @@
 //! A move: several actions of one player, applied in order and all or nothing.
 //!
 //! No peeking: a move ends with the first action that brings hidden information into the
-//! game (a tile drawn from the pile, tiles discarded from it, the flier's die rolled, a
-//! message drawn). If more actions follow such an action, the whole move is refused with
+//! game (a tile drawn from the pile, also into a hand with the house rule
+//! `tiles_in_hand`, tiles discarded from it, the flier's die rolled, a message drawn). If more actions follow such an action, the whole move is refused with
 //! [`PlayError::MovePastHiddenInformation`] and the game is left as it was, so no answer
 //! depends on the hidden outcome: the actions up to the revealing one are judged against
 //! what the player could see, and the ones after it are not judged at all.

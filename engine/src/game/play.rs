@@ -25,12 +25,18 @@ impl Game {
             Done::AsPosted => action.clone(),
             Done::As(a) => a,
             Done::Tile(t) => {
+                // the tile placed is the event's `tile` (stored once: the action's own
+                // `tile` would share its key, so the recorded action names none)
+                let mut action = action.clone();
+                if let Action::PlaceTile { tile, .. } = &mut action {
+                    *tile = None;
+                }
                 return Ok(Event::Decided {
                     player,
-                    action: action.clone(),
+                    action,
                     tile: Some(catalog().get(t).id.clone()),
                     declined: None,
-                })
+                });
             }
             Done::Declined(d) => {
                 return Ok(Event::Decided {
@@ -74,9 +80,20 @@ impl Game {
             });
         }
         let done = match (self.phase, action) {
-            (Phase::PlaceTile, Action::PlaceTile { x, y, rotation }) => {
+            (
+                Phase::PlaceTile,
+                Action::PlaceTile {
+                    x,
+                    y,
+                    rotation,
+                    tile,
+                },
+            ) => {
                 let (pos, rotation) = (Pos::new(*x, *y), *rotation);
-                let t = self.check_tile(pos, rotation)?;
+                let t = self.tile_to_place(tile.as_deref())?;
+                let t = self.check_tile(t, pos, rotation)?;
+                self.take_from_hand(t);
+                self.drawn = Some(t);
                 self.apply_tile(t, pos, rotation);
                 self.run(Stage::Tile, sink);
                 Done::Tile(t)
@@ -413,8 +430,12 @@ impl Game {
         Ok(done)
     }
 
-    pub(crate) fn check_tile(&self, pos: Pos, r: Rotation) -> Result<TileTypeId, PlayError> {
-        let t = self.drawn.ok_or(PlayError::GameOver)?;
+    pub(crate) fn check_tile(
+        &self,
+        t: TileTypeId,
+        pos: Pos,
+        r: Rotation,
+    ) -> Result<TileTypeId, PlayError> {
         if self.board.is_occupied(pos) {
             return Err(PlayError::CellTaken { x: pos.x, y: pos.y });
         }

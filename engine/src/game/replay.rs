@@ -77,6 +77,37 @@ impl Game {
                         )));
                     }
                 }
+                if let (Some(_), Some(tile), Action::PlaceTile { .. }) = (&self.hands, tile, action)
+                {
+                    let held = self.hand(self.current);
+                    if self.phase == Phase::PlaceTile
+                        && !held.iter().any(|t| catalog().get(*t).id == *tile)
+                    {
+                        return Err(PlayError::LogMismatch(format!(
+                            "logged tile {tile} is not in the hand"
+                        )));
+                    }
+                }
+                // with tiles in hand the placement is of the logged tile
+                if let (
+                    Some(_),
+                    Some(t),
+                    Action::PlaceTile {
+                        x,
+                        y,
+                        rotation,
+                        tile: None,
+                    },
+                ) = (&self.hands, tile, action)
+                {
+                    let named = Action::PlaceTile {
+                        x: *x,
+                        y: *y,
+                        rotation: *rotation,
+                        tile: Some(t.clone()),
+                    };
+                    return self.step(*player, &named, sink).map(|_| ());
+                }
                 self.step(*player, action, sink).map(|_| ())
             }
         }

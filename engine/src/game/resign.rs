@@ -33,6 +33,7 @@ impl Game {
         if sink.enabled() {
             sink.push(Effect::PlayerLeft { player });
         }
+        self.discard_hand(player, sink);
         let mut i = 0;
         while i < self.board.figures.len() {
             if self.board.figures[i].owner == player {
@@ -83,8 +84,11 @@ impl Game {
             match self.phase {
                 Phase::PlaceTile => {
                     // the drawn tile goes back on top of the pile for the next player
-                    self.drawn = None;
-                    self.next_draw -= 1;
+                    // (a hand went back into the box)
+                    if self.hands.is_none() {
+                        self.drawn = None;
+                        self.next_draw -= 1;
+                    }
                     self.reset_builder();
                     self.advance_player();
                     self.run(Stage::Start, sink);

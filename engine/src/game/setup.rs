@@ -163,6 +163,8 @@ impl Game {
                         gold: 0,
                     })
                     .collect(),
+                hands: (rules.tiles_in_hand.count() > 1)
+                    .then(|| vec![Vec::new(); *players as usize]),
                 board,
                 pile,
                 next_draw: 0,

@@ -54,6 +54,17 @@ impl Game {
     fn stage_start(&mut self) -> Option<Stage> {
         self.drawn = None;
         self.placed = None;
+        if self.hands.is_some() && self.tiles_left() == 0 && self.hand(self.current).is_empty() {
+            // tiles in hand: with the pile empty, a player whose hand is empty is passed
+            // over; when every hand is empty the game ends
+            if self.hands_empty() {
+                return Some(Stage::FinalRound);
+            }
+            self.reset_builder();
+            self.drop_extra_tiles();
+            self.advance_player();
+            return Some(Stage::Start);
+        }
         if self.players[self.current as usize].abbey && self.has_hole() {
             self.phase = Phase::AbbeyOrDraw;
             return None;
@@ -66,6 +77,9 @@ impl Game {
     /// empty, the final round.
     fn stage_draw(&mut self, sink: &mut impl EffectSink) -> Option<Stage> {
         self.drawn = None;
+        if self.hands.is_some() {
+            return self.fill_hand(sink);
+        }
         while self.next_draw < self.pile.len() {
             let t = self.pile[self.next_draw];
             self.next_draw += 1;
@@ -81,21 +95,16 @@ impl Game {
                 }
                 return None;
             }
-            if self.return_to_pile(t) {
-                if sink.enabled() {
-                    sink.push(Effect::TileReturned {
-                        tile: catalog().get(t).id.clone(),
-                    });
-                }
-                continue;
-            }
-            if sink.enabled() {
-                sink.push(Effect::TileDiscarded {
-                    tile: catalog().get(t).id.clone(),
-                });
-            }
+            self.unplaceable_drawn(t, sink);
         }
         Some(Stage::FinalRound)
+    }
+
+    /// The tile `t` just drawn fits nowhere: back into the pile (see
+    /// [`Game::return_to_pile`]) or removed from the game.
+    pub(crate) fn unplaceable_drawn(&mut self, t: TileTypeId, sink: &mut impl EffectSink) {
+        let back = self.return_to_pile(t);
+        tile_gone(t, back, sink);
     }
 
     /// House rule `unplaceable_tile = reshuffled`: the tile `t` just drawn fits nowhere;
@@ -233,7 +242,7 @@ impl Game {
         if self.after_part == Stage::FinalAbbey {
             return Some(Stage::FinalAbbey);
         }
-        if self.tiles_left() == 0 {
+        if self.tiles_left() == 0 && self.hands_empty() {
             return Some(Stage::FinalRound);
         }
         let active = self.players[self.current as usize].active;
@@ -283,5 +292,18 @@ impl Game {
                 return;
             }
         }
+    }
+}
+
+/// The consequence of a tile that fits nowhere: `tile_returned` when it went back into the
+/// pile, `tile_discarded` when it left the game.
+pub(crate) fn tile_gone(t: TileTypeId, back: bool, sink: &mut impl EffectSink) {
+    if sink.enabled() {
+        let tile = catalog().get(t).id.clone();
+        sink.push(if back {
+            Effect::TileReturned { tile }
+        } else {
+            Effect::TileDiscarded { tile }
+        });
     }
 }

@@ -7,7 +7,9 @@
 //! Two games that agree on everything their players have seen give equal seat views,
 //! whatever their seeds and their piles: the view holds nothing its seat could not see.
 //! Only the counts of the tiles left by type are read from the pile (public: players can
-//! count them at a real table).
+//! count them at a real table). With the house rule `tiles_in_hand` the other players'
+//! hands are hidden future too: the view keeps their sizes, not their tiles, and a
+//! determinized game deals them anew from the tiles the seat has not seen.
 //!
 //! [`SeatView::determinize`] samples a complete game from a view: the hidden future drawn
 //! anew from a caller's random numbers, the visible past kept. Computer opponents search
@@ -37,27 +39,67 @@ impl Game {
     /// What `seat` may see of this game: see the [module documentation](crate::game::view).
     pub fn seat_view(&self, seat: u8) -> SeatView {
         let mut game = self.clone();
-        game.reorder_hidden(|rest| rest.sort_unstable_by_key(|t| t.0));
+        game.reorder_hidden(seat, |rest| rest.sort_unstable_by_key(|t| t.0));
         game.rng = Rng::new(0);
         game.reorder_unread_messages(|unread| unread.sort_unstable());
         SeatView { seat, game }
     }
 
-    /// Rearranges the tiles left in the pile with `order`, group by group (see
-    /// [`pile_group`]), so that the public shape of the pile stays as it was.
-    fn reorder_hidden(&mut self, mut order: impl FnMut(&mut [TileTypeId])) {
-        let rest = &mut self.table.pile[self.table.next_draw..];
-        rest.sort_by_key(|t| pile_group(catalog().get(*t)));
-        let mut start = 0;
-        while start < rest.len() {
-            let group = pile_group(catalog().get(rest[start]));
-            let len = rest[start..]
-                .iter()
-                .take_while(|t| pile_group(catalog().get(**t)) == group)
-                .count();
-            order(&mut rest[start..start + len]);
-            start += len;
+    /// Rearranges the tiles `seat` has not seen with `order`, group by group (see
+    /// [`pile_group`]), so that the public shape of the pile stays as it was. With the
+    /// house rule `tiles_in_hand` the other players' hands are part of it: their tiles
+    /// join the pile's, and the hands are dealt again (same sizes) from the front of the
+    /// rearranged tiles; the drawn part of the pile is sorted, so that it tells neither
+    /// what they hold nor when they drew it.
+    fn reorder_hidden(&mut self, seat: u8, mut order: impl FnMut(&mut [TileTypeId])) {
+        let Some(mut hands) = self.table.hands.take() else {
+            let rest = &mut self.table.pile[self.table.next_draw..];
+            reorder_groups(rest, &mut order);
+            return;
+        };
+        let sizes: Vec<usize> = hands.iter().map(Vec::len).collect();
+        let mut held = Vec::new();
+        for (p, h) in hands.iter_mut().enumerate() {
+            if p != seat as usize {
+                held.append(h);
+            }
         }
+        let mut drawn = self.table.pile[..self.table.next_draw].to_vec();
+        for t in &held {
+            if let Some(i) = drawn.iter().rposition(|x| x == t) {
+                drawn.remove(i);
+            }
+        }
+        drawn.sort_unstable_by_key(|t| t.0);
+        let mut pool = held;
+        pool.extend_from_slice(&self.table.pile[self.table.next_draw..]);
+        reorder_groups(&mut pool, &mut order);
+        let mut k = 0;
+        for (p, h) in hands.iter_mut().enumerate() {
+            if p != seat as usize {
+                h.extend_from_slice(&pool[k..k + sizes[p]]);
+                k += sizes[p];
+            }
+        }
+        drawn.extend_from_slice(&pool);
+        self.table.next_draw = drawn.len() - (pool.len() - k);
+        self.table.pile = drawn;
+        self.table.hands = Some(hands);
+    }
+}
+
+/// Sorts `tiles` by [`pile_group`] and rearranges each group with `order`.
+fn reorder_groups(tiles: &mut [TileTypeId], order: &mut impl FnMut(&mut [TileTypeId])) {
+    tiles.sort_by_key(|t| pile_group(catalog().get(*t)));
+    let mut start = 0;
+    while start < tiles.len() {
+        let group = pile_group(catalog().get(tiles[start]));
+        let len = tiles[start..]
+            .iter()
+            .take_while(|t| pile_group(catalog().get(**t)) == group)
+            .count();
+        order(&mut tiles[start..start + len]);
+        start += len;
     }
 }
 
@@ -74,12 +116,13 @@ impl SeatView {
         &self.game
     }
 
-    /// A complete game consistent with everything the seat has seen: the tiles left
+    /// A complete game consistent with everything the seat has seen: the tiles left (and
+    /// the other players' hands, dealt again from them)
     /// shuffled (the river's before its lake, the lake before the rest), a new random
     /// stream and the unseen messages shuffled, all from `rng`.
     pub fn determinize(&self, rng: &mut Rng) -> Game {
         let mut game = self.game.clone();
-        game.reorder_hidden(|rest| rng.shuffle(rest));
+        game.reorder_hidden(self.seat, |rest| rng.shuffle(rest));
         game.rng = Rng::new(rng.next_u64());
         game.reorder_unread_messages(|unread| rng.shuffle(unread));
         game

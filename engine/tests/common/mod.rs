@@ -110,7 +110,46 @@ impl Table {
 
     pub fn try_place(&mut self, x: i32, y: i32, degrees: i64) -> Result<(), PlayError> {
         let rotation = Rotation::from_degrees(degrees).expect("0, 90, 180 or 270");
-        self.try_play(Action::PlaceTile { x, y, rotation })
+        self.try_play(Action::PlaceTile {
+            x,
+            y,
+            rotation,
+            tile: None,
+        })
+    }
+
+    /// House rule `tiles_in_hand`: the pending player's hand, as catalog ids.
+    pub fn hand(&self) -> Vec<&'static str> {
+        self.game
+            .hand(self.current())
+            .iter()
+            .map(|t| catalog().get(*t).id.as_str())
+            .collect()
+    }
+
+    /// Places the tile `tile` of the pending player's hand (or the drawn tile it names).
+    pub fn try_place_tile(
+        &mut self,
+        tile: &str,
+        x: i32,
+        y: i32,
+        degrees: i64,
+    ) -> Result<(), PlayError> {
+        let rotation = Rotation::from_degrees(degrees).expect("0, 90, 180 or 270");
+        self.try_play(Action::PlaceTile {
+            x,
+            y,
+            rotation,
+            tile: Some(tile.to_string()),
+        })
+    }
+
+    /// The pending player places `tile` from the hand at (x,y) turned by `degrees`.
+    pub fn place_tile(&mut self, tile: &str, x: i32, y: i32, degrees: i64) -> &mut Table {
+        if let Err(e) = self.try_place_tile(tile, x, y, degrees) {
+            panic!("placing {tile} at ({x},{y}) r{degrees} was refused: {e}");
+        }
+        self
     }
 
     /// The pending player places the drawn tile at (x,y) turned by `degrees` clockwise.

@@ -94,6 +94,10 @@ pub struct PlayerView {
     /// Robbers: the track space of the player's robber (`null` in the supply).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub robber: Option<Option<u8>>,
+    /// House rule `tiles_in_hand`: how many tiles the player holds (the tiles are shown
+    /// to the player alone, as the game's `hand`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand: Option<u32>,
 }
 
 /// Goods tokens by kind.
@@ -158,7 +162,8 @@ pub struct PendingView {
     /// The phase: `place_tile`, `place_figure`, and the phases expansions add
     /// (`move_wagon`, ...). Its options are listed by `…/actions`.
     pub kind: String,
-    /// The drawn tile.
+    /// The drawn tile (with the house rule `tiles_in_hand`: none while a tile of the
+    /// hand is being chosen, the placed tile after).
     pub tile: Option<String>,
 }
 
@@ -199,7 +204,13 @@ pub struct GameView {
     pub pending: Option<PendingView>,
     /// Tiles left in the pile (the drawn tile not included).
     pub tiles_left: u32,
+    /// Tiles not yet seen by everyone, by type: the pile and, with the house rule
+    /// `tiles_in_hand`, the tiles in the players' hands.
     pub tiles_left_by_type: Vec<TileCount>,
+    /// House rule `tiles_in_hand`: the tiles in the caller's hand (catalog ids, in the
+    /// order drawn); present only for a signed-in caller who holds a seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hand: Option<Vec<String>>,
     /// The final ranking once the game is over.
     pub ranking: Option<Vec<RankView>>,
     pub created_at: String,
@@ -276,6 +287,10 @@ pub struct SpotView {
 /// A legal placement of the drawn tile.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct PlacementView {
+    /// House rule `tiles_in_hand`: the tile of the hand this placement places (the
+    /// `tile` of its `place_tile` action).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tile: Option<String>,
     pub x: i32,
     pub y: i32,
     pub rotation: u16,

@@ -33,7 +33,8 @@ pub struct HistoryEntry {
     /// `player_resigned`, ... (never the seed or the pile).
     #[schema(value_type = Object)]
     pub decision: serde_json::Value,
-    /// What the engine derived: `tile_drawn` (seat, tile), `tile_discarded`,
+    /// What the engine derived: `tile_drawn` (seat, tile), `tile_to_hand` (seat, and the
+    /// tile for that seat's player alone: house rule `tiles_in_hand`), `tile_discarded`,
     /// `feature_scored` (feature, points, seats, tiles, final), `figure_returned`,
     /// `player_left`, `goods_taken`, `goods_scored`, `game_over` (ranking), ...
     #[schema(value_type = Vec<Object>)]
