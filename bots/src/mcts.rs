@@ -172,8 +172,9 @@ impl MctsBot {
     /// The search: every sampled future is played once through every root candidate, all
     /// with the same random numbers; below a candidate, the tree (with `Search::Tree`) or
     /// the rollout alone (with `Search::Paired`). The budget counts one playout per
-    /// candidate and sample; the time limit stops the search before a sample that would
-    /// overrun it (judged by the last one's duration).
+    /// candidate and sample; after the first sample, the time limit stops the search
+    /// before a sample that would overrun it (judged by the last one's duration), or drops
+    /// the sample under way when it is reached.
     fn search(
         &mut self,
         view: &SeatView,
@@ -188,38 +189,58 @@ impl MctsBot {
         let mut tree = vec![Node::new(None, me)];
         tree[0].children = (0..options.len()).map(|i| i + 1).collect();
         tree.extend(options.iter().map(|a| Node::new(Some(a.clone()), me)));
-        let mut done = 0u32;
+        let limit = self.settings.budget.time;
+        let over = |extra: Duration| match (limit, started) {
+            (Some(limit), Some(t)) => t.elapsed() + extra >= limit,
+            _ => false,
+        };
+        let (mut done, mut samples) = (0u32, 0u32);
         let mut last = Duration::ZERO;
         while done < self.settings.budget.playouts.max(1) {
-            let sample_started = Instant::now();
-            if let (Some(limit), Some(t)) = (self.settings.budget.time, started) {
-                if done > 0 && t.elapsed() + last >= limit {
-                    break;
-                }
+            if samples > 0 && over(last) {
+                break;
             }
+            let sample_started = Instant::now();
             let sample = view.determinize(&mut self.rng);
             let seed = self.rng.next_u64();
+            // the root's rewards count once the sample has been through every candidate
+            let mut rewards = vec![None; options.len()];
+            let mut cut = false;
             for (i, a) in options.iter().enumerate() {
-                let child = i + 1;
+                cut = samples > 0 && over(Duration::ZERO);
+                if cut {
+                    break;
+                }
                 let mut g = sample.clone();
                 if g.play_into(me, a, &mut NoEffects).is_err() {
-                    tree[child].reward = f64::NEG_INFINITY;
+                    tree[i + 1].reward = f64::NEG_INFINITY;
                     continue;
                 }
                 let keep = std::mem::replace(&mut self.rng, Rng::new(seed));
-                let mut path = vec![child];
+                let mut path = vec![i + 1];
                 if self.settings.search == Search::Tree {
                     self.descend(&mut tree, &mut g, &mut path, stop);
                 }
                 self.rollout(&mut g, stop, steps);
                 self.rng = keep;
                 let w = worth(&g);
-                for &n in &path {
+                for &n in &path[1..] {
                     tree[n].visits += 1;
                     tree[n].reward += reward(margin(&w, tree[n].player));
                 }
+                rewards[i] = Some(reward(margin(&w, me)));
                 done += 1;
             }
+            if cut {
+                break;
+            }
+            for (i, r) in rewards.into_iter().enumerate() {
+                if let Some(r) = r {
+                    tree[i + 1].visits += 1;
+                    tree[i + 1].reward += r;
+                }
+            }
+            samples += 1;
             last = sample_started.elapsed();
         }
         let best = (1..tree.len().min(options.len() + 1)).max_by(|a, b| {
