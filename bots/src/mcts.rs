@@ -3,10 +3,10 @@
 //! Every playout starts from a game sampled from the seat's view
 //! (`SeatView::determinize`): the tiles left, the die and the unseen messages drawn anew
 //! from the bot's own random numbers, the visible past kept; the real pile is never read.
-//! A playout goes on for a round or so of quick decisions (tiles and figures by the
-//! greedy rule with a small evaluation budget, the other decisions at random) and ends in the static evaluation
-//! (`crate::eval`), turned into a reward in `[0, 1]` for each player (a logistic of their
-//! margin).
+//! A playout goes on for a round or so of decisions (in the tree, then quick ones: tiles
+//! and figures by the greedy rule with a small evaluation budget, the other decisions at
+//! random) and ends in the static evaluation (`crate::eval`), turned into a reward in
+//! `[0, 1]` for each player (a logistic of their margin).
 //!
 //! At the root, a decision with many options (tile placements) keeps only the best ones
 //! by the greedy evaluation, so that the budget goes to the plausible moves. Every sampled
@@ -44,7 +44,7 @@ use crate::{own_options, Bot, Budget, SeatView};
 const ROOT_OPTIONS: usize = 5;
 /// Exploration constant of UCB1 (rewards in `[0, 1]`).
 const EXPLORATION: f64 = 0.7;
-/// Rounds of quick random decisions after the tree, before the evaluation.
+/// Rounds of tiles the tree and the rollout go through before the evaluation.
 const ROLLOUT_ROUNDS: usize = 1;
 /// Evaluations a rollout decision may spend (enough for the greedy rule's full look at a
 /// base-game tile; with expansions' many options, each option is judged with its pass).
@@ -57,9 +57,9 @@ const REWARD_SCALE: f64 = 10.0;
 /// How the budget is spent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Search {
-    /// Every root candidate on every sampled future, the best mean wins.
+    /// The rollout alone below the root candidates (flat Monte Carlo).
     Paired,
-    /// Information-set MCTS with a tree below the root.
+    /// Information-set MCTS: a tree shared by the samples below the root candidates.
     Tree,
 }
 
