@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Expansion, Game, GameConfig};
 
-use crate::{Budget, Level};
+use crate::mcts::{MctsBot, Search, Settings};
+use crate::{Bot, Budget, Level};
 
 /// What the arena plays.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,6 +29,8 @@ pub struct Options {
     pub expansions: Vec<Expansion>,
     pub seed: u64,
     pub budget: Budget,
+    /// The `mcts` search (`None`: the default).
+    pub search: Option<Search>,
     pub threads: usize,
 }
 
@@ -40,6 +43,7 @@ impl Default for Options {
             expansions: Vec::new(),
             seed: 1,
             budget: Budget::default(),
+            search: None,
             threads: 1,
         }
     }
@@ -47,7 +51,7 @@ impl Default for Options {
 
 /// The command line's help.
 pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
-[--expansions <id,id,...|all|none>] [--seed S] [--playouts K] [--ms T] [--threads N]";
+[--expansions <id,id,...|all|none>] [--seed S] [--playouts K] [--ms T] [--search tree|paired] [--threads N]";
 
 impl Options {
     /// Reads the command line's arguments (without the program's name).
@@ -79,6 +83,13 @@ impl Options {
                     o.budget.playouts = u32::try_from(number(value()?)?).unwrap_or(u32::MAX)
                 }
                 "--ms" => o.budget.time = Some(Duration::from_millis(number(value()?)?)),
+                "--search" => {
+                    o.search = Some(match value()? {
+                        "tree" => Search::Tree,
+                        "paired" => Search::Paired,
+                        other => return Err(format!("unknown search {other}")),
+                    })
+                }
                 "--threads" => o.threads = number(value()?)?.max(1) as usize,
                 "-h" | "--help" => return Err(USAGE.to_string()),
                 other => return Err(format!("unknown argument {other}\n{USAGE}")),
@@ -166,13 +177,14 @@ impl fmt::Display for Report {
         let exp: Vec<&str> = o.expansions.iter().map(|e| e.id()).collect();
         writeln!(
             f,
-            "{} games, {} players, expansions: {}, seed {}, budget: {} playouts{}, {} threads, {:.1} s",
+            "{} games, {} players, expansions: {}, seed {}, budget: {} playouts{}{}, {} threads, {:.1} s",
             o.games,
             o.players,
             if exp.is_empty() { "none".to_string() } else { exp.join(",") },
             o.seed,
             o.budget.playouts,
             o.budget.time.map_or(String::new(), |t| format!(" or {} ms", t.as_millis())),
+            o.search.map_or(String::new(), |s| format!(", {s:?} search")),
             o.threads,
             self.elapsed.as_secs_f64()
         )?;
@@ -250,7 +262,19 @@ fn play_game(o: &Options, g: usize) -> GameResult {
     let mut bots: Vec<_> = seat_bot
         .iter()
         .enumerate()
-        .map(|(s, b)| o.bots[*b].bot(mix(&[o.seed, g as u64, s as u64, 1]), o.budget))
+        .map(|(s, b)| {
+            let seed = mix(&[o.seed, g as u64, s as u64, 1]);
+            match (o.bots[*b], o.search) {
+                (Level::Mcts, Some(search)) => Box::new(MctsBot::with_settings(
+                    seed,
+                    Settings {
+                        search,
+                        ..Settings::new(o.budget)
+                    },
+                )) as Box<dyn Bot>,
+                (level, _) => level.bot(seed, o.budget),
+            }
+        })
         .collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); o.players as usize];
     while let Some(p) = game.pending() {

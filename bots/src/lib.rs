@@ -72,7 +72,7 @@ pub enum Level {
     /// followers kept), looking on through the rest of the player's turn part.
     Greedy,
     /// Information-set Monte Carlo search over sampled hidden futures (see `mcts`: the
-    /// greedy's best candidates compared on shared samples, or a tree search).
+    /// greedy's best candidates compared on shared samples, a tree search below them).
     Mcts,
 }
 

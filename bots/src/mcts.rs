@@ -3,27 +3,35 @@
 //! Every playout starts from a game sampled from the seat's view
 //! (`SeatView::determinize`): the tiles left, the die and the unseen messages drawn anew
 //! from the bot's own random numbers, the visible past kept; the real pile is never read.
-//! A playout goes on for a round or so of quick decisions (tiles and figures by the
-//! greedy rule with a small evaluation budget, the other decisions at random) and ends in the static evaluation
-//! (`crate::eval`), turned into a reward in `[0, 1]` for each player (a logistic of their
-//! margin).
+//! A playout goes on for a round or so of decisions (in the tree, then quick ones: tiles
+//! and figures by the greedy rule with a small evaluation budget, the other decisions at
+//! random) and ends in the static evaluation (`crate::eval`), turned into a reward in
+//! `[0, 1]` for each player (a logistic of their margin).
 //!
 //! At the root, a decision with many options (tile placements) keeps only the best ones
-//! by the greedy evaluation, so that the budget goes to the plausible moves. Two searches
-//! share this:
+//! by the greedy evaluation, so that the budget goes to the plausible moves. Every sampled
+//! future is played once through every root candidate with the same random numbers
+//! (common random numbers), so that candidates are compared on the same tiles and dice;
+//! the candidate with the best mean reward wins. Below the root, two searches:
 //!
-//! - [`Search::Paired`] (the default): every candidate is played on every sampled future
-//!   (common random numbers), so that candidates are compared on the same tiles and dice;
-//!   the best mean reward wins. This is the one the measured figures in `docs/bots.md`
-//!   are for.
-//! - [`Search::Tree`]: single-observer information-set MCTS (Cowling, Powley and
-//!   Whitehouse, 2012): the tree's nodes are sequences of actions shared by every sample,
-//!   a node's children are the actions listed in some sample, and selection (UCB1 with
-//!   availability counts) considers only those listed in the current one; every node
-//!   keeps the rewards of the player who chose its action; the answer is the most visited
-//!   child. Measured weaker than the paired search at the same budget.
+//! - [`Search::Tree`] (the default): information-set MCTS (Cowling, Powley and Whitehouse,
+//!   2012). The tree's nodes are actions shared by every sample (a node stands for an
+//!   action of one player after its parent's, whatever the sample); at each decision the
+//!   sample's listed options are ranked (tiles and figures by the rollout's greedy rule,
+//!   the others in a random order) and only the best few are candidates, more as the node
+//!   is visited more (progressive widening, `widening` × √(visits + 1)). The best
+//!   candidate without a node is added and the playout goes on with the rollout; when all
+//!   have nodes, UCB1 with availability counts picks one for the player who decides,
+//!   on that player's rewards. A node seen once follows the greedy rule, so the tree
+//!   starts from the rollout policy and departs from it where samples agree (the bot's
+//!   own figure after its tile, the decisions without hidden input, an opponent's reply
+//!   to a tile drawn in several samples).
+//! - [`Search::Paired`]: the rollout alone below the root (flat Monte Carlo with common
+//!   random numbers).
+//!
+//! The tree and the rollout end at the same horizon (`rollout_rounds` rounds of tiles).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Game, NoEffects, Phase};
@@ -36,20 +44,22 @@ use crate::{own_options, Bot, Budget, SeatView};
 const ROOT_OPTIONS: usize = 5;
 /// Exploration constant of UCB1 (rewards in `[0, 1]`).
 const EXPLORATION: f64 = 0.7;
-/// Rounds of quick random decisions after the tree, before the evaluation.
+/// Rounds of tiles the tree and the rollout go through before the evaluation.
 const ROLLOUT_ROUNDS: usize = 1;
 /// Evaluations a rollout decision may spend (enough for the greedy rule's full look at a
 /// base-game tile; with expansions' many options, each option is judged with its pass).
 const ROLLOUT_EVALUATIONS: usize = 400;
+/// Progressive widening below the root (see `Settings::widening`).
+const WIDENING: f64 = 0.5;
 /// Points of margin that make a reward of about 0.73 (the logistic's scale).
 const REWARD_SCALE: f64 = 10.0;
 
 /// How the budget is spent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Search {
-    /// Every root candidate on every sampled future, the best mean wins.
+    /// The rollout alone below the root candidates (flat Monte Carlo).
     Paired,
-    /// Information-set MCTS with a tree below the root.
+    /// Information-set MCTS: a tree shared by the samples below the root candidates.
     Tree,
 }
 
@@ -60,6 +70,8 @@ pub struct Settings {
     pub root_options: usize,
     pub exploration: f64,
     pub rollout_rounds: usize,
+    /// Candidates at a node below the root: `widening` × √(visits + 1), rounded up.
+    pub widening: f64,
     pub search: Search,
 }
 
@@ -70,7 +82,8 @@ impl Settings {
             root_options: ROOT_OPTIONS,
             exploration: EXPLORATION,
             rollout_rounds: ROLLOUT_ROUNDS,
-            search: Search::Paired,
+            widening: WIDENING,
+            search: Search::Tree,
         }
     }
 }
@@ -94,14 +107,16 @@ impl MctsBot {
     }
 }
 
+/// A node of the tree: an action and the statistics of the playouts through it.
 struct Node {
     action: Option<Action>,
     /// The player who chose `action`.
     player: u8,
     children: Vec<usize>,
     visits: u32,
-    /// Playouts in which this node's action was listed.
+    /// Playouts in which this node's action was one of the candidates.
     available: u32,
+    /// The sum of the rewards of `player`.
     reward: f64,
 }
 
@@ -118,6 +133,11 @@ impl Node {
     }
 }
 
+/// A player's reward for a margin: a logistic in `[0, 1]`.
+fn reward(margin: f64) -> f64 {
+    1.0 / (1.0 + (-margin / REWARD_SCALE).exp())
+}
+
 impl Bot for MctsBot {
     fn name(&self) -> &'static str {
         "mcts"
@@ -128,192 +148,212 @@ impl Bot for MctsBot {
         if options.len() == 1 {
             return options.pop();
         }
+        let started = self.settings.budget.time.map(|_| Instant::now());
         let me = view.seat();
         if options.len() > self.settings.root_options {
             let values = option_values(game, me, &options, EVALUATIONS);
-            let mut order: Vec<usize> = (0..options.len()).collect();
-            order.sort_by(|a, b| values[*b].total_cmp(&values[*a]).then(a.cmp(b)));
-            order.truncate(self.settings.root_options);
+            let mut order = best_first(&values, self.settings.root_options);
             order.sort_unstable();
             options = order.into_iter().map(|i| options[i].clone()).collect();
         }
-        let started = self.settings.budget.time.map(|_| Instant::now());
-        if self.settings.search == Search::Paired {
-            return self.paired(view, options, started);
-        }
-        let mut tree = vec![Node::new(None, me)];
-        tree[0].children = (0..options.len()).map(|i| i + 1).collect();
-        tree.extend(options.iter().map(|a| Node::new(Some(a.clone()), me)));
-        for done in 0..self.settings.budget.playouts.max(1) {
-            if let (Some(limit), Some(t)) = (self.settings.budget.time, started) {
-                if done > 0 && t.elapsed() >= limit {
-                    break;
-                }
-            }
-            let sample = view.determinize(&mut self.rng);
-            self.playout(&mut tree, sample);
-        }
-        let best = tree[0]
-            .children
-            .iter()
-            .copied()
-            .max_by(|a, b| {
-                let (x, y) = (&tree[*a], &tree[*b]);
-                x.visits
-                    .cmp(&y.visits)
-                    .then(x.reward.total_cmp(&y.reward))
-                    .then(b.cmp(a))
-            })
-            .and_then(|i| tree[i].action.clone());
-        best.or_else(|| options.into_iter().next())
+        self.search(view, options, started)
     }
 }
 
+/// The indices of the `keep` best values, best first (ties: the first listed).
+fn best_first(values: &[f64], keep: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|a, b| values[*b].total_cmp(&values[*a]).then(a.cmp(b)));
+    order.truncate(keep);
+    order
+}
+
 impl MctsBot {
-    /// Every candidate on every sampled future (the same rollout seed for all of them);
-    /// the budget counts one playout per candidate and sample.
-    fn paired(
+    /// The search: every sampled future is played once through every root candidate, all
+    /// with the same random numbers; below a candidate, the tree (with `Search::Tree`) or
+    /// the rollout alone (with `Search::Paired`). The budget counts one playout per
+    /// candidate and sample; after the first sample, the time limit stops the search
+    /// before a sample that would overrun it (judged by the last one's duration), or drops
+    /// the sample under way when it is reached.
+    fn search(
         &mut self,
         view: &SeatView,
         options: Vec<Action>,
         started: Option<Instant>,
     ) -> Option<Action> {
         let me = view.seat();
-        let mut sums = vec![0.0; options.len()];
-        let mut done = 0u32;
+        let game = view.game();
+        let rounds = self.settings.rollout_rounds * game.player_count() as usize;
+        let stop = game.tiles_left().saturating_sub(rounds);
+        let steps = 40 * rounds + 40;
+        let mut tree = vec![Node::new(None, me)];
+        tree[0].children = (0..options.len()).map(|i| i + 1).collect();
+        tree.extend(options.iter().map(|a| Node::new(Some(a.clone()), me)));
+        let limit = self.settings.budget.time;
+        let over = |extra: Duration| match (limit, started) {
+            (Some(limit), Some(t)) => t.elapsed() + extra >= limit,
+            _ => false,
+        };
+        let (mut done, mut samples) = (0u32, 0u32);
+        let mut last = Duration::ZERO;
         while done < self.settings.budget.playouts.max(1) {
-            if let (Some(limit), Some(t)) = (self.settings.budget.time, started) {
-                if done > 0 && t.elapsed() >= limit {
-                    break;
-                }
+            if samples > 0 && over(last) {
+                break;
             }
+            let sample_started = Instant::now();
             let sample = view.determinize(&mut self.rng);
             let seed = self.rng.next_u64();
+            // the root's rewards count once the sample has been through every candidate
+            let mut rewards = vec![None; options.len()];
+            let mut cut = false;
             for (i, a) in options.iter().enumerate() {
+                cut = samples > 0 && over(Duration::ZERO);
+                if cut {
+                    break;
+                }
                 let mut g = sample.clone();
                 if g.play_into(me, a, &mut NoEffects).is_err() {
-                    sums[i] = f64::NEG_INFINITY;
+                    tree[i + 1].reward = f64::NEG_INFINITY;
                     continue;
                 }
                 let keep = std::mem::replace(&mut self.rng, Rng::new(seed));
-                self.rollout(&mut g);
+                let mut path = vec![i + 1];
+                if self.settings.search == Search::Tree {
+                    self.descend(&mut tree, &mut g, &mut path, stop);
+                }
+                self.rollout(&mut g, stop, steps);
                 self.rng = keep;
-                let m = margin(&worth(&g), me);
-                sums[i] += 1.0 / (1.0 + (-m / REWARD_SCALE).exp());
+                let w = worth(&g);
+                for &n in &path[1..] {
+                    tree[n].visits += 1;
+                    tree[n].reward += reward(margin(&w, tree[n].player));
+                }
+                rewards[i] = Some(reward(margin(&w, me)));
                 done += 1;
             }
+            if cut {
+                break;
+            }
+            for (i, r) in rewards.into_iter().enumerate() {
+                if let Some(r) = r {
+                    tree[i + 1].visits += 1;
+                    tree[i + 1].reward += r;
+                }
+            }
+            samples += 1;
+            last = sample_started.elapsed();
         }
-        let best =
-            (0..options.len()).max_by(|a, b| sums[*a].total_cmp(&sums[*b]).then(b.cmp(a)))?;
-        options.into_iter().nth(best)
+        let best = (1..tree.len().min(options.len() + 1)).max_by(|a, b| {
+            let (x, y) = (&tree[*a], &tree[*b]);
+            let mx = x.reward / f64::from(x.visits.max(1));
+            let my = y.reward / f64::from(y.visits.max(1));
+            mx.total_cmp(&my).then(b.cmp(a))
+        })?;
+        options.into_iter().nth(best - 1)
     }
 
-    /// One playout on a sampled game: selection and expansion in the tree, quick random
-    /// decisions, evaluation, and the rewards taken back up the path.
-    fn playout(&mut self, tree: &mut Vec<Node>, mut game: Game) {
-        let mut path = vec![0usize];
-        let mut node = 0usize;
-        while let Some(pending) = game.pending() {
-            let player = pending.player;
-            let listed: Vec<usize> = if node == 0 {
-                tree[0].children.clone()
-            } else {
-                let options = game.legal_actions();
-                let mut listed = Vec::with_capacity(options.len());
-                let mut untried = Vec::new();
-                for a in options {
-                    match tree[node]
-                        .children
-                        .iter()
-                        .find(|c| tree[**c].action.as_ref() == Some(&a))
-                    {
-                        Some(c) => listed.push(*c),
-                        None => untried.push(a),
+    /// Selection and expansion below a root candidate, on one sample, down to `stop`
+    /// tiles left: at each decision the listed options are ranked (tiles and figures by
+    /// the rollout's greedy rule, the others in a random order), the best few are the
+    /// candidates (more as the node is visited more: progressive widening), the best
+    /// candidate without a node is added and ends the descent, or else UCB1 with
+    /// availability counts picks among them for the player who decides.
+    fn descend(
+        &mut self,
+        tree: &mut Vec<Node>,
+        game: &mut Game,
+        path: &mut Vec<usize>,
+        stop: usize,
+    ) {
+        let mut node = path[path.len() - 1];
+        while let Some(p) = game.pending() {
+            if game.tiles_left() < stop {
+                return;
+            }
+            let options = game.legal_actions();
+            if options.is_empty() {
+                return;
+            }
+            let order = self.ranked(game, p.player, p.phase, &options);
+            let width = (self.settings.widening * f64::from(tree[node].visits + 1).sqrt())
+                .ceil()
+                .max(1.0) as usize;
+            let mut listed = Vec::with_capacity(width);
+            for &i in order.iter().take(width) {
+                let a = &options[i];
+                let found =
+                    tree[node].children.iter().copied().find(|c| {
+                        tree[*c].player == p.player && tree[*c].action.as_ref() == Some(a)
+                    });
+                match found {
+                    Some(c) => listed.push(c),
+                    None => {
+                        // expansion: the best candidate without a node, then the rollout
+                        if game.play_into(p.player, a, &mut NoEffects).is_err() {
+                            return;
+                        }
+                        tree.push(Node::new(Some(a.clone()), p.player));
+                        let child = tree.len() - 1;
+                        tree[node].children.push(child);
+                        for c in listed.iter().copied().chain([child]) {
+                            tree[c].available += 1;
+                        }
+                        path.push(child);
+                        return;
                     }
                 }
-                if !untried.is_empty() {
-                    // expansion: one new child, then the rollout
-                    let a = untried.swap_remove(self.rng.below(untried.len() as u64) as usize);
-                    if game.play_into(player, &a, &mut NoEffects).is_err() {
-                        break;
-                    }
-                    tree.push(Node::new(Some(a), player));
-                    let child = tree.len() - 1;
-                    tree[node].children.push(child);
-                    for c in &listed {
-                        tree[*c].available += 1;
-                    }
-                    tree[child].available += 1;
-                    path.push(child);
-                    break;
-                }
-                listed
-            };
-            if listed.is_empty() {
-                break;
             }
             for c in &listed {
                 tree[*c].available += 1;
             }
             let chosen = self.select(tree, &listed);
             let Some(action) = tree[chosen].action.clone() else {
-                break;
+                return;
             };
-            if game.play_into(player, &action, &mut NoEffects).is_err() {
-                break;
+            if game.play_into(p.player, &action, &mut NoEffects).is_err() {
+                return;
             }
             path.push(chosen);
             node = chosen;
         }
-        self.rollout(&mut game);
-        let w = worth(&game);
-        for &n in &path[1..] {
-            let m = margin(&w, tree[n].player);
-            tree[n].visits += 1;
-            tree[n].reward += 1.0 / (1.0 + (-m / REWARD_SCALE).exp());
-        }
-        tree[0].visits += 1;
     }
 
-    /// UCB1 with availability counts among the listed children (an unvisited one first).
-    fn select(&mut self, tree: &[Node], listed: &[usize]) -> usize {
-        let unvisited: Vec<usize> = listed
-            .iter()
-            .copied()
-            .filter(|c| tree[*c].visits == 0)
-            .collect();
-        if !unvisited.is_empty() {
-            return unvisited[self.rng.below(unvisited.len() as u64) as usize];
-        }
+    /// UCB1 with availability counts among the candidates' nodes (all visited: a node is
+    /// visited when it is added); ties go to the better ranked.
+    fn select(&self, tree: &[Node], listed: &[usize]) -> usize {
         let c = self.settings.exploration;
-        listed
-            .iter()
-            .copied()
-            .map(|i| {
-                let n = &tree[i];
-                let visits = f64::from(n.visits);
-                let ucb =
-                    n.reward / visits + c * (f64::from(n.available.max(1)).ln() / visits).sqrt();
-                (i, ucb)
-            })
-            .fold((listed[0], f64::NEG_INFINITY), |best, x| {
-                if x.1 > best.1 {
-                    x
-                } else {
-                    best
-                }
-            })
-            .0
+        let mut best = (listed[0], f64::NEG_INFINITY);
+        for &i in listed {
+            let n = &tree[i];
+            let visits = f64::from(n.visits.max(1));
+            let ucb = n.reward / visits + c * (f64::from(n.available.max(1)).ln() / visits).sqrt();
+            if ucb > best.1 {
+                best = (i, ucb);
+            }
+        }
+        best.0
     }
 
-    /// Quick decisions for a few rounds: tiles and figures by the greedy rule with a small
-    /// evaluation budget, the other decisions at random.
-    fn rollout(&mut self, game: &mut Game) {
-        let tiles = self.settings.rollout_rounds * game.player_count() as usize;
-        let stop = game.tiles_left().saturating_sub(tiles);
+    /// The listed options' indices, best first: tiles and figures by the greedy rule with
+    /// a small evaluation budget, the other decisions in a random order.
+    fn ranked(&mut self, game: &Game, player: u8, phase: Phase, options: &[Action]) -> Vec<usize> {
+        if options.len() > 1 && matches!(phase, Phase::PlaceTile | Phase::PlaceFigure) {
+            let values = option_values(game, player, options, ROLLOUT_EVALUATIONS);
+            return best_first(&values, values.len());
+        }
+        let mut order: Vec<usize> = (0..options.len()).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, self.rng.below(i as u64 + 1) as usize);
+        }
+        order
+    }
+
+    /// Quick decisions down to `stop` tiles left: tiles and figures by the greedy rule with
+    /// a small evaluation budget, the other decisions at random.
+    fn rollout(&mut self, game: &mut Game, stop: usize, limit: usize) {
         let mut steps = 0;
         while let Some(p) = game.pending() {
-            if game.tiles_left() < stop || steps > 40 * tiles + 40 {
+            if game.tiles_left() < stop || steps > limit {
                 break;
             }
             steps += 1;
@@ -337,5 +377,101 @@ impl MctsBot {
                 break;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tilepost_engine::GameConfig;
+
+    /// A base game after a few greedy turns, at a tile placement of seat 0 or 1.
+    fn game_at(seed: u64, turns: usize) -> Game {
+        let (mut game, _) = Game::new(&GameConfig {
+            players: 2,
+            seed,
+            ..Default::default()
+        })
+        .expect("set-up");
+        let mut bot = crate::greedy::GreedyBot::new(seed);
+        let mut placed = 0;
+        while let Some(p) = game.pending() {
+            if p.phase == Phase::PlaceTile {
+                if placed == turns {
+                    break;
+                }
+                placed += 1;
+            }
+            let action = bot.decide(&game.seat_view(p.player)).expect("pending");
+            game.play(p.player, &action).expect("listed");
+        }
+        game
+    }
+
+    fn settings(search: Search) -> Settings {
+        Settings {
+            search,
+            ..Settings::new(Budget {
+                playouts: 40,
+                time: None,
+            })
+        }
+    }
+
+    #[test]
+    fn the_search_repeats_itself_for_one_seed() {
+        for (i, turns) in [3, 11, 20].into_iter().enumerate() {
+            let game = game_at(40 + i as u64, turns);
+            let p = game.pending().expect("pending");
+            let view = game.seat_view(p.player);
+            for search in [Search::Tree, Search::Paired] {
+                let first = MctsBot::with_settings(9, settings(search)).decide(&view);
+                let again = MctsBot::with_settings(9, settings(search)).decide(&view);
+                assert!(first.is_some());
+                assert_eq!(first, again, "{search:?} after {turns} turns");
+                let action = first.expect("a decision");
+                assert!(game.legal_actions().contains(&action), "{action:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_tree_grows_below_the_root_and_the_root_shares_its_samples() {
+        let game = game_at(5, 8);
+        let p = game.pending().expect("pending");
+        let view = game.seat_view(p.player);
+        let mut bot = MctsBot::with_settings(3, settings(Search::Tree));
+        let (_, options) = own_options(&view).expect("options");
+        let options: Vec<Action> = options.into_iter().take(4).collect();
+        let me = view.seat();
+        let mut tree = vec![Node::new(None, me)];
+        tree[0].children = (1..=options.len()).collect();
+        tree.extend(options.iter().map(|a| Node::new(Some(a.clone()), me)));
+        let stop = game.tiles_left().saturating_sub(2);
+        for _ in 0..12 {
+            let sample = view.determinize(&mut bot.rng);
+            for child in 1..=options.len() {
+                let mut g = sample.clone();
+                g.play_into(me, &options[child - 1], &mut NoEffects)
+                    .expect("listed");
+                let mut path = vec![child];
+                bot.descend(&mut tree, &mut g, &mut path, stop);
+                assert!(
+                    path.len() >= 2 || g.pending().is_none(),
+                    "one node added or found"
+                );
+                for &n in &path {
+                    tree[n].visits += 1;
+                }
+            }
+        }
+        assert!(tree.len() > 1 + options.len() * 2, "{} nodes", tree.len());
+        // the player's own figure after the tile is the same decision in every sample:
+        // its node is shared and widens with its visits
+        let shared = (1..=options.len())
+            .flat_map(|c| tree[c].children.clone())
+            .filter(|n| tree[*n].player == me)
+            .count();
+        assert!(shared >= options.len(), "{shared} shared nodes");
     }
 }

@@ -8,6 +8,7 @@
 //! same for the same seed. Full games then check that every level picks listed options
 //! with every expansion, and decides the same way twice from the same seed.
 
+use tilepost_bots::mcts::{MctsBot, Search, Settings};
 use tilepost_bots::{Bot, Budget, Level};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Expansion, Game, GameConfig};
@@ -110,6 +111,45 @@ fn twins_give_the_same_bot_input_and_the_same_decisions() {
         other_seed > 0,
         "coverage: no twin with another die or messages"
     );
+}
+
+/// The tree search with a budget that grows its tree below the root (wide nodes, two
+/// rounds of tree and rollout) decides the same on twins: its samples come from the view.
+#[test]
+fn the_tree_search_decides_the_same_on_twins() {
+    let mut checked = 0;
+    for i in 0..24u64 {
+        let seed = 0x7ee5_u64.wrapping_mul(1_000_003).wrapping_add(i);
+        let expansions = if i % 3 == 0 {
+            Vec::new()
+        } else {
+            all_expansions()
+        };
+        let Some((a, b, _)) = twins(seed, expansions, 2 + (i % 2) as u8) else {
+            continue;
+        };
+        let Some(p) = a.pending() else { continue };
+        if a.legal_actions().len() < 2 {
+            continue;
+        }
+        for search in [Search::Tree, Search::Paired] {
+            let settings = Settings {
+                search,
+                widening: 1.0,
+                rollout_rounds: 2,
+                ..Settings::new(Budget {
+                    playouts: 30,
+                    time: None,
+                })
+            };
+            let da = MctsBot::with_settings(seed, settings).decide(&a.seat_view(p.player));
+            let db = MctsBot::with_settings(seed, settings).decide(&b.seat_view(p.player));
+            assert!(da.is_some(), "twins {seed}: {search:?} decided nothing");
+            assert_eq!(da, db, "twins {seed}: {search:?} decides otherwise");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "coverage: {checked} twins");
 }
 
 /// Plays a game with one bot per seat; returns every decision.
