@@ -91,7 +91,7 @@ fn game(i: usize, o: &Options) -> SeedBatch {
         _ => 4,
     };
     // the busy player's running games: every eighth game until there are enough
-    let busy = i % 8 == 0 && i / 8 < o.busy_games;
+    let busy = i.is_multiple_of(8) && i / 8 < o.busy_games;
     let state = match rng.gen_range(0..100) {
         _ if busy => GameStatus::Active,
         0..=2 => GameStatus::Open,
