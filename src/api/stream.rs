@@ -18,6 +18,7 @@ use actix_web::web::Bytes;
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use tokio::sync::broadcast::error::RecvError;
 
+use super::dto::StreamFrame;
 use super::error::{ApiError, Problem};
 use super::extract::CurrentUser;
 use super::AppState;
@@ -69,7 +70,7 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
          description = "The `id` of the last event received: the stream starts after it"),
     ),
     responses(
-        (status = 200, description = "The stream (`text/event-stream`): `id`, `event` and `data` lines per event, comment lines as heartbeats", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "The stream (`text/event-stream`): `id`, `event` and `data` lines per event, comment lines as heartbeats", body = StreamFrame, content_type = "text/event-stream"),
         (status = 400, description = "`Last-Event-ID` is not an event id (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The token lacks `game:read` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),

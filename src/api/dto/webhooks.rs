@@ -209,3 +209,17 @@ pub struct WebhookMessage {
     pub timestamp: String,
     pub data: WebhookData,
 }
+
+/// One event of the live stream (`GET /v1/stream`), as its Server-Sent Events fields.
+/// Comment lines (`: heartbeat`) and the `retry` field carry no event.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct StreamFrame {
+    /// The event's number: send the last one received back as `Last-Event-ID`. Absent
+    /// on `stream.reset`.
+    pub id: Option<String>,
+    /// The event type (`game.move_made`, `game.turn_started`, …, `stream.reset`).
+    pub event: Option<String>,
+    /// One line of JSON: `{type, timestamp, data}`, the webhook's body without the
+    /// email's parts.
+    pub data: String,
+}
