@@ -194,6 +194,24 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                 if !METHODS.contains(&method.as_str()) {
                     continue;
                 }
+                // a header is absent or a string, never JSON null: an optional header's
+                // schema says `string` (the parameter is not required)
+                if let Some(params) = op.get_mut("parameters").and_then(|p| p.as_array_mut()) {
+                    for p in params.iter_mut() {
+                        if p.get("in").and_then(|i| i.as_str()) != Some("header") {
+                            continue;
+                        }
+                        if let Some(t) = p.pointer_mut("/schema/type") {
+                            if let Some(list) = t.as_array() {
+                                let kept: Vec<Value> =
+                                    list.iter().filter(|x| *x != "null").cloned().collect();
+                                if kept.len() == 1 {
+                                    *t = kept[0].clone();
+                                }
+                            }
+                        }
+                    }
+                }
                 let has_body = op.get("requestBody").is_some();
                 let has_params = op
                     .get("parameters")

@@ -36,9 +36,6 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
         return Ok(None);
     };
     let s = v.to_str().unwrap_or_default().trim();
-    if s.is_empty() {
-        return Ok(None);
-    }
     match s.parse::<i64>() {
         Ok(n) if n >= 0 && s.len() <= 18 => Ok(Some(n)),
         _ => Err(ApiError::validation(
