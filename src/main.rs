@@ -127,17 +127,23 @@ fn sweep_command(c: &Config) -> ExitCode {
     }
 }
 
-fn seed_command(c: &Config, o: tilepost::seed::Options) -> ExitCode {
-    let store = match tilepost::store::Store::connect(
+/// The store of a command that is not the server: a pool of `size`, a patient timeout.
+fn connect(c: &Config, size: u32) -> Result<tilepost::store::Store, ExitCode> {
+    tilepost::store::Store::connect(
         &c.database_url,
-        2,
+        size,
         std::time::Duration::from_millis(c.db_timeout_ms.max(5000)),
-    ) {
+    )
+    .map_err(|e| {
+        eprintln!("database: {e}");
+        ExitCode::from(1)
+    })
+}
+
+fn seed_command(c: &Config, o: tilepost::seed::Options) -> ExitCode {
+    let store = match connect(c, 2) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("database: {e}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     if let Err(e) = store.migrate() {
         eprintln!("migration failed: {e}");
@@ -277,16 +283,9 @@ fn main() -> ExitCode {
                 Ok(c) => c,
                 Err(code) => return code,
             };
-            let store = match tilepost::store::Store::connect(
-                &c.database_url,
-                1,
-                std::time::Duration::from_millis(c.db_timeout_ms.max(5000)),
-            ) {
+            let store = match connect(&c, 1) {
                 Ok(s) => s,
-                Err(e) => {
-                    eprintln!("database: {e}");
-                    return ExitCode::from(1);
-                }
+                Err(code) => return code,
             };
             match store.migrate() {
                 Ok(n) => emit(&format!("{n} migration(s) applied\n")),

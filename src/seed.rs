@@ -213,7 +213,6 @@ fn game(i: usize, o: &Options) -> SeedBatch {
     row.version = events.len() as i64;
     row.created_at = start.min(created);
     row.updated_at = last;
-    let to = |u: usize| user_id(u);
     // the outbox keeps a month of messages (TILEPOST_OUTBOX_RETENTION_DAYS): a game's
     // start and end, and a turn email (about 2.5 kB with its HTML) about every other
     // decision, for what happened within it
@@ -222,7 +221,7 @@ fn game(i: usize, o: &Options) -> SeedBatch {
         OutboxRow {
         id: format!("msg_{}", uuid::Uuid::new_v4().simple()),
         kind: kind.to_string(),
-        user_id: to(u),
+        user_id: user_id(u),
         game_id: Some(id.clone()),
         payload: json!({"type": kind, "timestamp": at, "data": {"game_id": id, "subject": "tilepost", "text": "x".repeat(800), "html": "x".repeat(1700)}}).to_string(),
         status: OutboxStatus::Dispatched.as_str().to_string(),

@@ -89,25 +89,23 @@ pub(super) fn queue(
     Ok(())
 }
 
+fn head(c: &mut DbConn) -> Result<i64, StoreError> {
+    let max: Option<i64> = stream_events::table
+        .select(diesel::dsl::max(stream_events::id))
+        .first(c)?;
+    Ok(max.unwrap_or(0))
+}
+
 impl Store {
     /// [`Store::stream_head`], on the calling thread (at start-up).
     pub fn stream_head_now(&self) -> Result<i64, StoreError> {
-        let mut c = self.conn()?;
-        let max: Option<i64> = stream_events::table
-            .select(diesel::dsl::max(stream_events::id))
-            .first(&mut c)?;
-        Ok(max.unwrap_or(0))
+        let mut pooled = self.conn()?;
+        head(&mut pooled)
     }
 
     /// The highest event number so far (0 when there is none).
     pub async fn stream_head(&self) -> Result<i64, StoreError> {
-        self.run(|c| {
-            let max: Option<i64> = stream_events::table
-                .select(diesel::dsl::max(stream_events::id))
-                .first(c)?;
-            Ok(max.unwrap_or(0))
-        })
-        .await
+        self.run(head).await
     }
 
     /// The lowest event number still kept (`None` when there is none).
@@ -154,15 +152,6 @@ impl Store {
                 .limit(limit)
                 .select(StreamEvent::as_select())
                 .load(c)?)
-        })
-        .await
-    }
-
-    /// Writes stream-only events (chat) in a transaction of their own.
-    pub async fn stream_push(&self, events: Vec<NewStreamEvent>) -> Result<(), StoreError> {
-        self.run(move |c| {
-            c.transaction(|c| queue(c, &[], &events))?;
-            Ok(())
         })
         .await
     }
