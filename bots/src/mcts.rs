@@ -150,13 +150,21 @@ impl Bot for MctsBot {
         }
         let started = self.settings.budget.time.map(|_| Instant::now());
         let me = view.seat();
+        // the candidates, in the listed order, and the greedy rule's pick among them (the
+        // answer when the time limit leaves no complete sample)
+        let fallback;
         if options.len() > self.settings.root_options {
             let values = option_values(game, me, &options, EVALUATIONS);
             let mut order = best_first(&values, self.settings.root_options);
+            let best = order[0];
             order.sort_unstable();
+            fallback = order.iter().position(|i| *i == best).unwrap_or(0);
             options = order.into_iter().map(|i| options[i].clone()).collect();
+        } else {
+            let values = option_values(game, me, &options, options.len());
+            fallback = best_first(&values, 1).first().copied().unwrap_or(0);
         }
-        self.search(view, options, started)
+        self.search(view, options, fallback, started)
     }
 }
 
@@ -172,13 +180,15 @@ impl MctsBot {
     /// The search: every sampled future is played once through every root candidate, all
     /// with the same random numbers; below a candidate, the tree (with `Search::Tree`) or
     /// the rollout alone (with `Search::Paired`). The budget counts one playout per
-    /// candidate and sample; after the first sample, the time limit stops the search
-    /// before a sample that would overrun it (judged by the last one's duration), or drops
-    /// the sample under way when it is reached.
+    /// candidate and sample. The time limit is kept strictly: the search stops before a
+    /// playout that would overrun it (judged by the longest playout so far) and drops the
+    /// sample under way; when no sample is complete, the answer is `fallback` (the
+    /// greedy rule's pick among the candidates).
     fn search(
         &mut self,
         view: &SeatView,
         options: Vec<Action>,
+        fallback: usize,
         started: Option<Instant>,
     ) -> Option<Action> {
         let me = view.seat();
@@ -195,9 +205,10 @@ impl MctsBot {
             _ => false,
         };
         let (mut done, mut samples) = (0u32, 0u32);
-        let mut last = Duration::ZERO;
+        // the longest playout so far (with its share of the sample's set-up)
+        let mut longest = Duration::ZERO;
         while done < self.settings.budget.playouts.max(1) {
-            if samples > 0 && over(last) {
+            if over(longest) {
                 break;
             }
             let sample_started = Instant::now();
@@ -207,10 +218,11 @@ impl MctsBot {
             let mut rewards = vec![None; options.len()];
             let mut cut = false;
             for (i, a) in options.iter().enumerate() {
-                cut = samples > 0 && over(Duration::ZERO);
+                cut = over(longest);
                 if cut {
                     break;
                 }
+                let playout_started = Instant::now();
                 let mut g = sample.clone();
                 if g.play_into(me, a, &mut NoEffects).is_err() {
                     tree[i + 1].reward = f64::NEG_INFINITY;
@@ -230,6 +242,12 @@ impl MctsBot {
                 }
                 rewards[i] = Some(reward(margin(&w, me)));
                 done += 1;
+                let took = playout_started.elapsed();
+                longest = longest.max(if i == 0 {
+                    sample_started.elapsed()
+                } else {
+                    took
+                });
             }
             if cut {
                 break;
@@ -241,7 +259,9 @@ impl MctsBot {
                 }
             }
             samples += 1;
-            last = sample_started.elapsed();
+        }
+        if samples == 0 {
+            return options.into_iter().nth(fallback);
         }
         let best = (1..tree.len().min(options.len() + 1)).max_by(|a, b| {
             let (x, y) = (&tree[*a], &tree[*b]);
@@ -432,6 +452,28 @@ mod tests {
                 let action = first.expect("a decision");
                 assert!(game.legal_actions().contains(&action), "{action:?}");
             }
+        }
+    }
+
+    #[test]
+    fn with_no_time_left_the_answer_is_the_greedy_pick_among_the_candidates() {
+        for (i, turns) in [2, 9].into_iter().enumerate() {
+            let game = game_at(70 + i as u64, turns);
+            let p = game.pending().expect("pending");
+            let view = game.seat_view(p.player);
+            let budget = Budget {
+                playouts: 1000,
+                time: Some(Duration::ZERO),
+            };
+            let action = MctsBot::new(1, budget).decide(&view).expect("a decision");
+            let (g, options) = own_options(&view).expect("options");
+            let values = option_values(g, p.player, &options, EVALUATIONS);
+            let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let picked = options.iter().position(|a| *a == action).expect("listed");
+            assert!(
+                values[picked] >= best - 1e-9,
+                "{action:?} is not a greedy pick"
+            );
         }
     }
 
