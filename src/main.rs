@@ -96,7 +96,11 @@ fn emit(text: &str) -> ExitCode {
 }
 
 fn sweep_command(c: &Config) -> ExitCode {
-    let st = match tilepost::startup::prepare(c, Arc::new(SystemClock)) {
+    // one connection, used in turn: a pool that opens no other in the background while
+    // the process exits (a connection being opened then can crash the exit)
+    let mut c = c.clone();
+    c.db_pool_size = 1;
+    let st = match tilepost::startup::prepare(&c, Arc::new(SystemClock)) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");
