@@ -7,6 +7,11 @@ runs the server on each, and measures at one connection the p50 and p99 of
   - a page of a random game's events,
   - POST of a move in a random running game (the pending player's first listed option),
 
+  - a player's profile (`GET /v1/users/{name}`), a page of their rating history, and
+    pages of the leaderboard (the first, and pages far down by following the cursor),
+    among as many seeded players as games with ten results each (100,000 players and
+    1,000,000 rating-history rows next to 100,000 games), added with SQL,
+
 then the duration of one deadline sweep and of one outbox claim (`tilepost sweep`), and
 the bytes per game in the database. With --explain (on by default when the Postgres log
 is readable) it also turns on `auto_explain` for the database and reports the plans of
@@ -95,6 +100,45 @@ def seed(exe, url, games, reuse):
     took = time.monotonic() - t
     print(out.stdout.strip(), file=sys.stderr)
     return took
+
+
+def seed_players(url, players, results):
+    """Players with ratings in both pools, figures and `results` results (rated, in
+    finished games of the database), written by SQL in a few statements."""
+    have = int(psql(url, "SELECT count(*) FROM users WHERE id LIKE 'seedp-%'") or 0)
+    if have >= players:
+        return None
+    t = time.monotonic()
+    now = int(time.time() * 1000)
+    h = psql(url, "SELECT password_hash FROM users WHERE username = 'busy'")
+    psql(url, f"""
+        INSERT INTO users (id, username, email, password_hash, notify_turn, notify_finished,
+                           created_at, locale, time_zone)
+        SELECT 'seedp-' || i, 'p' || i, 'p' || i || '@example.com', '{h}', 0, 0,
+               {now} - i::bigint * 1000, 'en', 'UTC'
+        FROM generate_series(0, {players - 1}) i;
+        INSERT INTO ratings (user_id, pool, rating, deviation, volatility, games, updated_at)
+        SELECT 'seedp-' || i, pool, 1500 + 400 * sin(i * 0.37 + length(pool)),
+               45 + (i * 13) % 250, 0.06, 10, {now}
+        FROM generate_series(0, {players - 1}) i
+        CROSS JOIN (VALUES ('base'), ('expansions')) p(pool);
+        INSERT INTO user_stats (user_id, played, finished, won, resigned, timed_out, moves, move_ms)
+        SELECT 'seedp-' || i, 10, 9, 3, 1, 0, 300, 300 * 3600000
+        FROM generate_series(0, {players - 1}) i;
+        CREATE TEMP TABLE fg AS
+            SELECT (row_number() OVER (ORDER BY id)) - 1 AS n, id FROM games WHERE status = 'finished';
+        CREATE INDEX ON fg (n);
+        INSERT INTO game_results (user_id, game_id, ended_at, seats, rank, score, outcome, public,
+                                  pool, rating_before, rating_after, deviation_after)
+        SELECT 'seedp-' || (i % {players}), fg.id, {now} - i::bigint * 60000, 4, 1 + i % 4, (i * 7) % 150,
+               'completed', 1, CASE WHEN i % 2 = 0 THEN 'base' ELSE 'expansions' END,
+               1500 + (i % 300), 1500 + ((i + 7) % 300), 80
+        FROM generate_series(0, {results - 1}) i
+        JOIN fg ON fg.n = (i + (i / {players}) * 7919) % (SELECT count(*) FROM fg)
+        ON CONFLICT DO NOTHING;
+        ANALYZE;
+    """)
+    return time.monotonic() - t
 
 
 class Server:
@@ -189,6 +233,20 @@ def measure(exe, url, requests, rng):
             if st == 200:
                 posts.append(ms)
         res["POST move"] = posts
+        players = psql(url, "SELECT username FROM users WHERE id LIKE 'seedp-%' "
+                            f"ORDER BY random() LIMIT {requests}").split()
+        res["profile"] = [srv.timed("GET", f"/v1/users/{p}")[0] for p in players]
+        res["rating history page"] = [srv.timed("GET", f"/v1/users/{p}/ratings?limit=20")[0]
+                                      for p in players]
+        board = []
+        for pool in ["base", "expansions"]:
+            cursor = None
+            for _ in range(requests // 2):
+                path = f"/v1/leaderboard?pool={pool}&limit=50" + (f"&cursor={cursor}" if cursor else "")
+                ms, st, data = srv.timed("GET", path)
+                board.append(ms)
+                cursor = (data or {}).get("next_cursor") if st == 200 else None
+        res["leaderboard page (first to deep)"] = board
     finally:
         srv.stop()
     sweeps, claims = [], []
@@ -247,7 +305,8 @@ def explain(exe, url, db, rng):
     blocks = [b for b in re.split(r"LOG:  duration: [0-9.]+ ms\s+plan:", log)[1:]
               if not re.search(r"random\(\)|pg_total_relation_size|count\(\*\)|octet_length", b)]
     scans = sorted({s for b in blocks for s in re.findall(r"Seq Scan on (\w+)", b)})
-    big = ("games", "game_events", "game_seats", "outbox", "stream_events", "chat_messages")
+    big = ("games", "game_events", "game_seats", "outbox", "stream_events", "chat_messages",
+           "users", "ratings", "game_results", "user_stats")
     hot = {}
     for b in blocks:
         for s in re.findall(r"Seq Scan on (\w+)", b):
@@ -274,6 +333,9 @@ def main():
         took = seed(exe, url, n, args.reuse)
         if took is not None:
             print(f"seeded {n} games in {took:.1f} s", file=sys.stderr)
+        seeded = seed_players(url, n, 10 * n)
+        if seeded is not None:
+            print(f"seeded {n} players with {10 * n} results in {seeded:.1f} s", file=sys.stderr)
         res = measure(exe, url, args.requests, rng)
         size = sizes(url)
         plans = None if args.no_explain else explain(exe, url, db, rng)

@@ -126,6 +126,11 @@ pub struct Config {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// `TILEPOST_GAMES_PER_HOUR`: games one user may create per hour; default 30.
     pub games_per_hour: i64,
+    /// `TILEPOST_OPEN_SEEKS`: open seeks one user may have in the lobby; default 5.
+    pub open_seeks: i64,
+    /// `TILEPOST_SEEK_HOURS`: an open seek nobody fills closes after this many hours;
+    /// default 168 (a week).
+    pub seek_hours: i64,
     /// `TILEPOST_CHAT_PER_MINUTE`: chat messages one user may write per minute (over
     /// all games); default 20.
     pub chat_per_minute: i64,
@@ -213,6 +218,8 @@ impl Default for Config {
             signup_window_secs: 3600,
             trusted_proxies: Vec::new(),
             games_per_hour: 30,
+            open_seeks: 5,
+            seek_hours: 168,
             chat_per_minute: 20,
             invitations_per_game: 10,
             invitations_per_day: 50,
@@ -285,6 +292,8 @@ impl fmt::Debug for Config {
             .field("signup_window_secs", &self.signup_window_secs)
             .field("trusted_proxies", &self.trusted_proxies)
             .field("games_per_hour", &self.games_per_hour)
+            .field("open_seeks", &self.open_seeks)
+            .field("seek_hours", &self.seek_hours)
             .field("chat_per_minute", &self.chat_per_minute)
             .field("invitations_per_game", &self.invitations_per_game)
             .field("invitations_per_day", &self.invitations_per_day)
@@ -563,6 +572,8 @@ impl Config {
             ("TILEPOST_SIGNUPS_PER_ADDRESS", &mut c.signups_per_address),
             ("TILEPOST_SIGNUP_WINDOW_SECS", &mut c.signup_window_secs),
             ("TILEPOST_GAMES_PER_HOUR", &mut c.games_per_hour),
+            ("TILEPOST_OPEN_SEEKS", &mut c.open_seeks),
+            ("TILEPOST_SEEK_HOURS", &mut c.seek_hours),
             ("TILEPOST_CHAT_PER_MINUTE", &mut c.chat_per_minute),
             ("TILEPOST_INVITATIONS_PER_GAME", &mut c.invitations_per_game),
             ("TILEPOST_INVITATIONS_PER_DAY", &mut c.invitations_per_day),

@@ -91,6 +91,9 @@ mod tests {
             updated_at: 0,
             turn_started_at: Some(started),
             rules: Default::default(),
+            rated: false,
+            visibility: crate::store::Visibility::Public,
+            bot_accounts: true,
         }
     }
 

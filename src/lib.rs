@@ -22,6 +22,7 @@ pub mod notify;
 pub mod relay;
 pub mod replay;
 pub mod seed;
+pub mod standing;
 pub mod startup;
 pub mod store;
 pub mod sweep;

@@ -138,6 +138,9 @@ fn game(i: usize, o: &Options) -> SeedBatch {
         updated_at: created,
         turn_started_at: None,
         rules: BTreeMap::new(),
+        rated: false,
+        visibility: crate::store::Visibility::Public,
+        bot_accounts: true,
     };
     if state == GameStatus::Open {
         b.games.push(row);

@@ -3,7 +3,10 @@
 //   /play, /play/games          my games (my turn first) and open games to join
 //   /play/login, /play/signup   log in, sign up
 //   /play/new                   create a game
+//   /play/lobby                 seeks: games looking for players (join, withdraw, post)
 //   /play/games/{id}            a game: board, move, scores, history, chat
+//   /play/users/{username}      a player's profile: record, ratings, recent games
+//   /play/leaderboard           the best established ratings of a pool (?pool=expansions)
 //   /play/settings              account (address, password, data, deletion), email
 //                               notifications and vacation
 //   /play/forgot-password       ask for a password reset link
@@ -47,6 +50,8 @@ function nav() {
   if (user) {
     link("/play/games", t("nav.games"));
     link("/play/new", t("nav.new"));
+    link("/play/lobby", t("nav.lobby"));
+    link("/play/leaderboard", t("nav.leaderboard"));
     link("/play/settings", t("nav.settings"));
     const out = el("button", { type: "button", class: "linkish" }, t("nav.logout", { name: user }));
     out.addEventListener("click", async () => {
@@ -59,6 +64,7 @@ function nav() {
   } else {
     link("/play/login", t("nav.login"));
     link("/play/signup", t("nav.signup"));
+    link("/play/leaderboard", t("nav.leaderboard"));
   }
   ul.append(el("li", {}, switcher()));
 }
@@ -124,9 +130,10 @@ async function render() {
   main.replaceChildren();
   for (const k of Object.keys(main.dataset)) delete main.dataset[k];
   const loggedIn = Boolean(api.token());
-  const open = ["/play/login", "/play/signup", "/play/forgot-password", "/play/reset-password", "/play/verify-email"];
+  const open = ["/play/login", "/play/signup", "/play/forgot-password", "/play/reset-password", "/play/verify-email", "/play/leaderboard"];
   const gameMatch = path.match(/^\/play\/games\/([^/]+)$/);
-  if (!loggedIn && !open.includes(path) && !gameMatch) {
+  const userMatch = path.match(/^\/play\/users\/([^/]+)$/);
+  if (!loggedIn && !open.includes(path) && !gameMatch && !userMatch) {
     sessionStorage.setItem("tilepost.next", location.pathname);
     history.replaceState(null, "", "/play/login");
     return render();
@@ -136,11 +143,14 @@ async function render() {
     else if (path === "/play/signup") await pages.signupPage(ctx);
     else if (path === "/play/games") await pages.gamesPage(ctx);
     else if (path === "/play/new") await pages.newGamePage(ctx);
+    else if (path === "/play/lobby") await pages.lobbyPage(ctx);
+    else if (path === "/play/leaderboard") await pages.leaderboardPage(ctx);
     else if (path === "/play/settings") await pages.settingsPage(ctx);
     else if (path === "/play/forgot-password") await pages.forgotPasswordPage(ctx);
     else if (path === "/play/reset-password") await pages.resetPasswordPage(ctx);
     else if (path === "/play/verify-email") await pages.verifyEmailPage(ctx);
     else if (gameMatch) await gamePage(ctx, decodeURIComponent(gameMatch[1]));
+    else if (userMatch) await pages.profilePage(ctx, decodeURIComponent(userMatch[1]));
     else {
       main.append(el("h1", {}, t("page.not-found")), el("p", {}, el("a", { href: "/play/games" }, t("nav.games"))));
     }
@@ -178,7 +188,7 @@ document.addEventListener("click", (ev) => {
   if (url.origin !== location.origin || !url.pathname.startsWith("/play")) return;
   ev.preventDefault();
   clearStatus();
-  go(url.pathname);
+  go(url.pathname + url.search);
   main.focus();
 });
 

@@ -1,9 +1,10 @@
 // The game page: whose turn, the board with the legal placements of the drawn tile,
-// the figure spots, the move, scores, history and chat. Follows the live stream
-// (GET /v1/stream) and refreshes when the game moves; polls only while the stream is down.
+// the figure spots, the move, scores, history and chat; once it is over, a rematch.
+// Follows the live stream (GET /v1/stream) and refreshes when the game moves; polls only
+// while the stream is down.
 
 import * as api from "./api.js";
-import { el, announce, fail, when, relative } from "./pages.js";
+import { el, announce, fail, when, relative, fill, playerLink, playerLinks } from "./pages.js";
 import { t, list as words } from "./i18n.js";
 import { drawBoard, figureIcon, featureName, spotWords, aFigure, figureWord, figureCount, featureWord } from "./board.js";
 
@@ -154,11 +155,13 @@ export async function gamePage(ctx, id) {
       turnline.append(t("game.waiting-line", { taken: v.players.length, seats: v.seats }));
     } else if (v.status === "finished") {
       const first = (v.ranking || []).filter((r) => r.rank === 1).map((r) => r.username);
-      turnline.append(t("game.over-line"), first.length ? ` ${t("game.won-by", { names: words(first) })}` : "");
+      turnline.append(t("game.over-line"));
+      if (first.length) turnline.append(" ", ...fill(t("game.won-by"), { names: playerLinks(first) }));
     } else if (v.pending) {
       const p = v.pending;
-      if (p.tile) turnline.append(myTurn() ? t("game.your-turn-drew", { tile: p.tile }) : t("game.to-play-drew", { name: p.username, tile: p.tile }));
-      else turnline.append(myTurn() ? t("game.your-turn") : t("game.to-play", { name: p.username }));
+      const who = { name: playerLink(p.username) };
+      if (p.tile) turnline.append(...(myTurn() ? [t("game.your-turn-drew", { tile: p.tile })] : fill(t("game.to-play-drew", { tile: p.tile }), who)));
+      else turnline.append(...(myTurn() ? [t("game.your-turn")] : fill(t("game.to-play"), who)));
       if (v.clock && v.clock.deadline) {
         turnline.append(
           ` ${t("game.due")} `,
@@ -172,6 +175,8 @@ export async function gamePage(ctx, id) {
     if (v.hand && v.hand.length) turnline.append(` ${t("game.hand", { tiles: v.hand.join(", ") })}`);
     const rules = Object.entries(v.rules || {});
     if (rules.length) turnline.append(" ", el("span", { class: "house-rules" }, t("game.house-rules", { rules: rules.map(([k, x]) => `${k.replace(/_/g, " ")}: ${x}`).join(", ") })));
+    if (v.rated) turnline.append(` ${t("game.rated")}`);
+    if (v.visibility === "private") turnline.append(` ${t("game.private")}`);
     if (!me) {
       const login = el("a", { href: "/play/login" }, t("game.login-to-play"));
       login.addEventListener("click", () => sessionStorage.setItem("tilepost.next", location.pathname));
@@ -462,7 +467,7 @@ export async function gamePage(ctx, id) {
       });
       return b;
     };
-    box.append(el("p", { class: "intro" }, t("open.players", { names: words(v.players.map((p) => p.username)) })));
+    box.append(el("p", { class: "intro" }, ...fill(t("open.players"), { names: playerLinks(v.players.map((p) => p.username)) })));
     const row = el("div", { class: "row" });
     if (me && invited) {
       row.append(act(t("open.accept"), "invitation/accept", t("open.accepted")), act(t("open.decline"), "invitation/decline", t("open.declined")));
@@ -494,8 +499,25 @@ export async function gamePage(ctx, id) {
       box.append(form);
     }
     const pending = v.invitations.filter((i) => i.status === "pending").map((i) => i.username);
-    if (pending.length) box.append(el("p", {}, t("open.invited", { names: words(pending) })));
+    if (pending.length) box.append(el("p", {}, ...fill(t("open.invited"), { names: playerLinks(pending) })));
     return box;
+  }
+
+  /** The end of a game, for its players: a rematch (the others are invited to it). */
+  function overPanel() {
+    const again = el("button", { type: "button", class: "primary", "data-focus": "rematch" }, t("over.rematch"));
+    again.addEventListener("click", async () => {
+      again.disabled = true;
+      try {
+        const g = await api.post(`/v1/games/${enc}/rematch`);
+        announce(t("over.rematch-done"));
+        ctx.go(`/play/games/${encodeURIComponent(g.id)}`);
+      } catch (e) {
+        again.disabled = false;
+        fail(e);
+      }
+    });
+    return el("div", { class: "move" }, el("div", {}, el("p", { class: "intro" }, t("over.intro")), el("div", { class: "row" }, again)));
   }
 
   function renderMove() {
@@ -516,6 +538,9 @@ export async function gamePage(ctx, id) {
       } else if (myTurn()) {
         title = t("move.title-decision");
         body = actionsPanel();
+      } else if (view.status === "finished" && seat()) {
+        title = t("over.title");
+        body = overPanel();
       }
       panel.hidden = !title;
       if (title) panel.append(el("h2", { id: "h-move" }, title), body);
@@ -532,7 +557,7 @@ export async function gamePage(ctx, id) {
     );
     const tbody = el("tbody");
     for (const p of v.players) {
-      const who = el("th", { scope: "row" }, figureIcon("follower", p.colour, p.seat), ` ${p.username}`);
+      const who = el("th", { scope: "row" }, figureIcon("follower", p.colour, p.seat), " ", playerLink(p.username));
       if (v.pending && v.pending.seat === p.seat) who.append(el("span", { class: "turn-mark" }, ` ${t("scores.to-play")}`));
       if (!p.active) who.append(` ${t("scores.left")}`);
       if (p.bot) who.append(el("span", { class: "bot" }, ` ${t("scores.bot", { level: t(`bot.${p.bot}`) })}`));
@@ -672,7 +697,7 @@ export async function gamePage(ctx, id) {
   function renderChat() {
     chatList.replaceChildren(
       ...(olderChat ? [el("li", { class: "meta" }, t("chat.earlier"))] : []),
-      ...chat.map((m) => el("li", {}, el("strong", {}, m.username), " ", el("time", { datetime: m.at }, when(m.at)), el("p", {}, m.text))),
+      ...chat.map((m) => el("li", {}, el("strong", {}, playerLink(m.username)), " ", el("time", { datetime: m.at }, when(m.at)), el("p", {}, m.text))),
     );
     if (!chat.length) chatList.append(el("li", { class: "meta" }, t("chat.none")));
   }

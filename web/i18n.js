@@ -122,7 +122,34 @@ export function relative(iso) {
   return rtf.format(s, "second");
 }
 
+const listFormat = () => new Intl.ListFormat(current, { style: "long", type: "conjunction" });
+
 /** A list in the locale's words: "ann, ben and cy" / "ann, ben e cy". */
 export function list(items) {
-  return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(items.map(String));
+  return listFormat().format(items.map(String));
+}
+
+/** The same list in parts: each item (`element`) and the words between (`literal`). */
+export function listParts(items) {
+  return listFormat().formatToParts(items.map(String));
+}
+
+/** A share (0 to 1) as a percentage: "83%", "83 %". */
+export function percent(share) {
+  return new Intl.NumberFormat(current, { style: "percent", maximumFractionDigits: 0 }).format(share);
+}
+
+/** A length of time in the unit that reads best: "45 seconds", "3.5 hours", "2 days". */
+export function duration(seconds) {
+  const units = [
+    ["day", 86400, 2],
+    ["hour", 3600, 1.5],
+    ["minute", 60, 1.5],
+  ];
+  for (const [unit, size, from] of units) {
+    if (seconds >= size * from) {
+      return new Intl.NumberFormat(current, { style: "unit", unit, unitDisplay: "long", maximumFractionDigits: 1 }).format(seconds / size);
+    }
+  }
+  return new Intl.NumberFormat(current, { style: "unit", unit: "second", unitDisplay: "long", maximumFractionDigits: 0 }).format(seconds);
 }

@@ -1,5 +1,5 @@
-// The pages around the game: log in, sign up, my games, new game, settings; and the
-// small DOM helpers every page uses.
+// The pages around the game: log in, sign up, my games, new game, the lobby, profiles,
+// the leaderboard, settings; and the small DOM helpers every page uses.
 
 import * as api from "./api.js";
 import * as i18n from "./i18n.js";
@@ -23,6 +23,33 @@ export function el(tag, attrs = {}, ...children) {
     e.append(typeof c === "string" || typeof c === "number" ? String(c) : c);
   }
   return e;
+}
+
+/**
+ * A message with elements where its placeholders are:
+ * `fill(t("games.open-item", {game}), {by: playerLink(name)})`. The message comes from
+ * t() with the text arguments; t() leaves the others' `{placeholders}` in it.
+ * @param {string} text
+ * @param {Record<string, Node | (Node | string)[]>} nodes
+ * @returns {(Node | string)[]}
+ */
+export function fill(text, nodes) {
+  return text.split(/\{(\w+)\}/).flatMap((part, i) => {
+    if (i % 2 === 0) return part ? [part] : [];
+    const node = nodes[part];
+    if (node === undefined) return [`{${part}}`];
+    return Array.isArray(node) ? node : [node];
+  });
+}
+
+/** A player's name, linked to their profile page. */
+export function playerLink(name) {
+  return el("a", { href: `/play/users/${encodeURIComponent(name)}`, class: "player" }, name);
+}
+
+/** Players' names as a list in the locale's words ("ann, ben and cy"), each linked. */
+export function playerLinks(names) {
+  return i18n.listParts(names).map((p) => (p.type === "element" ? playerLink(p.value) : p.value));
 }
 
 /** Tells the user something (the status line is an aria-live region). */
@@ -158,7 +185,8 @@ export async function signupPage(ctx) {
 
 /** One game in a list (GameSummary). */
 function gameItem(g, me) {
-  const names = g.players.map((p) => p.username).join(", ");
+  const names = g.players.map((p) => p.username);
+  const kind = [g.rated ? t("games.rated") : "", g.visibility === "private" ? t("games.private") : ""].filter(Boolean);
   const li = el("li", { class: g.my_turn ? "game mine" : "game" });
   const title = g.my_turn
     ? t("games.your-turn")
@@ -169,8 +197,9 @@ function gameItem(g, me) {
         : t("games.to-play", { name: g.current_username || t("games.someone") });
   li.append(
     el("a", { href: `/play/games/${encodeURIComponent(g.id)}` }, t("games.item", { title, game: g.id.slice(0, 8) })),
-    el("span", { class: "meta" }, names || t("games.no-players")),
+    el("span", { class: "meta" }, ...(names.length ? playerLinks(names) : [t("games.no-players")])),
   );
+  if (kind.length) li.append(el("span", { class: "meta" }, kind.join(" · ")));
   if (g.deadline) {
     li.append(
       el("span", { class: "meta deadline" }, t("games.due"), " ", el("time", { datetime: g.deadline, title: when(g.deadline) }, relative(g.deadline))),
@@ -229,7 +258,13 @@ export async function gamesPage(ctx) {
         el(
           "li",
           { class: "game" },
-          el("span", {}, t("games.open-item", { game: g.id.slice(0, 8), by: g.players[0] ? g.players[0].username : "?", taken: g.players.length, seats: g.seats })),
+          el(
+            "span",
+            {},
+            ...fill(t("games.open-item", { game: g.id.slice(0, 8), taken: g.players.length, seats: g.seats }), {
+              by: g.players[0] ? playerLink(g.players[0].username) : "?",
+            }),
+          ),
           b,
         ),
       );
@@ -265,20 +300,49 @@ function expansionName(id) {
   return name === key ? id.replace(/_/g, " ") : name;
 }
 
-export async function newGamePage(ctx) {
-  // the tiles (for the expansions) and the house rules, then the page at once
-  const [catalog, rules] = await Promise.all([api.tiles(), api.get("/v1/rules")]);
-  ctx.main.append(el("h1", {}, t("new.title")));
+/** The number of seats: a select named `seats`, labelled. */
+function seatsField(id) {
+  const seats = el("select", { name: "seats", id }, ...[2, 3, 4, 5, 6].map((n) => el("option", { value: n }, String(n))));
+  return el("label", { class: "field", for: id }, el("span", {}, t("new.seats")), seats);
+}
+
+/** A checkbox for each expansion (named `expansions`), from the tile catalog (GET /v1/tiles). */
+function expansionsField(catalog) {
   const fromTiles = catalog.tiles.map((t) => t.expansion).filter((x) => x !== "base" && !EXPANSIONS.includes(x));
   const expansions = [...EXPANSIONS, ...new Set(fromTiles)];
-  const seats = el("select", { name: "seats", id: "seats" }, ...[2, 3, 4, 5, 6].map((n) => el("option", { value: n }, String(n))));
-  const exp = el(
+  return el(
     "fieldset",
     { class: "expansions" },
     el("legend", {}, t("new.expansions")),
     ...expansions.map((x) =>
       el("label", { class: "check" }, el("input", { type: "checkbox", name: "expansions", value: x }), ` ${expansionName(x)}`),
     ),
+  );
+}
+
+/**
+ * The clock: a checkbox and the days per move, which count only while it is checked.
+ * `days()` is the number of days, or null for no clock.
+ */
+function clockFields() {
+  const clock = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", name: "clock", checked: true }));
+  const days = field(t("new.days"), { type: "number", name: "days", min: 1, max: 14, value: 3, required: true });
+  const input = /** @type {HTMLInputElement} */ (days.querySelector("input"));
+  clock.addEventListener("change", () => {
+    input.disabled = !clock.checked;
+  });
+  return {
+    nodes: [el("label", { class: "check" }, clock, ` ${t("new.clock")}`), days],
+    days: () => (clock.checked ? Number(input.value) : null),
+  };
+}
+
+export async function newGamePage(ctx) {
+  // the tiles (for the expansions) and the house rules, then the page at once
+  const [catalog, rules] = await Promise.all([api.tiles(), api.get("/v1/rules")]);
+  ctx.main.append(
+    el("h1", {}, t("new.title")),
+    el("p", {}, t("new.or-seek"), " ", el("a", { href: "/play/lobby" }, t("new.seek-link"))),
   );
   // house rules: a preset, and any variant set apart from it
   const preset = el("select", { name: "preset", id: "preset" }, ...rules.presets.map((p) => el("option", { value: p.name, title: p.description }, p.name.replace(/_/g, " "))));
@@ -297,15 +361,14 @@ export async function newGamePage(ctx) {
       ),
     ),
   );
-  const clock = el("input", { type: "checkbox", name: "clock", checked: true });
+  const clock = clockFields();
   const form = el(
     "form",
     { class: "card" },
-    el("label", { class: "field", for: "seats" }, el("span", {}, t("new.seats")), seats),
-    exp,
+    seatsField("seats"),
+    expansionsField(catalog),
     house,
-    el("label", { class: "check" }, clock, ` ${t("new.clock")}`),
-    field(t("new.days"), { type: "number", name: "days", min: 1, max: 14, value: 3, required: true }),
+    ...clock.nodes,
     field(t("new.invite"), { name: "invite", autocomplete: "off", autocapitalize: "none" }),
     el(
       "div",
@@ -313,12 +376,11 @@ export async function newGamePage(ctx) {
       el("label", { class: "field", for: "bots" }, el("span", {}, t("new.bots")), el("select", { name: "bots", id: "bots" }, ...[0, 1, 2, 3, 4, 5].map((n) => el("option", { value: n }, String(n))))),
       el("label", { class: "field", for: "bot-level" }, el("span", {}, t("new.bot-level")), el("select", { name: "bot_level", id: "bot-level" }, ...["greedy", "mcts", "random"].map((l) => el("option", { value: l }, t(`bot.${l}`))))),
     ),
+    el("label", { class: "check" }, el("input", { type: "checkbox", name: "rated" }), ` ${t("new.rated")}`),
+    el("label", { class: "check" }, el("input", { type: "checkbox", name: "private" }), ` ${t("new.private")}`),
+    el("p", { class: "meta" }, t("new.rated-hint")),
     el("button", { type: "submit", class: "primary" }, t("new.submit")),
   );
-  const days = /** @type {HTMLInputElement} */ (form.querySelector("input[name=days]"));
-  clock.addEventListener("change", () => {
-    days.disabled = !(/** @type {HTMLInputElement} */ (clock).checked);
-  });
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const f = new FormData(form);
@@ -326,10 +388,13 @@ export async function newGamePage(ctx) {
     const body = {
       seats: Number(f.get("seats")),
       expansions: f.getAll("expansions").map(String),
+      rated: f.has("rated"),
+      visibility: f.has("private") ? "private" : "public",
     };
     /** @type {any} GameOptions */
     const options = {};
-    if (/** @type {HTMLInputElement} */ (clock).checked) options.days_per_move = Number(f.get("days"));
+    const days = clock.days();
+    if (days !== null) options.days_per_move = days;
     if (f.get("preset") && f.get("preset") !== "standard") options.preset = String(f.get("preset"));
     const chosen = {};
     for (const [k, v] of f.entries()) if (k.startsWith("rule:") && v) chosen[k.slice(5)] = String(v);
@@ -349,6 +414,387 @@ export async function newGamePage(ctx) {
     });
   });
   ctx.main.append(form);
+}
+
+/**
+ * A list read page by page: `load(cursor)` gives one page as `{items, next}`, `add(item)`
+ * shows an item in `list`; a "More" button reads the next page while there is one, and
+ * `empty` shows while there is nothing at all. Resolves once the first page is shown.
+ * @template T
+ * @param {HTMLElement} host where the list, the note and the button go
+ * @param {HTMLElement} list
+ * @param {string} empty
+ * @param {(cursor: string | null) => Promise<{items: T[], next: string | null}>} load
+ * @param {(item: T) => void} add
+ */
+async function paged(host, list, empty, load, add) {
+  const none = el("p", { class: "meta", hidden: true }, empty);
+  const more = /** @type {HTMLButtonElement} */ (el("button", { type: "button", hidden: true }, t("list.more")));
+  host.append(list, none, more);
+  let cursor = null;
+  let shown = 0;
+  async function next() {
+    const page = await load(cursor);
+    page.items.forEach(add);
+    shown += page.items.length;
+    cursor = page.next;
+    list.hidden = shown === 0;
+    none.hidden = shown > 0 || Boolean(cursor);
+    more.hidden = !cursor;
+  }
+  more.addEventListener("click", async () => {
+    more.disabled = true;
+    try {
+      await next();
+    } catch (e) {
+      fail(e);
+    } finally {
+      more.disabled = false;
+    }
+  });
+  await next();
+}
+
+/** The rating pools: games without expansions, and games with any. */
+const POOLS = ["base", "expansions"];
+
+/** A pool's name in the page's language. */
+function poolName(pool) {
+  return pool === "expansions" ? t("pool.expansions") : t("pool.base");
+}
+
+/** A rating change: "+12", "−3", "±0". */
+function signed(n) {
+  if (n > 0) return `+${n}`;
+  if (n < 0) return `−${-n}`;
+  return "±0";
+}
+
+/** A player's public page (GET /v1/users/{username}): figures, ratings, recent games. */
+export async function profilePage(ctx, name) {
+  const p = await api.get(`/v1/users/${encodeURIComponent(name)}`);
+  ctx.main.append(el("h1", {}, t("profile.title", { name: p.username })));
+  const about = [t("profile.joined", { date: when(p.joined) })];
+  if (p.bot === "account") about.push(t("profile.bot-account"));
+  else if (p.bot) about.push(t("profile.bot", { level: t(`bot.${p.bot}`) }));
+  ctx.main.append(el("p", { class: "meta" }, about.join(" ")));
+
+  const none = "–";
+  const facts = [
+    [t("profile.played"), String(p.games_played)],
+    [t("profile.finished"), String(p.games_finished)],
+    [t("profile.won"), String(p.games_won)],
+    [t("profile.resigned"), String(p.games_resigned)],
+    [t("profile.timed-out"), String(p.games_timed_out)],
+    [t("profile.finish-rate"), p.finish_rate == null ? none : i18n.percent(p.finish_rate)],
+    [t("profile.timeout-rate"), p.timeout_rate == null ? none : i18n.percent(p.timeout_rate)],
+    [t("profile.move-time"), p.average_move_seconds == null ? none : i18n.duration(p.average_move_seconds)],
+  ];
+  ctx.main.append(
+    el(
+      "section",
+      { class: "card", "aria-labelledby": "h-record" },
+      el("h2", { id: "h-record" }, t("profile.record")),
+      el("dl", { class: "facts" }, ...facts.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)])),
+    ),
+  );
+
+  const ratings = el("section", { class: "card", "aria-labelledby": "h-ratings" }, el("h2", { id: "h-ratings" }, t("profile.ratings")));
+  if (p.ratings.length) {
+    const head = el(
+      "tr",
+      {},
+      ...[t("profile.pool"), t("profile.rating"), t("profile.games")].map((h) => el("th", { scope: "col" }, h)),
+    );
+    const rows = p.ratings.map((r) =>
+      el(
+        "tr",
+        {},
+        el("th", { scope: "row" }, poolName(r.pool)),
+        el("td", {}, `${r.rating} ±${r.deviation}`, r.provisional ? el("span", { class: "meta" }, ` ${t("profile.provisional")}`) : null),
+        el("td", {}, String(r.games)),
+      ),
+    );
+    ratings.append(el("table", { class: "scores" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+    if (p.ratings.some((r) => r.provisional)) ratings.append(el("p", { class: "meta" }, t("profile.provisional-hint")));
+  } else {
+    ratings.append(el("p", {}, t("profile.no-ratings")));
+  }
+  ratings.append(el("p", {}, el("a", { href: "/play/leaderboard" }, t("profile.leaderboard"))));
+  ctx.main.append(ratings);
+
+  const recent = el("section", { "aria-labelledby": "h-recent" }, el("h2", { id: "h-recent" }, t("profile.recent")));
+  if (p.recent_games.length) {
+    recent.append(
+      el(
+        "ul",
+        { class: "games" },
+        ...p.recent_games.map((r) => {
+          const result = [
+            t("profile.rank", { rank: r.rank, seats: r.seats }),
+            t("profile.score", { count: r.score }),
+            t(`outcome.${r.outcome}`),
+          ];
+          const rating =
+            r.rating_before != null && r.rating_after != null
+              ? t("profile.rating-change", { pool: poolName(r.pool), before: r.rating_before, after: r.rating_after, change: signed(r.rating_after - r.rating_before) })
+              : t(r.rated ? "profile.rated" : "profile.casual");
+          return el(
+            "li",
+            { class: "game" },
+            el("a", { href: `/play/games/${encodeURIComponent(r.game_id)}` }, t("profile.game", { game: r.game_id.slice(0, 8) })),
+            el("span", {}, result.join(" · ")),
+            el("span", { class: "meta" }, el("time", { datetime: r.ended_at }, when(r.ended_at)), ` · ${rating}`),
+          );
+        }),
+      ),
+    );
+  } else {
+    recent.append(el("p", {}, t("profile.no-games")));
+  }
+  ctx.main.append(recent);
+}
+
+/** The leaderboard of a pool (GET /v1/leaderboard), best first, page by page; the pool
+ * is the page's `?pool=` (base by default). */
+export async function leaderboardPage(ctx) {
+  const pool = new URLSearchParams(location.search).get("pool") === "expansions" ? "expansions" : "base";
+  ctx.main.append(el("h1", {}, t("leaderboard.title")), el("p", {}, t("leaderboard.intro")));
+  ctx.main.append(
+    el(
+      "nav",
+      { "aria-label": t("leaderboard.pool") },
+      el(
+        "ul",
+        { class: "pools" },
+        ...POOLS.map((p) =>
+          el("li", {}, el("a", { href: p === "base" ? "/play/leaderboard" : `/play/leaderboard?pool=${p}`, "aria-current": p === pool ? "page" : null }, poolName(p))),
+        ),
+      ),
+    ),
+  );
+  const box = el("div", { class: "card" });
+  ctx.main.append(box);
+  const tbody = el("tbody");
+  const table = el(
+    "table",
+    { class: "scores" },
+    el("caption", {}, poolName(pool)),
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        ...[t("leaderboard.rank"), t("scores.player"), t("profile.rating"), t("profile.games")].map((h) => el("th", { scope: "col" }, h)),
+      ),
+    ),
+    tbody,
+  );
+  let rank = 0;
+  await paged(
+    box,
+    table,
+    t("leaderboard.empty"),
+    async (cursor) => {
+      const q = new URLSearchParams({ pool, limit: "50" });
+      if (cursor) q.set("cursor", cursor);
+      const page = await api.get(`/v1/leaderboard?${q}`);
+      return { items: page.entries, next: page.next_cursor };
+    },
+    (e) => {
+      rank += 1;
+      tbody.append(
+        el(
+          "tr",
+          { class: e.username === api.username() ? "me" : "" },
+          el("td", {}, String(rank)),
+          el("th", { scope: "row" }, playerLink(e.username)),
+          el("td", {}, `${e.rating} ±${e.deviation}`),
+          el("td", {}, String(e.games)),
+        ),
+      );
+    },
+  );
+}
+
+/** A seek in words: who seeks, the seats taken, and the game's terms. */
+function seekItem(s) {
+  const terms = [
+    s.expansions.length ? i18n.list(s.expansions.map(expansionName)) : t("lobby.base-game"),
+    s.days_per_move ? t("lobby.days", { count: s.days_per_move }) : t("lobby.no-clock"),
+    s.rated ? t("lobby.rated") : t("lobby.casual"),
+  ];
+  const rules = Object.entries(s.rules);
+  if (rules.length) terms.push(t("game.house-rules", { rules: rules.map(([k, x]) => `${k.replace(/_/g, " ")}: ${x}`).join(", ") }));
+  if (s.min_rating != null && s.max_rating != null) terms.push(t("lobby.rating-between", { min: s.min_rating, max: s.max_rating }));
+  else if (s.min_rating != null) terms.push(t("lobby.rating-from", { min: s.min_rating }));
+  else if (s.max_rating != null) terms.push(t("lobby.rating-to", { max: s.max_rating }));
+  if (s.min_finish_rate) terms.push(t("lobby.finish-from", { rate: i18n.percent(s.min_finish_rate) }));
+  const li = el(
+    "li",
+    { class: "game" },
+    el("span", {}, ...fill(t("lobby.seek", { taken: s.players.length, seats: s.seats }), { by: playerLink(s.creator) })),
+    el("span", { class: "meta" }, terms.join(" · ")),
+  );
+  if (s.players.length > 1) li.append(el("span", { class: "meta" }, ...fill(t("lobby.players"), { names: playerLinks(s.players) })));
+  li.append(
+    el("span", { class: "meta" }, t("lobby.expires"), " ", el("time", { datetime: s.expires_at, title: when(s.expires_at) }, relative(s.expires_at))),
+  );
+  return li;
+}
+
+/** The form that posts a seek (POST /v1/seeks). */
+function seekForm(ctx, catalog) {
+  const clock = clockFields();
+  const form = el(
+    "form",
+    { class: "card", "aria-labelledby": "h-post" },
+    el("h2", { id: "h-post" }, t("lobby.post-title")),
+    seatsField("seek-seats"),
+    expansionsField(catalog),
+    ...clock.nodes,
+    el("label", { class: "check" }, el("input", { type: "checkbox", name: "rated" }), ` ${t("new.rated")}`),
+    el(
+      "fieldset",
+      {},
+      el("legend", {}, t("lobby.who")),
+      field(t("lobby.min-rating"), { type: "number", name: "min_rating", min: 0, max: 4000, step: 1 }),
+      field(t("lobby.max-rating"), { type: "number", name: "max_rating", min: 0, max: 4000, step: 1 }),
+      field(t("lobby.min-finish"), { type: "number", name: "min_finish", min: 0, max: 100, step: 1 }),
+      el("p", { class: "meta" }, t("lobby.who-hint")),
+    ),
+    el("button", { type: "submit", class: "primary" }, t("lobby.post")),
+  );
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const f = new FormData(form);
+    /** The number in a field, or null when it is left empty. */
+    const number = (name) => {
+      const v = String(f.get(name) || "").trim();
+      return v ? Number(v) : null;
+    };
+    /** @type {any} CreateSeekRequest */
+    const body = { seats: Number(f.get("seats")), expansions: f.getAll("expansions").map(String), rated: f.has("rated") };
+    const days = clock.days();
+    if (days !== null) body.days_per_move = days;
+    const min = number("min_rating");
+    const max = number("max_rating");
+    const finish = number("min_finish");
+    if (min !== null) body.min_rating = min;
+    if (max !== null) body.max_rating = max;
+    if (finish !== null) body.min_finish_rate = finish / 100;
+    busy(form, async () => {
+      await api.post("/v1/seeks", body);
+      ctx.go("/play/lobby", { replace: true });
+      announce(t("lobby.posted"));
+    });
+  });
+  return form;
+}
+
+/** A page of seeks (GET /v1/seeks) as `paged` reads it. */
+async function seeks(mine, cursor) {
+  const q = new URLSearchParams({ mine: String(mine), limit: "50" });
+  if (cursor) q.set("cursor", cursor);
+  const page = await api.get(`/v1/seeks?${q}`);
+  return { items: page.seeks, next: page.next_cursor };
+}
+
+/**
+ * The lobby: the seeks the player may join, their own open seeks, and a form to post
+ * one. While the player is in an open seek, the page follows the live stream: when the
+ * seek fills (its game starts), the page goes to the game.
+ */
+export async function lobbyPage(ctx) {
+  const me = api.username();
+  const catalog = await api.tiles();
+  ctx.main.append(el("h1", {}, t("lobby.title")), el("p", {}, t("lobby.intro")));
+  const joinable = el("section", { "aria-labelledby": "h-seeks" }, el("h2", { id: "h-seeks" }, t("lobby.open-title")));
+  const mine = el("section", { "aria-labelledby": "h-my-seeks" }, el("h2", { id: "h-my-seeks" }, t("lobby.mine-title")));
+  ctx.main.append(joinable, mine, seekForm(ctx, catalog));
+
+  /** A button that acts on a seek, then shows where that leads. */
+  const act = (label, f) => {
+    const b = /** @type {HTMLButtonElement} */ (el("button", { type: "button" }, label));
+    b.addEventListener("click", async () => {
+      b.disabled = true;
+      try {
+        await f();
+      } catch (e) {
+        b.disabled = false;
+        fail(e);
+      }
+    });
+    return b;
+  };
+  const gamePath = (id) => `/play/games/${encodeURIComponent(id)}`;
+
+  /** The ids of the open seeks the player is in. */
+  const waiting = new Set();
+  const openList = el("ul", { class: "games" });
+  const mineList = el("ul", { class: "games" });
+  await Promise.all([
+    paged(joinable, openList, t("lobby.none-open"), (cursor) => seeks(false, cursor), (s) => {
+      const li = seekItem(s);
+      li.append(
+        act(t("lobby.join"), async () => {
+          const after = await api.post(`/v1/seeks/${encodeURIComponent(s.id)}/join`);
+          if (after.game_id) {
+            announce(t("lobby.started"));
+            ctx.go(gamePath(after.game_id));
+          } else {
+            ctx.go("/play/lobby", { replace: true });
+            announce(t("lobby.joined", { count: after.seats - after.players.length }));
+          }
+        }),
+      );
+      openList.append(li);
+    }),
+    paged(mine, mineList, t("lobby.none-mine"), (cursor) => seeks(true, cursor), (s) => {
+      waiting.add(s.id);
+      const li = seekItem(s);
+      if (s.creator === me) {
+        li.append(
+          act(t("lobby.withdraw"), async () => {
+            await api.del(`/v1/seeks/${encodeURIComponent(s.id)}`);
+            ctx.go("/play/lobby", { replace: true });
+            announce(t("lobby.withdrawn"));
+          }),
+        );
+      }
+      mineList.append(li);
+    }),
+  ]);
+
+  if (!waiting.size) return;
+  let left = false;
+  /** Goes to the game a seek of the player's became, if one did. */
+  async function follow() {
+    for (const id of waiting) {
+      const s = await api.get(`/v1/seeks/${encodeURIComponent(id)}`);
+      if (left) return;
+      if (s.game_id) {
+        announce(t("lobby.full"));
+        ctx.go(gamePath(s.game_id));
+        return;
+      }
+    }
+  }
+  const close = api.stream(
+    (type) => {
+      if (type === "game.started" || type === "stream.reset") follow().catch(fail);
+    },
+    (live) => {
+      ctx.main.dataset.live = live ? "open" : "closed";
+      // what happened while it was down
+      if (live) follow().catch(fail);
+    },
+  );
+  ctx.onLeave(() => {
+    left = true;
+    close();
+  });
 }
 
 /** The email event types in the settings (their names are `event.<type>`). */

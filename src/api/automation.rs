@@ -200,7 +200,7 @@ pub async fn get_game_orders(
     me: CurrentUser,
     id: GameId,
 ) -> Result<HttpResponse, ApiError> {
-    let data = load_data(&st, &id, false).await?;
+    let data = load_data(&st, &id, Some(&me.id), false).await?;
     require_seat(&data, &me.id)?;
     Ok(HttpResponse::Ok().json(game_orders(&st, id.as_str(), &me.id).await?))
 }
@@ -228,7 +228,7 @@ pub async fn update_game_orders(
     id: GameId,
     body: ApiJson<OrdersPatch>,
 ) -> Result<HttpResponse, ApiError> {
-    let data = load_data(&st, &id, false).await?;
+    let data = load_data(&st, &id, Some(&me.id), false).await?;
     require_seat(&data, &me.id)?;
     let changes = changes_of(&body.0)?;
     st.store
@@ -278,7 +278,7 @@ pub async fn get_plans(
     me: CurrentUser,
     id: GameId,
 ) -> Result<HttpResponse, ApiError> {
-    let data = load_data(&st, &id, false).await?;
+    let data = load_data(&st, &id, Some(&me.id), false).await?;
     require_seat(&data, &me.id)?;
     let rows = st
         .store
@@ -317,7 +317,7 @@ pub async fn set_plans(
     id: GameId,
     body: ApiJson<PlansDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let data = load_data(&st, &id, false).await?;
+    let data = load_data(&st, &id, Some(&me.id), false).await?;
     require_seat(&data, &me.id)?;
     match data.game.status {
         GameStatus::Open => return Err(DecisionError::NotStarted.into()),

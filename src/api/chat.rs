@@ -4,7 +4,7 @@ use actix_web::{get, post, web, HttpResponse};
 
 use super::dto::*;
 use super::error::{ApiError, Problem, ProblemCode};
-use super::extract::{ApiJson, CurrentUser, GameId};
+use super::extract::{ApiJson, CurrentUser, GameId, MaybeUser};
 use super::load::load_data;
 use super::AppState;
 use crate::clock::rfc3339;
@@ -51,6 +51,7 @@ pub async fn chat_link(st: &AppState, game_id: &str) -> Result<ChatLink, ApiErro
 #[get("/games/{id}/chat")]
 pub async fn list_chat(
     st: web::Data<AppState>,
+    viewer: Result<MaybeUser, ApiError>,
     id: GameId,
     q: web::Query<ChatQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -73,7 +74,8 @@ pub async fn list_chat(
             "the cursor was made for the other order",
         ));
     }
-    let data = load_data(&st, &id, false).await?;
+    let viewer = super::load::signed_in(viewer);
+    let data = load_data(&st, &id, viewer.as_ref().map(|u| u.id.as_str()), false).await?;
     let (store_order, kind) = match order {
         ChatOrderDto::Oldest => (ChatOrder::OldestFirst, "c1"),
         ChatOrderDto::Newest => (ChatOrder::NewestFirst, "c2"),
@@ -136,7 +138,7 @@ pub async fn post_chat(
     body: ApiJson<ChatRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let text = check_text(&body.0.text)?;
-    let data = load_data(&st, &id, false).await?;
+    let data = load_data(&st, &id, Some(&me.id), false).await?;
     let seat = data
         .seats
         .iter()

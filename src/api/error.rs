@@ -255,6 +255,11 @@ fn conflict(c: Conflict) -> (ProblemCode, &'static str) {
             "every free seat is reserved for an invited player",
         ),
         Conflict::NotSeated => (ProblemCode::NotAPlayer, "you have no seat at this game"),
+        Conflict::SeekClosed => (ProblemCode::SeekClosed, "the seek is full or expired"),
+        Conflict::SeekLimitReached => (
+            ProblemCode::SeekLimitReached,
+            "you have the most open seeks allowed: withdraw one first",
+        ),
         Conflict::GameHasMoves => (
             ProblemCode::GameHasMoves,
             "the game has moves: resign instead",

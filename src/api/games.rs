@@ -6,13 +6,13 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use tilepost_engine::{Expansion, Game, GameConfig, HouseRules, RuleError, SetupError};
 
 use super::dto::*;
-use super::error::{ApiError, Problem};
+use super::error::{ApiError, Problem, ProblemCode};
 use super::extract::{ApiJson, CurrentUser, GameId, MaybeUser};
-use super::load::{self, load_state, require_started, view_response};
+use super::load::{self, load_state, require_started, signed_in, view_response};
 use super::views;
 use super::AppState;
 use crate::correspondence as corr;
-use crate::store::{GameData, GameFilter, GameRow, UserRow};
+use crate::store::{GameFilter, GameRow, UserRow};
 
 fn setup_error(e: SetupError) -> ApiError {
     match &e {
@@ -96,7 +96,7 @@ pub async fn set_up_new_game(
         st.store
             .invite(
                 game_id.to_string(),
-                invited.into_iter().map(|u| u.id).collect(),
+                invited.into_iter().map(|u| (u.id, None)).collect(),
                 now,
                 rows,
             )
@@ -167,6 +167,19 @@ pub async fn create_game(
             "the creator, the invited players and the bots must fit in the seats",
         ));
     }
+    let sandbox = r.options.as_ref().is_some_and(|o| o.tile_order.is_some());
+    if r.rated && sandbox {
+        return Err(ApiError::validation(
+            "rated",
+            "a sandbox game (options.tile_order) cannot be rated",
+        ));
+    }
+    if r.rated && !r.bots.is_empty() {
+        return Err(ApiError::validation(
+            "rated",
+            "a game with the server's computer opponents cannot be rated",
+        ));
+    }
     let days_per_move = r.options.as_ref().and_then(|o| o.days_per_move);
     let (clock, invited) = check_new_game(&st, &me, r.seats, days_per_move, &r.invite).await?;
     let preset = r.options.as_ref().and_then(|o| o.preset.clone());
@@ -216,6 +229,9 @@ pub async fn create_game(
         updated_at: now,
         turn_started_at: None,
         rules: rules.to_values(),
+        rated: r.rated,
+        visibility: r.visibility.unwrap_or(Visibility::Public),
+        bot_accounts: r.bot_accounts.unwrap_or(!r.rated),
     };
     // a token whose user no longer exists gets `401` (`StoreError::UnknownUser`)
     st.store.create_game(row.clone()).await?;
@@ -234,7 +250,7 @@ pub async fn create_game(
             )
             .await?;
     }
-    let (data, game) = load_state(&st, &GameId(row.id.clone())).await?;
+    let (data, game) = load_state(&st, &GameId(row.id.clone()), Some(&me.id)).await?;
     let mut resp = view_response(
         &st,
         actix_web::http::StatusCode::CREATED,
@@ -250,46 +266,20 @@ pub async fn create_game(
     Ok(resp)
 }
 
-/// The deadlines of the pending decisions of these games (games with a clock).
-pub async fn deadlines_of(
-    st: &AppState,
-    games: &[GameData],
-) -> Result<std::collections::HashMap<String, i64>, ApiError> {
-    let now = st.clock.now_ms();
-    let ids: Vec<String> = games
-        .iter()
-        .filter(|g| g.game.status == GameStatus::Active)
-        .map(|g| g.game.id.clone())
-        .collect();
+/// The deadlines of the pending decisions of a page's running games that have a clock.
+fn deadlines_of(
+    now: i64,
+    list: &crate::store::GameListPage,
+) -> std::collections::HashMap<String, i64> {
     let mut out = std::collections::HashMap::new();
-    if ids.is_empty() {
-        return Ok(out);
-    }
-    let clocks = st.store.clocks_of(ids).await?;
-    if clocks.is_empty() {
-        return Ok(out);
-    }
-    let mut users: Vec<String> = games
-        .iter()
-        .filter(|g| clocks.contains_key(&g.game.id))
-        .filter_map(|g| g.game.current_user_id.clone())
-        .collect();
-    users.sort();
-    users.dedup();
-    let since = games
-        .iter()
-        .filter_map(|g| g.game.turn_started_at)
-        .min()
-        .unwrap_or(now);
-    let vacations = st.store.vacations_of(users, since).await?;
-    for g in games {
-        if let Some(k) = clocks.get(&g.game.id) {
-            if let Some(d) = corr::deadline(&g.game, k, &vacations, now) {
+    for g in &list.page.rows {
+        if let Some(k) = list.clocks.get(&g.game.id) {
+            if let Some(d) = corr::deadline(&g.game, k, &list.vacations, now) {
                 out.insert(g.game.id.clone(), d.at);
             }
         }
     }
-    Ok(out)
+    out
 }
 
 /// List games, the most urgent first: the caller's turns (longest waiting first), then
@@ -352,9 +342,12 @@ pub async fn list_games(
     if q.my_turn == Some(true) && me_id.is_none() {
         return Err(ApiError::unauthorized("my_turn needs a bearer token"));
     }
-    let page = st.store.list_games(filter, after, limit).await?;
-    let (games, page_next) = (page.rows, page.next);
-    let deadlines = deadlines_of(&st, &games).await?;
+    let list = st
+        .store
+        .list_games_with_clocks(filter, after, limit)
+        .await?;
+    let deadlines = deadlines_of(st.clock.now_ms(), &list);
+    let (games, page_next) = (list.page.rows, list.page.next);
     let page: Vec<GameSummary> = games
         .into_iter()
         .map(|g| {
@@ -364,6 +357,8 @@ pub async fn list_games(
                 status: r.status,
                 version: r.version,
                 sandbox: r.tile_order.is_some(),
+                rated: r.rated,
+                visibility: r.visibility,
                 seats: r.seats as u8,
                 players: g
                     .seats
@@ -393,13 +388,6 @@ pub async fn list_games(
     }))
 }
 
-/// The signed-in caller of a read that anonymous readers may make too: a missing, expired
-/// or bad token reads as anonymous (the answer then shows no hand of house rule
-/// `tiles_in_hand`).
-fn signed_in(viewer: Result<MaybeUser, ApiError>) -> Option<CurrentUser> {
-    viewer.ok().and_then(|m| m.0)
-}
-
 /// A game's state.
 #[utoipa::path(
     operation_id = "get_game",
@@ -425,7 +413,7 @@ pub async fn get_game(
 ) -> Result<HttpResponse, ApiError> {
     let viewer = signed_in(viewer);
     let me = viewer.as_ref().map(|u| u.id.as_str());
-    let data = load::load_data(&st, &id, false).await?;
+    let data = load::load_data(&st, &id, me, false).await?;
     let tag = load::viewer_etag(&data, me);
     if let Some(inm) = req
         .headers()
@@ -471,10 +459,10 @@ pub async fn list_placements(
     viewer: Result<MaybeUser, ApiError>,
     id: GameId,
 ) -> Result<HttpResponse, ApiError> {
-    let (data, game) = load_state(&st, &id).await?;
-    let game = require_started(&data, game)?;
     let viewer = signed_in(viewer);
     let me = viewer.as_ref().map(|u| u.id.as_str());
+    let (data, game) = load_state(&st, &id, me).await?;
+    let game = require_started(&data, game)?;
     let seat = views::viewer_seat(&data.seats, me);
     Ok(HttpResponse::Ok().json(PlacementsView {
         game_id: data.game.id.clone(),
@@ -502,10 +490,10 @@ pub async fn list_actions(
     viewer: Result<MaybeUser, ApiError>,
     id: GameId,
 ) -> Result<HttpResponse, ApiError> {
-    let (data, game) = load_state(&st, &id).await?;
-    let game = require_started(&data, game)?;
     let viewer = signed_in(viewer);
     let me = viewer.as_ref().map(|u| u.id.as_str());
+    let (data, game) = load_state(&st, &id, me).await?;
+    let game = require_started(&data, game)?;
     let seat = views::viewer_seat(&data.seats, me);
     Ok(HttpResponse::Ok().json(ActionsView {
         game_id: data.game.id.clone(),
@@ -517,4 +505,131 @@ pub async fn list_actions(
             Vec::new()
         },
     }))
+}
+
+/// Ask for a rematch of an ended game (a player of it only): the same game (players,
+/// expansions, house rules, clock, rated or casual, visibility; a sandbox game its draw
+/// pile) with the seat order rotated by one, so that the second player goes first. The
+/// caller takes their new seat; the other players are invited to theirs (`game.invited`)
+/// and the server's computer opponents take theirs at once. The game starts when the
+/// last invited player accepts.
+#[utoipa::path(
+    operation_id = "create_rematch",
+    tag = "games",
+    params(("id" = String, Path, description = "Id of the ended game")),
+    security(("bearer" = ["game:play"])),
+    responses(
+        (status = 201, description = "The rematch was created and waits for the invited players", body = GameView,
+            headers(("Location" = String, description = "The new game's URL"), ("ETag" = String, description = "The view's version"))),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller has no seat at the game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is not over (`game-not-over`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many games created this hour (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/rematch")]
+pub async fn create_rematch(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: GameId,
+) -> Result<HttpResponse, ApiError> {
+    let data = load::load_data(&st, &id, Some(&me.id), false).await?;
+    let Some(mine) = data.seats.iter().find(|s| s.user_id == me.id) else {
+        return Err(ApiError::new(
+            ProblemCode::NotAPlayer,
+            "you have no seat at this game",
+        ));
+    };
+    if data.game.status != GameStatus::Finished {
+        return Err(ApiError::new(
+            ProblemCode::GameNotOver,
+            "a rematch can be asked for once the game is over",
+        ));
+    }
+    let n = data.seats.len() as i32;
+    let rotated = |seat: i32| (seat - 1).rem_euclid(n.max(1));
+    let clock = st
+        .store
+        .clocks_of(vec![data.game.id.clone()])
+        .await?
+        .remove(&data.game.id)
+        .map(|c| c.days_per_move);
+    let quota = super::limits::game_quota(&st, &me.id).await?;
+    let now = st.clock.now_ms();
+    let old = &data.game;
+    let row = GameRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        creator_id: me.id.clone(),
+        status: GameStatus::Open,
+        seats: n,
+        expansions: old.expansions.clone(),
+        tile_order: old.tile_order.clone(),
+        version: 0,
+        current_user_id: None,
+        created_at: now,
+        updated_at: now,
+        turn_started_at: None,
+        rules: old.rules.clone(),
+        rated: old.rated,
+        visibility: old.visibility,
+        bot_accounts: old.bot_accounts,
+    };
+    st.store
+        .create_game_at(row.clone(), rotated(mine.seat))
+        .await?;
+    if let Some(d) = clock {
+        st.store.set_clock(row.id.clone(), d).await?;
+    }
+    // the others' seats are reserved for them: people are invited, the server's bots sit
+    // down at once (a deleted account's seat opens to anyone)
+    let mut invited = Vec::new();
+    let mut rows = Vec::new();
+    let mut bots = Vec::new();
+    for s in data.seats.iter().filter(|s| s.user_id != me.id) {
+        if st.store.user_by_id(s.user_id.clone()).await?.is_none() {
+            continue;
+        }
+        invited.push((s.user_id.clone(), Some(rotated(s.seat))));
+        if s.bot.is_some() {
+            bots.push(s.user_id.clone());
+        } else {
+            rows.push(crate::notify::invited(
+                &st.notifier,
+                s,
+                &row.id,
+                &mine.username,
+                now,
+            ));
+        }
+    }
+    if !invited.is_empty() {
+        st.store.invite(row.id.clone(), invited, now, rows).await?;
+    }
+    for bot in bots {
+        st.store
+            .take_seat(
+                row.id.clone(),
+                bot,
+                now,
+                true,
+                crate::moves::start_plan(st.notifier.clone(), now, clock),
+            )
+            .await?;
+    }
+    st.notifier.wake();
+    let (data, game) = load_state(&st, &GameId(row.id.clone()), Some(&me.id)).await?;
+    let mut resp = view_response(
+        &st,
+        actix_web::http::StatusCode::CREATED,
+        &data,
+        game.as_deref(),
+        Some(&me.id),
+    )
+    .await?;
+    if let Ok(v) = header::HeaderValue::from_str(&format!("/v1/games/{}", row.id)) {
+        resp.headers_mut().insert(header::LOCATION, v);
+    }
+    quota.apply(&mut resp);
+    Ok(resp)
 }

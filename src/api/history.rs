@@ -48,7 +48,7 @@ pub async fn list_events(
         return Err(ApiError::validation("after", "must not be negative"));
     }
     let limit = super::paging::limit(q.limit)?;
-    let data = load_data(&st, &id, false).await?;
+    let data = load_data(&st, &id, viewer.0.as_ref().map(|u| u.id.as_str()), false).await?;
     let page = st
         .store
         .events_page(data.game.id.clone(), after, limit)
@@ -91,8 +91,13 @@ pub async fn list_events(
     )
 )]
 #[get("/games/{id}/export")]
-pub async fn export_game(st: web::Data<AppState>, id: GameId) -> Result<HttpResponse, ApiError> {
-    let data = load_data(&st, &id, true).await?;
+pub async fn export_game(
+    st: web::Data<AppState>,
+    viewer: Result<MaybeUser, ApiError>,
+    id: GameId,
+) -> Result<HttpResponse, ApiError> {
+    let viewer = super::load::signed_in(viewer);
+    let data = load_data(&st, &id, viewer.as_ref().map(|u| u.id.as_str()), true).await?;
     let events = views::decode_events(&data.events)?;
     let over = !events.is_empty()
         && Game::replay(&events)

@@ -16,28 +16,65 @@ use super::AppState;
 use crate::clock::rfc3339;
 use crate::correspondence as corr;
 use crate::store::InvitationState;
-use crate::store::{GameData, GameRow, UserRow};
+use crate::store::{GameData, GameRow, UserRow, Visibility};
 
-/// A game's summary and seats, with its whole log when `with_events`.
+/// The signed-in caller of a read that anonymous readers may make too: a missing, expired
+/// or bad token reads as anonymous.
+pub fn signed_in(
+    viewer: Result<super::extract::MaybeUser, ApiError>,
+) -> Option<super::extract::CurrentUser> {
+    viewer.ok().and_then(|m| m.0)
+}
+
+/// A game's summary and seats, with its whole log when `with_events`, if the signed-in
+/// caller `viewer` (if any) may see it: a private game is `404` (`game-not-found`, as if
+/// it did not exist) for everyone but its players and the players invited to it.
 pub async fn load_data(
     st: &AppState,
     id: &GameId,
+    viewer: Option<&str>,
     with_events: bool,
 ) -> Result<GameData, ApiError> {
-    st.store
+    let data = st
+        .store
         .load_game(id.as_str().to_string(), with_events)
         .await?
-        .ok_or_else(ApiError::game_not_found)
+        .ok_or_else(ApiError::game_not_found)?;
+    if may_see(st, &data, viewer).await? {
+        Ok(data)
+    } else {
+        Err(ApiError::game_not_found())
+    }
+}
+
+/// Whether `viewer` may see the game: a public game anyone, a private one its players
+/// and the players invited to it.
+pub async fn may_see(
+    st: &AppState,
+    data: &GameData,
+    viewer: Option<&str>,
+) -> Result<bool, ApiError> {
+    if data.game.visibility == Visibility::Public {
+        return Ok(true);
+    }
+    let Some(me) = viewer else { return Ok(false) };
+    if data.seats.iter().any(|s| s.user_id == me) {
+        return Ok(true);
+    }
+    let invites = st.store.invites_of(data.game.id.clone()).await?;
+    Ok(invites.iter().any(|i| i.user_id == me))
 }
 
 /// A game's summary and seats with its replayed state (`None` before it starts), taken
-/// from the replay cache when it holds this version. `data.events` is left empty: use
-/// [`load_data`] when the log itself is needed.
+/// from the replay cache when it holds this version, if `viewer` may see it (see
+/// [`load_data`]). `data.events` is left empty: use [`load_data`] when the log itself
+/// is needed.
 pub async fn load_state(
     st: &AppState,
     id: &GameId,
+    viewer: Option<&str>,
 ) -> Result<(GameData, Option<Arc<Game>>), ApiError> {
-    let data = load_data(st, id, false).await?;
+    let data = load_data(st, id, viewer, false).await?;
     let game = state_of(st, data).await?;
     Ok(game)
 }
@@ -119,7 +156,7 @@ pub async fn current_view(
     id: &GameId,
     viewer: Option<&str>,
 ) -> Result<HttpResponse, ApiError> {
-    let (data, game) = load_state(st, id).await?;
+    let (data, game) = load_state(st, id, viewer).await?;
     view_response(
         st,
         actix_web::http::StatusCode::OK,

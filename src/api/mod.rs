@@ -22,9 +22,11 @@ pub mod moves;
 pub mod paging;
 pub mod pictures;
 pub mod play;
+pub mod players;
 pub mod problem;
 pub mod rules;
 pub mod seats;
+pub mod seeks;
 pub mod stream;
 pub mod tokens;
 pub mod users;
@@ -85,6 +87,8 @@ impl AppState {
     tags(
         (name = "users", description = "Accounts and tokens"),
         (name = "games", description = "Games, moves and history"),
+        (name = "players", description = "Public profiles, ratings and the leaderboard"),
+        (name = "lobby", description = "Seeks: games looking for players"),
         (name = "pictures", description = "Pictures of boards and tiles, and the tile catalog"),
         (name = "health", description = "Liveness and readiness"),
         (name = "notifications", description = "Webhook endpoints, deliveries, email settings and unsubscribe links"),
@@ -166,7 +170,16 @@ where
                 .service(webhooks::update_notification_settings)
                 .service(webhooks::get_unsubscribe)
                 .service(webhooks::create_unsubscribe)
-                .service(seats::create_invitation),
+                .service(seats::create_invitation)
+                .service(games::create_rematch)
+                .service(players::get_profile)
+                .service(players::get_rating_history)
+                .service(players::get_leaderboard)
+                .service(seeks::create_seek)
+                .service(seeks::list_seeks)
+                .service(seeks::get_seek)
+                .service(seeks::join_seek)
+                .service(seeks::delete_seek),
         )
 }
 

@@ -8,7 +8,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 
 use super::error::ApiError;
-use crate::store::GameKey;
+use crate::store::{BoardKey, GameKey};
 
 /// Page size when the request gives none.
 pub const DEFAULT_LIMIT: i64 = 50;
@@ -91,24 +91,46 @@ pub fn parse_number_cursor(c: &str, kind: &str) -> Result<i64, ApiError> {
     number(&decode(c, kind, 1)?[0])
 }
 
+/// A cursor of a list ordered by a number and an id (`kind`: the list's).
+pub fn pair_cursor(kind: &str, k: &(i64, String)) -> String {
+    encode(kind, &[k.0.to_string(), k.1.clone()])
+}
+
+pub fn parse_pair_cursor(c: &str, kind: &str) -> Result<(i64, String), ApiError> {
+    let f = decode(c, kind, 2)?;
+    Ok((number(&f[0])?, f[1].clone()))
+}
+
 /// The delivery list's cursor: `(created_at, id)`.
 pub fn delivery_cursor(k: &(i64, String)) -> String {
-    encode("d1", &[k.0.to_string(), k.1.clone()])
+    pair_cursor("d1", k)
 }
 
 pub fn parse_delivery_cursor(c: &str) -> Result<(i64, String), ApiError> {
-    let f = decode(c, "d1", 2)?;
-    Ok((number(&f[0])?, f[1].clone()))
+    parse_pair_cursor(c, "d1")
 }
 
 /// The personal token list's cursor: `(created_at, id)`.
 pub fn token_cursor(k: &(i64, String)) -> String {
-    encode("t1", &[k.0.to_string(), k.1.clone()])
+    pair_cursor("t1", k)
 }
 
 pub fn parse_token_cursor(c: &str) -> Result<(i64, String), ApiError> {
-    let f = decode(c, "t1", 2)?;
-    Ok((number(&f[0])?, f[1].clone()))
+    parse_pair_cursor(c, "t1")
+}
+
+/// The leaderboard's cursor: the rating (its exact bits) and the user id.
+pub fn board_cursor(k: &BoardKey) -> String {
+    pair_cursor("b1", &(k.rating.to_bits() as i64, k.user_id.clone()))
+}
+
+pub fn parse_board_cursor(c: &str) -> Result<BoardKey, ApiError> {
+    let (bits, user_id) = parse_pair_cursor(c, "b1")?;
+    let rating = f64::from_bits(bits as u64);
+    if !rating.is_finite() {
+        return Err(ApiError::validation("cursor", "not a cursor of this list"));
+    }
+    Ok(BoardKey { rating, user_id })
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use tilepost_render::{board_png, board_svg, tile_svg, BoardOptions};
 
 use super::dto::*;
 use super::error::{ApiError, Problem, ProblemCode};
-use super::extract::GameId;
+use super::extract::{GameId, MaybeUser};
 use super::load::load_data;
 use super::views;
 use super::AppState;
@@ -91,6 +91,7 @@ enum Format {
 async fn board(
     st: web::Data<AppState>,
     req: HttpRequest,
+    viewer: Option<&str>,
     id: GameId,
     q: BoardQuery,
     format: Format,
@@ -105,7 +106,7 @@ async fn board(
         return Err(ApiError::validation("tile_px", "16 to 128"));
     }
     let ghosts = q.placements.unwrap_or(false);
-    let head = load_data(&st, &id, false).await?;
+    let head = load_data(&st, &id, viewer, false).await?;
     if head.game.status == GameStatus::Open {
         return Err(ApiError::new(
             ProblemCode::GameNotStarted,
@@ -122,10 +123,12 @@ async fn board(
         if ghosts { "-placements" } else { "" }
     );
     // an explicit version never changes; "now" must be revalidated
-    let cache = if q.version.is_some() {
-        "public, max-age=31536000, immutable"
-    } else {
-        "public, no-cache"
+    // a private game's pictures are for its players alone: no shared cache keeps them
+    let cache = match (q.version.is_some(), head.game.visibility) {
+        (true, Visibility::Public) => "public, max-age=31536000, immutable",
+        (false, Visibility::Public) => "public, no-cache",
+        (true, Visibility::Private) => "private, max-age=31536000, immutable",
+        (false, Visibility::Private) => "private, no-cache",
     };
     if not_modified(&req, &tag) {
         return Ok(HttpResponse::NotModified()
@@ -193,10 +196,13 @@ fn version_not_found(version: i64, current: i64) -> ApiError {
 pub async fn get_board_svg(
     st: web::Data<AppState>,
     req: HttpRequest,
+    viewer: Result<MaybeUser, ApiError>,
     id: GameId,
     q: web::Query<BoardQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    board(st, req, id, q.into_inner(), Format::Svg).await
+    let viewer = super::load::signed_in(viewer);
+    let viewer = viewer.as_ref().map(|u| u.id.as_str());
+    board(st, req, viewer, id, q.into_inner(), Format::Svg).await
 }
 
 /// The board of a game as PNG.
@@ -222,10 +228,13 @@ pub async fn get_board_svg(
 pub async fn get_board_png(
     st: web::Data<AppState>,
     req: HttpRequest,
+    viewer: Result<MaybeUser, ApiError>,
     id: GameId,
     q: web::Query<BoardQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    board(st, req, id, q.into_inner(), Format::Png).await
+    let viewer = super::load::signed_in(viewer);
+    let viewer = viewer.as_ref().map(|u| u.id.as_str());
+    board(st, req, viewer, id, q.into_inner(), Format::Png).await
 }
 
 /// Where the picture of tile type `id` is served.

@@ -2,7 +2,8 @@
 //! system at run time), that speak only the public JSON API.
 //!
 //! `/play` and every `/play/...` path without a file extension answer `index.html` (the
-//! client routes on the path, e.g. `/play/games/{id}`, the link of the turn emails); the
+//! client routes on the path, e.g. `/play/games/{id}`, the link of the turn emails), and
+//! so does a profile's `/play/users/{username}` (a username may hold dots); the
 //! client's assets answer with their own content type; an unknown asset is `404`. Every
 //! answer carries a strict Content-Security-Policy (scripts, styles, images and fetches
 //! from this origin only; no inline script or style), and `no-cache` with a strong ETag so
@@ -108,14 +109,18 @@ fn etags() -> &'static Vec<String> {
 }
 
 /// The file a path under `/play` names: an asset by its name, `index.html` for the
-/// client's own routes (no extension in the last segment), else nothing.
+/// client's own routes (no extension in the last segment, or a profile's
+/// `users/{username}`: a username may hold dots), else nothing.
 fn lookup(tail: &str) -> Option<usize> {
     let tail = tail.trim_start_matches('/');
     if let Some(i) = ASSETS.iter().position(|a| a.name == tail) {
         return Some(i);
     }
+    let profile = tail
+        .strip_prefix("users/")
+        .is_some_and(|name| !name.is_empty() && !name.contains('/'));
     let last = tail.rsplit('/').next().unwrap_or_default();
-    if last.contains('.') {
+    if last.contains('.') && !profile {
         return None;
     }
     ASSETS.iter().position(|a| a.name == "index.html")
@@ -206,6 +211,9 @@ mod tests {
         );
         assert_eq!(lookup("/locales/fr.json"), None);
         assert_eq!(lookup("/games/x/favicon.ico"), None);
+        assert_eq!(lookup("/users/ann"), index);
+        assert_eq!(lookup("/users/j.doe"), index);
+        assert_eq!(lookup("/users/j.doe/x.png"), None);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::extract::{ApiJson, CurrentUser, GameId};
 use super::load::{self, current_view, load_data};
 use super::views;
 use super::AppState;
-use crate::store::StoreError;
+use crate::store::{StoreError, Visibility};
 
 /// A store refusal of a seat change: a game that is gone is `game-not-found`.
 fn seat_error(e: StoreError) -> ApiError {
@@ -37,6 +37,18 @@ async fn take_seat(
     user_id: &str,
     invited_only: bool,
 ) -> Result<(), ApiError> {
+    // a private game is not there for whoever is not invited to it
+    let data = load_data(st, id, Some(user_id), false).await?;
+    let invited_only = invited_only || data.game.visibility == Visibility::Private;
+    if !data.game.bot_accounts {
+        let me = st.store.user_by_id(user_id.to_string()).await?;
+        if me.is_some_and(|u| u.bot.as_deref() == Some(crate::store::BOT_ACCOUNT)) {
+            return Err(ApiError::new(
+                ProblemCode::BotAccountsNotAllowed,
+                "this game does not take accounts marked as bots",
+            ));
+        }
+    }
     let now = st.clock.now_ms();
     let days = days_per_move(st, id).await?;
     st.store
@@ -96,7 +108,7 @@ pub async fn start_game(
     me: CurrentUser,
     id: GameId,
 ) -> Result<HttpResponse, ApiError> {
-    let data = load_data(&st, &id, false).await?;
+    let data = load_data(&st, &id, Some(&me.id), false).await?;
     if data.game.creator_id != me.id {
         return Err(ApiError::new(
             ProblemCode::NotCreator,
@@ -153,7 +165,7 @@ pub async fn create_invitation(
     id: GameId,
     body: ApiJson<InviteRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let data = load_data(&st, &id, false).await?;
+    let data = load_data(&st, &id, Some(&me.id), false).await?;
     let Some(inviter) = data.seats.iter().find(|s| s.user_id == me.id) else {
         return Err(ApiError::new(
             ProblemCode::NotAPlayer,
@@ -188,7 +200,20 @@ pub async fn create_invitation(
         &inviter.username,
         st.clock.now_ms(),
     );
-    st.store.enqueue(vec![row]).await?;
+    if data.game.visibility == Visibility::Private {
+        // only the invited may see a private game and sit down at it: the invitation
+        // is recorded (reserving a seat) with its message
+        st.store
+            .invite(
+                id.as_str().to_string(),
+                vec![(user.id.clone(), None)],
+                st.clock.now_ms(),
+                vec![row],
+            )
+            .await?;
+    } else {
+        st.store.enqueue(vec![row]).await?;
+    }
     super::limits::invited(&st, id.as_str(), &me.id).await?;
     st.notifier.wake();
     let mut resp = HttpResponse::Accepted().json(InviteResult {
@@ -241,6 +266,7 @@ pub async fn decline_invitation(
     me: CurrentUser,
     id: GameId,
 ) -> Result<HttpResponse, ApiError> {
+    load_data(&st, &id, Some(&me.id), false).await?;
     st.store
         .decline_invite(id.as_str().to_string(), me.id.clone(), st.clock.now_ms())
         .await
@@ -269,7 +295,7 @@ pub async fn leave_game(
     me: CurrentUser,
     id: GameId,
 ) -> Result<HttpResponse, ApiError> {
-    let data = load_data(&st, &id, false).await?;
+    let data = load_data(&st, &id, Some(&me.id), false).await?;
     if data.game.creator_id == me.id {
         return Err(ApiError::new(
             ProblemCode::NotCreator,
@@ -303,7 +329,7 @@ pub async fn abort_game(
     me: CurrentUser,
     id: GameId,
 ) -> Result<HttpResponse, ApiError> {
-    let data = load_data(&st, &id, false).await?;
+    let data = load_data(&st, &id, Some(&me.id), false).await?;
     if data.game.creator_id != me.id {
         return Err(ApiError::new(
             ProblemCode::NotCreator,

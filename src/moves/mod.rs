@@ -20,6 +20,7 @@
 
 pub mod auto;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use tilepost_engine::{Action, Effect, Event, Expansion, Game, GameConfig, PlayError, SetupError};
@@ -29,9 +30,10 @@ use self::auto::Automation;
 use crate::cache::ReplayCache;
 use crate::correspondence::{self, Deadline};
 use crate::notify::{self, Notifier};
+use crate::standing;
 use crate::store::{
-    Append, AutomationRows, Conflict, DecidedBy, EventRow, GameData, GameRow, GameStatus,
-    IdempotencyRow, SeatInfo, StartPlan, Store, StoreError,
+    Append, AutomationRows, Conflict, DecidedBy, Ending, EventRow, GameData, GameRow, GameStatus,
+    IdempotencyRow, Outcome, PlayerEnd, SeatInfo, StartPlan, Store, StoreError, Visibility,
 };
 
 /// An event to append with its effects and who took the decision (`None`: the
@@ -163,6 +165,14 @@ fn seat_of(seats: &[SeatInfo], user_id: &str) -> Option<u8> {
         .map(|s| s.seat as u8)
 }
 
+/// The refusal of a decider without a seat: a private game is not there for them.
+fn not_a_player(data: &GameData) -> DecisionError {
+    match data.game.visibility {
+        Visibility::Public => DecisionError::NotAPlayer,
+        Visibility::Private => DecisionError::GameNotFound,
+    }
+}
+
 fn seat_at(seats: &[SeatInfo], seat: u8) -> Option<&SeatInfo> {
     seats.iter().find(|s| s.seat == seat as i32)
 }
@@ -198,7 +208,7 @@ impl Decisions<'_> {
             Decision::Play { user_id, .. }
             | Decision::Resign { user_id }
             | Decision::Settle { user_id } => {
-                seat_of(&data.seats, user_id).ok_or(DecisionError::NotAPlayer)?;
+                seat_of(&data.seats, user_id).ok_or_else(|| not_a_player(&data))?;
                 if data.game.status == GameStatus::Open || data.game.version < 1 {
                     return Err(DecisionError::NotStarted);
                 }
@@ -293,7 +303,7 @@ impl Decisions<'_> {
         now: i64,
     ) -> Result<Deadline, DecisionError> {
         if let Some(c) = claimer {
-            seat_of(&data.seats, c).ok_or(DecisionError::NotAPlayer)?;
+            seat_of(&data.seats, c).ok_or_else(|| not_a_player(data))?;
         }
         let clock = self
             .store
@@ -522,6 +532,11 @@ impl Decisions<'_> {
             .and_then(|a| data.seats.iter().find(|s| s.user_id == a))
             .map(|s| s.username.clone());
         let stream = notify::move_made(&data.seats, &gid, version, status, mover.as_deref(), now);
+        let ending = if over {
+            Some(self.ending(&data, &game, &events, expected, now).await?)
+        } else {
+            None
+        };
         let mut recorded = Recorded {
             game_id: gid.clone(),
             version,
@@ -551,6 +566,7 @@ impl Decisions<'_> {
             outbox,
             stream,
             drop_plans_of,
+            ending,
         };
         match self.store.append(append).await {
             Ok(()) => {}
@@ -581,6 +597,84 @@ impl Decisions<'_> {
             }
         }
         Ok(recorded)
+    }
+}
+
+impl Decisions<'_> {
+    /// A game's end as its players' standing sees it: each player's rank, score, how
+    /// their part ended and their moves' times (from the whole log, read once), and the
+    /// pool of a rated game.
+    async fn ending(
+        &self,
+        data: &GameData,
+        game: &Game,
+        new: &[(EventRow, Event, Vec<Effect>)],
+        expected: i64,
+        now: i64,
+    ) -> Result<Ending, DecisionError> {
+        let mut rows = self
+            .store
+            .events_upto(data.game.id.clone(), expected)
+            .await?;
+        let mut events = decode_events(&rows).map_err(DecisionError::Corrupt)?;
+        for (r, e, _) in new {
+            rows.push(r.clone());
+            events.push(e.clone());
+        }
+        let mut left: HashMap<u8, Outcome> = HashMap::new();
+        let steps: Vec<standing::Step> = rows
+            .iter()
+            .zip(&events)
+            .map(|(r, e)| {
+                let actor = match e {
+                    // leaving (or being timed out) is not a move
+                    Event::PlayerResigned { player, reason } => {
+                        let how = if reason == "timed_out" {
+                            Outcome::TimedOut
+                        } else {
+                            Outcome::Resigned
+                        };
+                        left.insert(*player, how);
+                        None
+                    }
+                    // the decisions the server took for a player are not theirs
+                    _ if r.decided_by.is_none() => r.actor_id.clone(),
+                    _ => None,
+                };
+                standing::Step {
+                    actor,
+                    at: r.created_at,
+                }
+            })
+            .collect();
+        let times = standing::move_times(&steps);
+        let players = game
+            .ranking()
+            .iter()
+            .filter_map(|r| {
+                let seat = seat_at(&data.seats, r.player)?;
+                let (moves, move_ms) = times.get(&seat.user_id).copied().unwrap_or((0, 0));
+                Some(PlayerEnd {
+                    user_id: seat.user_id.clone(),
+                    rank: r.rank,
+                    score: r.score,
+                    outcome: left.get(&r.player).copied().unwrap_or(Outcome::Finished),
+                    moves,
+                    move_ms,
+                })
+            })
+            .collect();
+        Ok(Ending {
+            game_id: data.game.id.clone(),
+            ended_at: now,
+            seats: data.seats.len() as i32,
+            public: data.game.visibility == Visibility::Public,
+            pool: data
+                .game
+                .rated
+                .then(|| standing::Pool::of(&data.game.expansions)),
+            players,
+        })
     }
 }
 

@@ -85,11 +85,16 @@ pub(super) fn usernames(
     Ok(rows.into_iter().collect())
 }
 
-fn pending_invites(c: &mut DbConn, game_id: &str) -> Result<Vec<String>, DieselError> {
+/// The pending invitations of a game: the invited user and the seat reserved for them
+/// (`None`: any free seat).
+fn pending_invites(
+    c: &mut DbConn,
+    game_id: &str,
+) -> Result<Vec<(String, Option<i32>)>, DieselError> {
     game_invites::table
         .filter(game_invites::game_id.eq(game_id))
         .filter(game_invites::status.eq(InviteStatus::Pending.as_str()))
-        .select(game_invites::user_id)
+        .select((game_invites::user_id, game_invites::seat))
         .load(c)
 }
 
@@ -146,12 +151,13 @@ impl Store {
         .await
     }
 
-    /// Running games with a clock whose turn needs the sweep at `now`: its reminder is
-    /// due (`remind_ms` before the base deadline) and was not sent for this turn, or its
-    /// base deadline has passed. Base deadlines: a vacation only moves a deadline out, so
-    /// the caller decides with the vacations. At most `limit` per clock length, oldest
-    /// turns first. A turn whose reminder was sent is not read again until it is due, so
-    /// a steady sweep reads only the turns that changed.
+    /// The running turns the sweep must look at, at `now`: those whose reminder may be
+    /// due (`remind_ms` before the base deadline) and was not sent for this turn, and
+    /// those whose base deadline has passed. Base deadlines: a vacation only moves a
+    /// deadline out, so the caller decides with the vacations. At most `limit` of each
+    /// kind, the earliest deadlines first. Both reads go through partial indexes of
+    /// `game_clocks` by base deadline (kept by triggers), so a sweep reads only the turns
+    /// that need it, however many games are running.
     pub async fn clocked_turns(
         &self,
         now: i64,
@@ -159,23 +165,23 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<(GameRow, ClockRow)>, StoreError> {
         self.run(move |c| {
-            let mut out = Vec::new();
-            for days in 1..=14i32 {
-                let length = days as i64 * 86_400_000;
-                let rows: Vec<(GameRecord, ClockRow)> = games::table
-                    .inner_join(game_clocks::table)
+            // (the first read's condition is the partial index `clocks_unreminded`'s)
+            let reads = [
+                (
+                    now.saturating_add(remind_ms),
+                    "game_clocks.reminded_turn IS DISTINCT FROM game_clocks.turn_started_at",
+                ),
+                (now, "1 = 1"),
+            ];
+            let mut out: Vec<(GameRow, ClockRow)> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
+            for (until, condition) in reads {
+                let rows: Vec<(GameRecord, ClockRow)> = game_clocks::table
+                    .inner_join(games::table)
+                    .filter(game_clocks::due_at.is_not_null())
+                    .filter(game_clocks::due_at.le(until))
+                    .filter(diesel::dsl::sql::<diesel::sql_types::Bool>(condition))
                     .filter(games::status.eq(GameStatus::Active.as_str()))
-                    .filter(game_clocks::days_per_move.eq(days))
-                    .filter(
-                        games::turn_started_at
-                            .le(now.saturating_add(remind_ms).saturating_sub(length)),
-                    )
-                    .filter(
-                        game_clocks::reminded_turn
-                            .is_null()
-                            .or(game_clocks::reminded_turn.ne(games::turn_started_at))
-                            .or(games::turn_started_at.le(now.saturating_sub(length))),
-                    )
                     // the server's own bots never time out
                     .filter(diesel::dsl::not(
                         games::current_user_id.eq_any(
@@ -184,12 +190,14 @@ impl Store {
                                 .select(users::id.nullable()),
                         ),
                     ))
-                    .order(games::turn_started_at.asc())
+                    .order(game_clocks::due_at.asc())
                     .limit(limit)
                     .select((GameRecord::as_select(), ClockRow::as_select()))
                     .load(c)?;
                 for (g, k) in rows {
-                    out.push((GameRow::try_from(g)?, k));
+                    if seen.insert(g.id.clone()) {
+                        out.push((GameRow::try_from(g)?, k));
+                    }
                 }
             }
             Ok(out)
@@ -333,23 +341,25 @@ impl Store {
 
     // ----- invitations and seats ----------------------------------------------------
 
-    /// Records invitations (seats reserved) with their outbox rows.
+    /// Records invitations (seats reserved: a given seat, or any free one) with their
+    /// outbox rows.
     pub async fn invite(
         &self,
         game_id: String,
-        user_ids: Vec<String>,
+        invited: Vec<(String, Option<i32>)>,
         now: i64,
         rows: Vec<OutboxRow>,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
-                for u in &user_ids {
+                for (u, seat) in &invited {
                     diesel::insert_into(game_invites::table)
                         .values((
                             game_invites::game_id.eq(&game_id),
                             game_invites::user_id.eq(u),
                             game_invites::status.eq(InviteStatus::Pending.as_str()),
                             game_invites::created_at.eq(now),
+                            game_invites::seat.eq(seat),
                         ))
                         .execute(c)?;
                 }
@@ -394,17 +404,28 @@ impl Store {
                     )));
                 }
                 let invited = pending_invites(c, &game_id)?;
-                let mine = invited.contains(&user_id);
-                if invited_only && !mine {
+                let mine = invited.iter().find(|(u, _)| *u == user_id).map(|(_, s)| *s);
+                if invited_only && mine.is_none() {
                     return Err(TxError::Store(StoreError::Conflict(Conflict::NotInvited)));
                 }
                 let free = data.game.seats as usize - data.seats.len();
-                let reserved = invited.len() - usize::from(mine);
+                let reserved = invited.len() - usize::from(mine.is_some());
                 if free <= reserved {
                     return Err(TxError::Store(StoreError::Conflict(Conflict::NoOpenSeat)));
                 }
-                let seat = (0..data.game.seats)
-                    .find(|i| !data.seats.iter().any(|s| s.seat == *i))
+                let taken = |i: i32| data.seats.iter().any(|s| s.seat == i);
+                // the seat an invitation reserves for the caller (a rematch's rotated
+                // seat), else the first free seat no other invitation reserves
+                let seat = mine
+                    .flatten()
+                    .filter(|s| *s < data.game.seats && !taken(*s))
+                    .or_else(|| {
+                        (0..data.game.seats).find(|i| {
+                            !taken(*i)
+                                && !invited.iter().any(|(u, s)| *u != user_id && *s == Some(*i))
+                        })
+                    })
+                    .or_else(|| (0..data.game.seats).find(|i| !taken(*i)))
                     .ok_or(TxError::Store(StoreError::Conflict(Conflict::NoOpenSeat)))?;
                 diesel::insert_into(game_seats::table)
                     .values((
@@ -415,7 +436,7 @@ impl Store {
                     ))
                     .execute(c)
                     .map_err(|e| TxError::Store(super::user_reference(e)))?;
-                if mine {
+                if mine.is_some() {
                     diesel::update(
                         game_invites::table
                             .filter(game_invites::game_id.eq(&game_id))
@@ -642,7 +663,10 @@ pub struct GameExtras {
     pub invites: Vec<InviteInfo>,
 }
 
-fn clocks_q(c: &mut DbConn, ids: &[String]) -> Result<HashMap<String, ClockRow>, StoreError> {
+pub(super) fn clocks_q(
+    c: &mut DbConn,
+    ids: &[String],
+) -> Result<HashMap<String, ClockRow>, StoreError> {
     let mut out = HashMap::new();
     for chunk in ids.chunks(500) {
         let rows: Vec<ClockRow> = game_clocks::table
@@ -654,7 +678,7 @@ fn clocks_q(c: &mut DbConn, ids: &[String]) -> Result<HashMap<String, ClockRow>,
     Ok(out)
 }
 
-fn vacations_q(
+pub(super) fn vacations_q(
     c: &mut DbConn,
     user_ids: &[String],
     since: i64,

@@ -19,15 +19,18 @@
 //! the same for every game of group 0 (the caller decides in all of them), so the query
 //! orders by the rest, which does not move with the clock.
 
+use std::collections::HashMap;
+
 use diesel::dsl::sql;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Text};
 
 use super::schema::chat_messages;
 use super::schema::{game_events, game_seats, games};
+
 use super::{
-    load_seats, ChatRow, DbConn, EventRow, GameData, GameRecord, GameRow, GameStatus, Store,
-    StoreError,
+    load_seats, ChatRow, ClockRow, DbConn, EventRow, GameData, GameRecord, GameRow, GameStatus,
+    Store, StoreError, VacationRow, Visibility,
 };
 
 /// Filters of the game list.
@@ -128,6 +131,18 @@ fn game_segment(
                 .filter(game_seats::user_id.eq(p.clone())),
         ));
     }
+    // a private game is listed for its players alone
+    let public = games::visibility.eq(Visibility::Public.as_str());
+    q = match &f.me {
+        Some(me) => q.filter(
+            public.or(diesel::dsl::exists(
+                game_seats::table
+                    .filter(game_seats::game_id.eq(games::id))
+                    .filter(game_seats::user_id.eq(me.clone())),
+            )),
+        ),
+        None => q.filter(public),
+    };
     match (&f.me, f.my_turn) {
         (Some(me), Some(true)) => q = q.filter(games::current_user_id.eq(me.clone())),
         (Some(me), Some(false)) => {
@@ -273,6 +288,14 @@ pub(super) fn page_of<T, K>(mut rows: Vec<T>, limit: i64, key: impl Fn(&T) -> K)
     Page { rows, next }
 }
 
+/// A page of games with the clocks of its running games and the vacations of the
+/// players they wait for (see [`Store::list_games_with_clocks`]).
+pub struct GameListPage {
+    pub page: Page<GameData, GameKey>,
+    pub clocks: HashMap<String, ClockRow>,
+    pub vacations: Vec<VacationRow>,
+}
+
 /// Which end of the chat a page starts from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChatOrder {
@@ -290,6 +313,52 @@ impl Store {
     ) -> Result<Page<GameData, GameKey>, StoreError> {
         self.run(move |c| list_games(c, &f, after.as_ref(), limit))
             .await
+    }
+
+    /// [`Store::list_games`] with what the page's deadlines need, in one checkout of a
+    /// connection: the clocks of its running games, and the vacations (since the
+    /// earliest turn start among them) of the players those games wait for.
+    pub async fn list_games_with_clocks(
+        &self,
+        f: GameFilter,
+        after: Option<GameKey>,
+        limit: i64,
+    ) -> Result<GameListPage, StoreError> {
+        self.run(move |c| {
+            let page = list_games(c, &f, after.as_ref(), limit)?;
+            let running: Vec<&GameData> = page
+                .rows
+                .iter()
+                .filter(|g| g.game.status == GameStatus::Active)
+                .collect();
+            let ids: Vec<String> = running.iter().map(|g| g.game.id.clone()).collect();
+            let clocks = if ids.is_empty() {
+                HashMap::new()
+            } else {
+                super::corr::clocks_q(c, &ids)?
+            };
+            let waiting: Vec<&&GameData> = running
+                .iter()
+                .filter(|g| clocks.contains_key(&g.game.id))
+                .collect();
+            let mut users: Vec<String> = waiting
+                .iter()
+                .filter_map(|g| g.game.current_user_id.clone())
+                .collect();
+            users.sort();
+            users.dedup();
+            let since = waiting.iter().filter_map(|g| g.game.turn_started_at).min();
+            let vacations = match since {
+                Some(since) if !users.is_empty() => super::corr::vacations_q(c, &users, since)?,
+                _ => Vec::new(),
+            };
+            Ok(GameListPage {
+                page,
+                clocks,
+                vacations,
+            })
+        })
+        .await
     }
 
     /// A page of a game's log (`seq > after`, ascending) and the log before it, from

@@ -19,6 +19,8 @@ mod lists;
 /// against the migrations of both databases.
 mod schema;
 mod seed;
+mod seeks;
+mod standing;
 mod status;
 mod stream;
 mod tokens;
@@ -42,11 +44,16 @@ use conn::{DbConn, Pool};
 pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
 pub use digest::DigestUser;
 pub use limits::Written;
-pub use lists::{ChatOrder, GameFilter, GameKey, Page};
+pub use lists::{ChatOrder, GameFilter, GameKey, GameListPage, Page};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
 pub use seed::SeedBatch;
+pub use seeks::{meets, SeekData, SeekRow, Seeker};
+pub use standing::{
+    BoardKey, BoardRow, Ending, PlayerEnd, ProfileRows, RatingRow, ResultRow, StatsRow,
+};
 pub use status::{
-    DecidedBy, DeliveryStatus, GameStatus, InvitationState, InviteStatus, OutboxStatus,
+    DecidedBy, DeliveryStatus, GameStatus, InvitationState, InviteStatus, OutboxStatus, Outcome,
+    SeekStatus, Visibility,
 };
 pub use stream::{NewStreamEvent, StreamEvent};
 pub use tokens::{TokenGrant, TokenRow, PERSONAL, SESSION};
@@ -96,6 +103,10 @@ pub enum Conflict {
     NoOpenSeat,
     /// The user has no seat at the game.
     NotSeated,
+    /// The seek is full or expired.
+    SeekClosed,
+    /// The user has the most open seeks allowed.
+    SeekLimitReached,
     /// The game has moves (it cannot be aborted).
     GameHasMoves,
     /// Another request with the same idempotency key is being recorded.
@@ -205,6 +216,9 @@ struct GameRecord {
     updated_at: i64,
     turn_started_at: Option<i64>,
     rules: Option<String>,
+    rated: i32,
+    visibility: String,
+    bot_accounts: i32,
 }
 
 /// A game's summary row, typed: its status and its JSON columns parsed.
@@ -226,6 +240,11 @@ pub struct GameRow {
     /// The house rules chosen at creation: the variants that differ from the standard
     /// rules, by name (empty: the standard rules).
     pub rules: BTreeMap<String, String>,
+    /// A rated game changes its players' ratings when it ends.
+    pub rated: bool,
+    pub visibility: Visibility,
+    /// Accounts marked as bots may take a seat.
+    pub bot_accounts: bool,
 }
 
 impl TryFrom<GameRecord> for GameRow {
@@ -238,6 +257,8 @@ impl TryFrom<GameRecord> for GameRow {
         };
         let status = GameStatus::from_column(&r.status)
             .ok_or_else(|| corrupt(format!("unknown status {:?}", r.status)))?;
+        let visibility = Visibility::from_column(&r.visibility)
+            .ok_or_else(|| corrupt(format!("unknown visibility {:?}", r.visibility)))?;
         let expansions: Vec<String> =
             serde_json::from_str(&r.expansions).map_err(|e| corrupt(format!("expansions: {e}")))?;
         let tile_order = match &r.tile_order {
@@ -265,6 +286,9 @@ impl TryFrom<GameRecord> for GameRow {
             created_at: r.created_at,
             updated_at: r.updated_at,
             turn_started_at: r.turn_started_at,
+            rated: r.rated != 0,
+            visibility,
+            bot_accounts: r.bot_accounts != 0,
         })
     }
 }
@@ -288,6 +312,9 @@ impl TryFrom<&GameRow> for GameRecord {
             created_at: g.created_at,
             updated_at: g.updated_at,
             turn_started_at: g.turn_started_at,
+            rated: i32::from(g.rated),
+            visibility: g.visibility.as_str().to_string(),
+            bot_accounts: i32::from(g.bot_accounts),
             rules: if g.rules.is_empty() {
                 None
             } else {
@@ -397,6 +424,8 @@ pub struct Append {
     pub stream: Vec<NewStreamEvent>,
     /// Players whose turn came: their plans at this game are dropped.
     pub drop_plans_of: Vec<String>,
+    /// The game's end (results, figures, ratings), when these events end it.
+    pub ending: Option<Ending>,
 }
 
 /// Internal error type of transactions.
@@ -615,6 +644,11 @@ impl Store {
 
     /// Creates a game with its creator in seat 0.
     pub async fn create_game(&self, game: GameRow) -> Result<(), StoreError> {
+        self.create_game_at(game, 0).await
+    }
+
+    /// Creates a game with its creator in seat `creator_seat`.
+    pub async fn create_game_at(&self, game: GameRow, creator_seat: i32) -> Result<(), StoreError> {
         let record = GameRecord::try_from(&game)?;
         self.run(move |c| {
             c.transaction(|c| {
@@ -624,7 +658,7 @@ impl Store {
                 diesel::insert_into(game_seats::table)
                     .values((
                         game_seats::game_id.eq(&game.id),
-                        game_seats::seat.eq(0),
+                        game_seats::seat.eq(creator_seat),
                         game_seats::user_id.eq(&game.creator_id),
                         game_seats::joined_at.eq(game.created_at),
                     ))
@@ -738,6 +772,9 @@ impl Store {
                 }
                 stream::queue(c, &a.outbox, &a.stream)?;
                 automation::drop_plans(c, &a.game_id, &a.drop_plans_of)?;
+                if let Some(e) = &a.ending {
+                    standing::record_ending(c, e)?;
+                }
                 Ok(())
             })
             .map_err(StoreError::from)

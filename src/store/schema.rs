@@ -43,6 +43,8 @@ diesel::table! {
         game_id -> Text,
         days_per_move -> Int4,
         reminded_turn -> Nullable<Int8>,
+        turn_started_at -> Nullable<Int8>,
+        due_at -> Nullable<Int8>,
     }
 }
 
@@ -65,6 +67,24 @@ diesel::table! {
         user_id -> Text,
         status -> Text,
         created_at -> Int8,
+        seat -> Nullable<Int4>,
+    }
+}
+
+diesel::table! {
+    game_results (user_id, game_id) {
+        user_id -> Text,
+        game_id -> Text,
+        ended_at -> Int8,
+        seats -> Int4,
+        rank -> Int4,
+        score -> Int4,
+        outcome -> Text,
+        public -> Int4,
+        pool -> Nullable<Text>,
+        rating_before -> Nullable<Float8>,
+        rating_after -> Nullable<Float8>,
+        deviation_after -> Nullable<Float8>,
     }
 }
 
@@ -91,6 +111,9 @@ diesel::table! {
         updated_at -> Int8,
         turn_started_at -> Nullable<Int8>,
         rules -> Nullable<Text>,
+        rated -> Int4,
+        visibility -> Text,
+        bot_accounts -> Int4,
     }
 }
 
@@ -138,6 +161,46 @@ diesel::table! {
 }
 
 diesel::table! {
+    ratings (user_id, pool) {
+        user_id -> Text,
+        pool -> Text,
+        rating -> Float8,
+        deviation -> Float8,
+        volatility -> Float8,
+        games -> Int4,
+        updated_at -> Int8,
+    }
+}
+
+diesel::table! {
+    seek_players (seek_id, user_id) {
+        seek_id -> Text,
+        user_id -> Text,
+        position -> Int4,
+        joined_at -> Int8,
+    }
+}
+
+diesel::table! {
+    seeks (id) {
+        id -> Text,
+        creator_id -> Text,
+        seats -> Int4,
+        expansions -> Text,
+        rules -> Nullable<Text>,
+        days_per_move -> Nullable<Int4>,
+        rated -> Int4,
+        min_rating -> Nullable<Int4>,
+        max_rating -> Nullable<Int4>,
+        min_finish_rate -> Nullable<Int4>,
+        status -> Text,
+        game_id -> Nullable<Text>,
+        created_at -> Int8,
+        expires_at -> Int8,
+    }
+}
+
+diesel::table! {
     settings (name) {
         name -> Text,
         value -> Text,
@@ -172,6 +235,19 @@ diesel::table! {
         tile -> Text,
         actions -> Text,
         created_at -> Int8,
+    }
+}
+
+diesel::table! {
+    user_stats (user_id) {
+        user_id -> Text,
+        played -> Int4,
+        finished -> Int4,
+        won -> Int4,
+        resigned -> Int4,
+        timed_out -> Int4,
+        moves -> Int8,
+        move_ms -> Int8,
     }
 }
 
@@ -255,15 +331,23 @@ diesel::joinable!(game_clocks -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_invites -> games (game_id));
 diesel::joinable!(game_invites -> users (user_id));
+diesel::joinable!(game_results -> games (game_id));
+diesel::joinable!(game_results -> users (user_id));
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(game_seats -> users (user_id));
 diesel::joinable!(games -> users (creator_id));
 diesel::joinable!(notification_prefs -> users (user_id));
 diesel::joinable!(outbox -> users (user_id));
+diesel::joinable!(ratings -> users (user_id));
+diesel::joinable!(seek_players -> seeks (seek_id));
+diesel::joinable!(seek_players -> users (user_id));
+diesel::joinable!(seeks -> games (game_id));
+diesel::joinable!(seeks -> users (creator_id));
 diesel::joinable!(standing_orders -> users (user_id));
 diesel::joinable!(stream_events -> users (user_id));
 diesel::joinable!(turn_plans -> games (game_id));
 diesel::joinable!(turn_plans -> users (user_id));
+diesel::joinable!(user_stats -> users (user_id));
 diesel::joinable!(vacations -> users (user_id));
 diesel::joinable!(webhook_attempts -> webhook_deliveries (delivery_id));
 diesel::joinable!(webhook_deliveries -> outbox (outbox_id));
@@ -276,16 +360,21 @@ diesel::allow_tables_to_appear_in_same_query!(
     game_clocks,
     game_events,
     game_invites,
+    game_results,
     game_seats,
     games,
     idempotency_keys,
     limit_attempts,
     notification_prefs,
     outbox,
+    ratings,
+    seek_players,
+    seeks,
     settings,
     standing_orders,
     stream_events,
     turn_plans,
+    user_stats,
     users,
     vacations,
     webhook_attempts,

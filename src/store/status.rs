@@ -49,6 +49,42 @@ column_enum! {
     }
 }
 
+// `games.visibility`
+column_enum! {
+    /// Who may see a game.
+    Visibility {
+        /// Anyone may read it; it is listed.
+        Public => "public",
+        /// Its players (and the players invited to it) alone may read it; it is in no
+        /// public list or lobby, and everyone else gets `404`.
+        Private => "private",
+    }
+}
+
+// `seeks.status`
+column_enum! {
+    /// Where a seek is in its life.
+    SeekStatus {
+        /// Looking for players (until it expires).
+        Seeking => "seeking",
+        /// Every seat taken: the seek became a game.
+        Full => "full",
+        /// Open until its time ran out (never stored: an open seek past its expiry).
+        Expired => "expired",
+    }
+}
+
+// `game_results.outcome`
+column_enum! {
+    /// How a player's part in an ended game ended.
+    Outcome {
+        /// Played to the end.
+        Finished => "completed",
+        Resigned => "resigned",
+        TimedOut => "timed_out",
+    }
+}
+
 // `game_invites.status`
 column_enum! {
     /// An invitation's answer, as stored.

@@ -710,19 +710,6 @@ fn turn_emails_carry_the_deadline(kind: Db) {
     );
 }
 
-/// One `#[test]` per database for each scenario `fn name(kind: Db)` (the scenarios
-/// start their own server: some need configuration).
-macro_rules! each_db {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $( #[test] fn $name() { super::$name(crate::common::Db::Sqlite) } )*
-        }
-        mod postgres {
-            $( #[test] fn $name() { super::$name(crate::common::Db::Postgres) } )*
-        }
-    };
-}
-
 each_db!(
     reminder_at_the_configured_time,
     timeout_forfeits_and_the_game_goes_on,

@@ -253,6 +253,7 @@ fn token_of_a_missing_user_is_401_everywhere(app: &TestApp) {
     );
     let bodies: &[(&str, Value)] = &[
         ("create_game", json!({"seats": 2})),
+        ("create_seek", json!({"seats": 2})),
         ("update_me", json!({"locale": "en"})),
         (
             "change_password",

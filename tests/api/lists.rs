@@ -13,7 +13,7 @@ use crate::common::{start_game, Client, Db, TestApp};
 const DAY: i64 = 86_400_000;
 
 /// Runs SQL statements on the test's database (seeding rows fast, reading statistics).
-fn sql(app: &TestApp, statements: &str) {
+pub(crate) fn sql(app: &TestApp, statements: &str) {
     use diesel::connection::SimpleConnection;
     use diesel::Connection;
     match app.db.kind {

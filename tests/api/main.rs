@@ -1,6 +1,19 @@
 //! Black-box API tests: the real server on port 0, spoken to over HTTP, each test on its
 //! own fresh database, on SQLite and on Postgres.
 
+/// One `#[test]` per database for each scenario `fn name(kind: Db)` (the scenarios
+/// start their own server: some need configuration).
+macro_rules! each_db {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $( #[test] fn $name() { super::$name(crate::common::Db::Sqlite) } )*
+        }
+        mod postgres {
+            $( #[test] fn $name() { super::$name(crate::common::Db::Postgres) } )*
+        }
+    };
+}
+
 pub mod common;
 
 mod accounts;
@@ -21,6 +34,7 @@ mod notifications;
 mod openapi;
 mod pictures;
 mod play;
+mod players;
 mod relay;
 mod resilience;
 mod schema;

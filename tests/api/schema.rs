@@ -10,7 +10,7 @@ use diesel::sql_types::{BigInt, Text};
 
 use crate::common::{Db, TestDb};
 
-/// A column: name, type (`text`, `int4`, `int8`), nullable.
+/// A column: name, type (`text`, `int4`, `int8`, `float8`), nullable.
 type Column = (String, String, bool);
 
 #[derive(Debug, PartialEq, Eq)]
@@ -24,6 +24,8 @@ fn normal_type(t: &str) -> String {
         "text" => "text",
         "int4" | "integer" => "int4",
         "int8" | "bigint" => "int8",
+        // Postgres's `double precision`; SQLite's `REAL` (an 8-byte float)
+        "float8" | "double precision" | "real" => "float8",
         other => return format!("unknown type {other}"),
     }
     .to_string()

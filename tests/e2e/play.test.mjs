@@ -5,8 +5,10 @@
 // and they play turns by clicking placements and figure spots on the game page (one
 // turn with the keyboard only, one on a 360-px-wide screen); a stale page gets 409 and
 // reloads; a figure left pending (by another client) is placed from the page; a wrong
-// password is refused; every page is usable with the keyboard. Any console error or
-// warning, or uncaught page error, fails the test.
+// password is refused; every page is usable with the keyboard. Then one posts a seek in
+// the lobby and the other joins it (both end on the new game's page); the game over, a
+// rematch; a player's name leads to their profile, and that to the leaderboard. Any
+// console error or warning, or uncaught page error, fails the test.
 //
 // Environment: TILEPOST_URL (the running server), CHROMIUM (default /usr/bin/chromium),
 // TILEPOST_SCREENSHOT (where to write the picture of the game page; optional);
@@ -198,7 +200,7 @@ step("two players sign up; one creates a game, the other joins it", async () => 
   const first = ann.locator("ul.games li").first();
   await first.getByRole("link", { name: /Your turn/ }).waitFor();
   await first.locator(".deadline").waitFor();
-  await first.getByRole("link").click();
+  await first.getByRole("link", { name: /Your turn/ }).click();
   await ann.waitForURL(`**${gameUrl}`);
 });
 
@@ -260,7 +262,7 @@ step("the game page works on a 360-px-wide screen", async () => {
   // the board itself is wider than the box: it scrolls inside it
   await clickTurn(page, 3);
   // the other pages fit too
-  for (const path of ["/play/games", "/play/new", "/play/settings"]) {
+  for (const path of ["/play/games", "/play/new", "/play/lobby", "/play/leaderboard", `/play/users/${ANN}`, "/play/settings"]) {
     await page.goto(path);
     await page.locator("main h1").waitFor();
     const w = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -400,7 +402,7 @@ async function keyboardReachesEverything(page) {
 }
 
 step("every page is usable with the keyboard", async () => {
-  for (const path of ["/play/games", "/play/new", "/play/settings", gameUrl]) {
+  for (const path of ["/play/games", "/play/new", "/play/lobby", "/play/leaderboard", `/play/users/${BEN}`, "/play/settings", gameUrl]) {
     await ann.goto(path);
     await ann.locator("main h1").waitFor();
     if (path === gameUrl) await ann.locator("main[data-version]").waitFor();
@@ -408,7 +410,7 @@ step("every page is usable with the keyboard", async () => {
   }
   const anon = await browser.newPage({ baseURL: BASE });
   watch.page(anon, "visitor");
-  for (const path of ["/play/login", "/play/signup"]) {
+  for (const path of ["/play/login", "/play/signup", "/play/leaderboard", `/play/users/${ANN}`]) {
     await anon.goto(path);
     await anon.locator("main h1").waitFor();
     await keyboardReachesEverything(anon);
@@ -491,4 +493,107 @@ step("a game with every expansion, played by clicking", async () => {
   }
   assert.ok(tiles >= 4, `tiles were placed: ${tiles}`);
   if (SCREENSHOT_EXPANSIONS) await ann.screenshot({ path: SCREENSHOT_EXPANSIONS, fullPage: true });
+});
+
+/** The game both seek players end on. */
+let seekGameUrl;
+
+step("a seek posted in the lobby by one player, joined by another, becomes a game", async () => {
+  await ann.getByRole("link", { name: "Lobby", exact: true }).click();
+  await ann.getByRole("heading", { name: "Lobby", exact: true }).waitFor();
+  const form = ann.getByRole("form", { name: "Post a seek" });
+  await form.getByLabel("Seats").selectOption("2");
+  await form.getByLabel("Rated (the result changes").check();
+  await form.getByLabel(/^Lowest rating/).fill("1000");
+  await form.getByLabel(/^Highest rating/).fill("2000");
+  await form.getByRole("button", { name: "Post seek" }).click();
+  await status(ann, "Your seek is in the lobby.");
+  const mine = ann.getByRole("region", { name: "Your open seeks" }).getByRole("listitem").filter({ hasText: ANN });
+  await mine.getByRole("button", { name: "Withdraw" }).waitFor();
+  // in a seek, the page follows the live stream
+  await ann.locator('main[data-live="open"]').waitFor();
+
+  await ben.goto("/play/lobby");
+  const seek = ben.getByRole("region", { name: "Seeks you can join" }).getByRole("listitem").filter({ hasText: ANN });
+  await seek.getByText("rating 1000 to 2000").waitFor();
+  await seek.getByRole("button", { name: "Join" }).click();
+  await ben.waitForURL("**/play/games/*");
+  seekGameUrl = new URL(ben.url()).pathname;
+  assert.notEqual(seekGameUrl, gameUrl);
+  await status(ben, "the game has started");
+  await ben.locator(".turnline").filter({ hasText: "Rated game." }).waitFor();
+  // the seek's creator, still in the lobby, is taken to the game by the live stream
+  await ann.waitForURL(`**${seekGameUrl}`);
+  await status(ann, "Your seek is full");
+  await ann.getByText("Your turn: you drew").waitFor();
+});
+
+step("once the game is over, its players get a rematch", async () => {
+  const id = seekGameUrl.split("/").pop();
+  // ann resigns from another client: one player is left, so the game is over
+  await ann.evaluate(async (game) => {
+    const r = await fetch(`/v1/games/${game}/resign`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${localStorage.getItem("tilepost.token")}` },
+    });
+    if (!r.ok) throw new Error(`resign refused: ${r.status}`);
+  }, id);
+  await ben.reload();
+  await ben.getByRole("heading", { name: "The game is over" }).waitFor();
+  await ben.getByRole("button", { name: "Rematch" }).click();
+  await status(ben, "Rematch created");
+  await ben.waitForURL((url) => url.pathname.startsWith("/play/games/") && url.pathname !== seekGameUrl);
+  await ben.getByRole("heading", { name: "Waiting for players" }).waitFor();
+  // the other player is invited to it
+  await ann.goto(new URL(ben.url()).pathname);
+  await ann.getByRole("button", { name: "Accept the invitation" }).click();
+  await status(ann, "Invitation accepted.");
+});
+
+step("a player's name leads to their profile, and the profile to the leaderboard", async () => {
+  await ben.goto(seekGameUrl);
+  await ben.locator("main[data-version]").waitFor();
+  await ben.locator("table.scores").getByRole("link", { name: ANN, exact: true }).click();
+  await ben.waitForURL(`**/play/users/${ANN}`);
+  await ben.getByRole("heading", { name: `${ANN}'s profile` }).waitFor();
+  // the rated game ann resigned: in the record, the ratings and the recent games
+  const record = await ben.locator("dl.facts").evaluate((dl) =>
+    Object.fromEntries([...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])),
+  );
+  assert.equal(record["Games played"], "1");
+  assert.equal(record["Resigned"], "1");
+  assert.equal(record["Finish rate"], "0%");
+  const base = ben.getByRole("region", { name: "Ratings" }).getByRole("row").filter({ hasText: "Base game" });
+  await base.filter({ hasText: "(provisional)" }).waitFor();
+  const recent = ben.getByRole("region", { name: "Recent games" }).getByRole("listitem").first();
+  await recent.filter({ hasText: "resigned" }).waitFor();
+  await recent.getByText(/Base game: rating \d+ → \d+ \(−\d+\)/).waitFor();
+  const id = seekGameUrl.split("/").pop();
+  assert.equal(await recent.getByRole("link", { name: `Game ${id.slice(0, 8)}` }).getAttribute("href"), seekGameUrl);
+  // with ratings and games, the profile still fits a phone
+  await ben.setViewportSize({ width: 360, height: 740 });
+  const width = await ben.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 360, `the profile does not scroll sideways (${width} px)`);
+  await ben.setViewportSize({ width: 1100, height: 980 });
+
+  await ben.getByRole("link", { name: "See the leaderboard" }).click();
+  await ben.getByRole("heading", { name: "Leaderboard" }).waitFor();
+  const pools = ben.getByRole("navigation", { name: "Rating pools" });
+  assert.equal(await pools.getByRole("link", { name: "Base game" }).getAttribute("aria-current"), "page");
+  // one rated game is not enough to settle a rating
+  await ben.getByText("No established ratings here yet.").waitFor();
+  await pools.getByRole("link", { name: "With expansions" }).click();
+  await ben.waitForURL("**/play/leaderboard?pool=expansions");
+  await ben.locator("main table caption").filter({ hasText: "With expansions" }).waitFor({ state: "attached" });
+  await ben.reload();
+  await ben.getByRole("heading", { name: "Leaderboard" }).waitFor();
+  assert.equal(await pools.getByRole("link", { name: "With expansions" }).getAttribute("aria-current"), "page");
+  // the leaderboard is in the header, for a visitor too
+  const anon = await browser.newPage({ baseURL: BASE });
+  watch.page(anon, "visitor");
+  await anon.goto(`/play/users/${BEN}`);
+  await anon.getByRole("heading", { name: `${BEN}'s profile` }).waitFor();
+  await anon.getByRole("link", { name: "Leaderboard", exact: true }).click();
+  await anon.getByRole("heading", { name: "Leaderboard" }).waitFor();
+  await anon.close();
 });

@@ -6,7 +6,8 @@
 // problem for a signed-in player whatever the request asks (their setting wins). One
 // creates a game, the other joins, and a turn is played by clicking on the game page,
 // asserting its Portuguese texts. The settings page changes the time zone: the deadline
-// on the game page follows it. The switcher changes the language at once.
+// on the game page follows it. The switcher changes the language at once. The lobby and
+// the leaderboard read Portuguese.
 //
 // Environment: TILEPOST_URL (the running server), CHROMIUM (default /usr/bin/chromium).
 
@@ -169,6 +170,14 @@ test("a turn on the game page in Brazilian Portuguese", async () => {
   const later = await deadlineShown(cai);
   assert.equal(later.title, await written(cai, later.iso, "Asia/Tokyo"));
   assert.notEqual(later.title, await written(cai, later.iso, "America/Sao_Paulo"));
+
+  // the lobby and the leaderboard speak Portuguese too
+  await cai.getByRole("link", { name: "Saguão", exact: true }).click();
+  await cai.getByRole("heading", { name: "Saguão", exact: true }).waitFor();
+  await cai.getByRole("form", { name: "Publicar uma busca" }).getByLabel("Rating mínimo (0 a 4000)").waitFor();
+  await cai.getByRole("link", { name: "Classificação", exact: true }).click();
+  await cai.getByRole("heading", { name: "Classificação" }).waitFor();
+  await cai.getByRole("navigation", { name: "Tipos de rating" }).getByRole("link", { name: "Com expansões" }).waitFor();
 
   // log out; a wrong password is refused in Portuguese (the server's problem)
   await bia.getByRole("button", { name: /^Sair/ }).click();

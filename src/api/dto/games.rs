@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-pub use crate::store::GameStatus;
+pub use crate::store::{GameStatus, Visibility};
 
 use super::clock::{ClockView, VacationView};
 use super::seats::InvitationView;
@@ -54,6 +54,20 @@ pub struct CreateGameRequest {
     #[serde(default)]
     #[schema(max_items = 5)]
     pub bots: Vec<String>,
+    /// A rated game changes its players' ratings when it ends (default: casual). A
+    /// sandbox game (`options.tile_order`) and a game with the server's computer
+    /// opponents (`bots`) cannot be rated.
+    #[serde(default)]
+    pub rated: bool,
+    /// `public` (default): anyone may read the game and it is listed; `private`: its
+    /// players (and the players invited to it) alone may read it, it is in no public list,
+    /// and anyone else gets `404`.
+    #[serde(default)]
+    pub visibility: Option<Visibility>,
+    /// Whether accounts marked as bots may take a seat (default: yes in a casual game,
+    /// no in a rated one).
+    #[serde(default)]
+    pub bot_accounts: Option<bool>,
 }
 
 /// Figures in a player's supply, by kind (kinds the player has none of are omitted).
@@ -193,6 +207,11 @@ pub struct GameView {
     pub version: i64,
     /// The draw pile was given by the creator (`options.tile_order`).
     pub sandbox: bool,
+    /// The game changes its players' ratings when it ends.
+    pub rated: bool,
+    pub visibility: Visibility,
+    /// Accounts marked as bots may take a seat.
+    pub bot_accounts: bool,
     pub expansions: Vec<String>,
     /// The house rules in force: each variant that differs from the standard rules,
     /// with its value (`{}`: the standard rules; `GET /v1/rules` describes them).
@@ -230,6 +249,8 @@ pub struct GameSummary {
     pub status: GameStatus,
     pub version: i64,
     pub sandbox: bool,
+    pub rated: bool,
+    pub visibility: Visibility,
     pub seats: u8,
     pub players: Vec<SeatView>,
     /// Whose decision is pending.
