@@ -5,7 +5,8 @@ runs the server on each, and measures at one connection the p50 and p99 of
   - the my-turn list of a busy player (`busy`, in up to 200 running games),
   - GET of a random game with a cold replay cache (every request a different game),
   - a page of a random game's events,
-  - POST of a move in a random running game (the pending player's first listed option),
+  - POST of a move in a random running game (the pending player's first listed option;
+    never one of busy's games, so that busy's lists are the same at every run),
 
   - a player's profile (`GET /v1/users/{name}`), a page of their rating history, and
     pages of the leaderboard (the first, and pages far down by following the cursor),
@@ -206,6 +207,11 @@ def measure(exe, url, requests, rng):
     res = {}
     try:
         busy = tokens_for(srv, ["busy"])["busy"]
+        # a few requests first, so that the pool's connections and prepared statements
+        # are warm (the measures are of a server that has been running)
+        for _ in range(20):
+            srv.timed("GET", "/v1/games?player=me&my_turn=true", token=busy)
+            srv.timed("GET", "/v1/games?player=me&status=active&limit=50", token=busy)
         # the my-turn list, and the whole list of the busy player's running games
         res["my-turn list"] = [srv.timed("GET", "/v1/games?player=me&my_turn=true", token=busy)[0]
                                for _ in range(requests)]
@@ -217,7 +223,9 @@ def measure(exe, url, requests, rng):
         others = psql(url, f"SELECT id FROM games WHERE status = 'finished' ORDER BY random() LIMIT {requests}").split()
         res["page of events"] = [srv.timed("GET", f"/v1/games/{g}/events?limit=50")[0] for g in others]
         active = psql(url, "SELECT g.id, u.username FROM games g JOIN users u ON u.id = g.current_user_id "
-                           f"WHERE g.status = 'active' ORDER BY random() LIMIT {requests}").splitlines()
+                           "WHERE g.status = 'active' AND NOT EXISTS (SELECT 1 FROM game_seats s "
+                           "JOIN users b ON b.id = s.user_id WHERE s.game_id = g.id AND b.username = 'busy') "
+                           f"ORDER BY random() LIMIT {requests}").splitlines()
         pairs = [line.split("|") for line in active if "|" in line]
         toks = tokens_for(srv, sorted({u for _, u in pairs}))
         posts = []

@@ -28,6 +28,96 @@ fn setup_error(e: SetupError) -> ApiError {
     }
 }
 
+/// Checks the seats and expansions of a new game or seek; returns the expansions.
+pub(crate) fn check_seats_and_expansions(
+    seats: i64,
+    ids: &[String],
+) -> Result<Vec<Expansion>, ApiError> {
+    if !(2..=6).contains(&seats) {
+        return Err(ApiError::validation("seats", "a game has 2 to 6 seats"));
+    }
+    if ids.len() > 12 {
+        return Err(ApiError::validation("expansions", "at most 12 expansions"));
+    }
+    let mut expansions = Vec::new();
+    for (i, id) in ids.iter().enumerate() {
+        match Expansion::from_id(id) {
+            Some(e) if !expansions.contains(&e) => expansions.push(e),
+            Some(_) => {
+                return Err(ApiError::validation(
+                    format!("expansions[{i}]"),
+                    "listed twice",
+                ))
+            }
+            None => {
+                return Err(ApiError::validation(
+                    format!("expansions[{i}]"),
+                    format!("unknown expansion {id:?}"),
+                ))
+            }
+        }
+    }
+    Ok(expansions)
+}
+
+/// Checks a clock of `days` per move (`field` names it in the refusal).
+pub(crate) fn check_days_per_move(field: &str, days: Option<i64>) -> Result<(), ApiError> {
+    if days.is_some_and(|d| !(1..=14).contains(&d)) {
+        return Err(ApiError::validation(
+            field,
+            "1 to 14 days, or leave it out for no clock",
+        ));
+    }
+    Ok(())
+}
+
+/// The house rules of a preset and variant values; `prefix` is where the request holds
+/// them (`"options."` in a game, `""` in a seek).
+pub(crate) fn house_rules(
+    prefix: &str,
+    preset: Option<&str>,
+    values: &std::collections::BTreeMap<String, String>,
+) -> Result<HouseRules, ApiError> {
+    if values.len() > 32 {
+        return Err(ApiError::validation(
+            format!("{prefix}rules"),
+            "at most 32 variants",
+        ));
+    }
+    HouseRules::from_preset_and_values(preset, values).map_err(|e| {
+        let field = if matches!(e, RuleError::UnknownPreset(_)) {
+            "preset"
+        } else {
+            "rules"
+        };
+        ApiError::validation(format!("{prefix}{field}"), e.to_string())
+    })
+}
+
+/// The `201 Created` answer to a request that made a game: the caller's view of it, its
+/// `Location`, and the caller's quota headers.
+async fn created_game(
+    st: &AppState,
+    id: &str,
+    me: &CurrentUser,
+    quota: super::limits::Quota,
+) -> Result<HttpResponse, ApiError> {
+    let (data, game) = load_state(st, &GameId(id.to_string()), Some(&me.id)).await?;
+    let mut resp = view_response(
+        st,
+        actix_web::http::StatusCode::CREATED,
+        &data,
+        game.as_deref(),
+        Some(&me.id),
+    )
+    .await?;
+    if let Ok(v) = header::HeaderValue::from_str(&format!("/v1/games/{id}")) {
+        resp.headers_mut().insert(header::LOCATION, v);
+    }
+    quota.apply(&mut resp);
+    Ok(resp)
+}
+
 /// Checks `options.days_per_move` and `invite` of a new game; returns the clock and the
 /// invited users.
 pub async fn check_new_game(
@@ -37,14 +127,7 @@ pub async fn check_new_game(
     days_per_move: Option<i64>,
     invite: &[String],
 ) -> Result<(Option<i32>, Vec<UserRow>), ApiError> {
-    if let Some(d) = days_per_move {
-        if !(1..=14).contains(&d) {
-            return Err(ApiError::validation(
-                "options.days_per_move",
-                "1 to 14 days, or leave it out for no clock",
-            ));
-        }
-    }
+    check_days_per_move("options.days_per_move", days_per_move)?;
     if invite.len() as i64 > seats - 1 {
         return Err(ApiError::validation(
             "invite",
@@ -126,30 +209,7 @@ pub async fn create_game(
     body: ApiJson<CreateGameRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let r = body.0;
-    if !(2..=6).contains(&r.seats) {
-        return Err(ApiError::validation("seats", "a game has 2 to 6 seats"));
-    }
-    if r.expansions.len() > 12 {
-        return Err(ApiError::validation("expansions", "at most 12 expansions"));
-    }
-    let mut expansions = Vec::new();
-    for (i, id) in r.expansions.iter().enumerate() {
-        match Expansion::from_id(id) {
-            Some(e) if !expansions.contains(&e) => expansions.push(e),
-            Some(_) => {
-                return Err(ApiError::validation(
-                    format!("expansions[{i}]"),
-                    "listed twice",
-                ))
-            }
-            None => {
-                return Err(ApiError::validation(
-                    format!("expansions[{i}]"),
-                    format!("unknown expansion {id:?}"),
-                ))
-            }
-        }
-    }
+    let expansions = check_seats_and_expansions(r.seats, &r.expansions)?;
     if r.bots.len() > 5 {
         return Err(ApiError::validation("bots", "at most 5 bots"));
     }
@@ -188,17 +248,7 @@ pub async fn create_game(
         .as_ref()
         .and_then(|o| o.rules.clone())
         .unwrap_or_default();
-    if values.len() > 32 {
-        return Err(ApiError::validation("options.rules", "at most 32 variants"));
-    }
-    let rules = HouseRules::from_preset_and_values(preset.as_deref(), &values).map_err(|e| {
-        let field = if matches!(e, RuleError::UnknownPreset(_)) {
-            "options.preset"
-        } else {
-            "options.rules"
-        };
-        ApiError::validation(field, e.to_string())
-    })?;
+    let rules = house_rules("options.", preset.as_deref(), &values)?;
     let tile_order = r.options.and_then(|o| o.tile_order);
     if tile_order.as_ref().is_some_and(|t| t.len() > 500) {
         return Err(ApiError::validation(
@@ -250,20 +300,7 @@ pub async fn create_game(
             )
             .await?;
     }
-    let (data, game) = load_state(&st, &GameId(row.id.clone()), Some(&me.id)).await?;
-    let mut resp = view_response(
-        &st,
-        actix_web::http::StatusCode::CREATED,
-        &data,
-        game.as_deref(),
-        Some(&me.id),
-    )
-    .await?;
-    if let Ok(v) = header::HeaderValue::from_str(&format!("/v1/games/{}", row.id)) {
-        resp.headers_mut().insert(header::LOCATION, v);
-    }
-    quota.apply(&mut resp);
-    Ok(resp)
+    created_game(&st, &row.id, &me, quota).await
 }
 
 /// The deadlines of the pending decisions of a page's running games that have a clock.
@@ -618,18 +655,5 @@ pub async fn create_rematch(
             .await?;
     }
     st.notifier.wake();
-    let (data, game) = load_state(&st, &GameId(row.id.clone()), Some(&me.id)).await?;
-    let mut resp = view_response(
-        &st,
-        actix_web::http::StatusCode::CREATED,
-        &data,
-        game.as_deref(),
-        Some(&me.id),
-    )
-    .await?;
-    if let Ok(v) = header::HeaderValue::from_str(&format!("/v1/games/{}", row.id)) {
-        resp.headers_mut().insert(header::LOCATION, v);
-    }
-    quota.apply(&mut resp);
-    Ok(resp)
+    created_game(&st, &row.id, &me, quota).await
 }

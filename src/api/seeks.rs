@@ -4,7 +4,7 @@
 //! joined. An open seek nobody fills closes after `TILEPOST_SEEK_HOURS`.
 
 use actix_web::{delete, get, post, web, HttpResponse};
-use tilepost_engine::{Expansion, Game, GameConfig, HouseRules, RuleError};
+use tilepost_engine::{Game, GameConfig};
 
 use super::dto::*;
 use super::error::{ApiError, Problem, ProblemCode};
@@ -104,38 +104,8 @@ pub async fn create_seek(
     body: ApiJson<CreateSeekRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let r = body.0;
-    if !(2..=6).contains(&r.seats) {
-        return Err(ApiError::validation("seats", "a game has 2 to 6 seats"));
-    }
-    if r.expansions.len() > 12 {
-        return Err(ApiError::validation("expansions", "at most 12 expansions"));
-    }
-    let mut expansions: Vec<Expansion> = Vec::new();
-    for (i, id) in r.expansions.iter().enumerate() {
-        match Expansion::from_id(id) {
-            Some(e) if !expansions.contains(&e) => expansions.push(e),
-            Some(_) => {
-                return Err(ApiError::validation(
-                    format!("expansions[{i}]"),
-                    "listed twice",
-                ))
-            }
-            None => {
-                return Err(ApiError::validation(
-                    format!("expansions[{i}]"),
-                    format!("unknown expansion {id:?}"),
-                ))
-            }
-        }
-    }
-    if let Some(d) = r.days_per_move {
-        if !(1..=14).contains(&d) {
-            return Err(ApiError::validation(
-                "days_per_move",
-                "1 to 14 days, or leave it out for no clock",
-            ));
-        }
-    }
+    let expansions = super::games::check_seats_and_expansions(r.seats, &r.expansions)?;
+    super::games::check_days_per_move("days_per_move", r.days_per_move)?;
     for (field, v) in [("min_rating", r.min_rating), ("max_rating", r.max_rating)] {
         if v.is_some_and(|v| !(0..=4000).contains(&v)) {
             return Err(ApiError::validation(field, "0 to 4000"));
@@ -150,17 +120,7 @@ pub async fn create_seek(
         return Err(ApiError::validation("min_finish_rate", "0 to 1"));
     }
     let values = r.rules.clone().unwrap_or_default();
-    if values.len() > 32 {
-        return Err(ApiError::validation("rules", "at most 32 variants"));
-    }
-    let rules = HouseRules::from_preset_and_values(r.preset.as_deref(), &values).map_err(|e| {
-        let field = if matches!(e, RuleError::UnknownPreset(_)) {
-            "preset"
-        } else {
-            "rules"
-        };
-        ApiError::validation(field, e.to_string())
-    })?;
+    let rules = super::games::house_rules("", r.preset.as_deref(), &values)?;
     Game::new(&GameConfig {
         players: r.seats as u8,
         expansions: expansions.clone(),
