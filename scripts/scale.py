@@ -162,22 +162,29 @@ class Server:
                 time.sleep(0.05)
         self.conn = http.client.HTTPConnection("127.0.0.1", self.port)
 
-    def call(self, method, path, body=None, token=None, conn=None):
+    def raw(self, method, path, body=None, token=None, conn=None):
         c = conn or http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = "Bearer " + token
-        c.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
+        payload = None if body is None else json.dumps(body)
+        t = time.perf_counter()
+        c.request(method, path, body=payload, headers=headers)
         r = c.getresponse()
         data = r.read()
+        took = (time.perf_counter() - t) * 1000.0
         if conn is None:
             c.close()
-        return r.status, (json.loads(data) if data[:1] in (b"{", b"[") else None)
+        return took, r.status, (json.loads(data) if data[:1] in (b"{", b"[") else None)
+
+    def call(self, method, path, body=None, token=None, conn=None):
+        _, status, data = self.raw(method, path, body, token, conn)
+        return status, data
 
     def timed(self, method, path, body=None, token=None):
-        t = time.perf_counter()
-        status, data = self.call(method, path, body, token, conn=self.conn)
-        return (time.perf_counter() - t) * 1000.0, status, data
+        """Milliseconds from sending the request to its last byte (the client's own
+        encoding and decoding of JSON are not counted)."""
+        return self.raw(method, path, body, token, conn=self.conn)
 
     def stop(self):
         self.proc.terminate()

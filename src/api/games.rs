@@ -404,6 +404,7 @@ pub async fn list_games(
                         seat: s.seat as u8,
                         username: s.username.clone(),
                         colour: views::colour(s.seat as u8),
+                        bot: s.bot.clone(),
                     })
                     .collect(),
                 current_username: r.current_user_id.as_ref().and_then(|u| {

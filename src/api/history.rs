@@ -137,6 +137,7 @@ pub async fn export_game(
                 seat: s.seat as u8,
                 username: s.username.clone(),
                 colour: views::colour(s.seat as u8),
+                bot: s.bot.clone(),
             })
             .collect(),
         events: out,

@@ -119,10 +119,21 @@ fn game_segment(
     after: Option<&GameKey>,
     n: i64,
 ) -> Result<Vec<GameKeyRow>, StoreError> {
+    // group 0 is the caller's turns: the caller sits in each of those games, so that
+    // neither a seat of the caller's nor the visibility needs checking there (fewer
+    // conditions, a cheaper plan for the hottest list)
+    let mine_by_turn = group == 0 && f.me.is_some();
+    if group == 0 && (f.me.is_none() || f.my_turn == Some(false)) {
+        return Ok(Vec::new());
+    }
     let mut q = games::table
         .into_boxed()
         .filter(sql::<Bool>(&group_condition(group)));
-    if let Some(p) = &f.player_id {
+    if let Some(p) = f
+        .player_id
+        .as_ref()
+        .filter(|p| !(mine_by_turn && f.me.as_ref() == Some(*p)))
+    {
         // per row, through the unique (game_id, user_id): the page's rows are read in
         // the order's index and checked one by one, never the player's whole seat list
         q = q.filter(diesel::dsl::exists(
@@ -131,9 +142,12 @@ fn game_segment(
                 .filter(game_seats::user_id.eq(p.clone())),
         ));
     }
-    // a private game is listed for its players alone
+    // a private game is listed for its players alone (the caller's seat, when the list
+    // is of the caller's games, says so already)
     let public = games::visibility.eq(Visibility::Public.as_str());
     q = match &f.me {
+        Some(_) if mine_by_turn => q,
+        Some(me) if f.player_id.as_ref() == Some(me) => q,
         Some(me) => q.filter(
             public.or(diesel::dsl::exists(
                 game_seats::table
@@ -144,7 +158,7 @@ fn game_segment(
         None => q.filter(public),
     };
     match (&f.me, f.my_turn) {
-        (Some(me), Some(true)) => q = q.filter(games::current_user_id.eq(me.clone())),
+        (Some(me), Some(true)) if group != 0 => q = q.filter(games::current_user_id.eq(me.clone())),
         (Some(me), Some(false)) => {
             q = q.filter(
                 games::current_user_id

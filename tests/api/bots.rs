@@ -115,6 +115,17 @@ fn a_bot_account_is_shown_as_one(app: &TestApp) {
     let v = a.get(&format!("/v1/games/{id}")).ok().clone();
     assert_eq!(v["players"][1]["bot"], "account");
     assert!(v["players"][0].get("bot").is_none());
+    // the lists and the export flag it too
+    let list = a.get("/v1/games?player=me").ok().clone();
+    let listed = list["games"]
+        .as_array()
+        .and_then(|g| g.iter().find(|g| g["id"] == id.as_str()))
+        .expect("listed")
+        .clone();
+    assert_eq!(listed["players"][1]["bot"], "account");
+    assert!(listed["players"][0].get("bot").is_none());
+    let export = a.get(&format!("/v1/games/{id}/export")).ok().clone();
+    assert_eq!(export["players"][1]["bot"], "account");
     // its turn waits for it (the server's bot worker plays only its own bots)
     let acts = a.get(&format!("/v1/games/{id}/actions")).ok().clone();
     let first = acts["actions"][0].clone();

@@ -269,6 +269,11 @@ pub struct SeatView {
     pub seat: u8,
     pub username: String,
     pub colour: String,
+    /// A computer opponent: the level of one the server plays (`random`, `greedy`,
+    /// `mcts`), or `account` for an account its owner marked as a bot; absent for a
+    /// person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
 }
 
 /// A page of games.
