@@ -186,7 +186,11 @@ export async function signupPage(ctx) {
 /** One game in a list (GameSummary). */
 function gameItem(g, me) {
   const names = g.players.map((p) => p.username);
-  const kind = [g.rated ? t("games.rated") : "", g.visibility === "private" ? t("games.private") : ""].filter(Boolean);
+  const kind = [
+    g.rated ? t("games.rated") : "",
+    g.visibility === "private" ? t("games.private") : "",
+    g.players.some((p) => p.bot) ? t("games.bots") : "",
+  ].filter(Boolean);
   const li = el("li", { class: g.my_turn ? "game mine" : "game" });
   const title = g.my_turn
     ? t("games.your-turn")
