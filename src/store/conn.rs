@@ -118,10 +118,25 @@ impl ManageConnection for Manager {
 
 pub type Pool = r2d2::Pool<Manager>;
 
+/// Marks a connection that failed with a connection error as broken: the pool drops it
+/// when it is handed back ([`Manager::has_broken`]). A SQLite connection (a file) does
+/// not break that way.
+pub fn mark_broken(c: &mut DbConn) {
+    if let DbConn::Pg(c) = c {
+        use diesel::connection::{AnsiTransactionManager, TransactionManager};
+        AnsiTransactionManager::transaction_manager_status_mut(c).set_in_error();
+    }
+}
+
 /// Builds the pool; fails when the database cannot be reached within `timeout`.
 pub fn pool(backend: Backend, size: u32, timeout: Duration) -> Result<Pool, StoreError> {
     r2d2::Pool::builder()
         .max_size(size.max(1))
+        // no ping before each use (a round trip on every request): a connection that
+        // broke while idle fails its first query with a connection error, which answers
+        // `503` like an unreachable database, and `Store::run` marks it broken so that
+        // the pool drops it (`has_broken`)
+        .test_on_check_out(false)
         .min_idle(Some(1))
         .connection_timeout(timeout)
         .build(Manager::new(backend))

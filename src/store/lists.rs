@@ -21,9 +21,9 @@
 
 use std::collections::HashMap;
 
-use diesel::dsl::sql;
+use super::fixed::{after as after_key, fixed, Fixed};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Bool, Text};
+use diesel::sql_types::{BigInt, Bool};
 
 use super::schema::chat_messages;
 use super::schema::{game_events, game_seats, games};
@@ -65,40 +65,49 @@ pub struct Page<T, K> {
 
 /// Group 0's first key: the deadline less the caller's vacation time until now (no
 /// clock: after every clocked game). Plain SQL that both databases read alike.
-fn urgency() -> String {
-    let end = "(CASE WHEN v.ended_at IS NOT NULL AND v.ended_at < v.ends_at \
-               THEN v.ended_at ELSE v.ends_at END)";
-    let upto = format!(
-        "(CASE WHEN {end} < games.turn_started_at THEN {end} ELSE games.turn_started_at END)"
-    );
-    format!(
-        "COALESCE((SELECT games.turn_started_at \
-         + CAST(gc.days_per_move AS BIGINT) * 86400000 \
-         - CAST(COALESCE((SELECT SUM(CASE WHEN {upto} > v.started_at \
-             THEN {upto} - v.started_at ELSE 0 END) \
-           FROM vacations v WHERE v.user_id = games.current_user_id), 0) AS BIGINT) \
-         FROM game_clocks gc WHERE gc.game_id = games.id \
-         AND games.turn_started_at IS NOT NULL), 9223372036854775807)"
-    )
+fn urgency() -> &'static str {
+    static TEXT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let end = "(CASE WHEN v.ended_at IS NOT NULL AND v.ended_at < v.ends_at \
+                   THEN v.ended_at ELSE v.ends_at END)";
+        let upto = format!(
+            "(CASE WHEN {end} < games.turn_started_at THEN {end} ELSE games.turn_started_at END)"
+        );
+        format!(
+            "COALESCE((SELECT games.turn_started_at \
+             + CAST(gc.days_per_move AS BIGINT) * 86400000 \
+             - CAST(COALESCE((SELECT SUM(CASE WHEN {upto} > v.started_at \
+                 THEN {upto} - v.started_at ELSE 0 END) \
+               FROM vacations v WHERE v.user_id = games.current_user_id), 0) AS BIGINT) \
+             FROM game_clocks gc WHERE gc.game_id = games.id \
+             AND games.turn_started_at IS NOT NULL), 9223372036854775807)"
+        )
+    });
+    TEXT.as_str()
+}
+
+/// Group 0's keyset condition: after `(urgency, waiting, id)`.
+fn urgency_after() -> &'static str {
+    static TEXT: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| format!("({}, {WAITING}, games.id) > (", urgency()));
+    TEXT.as_str()
 }
 
 /// Group 0's second key: how long the decision has waited.
 const WAITING: &str = "COALESCE(games.turn_started_at, games.updated_at)";
 
-fn group_condition(group: u8) -> String {
+fn group_condition(group: u8) -> Fixed<Bool> {
     // literals, not bound values, so that the planners can match the partial indexes
-    let status = match group {
-        0 | 1 => GameStatus::Active,
-        2 => GameStatus::Open,
-        _ => GameStatus::Finished,
-    };
-    format!("games.status = '{}'", status.as_str())
+    fixed(match group {
+        0 | 1 => "games.status = 'active'",
+        2 => "games.status = 'open'",
+        _ => "games.status = 'finished'",
+    })
 }
 
 /// `games.status = 'active'` as a literal: a condition that lets the planners use the
 /// partial index `games_my_turn` (a bound value would hide it from a generic plan).
-pub(super) fn running() -> diesel::expression::SqlLiteral<Bool> {
-    sql::<Bool>(&group_condition(0))
+pub(super) fn running() -> Fixed<Bool> {
+    group_condition(0)
 }
 
 fn group_of_status(status: GameStatus) -> &'static [u8] {
@@ -126,9 +135,7 @@ fn game_segment(
     if group == 0 && (f.me.is_none() || f.my_turn == Some(false)) {
         return Ok(Vec::new());
     }
-    let mut q = games::table
-        .into_boxed()
-        .filter(sql::<Bool>(&group_condition(group)));
+    let mut q = games::table.into_boxed().filter(group_condition(group));
     if let Some(p) = f
         .player_id
         .as_ref()
@@ -174,25 +181,17 @@ fn game_segment(
         };
         q = q.filter(games::current_user_id.eq(me.clone()));
         if let Some(k) = after {
-            q = q.filter(
-                sql::<Bool>(&format!("({}, {WAITING}, games.id) > (", urgency()))
-                    .bind::<BigInt, _>(k.k1)
-                    .sql(", ")
-                    .bind::<BigInt, _>(k.k2)
-                    .sql(", ")
-                    .bind::<Text, _>(k.id.clone())
-                    .sql(")"),
-            );
+            q = q.filter(after_key(urgency_after(), k.k1, Some(k.k2), k.id.clone()));
         }
         let rows: Vec<(GameRecord, i64, i64)> = q
-            .order_by(sql::<BigInt>(&urgency()).asc())
-            .then_order_by(sql::<BigInt>(WAITING).asc())
+            .order_by(fixed::<BigInt>(urgency()).asc())
+            .then_order_by(fixed::<BigInt>(WAITING).asc())
             .then_order_by(games::id.asc())
             .limit(n)
             .select((
                 GameRecord::as_select(),
-                sql::<BigInt>(&urgency()),
-                sql::<BigInt>(WAITING),
+                fixed::<BigInt>(urgency()),
+                fixed::<BigInt>(WAITING),
             ))
             .load(c)?;
         return rows
@@ -213,13 +212,12 @@ fn game_segment(
         }
     }
     if let Some(k) = after {
-        q = q.filter(
-            sql::<Bool>("(games.updated_at, games.id) < (")
-                .bind::<BigInt, _>(k.k1)
-                .sql(", ")
-                .bind::<Text, _>(k.id.clone())
-                .sql(")"),
-        );
+        q = q.filter(after_key(
+            "(games.updated_at, games.id) < (",
+            k.k1,
+            None,
+            k.id.clone(),
+        ));
     }
     let rows: Vec<GameRecord> = q
         .order_by(games::updated_at.desc())

@@ -12,6 +12,7 @@ mod bots;
 mod conn;
 mod corr;
 mod digest;
+mod fixed;
 mod limits;
 mod lists;
 /// The tables, as `diesel print-schema` writes them from a Postgres database migrated
@@ -121,9 +122,10 @@ impl From<DieselError> for StoreError {
             DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
                 StoreError::Conflict(Conflict::Duplicate)
             }
-            DieselError::DatabaseError(DatabaseErrorKind::ClosedConnection, info) => {
-                StoreError::Unavailable(info.message().to_string())
-            }
+            DieselError::DatabaseError(
+                DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
+                info,
+            ) => StoreError::Unavailable(info.message().to_string()),
             DieselError::DatabaseError(DatabaseErrorKind::Unknown, info)
                 if is_connection_message(info.message()) =>
             {
@@ -519,7 +521,13 @@ impl Store {
             let mut c = pool
                 .get()
                 .map_err(|e| StoreError::Unavailable(e.to_string()))?;
-            f(&mut c)
+            let out = f(&mut c);
+            if matches!(out, Err(StoreError::Unavailable(_))) {
+                // the pool does not ping a connection before handing it out: one that
+                // lost its server is dropped when it comes back, not handed out again
+                conn::mark_broken(&mut c);
+            }
+            out
         })
         .await
         .map_err(|e| StoreError::Internal(e.to_string()))?
