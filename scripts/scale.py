@@ -214,9 +214,10 @@ def measure(exe, url, requests, rng):
     res = {}
     try:
         busy = tokens_for(srv, ["busy"])["busy"]
-        # a few requests first, so that the pool's connections and prepared statements
-        # are warm (the measures are of a server that has been running)
-        for _ in range(20):
+        # requests first, so that the pool's connections (10) have prepared their
+        # statements and Postgres has settled their plans: the measures are of a server
+        # that has been running, not of its first minute
+        for _ in range(100):
             srv.timed("GET", "/v1/games?player=me&my_turn=true", token=busy)
             srv.timed("GET", "/v1/games?player=me&status=active&limit=50", token=busy)
         # the my-turn list, and the whole list of the busy player's running games
@@ -268,6 +269,9 @@ def measure(exe, url, requests, rng):
     for _ in range(5):
         out = subprocess.run([exe, "sweep"], env=env_for(url), check=True,
                              capture_output=True, text=True).stdout
+        # the work a sweep found (reminders and time-outs come due as the seeded clocks
+        # age, and the moves posted above leave turn emails in the outbox)
+        print(" / ".join(out.strip().splitlines()), file=sys.stderr)
         sweeps.append(float(re.search(r"sweep: .* in ([0-9.]+) ms", out).group(1)))
         claims.append(float(re.search(r"outbox claim: .* in ([0-9.]+) ms", out).group(1)))
     res["deadline sweep"] = sweeps
