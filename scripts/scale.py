@@ -338,7 +338,7 @@ def explain(exe, url, db, rng):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="10000,100000")
-    ap.add_argument("--requests", type=int, default=200)
+    ap.add_argument("--requests", type=int, default=1000)
     ap.add_argument("--reuse", action="store_true", help="seed only databases that are missing or smaller")
     ap.add_argument("--no-explain", action="store_true")
     args = ap.parse_args()
