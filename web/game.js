@@ -300,6 +300,10 @@ export async function gamePage(ctx, id) {
       }
     } finally {
       sending = false;
+      if (pollAfterSend) {
+        pollAfterSend = false;
+        poll();
+      }
     }
   }
 
@@ -764,8 +768,14 @@ export async function gamePage(ctx, id) {
 
   /** Refreshes when the game moved (someone else played). */
   let polls = 0;
+  // a refresh asked for while a move is being sent runs once the move is sent
+  let pollAfterSend = false;
   async function poll() {
-    if (document.hidden || sending) return;
+    if (document.hidden) return;
+    if (sending) {
+      pollAfterSend = true;
+      return;
+    }
     try {
       const v = await api.get(`/v1/games/${enc}`);
       if (!view || v.version !== view.version) {
