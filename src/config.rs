@@ -131,6 +131,10 @@ pub struct Config {
     /// `TILEPOST_SEEK_HOURS`: an open seek nobody fills closes after this many hours;
     /// default 168 (a week).
     pub seek_hours: i64,
+    /// `TILEPOST_RATED_GAMES_PER_PAIR_PER_DAY`: rated games one pair of players may play
+    /// together within a day that change ratings (the pair limit, docs/players.md);
+    /// default 3.
+    pub rated_games_per_pair_per_day: i64,
     /// `TILEPOST_CHAT_PER_MINUTE`: chat messages one user may write per minute (over
     /// all games); default 20.
     pub chat_per_minute: i64,
@@ -163,6 +167,10 @@ pub struct Config {
     /// `TILEPOST_EXPORTS_PER_HOUR`: downloads of one's own data per user and hour;
     /// default 5.
     pub exports_per_hour: i64,
+    /// `TILEPOST_RETIRED_NAME_DAYS`: how many days a deleted account's username (in any
+    /// case) stays reserved, so that nobody else takes over the name that links,
+    /// profiles and other players knew; 0 (the default): forever.
+    pub retired_name_days: i64,
 }
 
 impl Default for Config {
@@ -220,6 +228,7 @@ impl Default for Config {
             games_per_hour: 30,
             open_seeks: 5,
             seek_hours: 168,
+            rated_games_per_pair_per_day: crate::store::DEFAULT_RATED_PAIR_LIMIT,
             chat_per_minute: 20,
             invitations_per_game: 10,
             invitations_per_day: 50,
@@ -230,6 +239,7 @@ impl Default for Config {
             account_emails_per_address: 10,
             account_emails_per_target: 3,
             exports_per_hour: 5,
+            retired_name_days: 0,
         }
     }
 }
@@ -294,6 +304,10 @@ impl fmt::Debug for Config {
             .field("games_per_hour", &self.games_per_hour)
             .field("open_seeks", &self.open_seeks)
             .field("seek_hours", &self.seek_hours)
+            .field(
+                "rated_games_per_pair_per_day",
+                &self.rated_games_per_pair_per_day,
+            )
             .field("chat_per_minute", &self.chat_per_minute)
             .field("invitations_per_game", &self.invitations_per_game)
             .field("invitations_per_day", &self.invitations_per_day)
@@ -307,6 +321,7 @@ impl fmt::Debug for Config {
             )
             .field("account_emails_per_target", &self.account_emails_per_target)
             .field("exports_per_hour", &self.exports_per_hour)
+            .field("retired_name_days", &self.retired_name_days)
             .finish()
     }
 }
@@ -574,6 +589,10 @@ impl Config {
             ("TILEPOST_GAMES_PER_HOUR", &mut c.games_per_hour),
             ("TILEPOST_OPEN_SEEKS", &mut c.open_seeks),
             ("TILEPOST_SEEK_HOURS", &mut c.seek_hours),
+            (
+                "TILEPOST_RATED_GAMES_PER_PAIR_PER_DAY",
+                &mut c.rated_games_per_pair_per_day,
+            ),
             ("TILEPOST_CHAT_PER_MINUTE", &mut c.chat_per_minute),
             ("TILEPOST_INVITATIONS_PER_GAME", &mut c.invitations_per_game),
             ("TILEPOST_INVITATIONS_PER_DAY", &mut c.invitations_per_day),
@@ -600,6 +619,17 @@ impl Config {
                     problem: "must be positive".into(),
                 });
             }
+        }
+        num(
+            "TILEPOST_RETIRED_NAME_DAYS",
+            get("TILEPOST_RETIRED_NAME_DAYS"),
+            &mut c.retired_name_days,
+        )?;
+        if c.retired_name_days < 0 {
+            return Err(ConfigError {
+                name: "TILEPOST_RETIRED_NAME_DAYS",
+                problem: "must be 0 (forever) or a number of days".into(),
+            });
         }
         if let Some(v) = get("TILEPOST_TRUSTED_PROXIES") {
             for p in v.split(',').map(str::trim).filter(|p| !p.is_empty()) {

@@ -257,7 +257,8 @@ mod tests {
             let id: LanguageIdentifier = l.parse().unwrap_or_default();
             let args: HashMap<Cow<'static, str>, FluentValue> = [
                 "name", "game", "tile", "deadline", "player", "x", "y", "points", "feature", "by",
-                "players", "first", "fields", "expires", "rules", "count",
+                "players", "first", "fields", "expires", "rules", "count", "when", "sessions",
+                "tokens", "names",
             ]
             .into_iter()
             .map(|a| (Cow::Borrowed(a), FluentValue::from(2)))

@@ -10,11 +10,18 @@
 //! ranking), so leaving still rates. A rating is provisional while its deviation is above
 //! [`PROVISIONAL_DEVIATION`]; the leaderboard lists only established ratings.
 //! Why Glicko-2 rather than TrueSkill or Weng-Lin: docs/players.md.
+//!
+//! **Only real games rate.** A rated game changes ratings only when every player made at
+//! least [`MIN_DECISIONS`] decisions of their own ([`decisions`]), and when no two of its
+//! players already had their day's count of rated games together (the pair limit,
+//! [`pair_limit_reached`]); otherwise it ends unrated, with an [`UnratedReason`].
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
 use skillratings::glicko2::{glicko2_rating_period, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
+use utoipa::ToSchema;
 
 /// Above this deviation a rating is provisional (and off the leaderboard).
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
@@ -124,11 +131,17 @@ pub fn rate(players: &[(Rating, u8)]) -> Vec<Rating> {
         .collect()
 }
 
-/// One decision of a game's log as the figures see it: who took it (`None`: the server,
-/// or a decision its player left to the server) and when.
+/// One event of a game's log as the figures see it: who took it by a request (`None`:
+/// the server, or a decision its player left to the server), whose own decision it was
+/// and when.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
     pub actor: Option<String>,
+    /// The player whose own decision this was: one they took (by a request, or a
+    /// computer player's choice) or left to their standing orders and conditional turns.
+    /// `None`: no decision of a player's own (the game's creation, a resignation, a
+    /// time-out, a decision with one legal option that the server took).
+    pub decider: Option<String>,
     pub at: i64,
 }
 
@@ -148,6 +161,76 @@ pub fn move_times(steps: &[Step]) -> HashMap<String, (i64, i64)> {
         e.1 += (step.at - before.at).max(0);
     }
     out
+}
+
+/// Why a rated game changed no rating: `too_short` (a player made fewer than two
+/// decisions of their own) or `pair_limit` (two of its players had already played their
+/// day's count of rated games together that change ratings).
+// stored by `as_str` in `game_results.unrated_reason`
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UnratedReason {
+    /// A player made fewer than [`MIN_DECISIONS`] decisions of their own.
+    TooShort,
+    /// Two of its players already had `TILEPOST_RATED_GAMES_PER_PAIR_PER_DAY` rated games
+    /// together that counted within the day.
+    PairLimit,
+}
+
+impl UnratedReason {
+    pub const ALL: [UnratedReason; 2] = [UnratedReason::TooShort, UnratedReason::PairLimit];
+
+    /// The name stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UnratedReason::TooShort => "too_short",
+            UnratedReason::PairLimit => "pair_limit",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<UnratedReason> {
+        UnratedReason::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+}
+
+/// Decisions each player must have made of their own for a rated game to rate.
+pub const MIN_DECISIONS: u32 = 2;
+
+/// The pair limit's window: the day before a game's end.
+pub const PAIR_WINDOW_MS: i64 = 24 * 3600 * 1000;
+
+/// Each player's own decisions in a game's log (see [`Step::decider`]).
+pub fn decisions(steps: &[Step]) -> HashMap<String, u32> {
+    let mut out: HashMap<String, u32> = HashMap::new();
+    for who in steps.iter().filter_map(|s| s.decider.as_ref()) {
+        *out.entry(who.clone()).or_default() += 1;
+    }
+    out
+}
+
+/// Whether a player of a rated game made fewer than [`MIN_DECISIONS`] decisions of their
+/// own (`decisions`, one per player): such a game rates nobody.
+pub fn too_short(decisions: &[u32]) -> bool {
+    decisions.iter().any(|d| *d < MIN_DECISIONS)
+}
+
+/// Whether some pair of a rated game's `players` already has `limit` rated games that
+/// counted within [`PAIR_WINDOW_MS`] before its end: such a game rates nobody.
+/// `counted(i, j)` (`i < j`) says how many the players `i` and `j` have; it is asked pair
+/// by pair until one is full.
+pub fn pair_limit_reached<E>(
+    players: usize,
+    limit: i64,
+    mut counted: impl FnMut(usize, usize) -> Result<i64, E>,
+) -> Result<bool, E> {
+    for i in 0..players {
+        for j in i + 1..players {
+            if counted(i, j)? >= limit {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
 }
 
 #[cfg(test)]
@@ -236,6 +319,7 @@ mod tests {
     fn a_move_is_a_run_of_one_players_decisions_timed_from_the_decision_before() {
         let s = |actor: Option<&str>, at| Step {
             actor: actor.map(str::to_string),
+            decider: actor.map(str::to_string),
             at,
         };
         let steps = [
@@ -249,5 +333,73 @@ mod tests {
         let t = move_times(&steps);
         assert_eq!(t.get("ann"), Some(&(2, 100 + 500)));
         assert_eq!(t.get("ben"), Some(&(1, 1000)));
+    }
+
+    #[test]
+    fn a_reason_reads_back_as_stored_and_as_serialised() {
+        for r in UnratedReason::ALL {
+            assert_eq!(UnratedReason::from_name(r.as_str()), Some(r));
+            assert_eq!(serde_json::to_value(r).ok(), Some(r.as_str().into()));
+        }
+        assert_eq!(UnratedReason::from_name("too-short"), None);
+    }
+
+    /// The decisions of a game that ann and ben left at once, and of one where each
+    /// placed a tile and a follower (ben's follower by his standing order) before ann
+    /// resigned.
+    #[test]
+    fn only_a_players_own_decisions_count() {
+        let step = |decider: Option<&str>| Step {
+            actor: None,
+            decider: decider.map(str::to_string),
+            at: 0,
+        };
+        // the creation, ben's forced move, ann's resignation: nobody's decision
+        let farmed = [step(None), step(None), step(None)];
+        let d = decisions(&farmed);
+        assert!(d.is_empty());
+        let count = |d: &HashMap<String, u32>, who: &str| d.get(who).copied().unwrap_or(0);
+        assert!(too_short(&[count(&d, "ann"), count(&d, "ben")]));
+        let played = [
+            step(None),
+            step(Some("ann")),
+            step(Some("ann")),
+            step(Some("ben")),
+            step(Some("ben")),
+            step(None),
+        ];
+        let d = decisions(&played);
+        assert_eq!((count(&d, "ann"), count(&d, "ben")), (2, 2));
+        assert!(!too_short(&[2, 2]));
+        assert!(too_short(&[2, 1]), "every player, not the pair together");
+        assert!(too_short(&[5, 7, 0]));
+        assert!(!too_short(&[MIN_DECISIONS; 6]));
+    }
+
+    #[test]
+    fn the_pair_limit_holds_for_every_pair_of_a_game() {
+        let never = |_: usize, _: usize| -> Result<i64, ()> { panic!("no pair to ask") };
+        assert_eq!(pair_limit_reached(1, 3, never), Ok(false));
+        // two players: below, at and above the limit
+        for (n, full) in [(0, false), (2, false), (3, true), (4, true)] {
+            assert_eq!(pair_limit_reached(2, 3, |_, _| Ok::<_, ()>(n)), Ok(full));
+        }
+        // four players: only the pair (1, 3) is full; every pair is asked once, in order,
+        // until then
+        let mut asked = Vec::new();
+        let full = pair_limit_reached(4, 3, |i, j| {
+            asked.push((i, j));
+            Ok::<_, ()>(if (i, j) == (1, 3) { 3 } else { 2 })
+        });
+        assert_eq!(full, Ok(true));
+        assert_eq!(asked, [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)]);
+        let mut asked = 0;
+        let full = pair_limit_reached(6, 3, |_, _| {
+            asked += 1;
+            Ok::<_, ()>(2)
+        });
+        assert_eq!((full, asked), (Ok(false), 15));
+        // an error of the count is the answer
+        assert_eq!(pair_limit_reached(3, 3, |_, _| Err("down")), Err("down"));
     }
 }

@@ -35,7 +35,8 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
         &config.database_url,
         config.db_pool_size,
         Duration::from_millis(config.db_timeout_ms),
-    )?;
+    )?
+    .with_rated_pair_limit(config.rated_games_per_pair_per_day);
     store.migrate()?;
     let store_head = store.stream_head_now()?;
     let secret = match &config.jwt_secret {

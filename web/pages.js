@@ -490,6 +490,7 @@ export async function profilePage(ctx, name) {
     [t("profile.won"), String(p.games_won)],
     [t("profile.resigned"), String(p.games_resigned)],
     [t("profile.timed-out"), String(p.games_timed_out)],
+    [t("profile.uncounted"), String(p.games_uncounted ?? 0)],
     [t("profile.finish-rate"), p.finish_rate == null ? none : i18n.percent(p.finish_rate)],
     [t("profile.timeout-rate"), p.timeout_rate == null ? none : i18n.percent(p.timeout_rate)],
     [t("profile.move-time"), p.average_move_seconds == null ? none : i18n.duration(p.average_move_seconds)],
@@ -524,6 +525,7 @@ export async function profilePage(ctx, name) {
   } else {
     ratings.append(el("p", {}, t("profile.no-ratings")));
   }
+  if (p.games_uncounted > 0) ratings.append(el("p", { class: "meta" }, t("profile.uncounted-hint")));
   ratings.append(el("p", {}, el("a", { href: "/play/leaderboard" }, t("profile.leaderboard"))));
   ctx.main.append(ratings);
 
@@ -542,7 +544,9 @@ export async function profilePage(ctx, name) {
           const rating =
             r.rating_before != null && r.rating_after != null
               ? t("profile.rating-change", { pool: poolName(r.pool), before: r.rating_before, after: r.rating_after, change: signed(r.rating_after - r.rating_before) })
-              : t(r.rated ? "profile.rated" : "profile.casual");
+              : r.unrated_reason
+                ? t("profile.unrated", { pool: poolName(r.pool), reason: t(`unrated.${r.unrated_reason}`) })
+                : t(r.rated ? "profile.rated" : "profile.casual");
           return el(
             "li",
             { class: "game" },

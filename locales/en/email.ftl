@@ -62,6 +62,22 @@ reset-subject = Reset your tilepost password
 reset-body = Someone asked to reset the password of the tilepost account { $name }.
 reset-action = Choose a new password
 reset-ignore = The link works once, until { $expires }. If you did not ask for it, ignore this message: your password stays as it is.
+
+changed-subject = Your tilepost password was changed
+changed-body-reset = The password of the tilepost account { $name } was changed on { $when } with the link of a reset email.
+changed-body-change = The password of the tilepost account { $name } was changed on { $when } from the account's settings.
+changed-revoked = So that nobody who knew the old password keeps the account: { $sessions ->
+    [0] no other sign-in was open
+    [one] one other sign-in was ended
+   *[other] { $sessions } other sign-ins were ended
+}, and { $tokens ->
+    [0] no personal access token was revoked
+    [one] one personal access token was revoked
+   *[other] { $tokens } personal access tokens were revoked
+}.
+changed-tokens = Revoked tokens: { $names }. Programs that used them need a new token.
+changed-action = If you did not change it, choose a new password now
+changed-ignore = If you changed it yourself, there is nothing more to do.
 plan-subject = Your plan was played in tilepost game { $game }
 plan-body = You drew { $tile } and the server played the plan you left for it. The other plans for this game are dropped.
 digest-subject = { $count ->

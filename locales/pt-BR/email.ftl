@@ -61,6 +61,22 @@ reset-subject = Redefina sua senha do tilepost
 reset-body = Alguém pediu para redefinir a senha da conta { $name } do tilepost.
 reset-action = Escolher uma nova senha
 reset-ignore = O link funciona uma vez, até { $expires }. Se você não pediu, ignore esta mensagem: sua senha continua a mesma.
+
+changed-subject = Sua senha do tilepost foi alterada
+changed-body-reset = A senha da conta { $name } do tilepost foi alterada em { $when } com o link de um email de redefinição.
+changed-body-change = A senha da conta { $name } do tilepost foi alterada em { $when } nas configurações da conta.
+changed-revoked = Para que ninguém que conhecia a senha antiga continue com a conta: { $sessions ->
+    [0] nenhum outro acesso estava aberto
+    [one] um outro acesso foi encerrado
+   *[other] { $sessions } outros acessos foram encerrados
+}, e { $tokens ->
+    [0] nenhum token de acesso pessoal foi revogado
+    [one] um token de acesso pessoal foi revogado
+   *[other] { $tokens } tokens de acesso pessoal foram revogados
+}.
+changed-tokens = Tokens revogados: { $names }. Os programas que os usavam precisam de um novo token.
+changed-action = Se não foi você, escolha uma nova senha agora
+changed-ignore = Se foi você que alterou, não há mais nada a fazer.
 plan-subject = Seu plano foi jogado na partida { $game } do tilepost
 plan-body = Você tirou { $tile } e o servidor jogou o plano que você deixou para esse bloco. Os outros planos desta partida foram descartados.
 digest-subject = { $count ->

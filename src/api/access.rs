@@ -9,9 +9,14 @@
 //! the same one round trip the user check cost before), or takes it from the short
 //! in-process cache ([`crate::grants`]). A revoked token or a deleted user is refused.
 //!
-//! Scopes: the operation's security requirement in the OpenAPI document names the scope
-//! it needs; the same document is read here, so what is documented is what is enforced.
-//! A login token has every scope.
+//! Scopes: the operation's security requirements in the OpenAPI document name the scope
+//! it needs (alternative requirements: any one of them); the same document is read here,
+//! so what is documented is what is enforced. A login token has every scope. The
+//! pseudo-scope `session` marks the operations on the account's credentials and identity
+//! that only a login session may call: no personal access token has it. Every request
+//! with a token to a documented operation is checked before its handler runs
+//! ([`super::extract::authorize`]), so the scope is judged before anything else about
+//! the request.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -197,32 +202,65 @@ pub async fn grant_of(st: &AppState, token: &str) -> Result<Grant, ApiError> {
     Ok(grant)
 }
 
+/// The pseudo-scope of operations that only a login session may call (credentials and
+/// identity: password, email, deletion, export, creating tokens). No personal access
+/// token holds it, whatever its scopes (the rule of GitHub's and lichess's tokens).
+pub const SESSION_SCOPE: &str = "session";
+
+fn insufficient(detail: String, scope: &str) -> ApiError {
+    let mut e = ApiError::new(ProblemCode::InsufficientScope, detail);
+    e.headers.push((
+        "www-authenticate",
+        format!("Bearer error=\"insufficient_scope\", scope=\"{scope}\""),
+    ));
+    e
+}
+
 /// `403 insufficient-scope` unless `have` holds `need`.
 pub fn require(have: Scopes, need: Option<Scope>) -> Result<(), ApiError> {
     match need {
-        Some(s) if !have.contains(s) => {
-            let mut e = ApiError::new(
-                ProblemCode::InsufficientScope,
-                format!("this operation needs a token with the scope {}", s.as_str()),
-            );
-            e.headers.push((
-                "www-authenticate",
-                format!(
-                    "Bearer error=\"insufficient_scope\", scope=\"{}\"",
-                    s.as_str()
-                ),
-            ));
-            Err(e)
-        }
+        Some(s) if !have.contains(s) => Err(insufficient(
+            format!("this operation needs a token with the scope {}", s.as_str()),
+            s.as_str(),
+        )),
         _ => Ok(()),
     }
 }
 
-/// What an operation needs: `None` inside (any token will do), or the scope.
-type Needs = Option<Scope>;
+/// What a documented operation asks of a token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Needs {
+    /// It takes no token (one sent is ignored).
+    Nothing,
+    /// A token with any one of these scopes (the document's alternative requirements).
+    AnyOf(Vec<Scope>),
+    /// A login session (see [`SESSION_SCOPE`]).
+    Session,
+}
 
-/// The scope each documented operation needs, by method and path template, from the
-/// document's security requirements.
+/// What the security requirements of an operation in the document ask.
+pub fn needs_of(op: &serde_json::Value) -> Needs {
+    let Some(reqs) = op.get("security").and_then(|s| s.as_array()) else {
+        return Needs::Nothing;
+    };
+    let names: Vec<&str> = reqs
+        .iter()
+        .filter_map(|r| r.get("bearer").and_then(|b| b.as_array()))
+        .flatten()
+        .filter_map(|s| s.as_str())
+        .collect();
+    if names.contains(&SESSION_SCOPE) {
+        return Needs::Session;
+    }
+    let scopes: Vec<Scope> = names.iter().filter_map(|s| Scope::parse(s)).collect();
+    if scopes.is_empty() {
+        Needs::Nothing
+    } else {
+        Needs::AnyOf(scopes)
+    }
+}
+
+/// What each documented operation needs, by method and path template.
 fn table() -> &'static HashMap<(String, String), Needs> {
     static T: OnceLock<HashMap<(String, String), Needs>> = OnceLock::new();
     T.get_or_init(|| {
@@ -232,41 +270,81 @@ fn table() -> &'static HashMap<(String, String), Needs> {
             .and_then(|p| p.as_object());
         for (path, item) in paths.into_iter().flatten() {
             for (method, op) in item.as_object().into_iter().flatten() {
-                let Some(reqs) = op.get("security").and_then(|s| s.as_array()) else {
+                if op.get("responses").is_none() {
                     continue;
-                };
-                let scopes: Vec<Scope> = reqs
-                    .iter()
-                    .filter_map(|r| r.get("bearer").and_then(|b| b.as_array()))
-                    .flatten()
-                    .filter_map(|s| s.as_str().and_then(Scope::parse))
-                    .collect();
-                out.insert(
-                    (method.to_ascii_uppercase(), path.clone()),
-                    scopes.first().copied(),
-                );
+                }
+                out.insert((method.to_ascii_uppercase(), path.clone()), needs_of(op));
             }
         }
         out
     })
 }
 
-/// What the operation at `method` and `pattern` (the matched route) needs; `None` when
-/// the document does not know it (then only a login token, with every scope, passes).
-pub fn needed(method: &str, pattern: Option<&str>) -> Option<Needs> {
+/// Whether the operation at `method` and `pattern` also serves anonymous callers (its
+/// requirements include the empty one): a missing, invalid or expired token reads as
+/// anonymous there, though a valid token without the scope is still refused.
+pub fn anonymous_allowed(method: &str, pattern: Option<&str>) -> bool {
+    static T: OnceLock<std::collections::HashSet<(String, String)>> = OnceLock::new();
+    let t = T.get_or_init(|| {
+        let mut out = std::collections::HashSet::new();
+        let paths = super::openapi_value()
+            .get("paths")
+            .and_then(|p| p.as_object());
+        for (path, item) in paths.into_iter().flatten() {
+            for (method, op) in item.as_object().into_iter().flatten() {
+                let open = op
+                    .get("security")
+                    .and_then(|s| s.as_array())
+                    .is_some_and(|reqs| {
+                        reqs.iter()
+                            .any(|r| r.as_object().is_some_and(|o| o.is_empty()))
+                    });
+                if open {
+                    out.insert((method.to_ascii_uppercase(), path.clone()));
+                }
+            }
+        }
+        out
+    });
     let method = if method == "HEAD" { "GET" } else { method };
-    pattern.and_then(|p| table().get(&(method.to_string(), p.to_string())).copied())
+    pattern.is_some_and(|p| t.contains(&(method.to_string(), p.to_string())))
+}
+
+/// What the operation at `method` and `pattern` (the matched route) needs; `None` when
+/// the document does not know it (then only a login session passes).
+pub fn needed(method: &str, pattern: Option<&str>) -> Option<&'static Needs> {
+    let method = if method == "HEAD" { "GET" } else { method };
+    pattern.and_then(|p| table().get(&(method.to_string(), p.to_string())))
+}
+
+/// Checks a grant against what an operation needs.
+pub fn check(grant: &Grant, needs: &Needs) -> Result<(), ApiError> {
+    match needs {
+        Needs::Nothing => Ok(()),
+        Needs::AnyOf(scopes) if scopes.iter().any(|s| grant.scopes.contains(*s)) => Ok(()),
+        Needs::AnyOf(scopes) => {
+            let names: Vec<&str> = scopes.iter().map(|s| s.as_str()).collect();
+            Err(insufficient(
+                format!(
+                    "this operation needs a token with the scope {}",
+                    names.join(" or ")
+                ),
+                &names.join(" "),
+            ))
+        }
+        Needs::Session if grant.personal => Err(insufficient(
+            "this operation needs a login session: a personal access token is never enough".into(),
+            SESSION_SCOPE,
+        )),
+        Needs::Session => Ok(()),
+    }
 }
 
 /// Checks the grant against the operation of `req`.
 pub fn allow(grant: &Grant, req: &actix_web::HttpRequest) -> Result<(), ApiError> {
     match needed(req.method().as_str(), req.match_pattern().as_deref()) {
-        Some(need) => require(grant.scopes, need),
-        None if grant.scopes == Scopes::all() => Ok(()),
-        None => Err(ApiError::new(
-            ProblemCode::InsufficientScope,
-            "this operation needs a login token",
-        )),
+        Some(needs) => check(grant, needs),
+        None => check(grant, &Needs::Session),
     }
 }
 
@@ -287,7 +365,7 @@ mod tests {
     }
 
     #[test]
-    fn every_operation_with_a_token_names_at_most_one_scope() {
+    fn every_operation_with_a_token_names_known_scopes() {
         let doc = super::super::openapi_value();
         let paths = doc["paths"].as_object().expect("paths");
         let mut scoped = 0;
@@ -298,10 +376,12 @@ mod tests {
                 };
                 for r in reqs {
                     if let Some(b) = r.get("bearer").and_then(|b| b.as_array()) {
-                        assert!(b.len() <= 1, "{method} {path}: {b:?}");
+                        // one scope per requirement; alternatives are requirements
+                        assert_eq!(b.len(), 1, "{method} {path}: {b:?}");
                         for s in b {
+                            let s = s.as_str().unwrap_or_default();
                             assert!(
-                                s.as_str().and_then(Scope::parse).is_some(),
+                                Scope::parse(s).is_some() || s == SESSION_SCOPE,
                                 "{method} {path}: {s}"
                             );
                         }
@@ -312,12 +392,20 @@ mod tests {
         }
         assert!(scoped > 30, "operations name their scopes ({scoped})");
         let n = needed("POST", Some("/v1/games/{id}/moves"));
-        assert_eq!(n, Some(Some(Scope::GamePlay)));
+        assert_eq!(n, Some(&Needs::AnyOf(vec![Scope::GamePlay])));
         assert_eq!(
             needed("GET", Some("/v1/games/{id}")),
-            Some(Some(Scope::GameRead))
+            Some(&Needs::AnyOf(vec![Scope::GameRead]))
         );
-        assert_eq!(needed("POST", Some("/v1/auth/logout")), Some(None));
+        assert_eq!(
+            needed("POST", Some("/v1/users/me/password")),
+            Some(&Needs::Session)
+        );
+        assert_eq!(
+            needed("POST", Some("/v1/auth/logout")),
+            Some(&Needs::AnyOf(Scope::ALL.to_vec()))
+        );
+        assert_eq!(needed("POST", Some("/v1/users")), Some(&Needs::Nothing));
         assert_eq!(needed("GET", Some("/play/games")), None);
     }
 

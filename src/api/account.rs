@@ -21,7 +21,7 @@ use super::limits;
 use super::AppState;
 use crate::clock::rfc3339;
 use crate::moves::{Decision, DecisionError, Request};
-use crate::notify::{self, Recipient};
+use crate::notify::{self, PasswordChange, Recipient};
 use crate::store::{AccountToken, GameStatus, StoreError, TokenPurpose, UserRow};
 
 /// How long a confirmation link works.
@@ -97,14 +97,15 @@ async fn check_password(
     addr: &str,
     password: String,
 ) -> Result<(), ApiError> {
-    limits::check_login(st, &u.username, addr).await?;
-    let ok = st
-        .auth
-        .verify_password(password, Some(u.password_hash.clone()))
-        .await
-        .map_err(ApiError::internal)?;
+    let ok = limits::verify_password(
+        st,
+        &u.username,
+        addr,
+        password,
+        Some(u.password_hash.clone()),
+    )
+    .await?;
     if !ok {
-        limits::login_failed(st, &u.username, addr).await?;
         return Err(ApiError::new(
             ProblemCode::WrongPassword,
             "the password is wrong",
@@ -134,10 +135,15 @@ fn link_token_ok(t: &str) -> bool {
 }
 
 /// Ask for the confirmation email again.
+///
+/// Sends a new link that confirms the account's current address (it works once, for 24
+/// hours); links sent before no longer work. Account emails are limited per client
+/// address and per account (`TILEPOST_ACCOUNT_EMAILS_PER_ADDRESS`,
+/// `TILEPOST_ACCOUNT_EMAILS_PER_TARGET`, per hour).
 #[utoipa::path(
     operation_id = "resend_verification",
     tag = "users",
-    security(("bearer" = [])),
+    security(("bearer" = ["account"])),
     responses(
         (status = 202, description = "A new link is on its way to the account's address; earlier links no longer work", body = Accepted),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -158,8 +164,7 @@ pub async fn resend_verification(
             "the address is already confirmed",
         ));
     }
-    limits::check_account_mail(&st, &addr.0, &u.id).await?;
-    limits::account_mail_sent(&st, &addr.0, &u.id).await?;
+    limits::account_mail(&st, &addr.0, &u.id).await?;
     send_verification(&st, &u).await?;
     Ok(HttpResponse::Accepted().json(Accepted {
         status: AcceptedStatus::Accepted,
@@ -168,6 +173,12 @@ pub async fn resend_verification(
 }
 
 /// Confirm an email address with the token of its link.
+///
+/// The token comes from the link sent at sign-up, after an address change or by
+/// `POST /v1/users/me/email/verification`; it works once, within 24 hours, and only
+/// while the account still has the address it was sent to. No login is needed: the
+/// token is the credential. Invalid tokens are counted per client address, like failed
+/// logins.
 #[utoipa::path(
     operation_id = "verify_email",
     tag = "users",
@@ -189,15 +200,23 @@ pub async fn verify_email(
     if !link_token_ok(&token) {
         return Err(ApiError::validation("token", "1 to 128 characters"));
     }
-    limits::check_links(&st, &addr.0).await?;
+    // an invalid link counts against the address; a working one hands its place back
+    let attempt = limits::link_attempt(&st, &addr.0).await?;
     let now = st.clock.now_ms();
-    match st.store.confirm_email(token_hash(&token), now).await? {
-        Some(_) => Ok(HttpResponse::Ok().json(LinkResult {
-            status: "email_verified".into(),
-        })),
-        None => {
-            limits::link_failed(&st, &addr.0).await?;
+    match st.store.confirm_email(token_hash(&token), now).await {
+        Ok(Some(_)) => {
+            attempt.release(&st).await;
+            Ok(HttpResponse::Ok().json(LinkResult {
+                status: "email_verified".into(),
+            }))
+        }
+        Ok(None) => {
+            let _ = attempt.keep();
             Err(invalid_link())
+        }
+        Err(e) => {
+            attempt.release(&st).await;
+            Err(e.into())
         }
     }
 }
@@ -210,6 +229,12 @@ fn invalid_link() -> ApiError {
 }
 
 /// Ask for a password reset link by email.
+///
+/// The answer is the same whether or not an account has the address, and it is sent
+/// before any account is looked up. Each account whose confirmed address this is gets a
+/// link to `POST /v1/auth/password-reset/confirm` that works once, within an hour.
+/// Requests are limited per client address and per address asked for, whether an
+/// account has it or not.
 #[utoipa::path(
     operation_id = "request_password_reset",
     tag = "users",
@@ -232,8 +257,7 @@ pub async fn request_password_reset(
     }
     // keyed by the address asked for, whether an account has it or not
     let key = email.to_lowercase();
-    limits::check_account_mail(&st, &addr.0, &key).await?;
-    limits::account_mail_sent(&st, &addr.0, &key).await?;
+    limits::account_mail(&st, &addr.0, &key).await?;
     // the answer goes before any account is looked up
     let st2 = st.clone();
     actix_web::rt::spawn(async move {
@@ -269,6 +293,11 @@ async fn send_resets(st: &AppState, email: String) -> Result<(), ApiError> {
 }
 
 /// Choose a new password with the token of a reset link.
+///
+/// The token comes from the email of `POST /v1/auth/password-reset`; it works once,
+/// within an hour. The new password replaces the old one and every login session of the
+/// account ends (personal access tokens stay). Invalid tokens are counted per client
+/// address, like failed logins.
 #[utoipa::path(
     operation_id = "reset_password",
     tag = "users",
@@ -293,47 +322,93 @@ pub async fn reset_password(
     if !valid_password(&r.password) {
         return Err(ApiError::validation("password", "8 to 256 characters"));
     }
-    limits::check_links(&st, &addr.0).await?;
+    let attempt = limits::link_attempt(&st, &addr.0).await?;
     let hash = token_hash(&r.token);
+    let now = st.clock.now_ms();
     // no password hashing for a link that cannot work
-    if !st
+    let live = match st
         .store
-        .link_is_live(hash.clone(), TokenPurpose::PasswordReset, st.clock.now_ms())
-        .await?
+        .link_is_live(hash.clone(), TokenPurpose::PasswordReset, now)
+        .await
     {
-        limits::link_failed(&st, &addr.0).await?;
+        Ok(live) => live,
+        Err(e) => {
+            attempt.release(&st).await;
+            return Err(e.into());
+        }
+    };
+    if !live {
+        let _ = attempt.keep();
         return Err(invalid_link());
     }
-    let password_hash = st
-        .auth
-        .hash_password(r.password)
-        .await
-        .map_err(ApiError::internal)?;
-    match st
-        .store
-        .reset_password(hash, password_hash, st.clock.now_ms())
-        .await?
-    {
-        Some(user_id) => {
-            // whoever knew the old password is logged out everywhere
-            super::tokens::end_sessions(&st, &user_id, None).await?;
+    let done = async {
+        let password_hash = st
+            .auth
+            .hash_password(r.password)
+            .await
+            .map_err(ApiError::internal)?;
+        // whoever knew the old password loses every credential it made: all login
+        // sessions and all personal access tokens, in the transaction that changes it
+        let notifier = st.notifier.clone();
+        Ok::<_, ApiError>(
+            st.store
+                .reset_password(hash, password_hash, now, move |u, revoked| {
+                    changed_message(&notifier, u, PasswordChange::Reset, revoked, now)
+                })
+                .await?,
+        )
+    }
+    .await;
+    match done {
+        Ok(Some((user_id, _))) => {
+            attempt.release(&st).await;
+            st.grants.forget_user(&user_id);
+            st.notifier.wake();
             Ok(HttpResponse::Ok().json(LinkResult {
                 status: "password_reset".into(),
             }))
         }
-        None => {
-            limits::link_failed(&st, &addr.0).await?;
+        // used or expired meanwhile
+        Ok(None) => {
+            let _ = attempt.keep();
             Err(invalid_link())
+        }
+        Err(e) => {
+            attempt.release(&st).await;
+            Err(e)
         }
     }
 }
 
+/// The `account.password_changed` message to `u`, when its address is confirmed (an
+/// unconfirmed address gets nothing but its confirmation).
+fn changed_message(
+    n: &notify::Notifier,
+    u: &UserRow,
+    how: PasswordChange,
+    revoked: &crate::store::Revoked,
+    now: i64,
+) -> Option<crate::store::OutboxRow> {
+    u.email_verified_at?;
+    Some(notify::password_changed(
+        n,
+        &recipient(u),
+        how,
+        revoked,
+        now,
+    ))
+}
+
 /// Change the caller's password (the current one required).
+///
+/// The current password is checked like a login: a wrong one counts as a failed login
+/// of the account and the login limits apply. Every other login session of the caller
+/// ends; the one that made the change (or the personal access token used) stays.
 #[utoipa::path(
     operation_id = "change_password",
     tag = "users",
     request_body = ChangePasswordRequest,
-    security(("bearer" = [])),
+    security(("bearer" = ["session"])),
     responses(
         (status = 204, description = "The password is changed"),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
@@ -360,21 +435,35 @@ pub async fn change_password(
         .hash_password(r.new_password)
         .await
         .map_err(ApiError::internal)?;
+    let now = st.clock.now_ms();
+    let notifier = st.notifier.clone();
+    // every other session ends and every personal access token is revoked; the session
+    // that made the change stays
     st.store
-        .set_password(u.id.clone(), hash, st.clock.now_ms())
+        .set_password(
+            u.id.clone(),
+            hash,
+            me.token_id.clone(),
+            now,
+            move |u, revoked| changed_message(&notifier, u, PasswordChange::Change, revoked, now),
+        )
         .await?;
-    // every other session ends; this one (or the personal token used) stays
-    super::tokens::end_sessions(&st, &u.id, Some(&me.token_id)).await?;
+    st.grants.forget_user(&u.id);
+    st.notifier.wake();
     Ok(HttpResponse::NoContent().finish())
 }
 
-/// Change the caller's email address (the password required). The new address is
-/// unconfirmed: it gets a confirmation link and no other email until it is used.
+/// Change the caller's email address (the password required).
+///
+/// The password is checked like a login (a wrong one counts as a failed login). The new
+/// address is unconfirmed: it gets a confirmation link and no other email until the
+/// link is used; a confirmation link sent to the old address no longer works. Account
+/// emails are limited per client address and per account.
 #[utoipa::path(
     operation_id = "change_email",
     tag = "users",
     request_body = ChangeEmailRequest,
-    security(("bearer" = [])),
+    security(("bearer" = ["session"])),
     responses(
         (status = 200, description = "The address is changed and a confirmation link is on its way to it", body = UserView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
@@ -396,8 +485,7 @@ pub async fn change_email(
     }
     let u = me_row(&st, &me).await?;
     check_password(&st, &u, &addr.0, r.password).await?;
-    limits::check_account_mail(&st, &addr.0, &u.id).await?;
-    limits::account_mail_sent(&st, &addr.0, &u.id).await?;
+    limits::account_mail(&st, &addr.0, &u.id).await?;
     let mut changed = u.clone();
     changed.email = r.email.clone();
     changed.email_verified_at = None;
@@ -411,11 +499,18 @@ pub async fn change_email(
 }
 
 /// Delete the caller's account (the password required).
+///
+/// The password is checked like a login. The caller's running games are resigned, the
+/// open games they created are aborted and the other open games left; then their
+/// personal data is deleted (address, password, settings, webhooks, every token, chat
+/// lines, invitations, standing orders and plans) and their seats in games keep an
+/// anonymous name (`deleted-user-…`), so that the games stay complete. This cannot be
+/// undone.
 #[utoipa::path(
     operation_id = "delete_me",
     tag = "users",
     request_body = DeleteAccountRequest,
-    security(("bearer" = [])),
+    security(("bearer" = ["session"])),
     responses(
         (status = 204, description = "The account is deleted: its personal data is gone, its seats in games carry an anonymous name, its running games were resigned, its open games left (or, when it created them, aborted); its tokens no longer work"),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
@@ -507,10 +602,15 @@ async fn resign(st: &AppState, user_id: &str, game_id: &str) -> Result<(), ApiEr
 }
 
 /// Download everything the server keeps about the caller.
+///
+/// One JSON document with the caller's profile and settings, webhook endpoints (without
+/// their secrets), games with their seats, and the chat lines they wrote; it is not
+/// cached (`Cache-Control: no-store`). Exports are limited per account
+/// (`TILEPOST_EXPORTS_PER_HOUR`).
 #[utoipa::path(
     operation_id = "export_me",
     tag = "users",
-    security(("bearer" = [])),
+    security(("bearer" = ["session"])),
     responses(
         (status = 200, description = "The caller's data: profile, settings, webhooks (without secrets), games with their seats, chat lines written; `Cache-Control: no-store`", body = AccountExportView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -519,7 +619,9 @@ async fn resign(st: &AppState, user_id: &str, game_id: &str) -> Result<(), ApiEr
 )]
 #[get("/users/me/export")]
 pub async fn export_me(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResponse, ApiError> {
-    let quota = limits::export_quota(&st, &me.id).await?;
+    let quota = limits::reserve(&st, limits::exports(&st, &me.id))
+        .await?
+        .keep();
     let u = me_row(&st, &me).await?;
     let data = st.store.export_of(u.id.clone()).await?;
     let prefs = st

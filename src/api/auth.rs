@@ -39,6 +39,8 @@ pub struct Auth {
     slots: tokio::sync::Semaphore,
     /// The memory of finished hashes, reused by the next (at most one per slot).
     memory: Mutex<Vec<Vec<Block>>>,
+    /// How many hashes this process computed (new passwords and verifications).
+    hashes: std::sync::atomic::AtomicU64,
 }
 
 /// The argon2 settings of one hash.
@@ -68,6 +70,7 @@ impl Auth {
             dummy_hash: String::new(),
             slots: tokio::sync::Semaphore::new(workers.max(1)),
             memory: Mutex::new(Vec::new()),
+            hashes: std::sync::atomic::AtomicU64::new(0),
         };
         let mut pw = [0u8; 16];
         rand::thread_rng().fill_bytes(&mut pw);
@@ -81,6 +84,8 @@ impl Auth {
         f: impl FnOnce(&Auth, &mut Vec<Block>) -> T + Send + 'static,
     ) -> Result<T, String> {
         let _slot = self.slots.acquire().await.map_err(|e| e.to_string())?;
+        self.hashes
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let me = self.clone();
         actix_web::web::block(move || {
             let mut blocks = me.take_memory();
@@ -175,6 +180,12 @@ impl Auth {
         };
         // `Output`'s equality is constant-time
         compute(&setting, password, salt, blocks).is_ok_and(|out| out == expected)
+    }
+
+    /// How many password hashes this process has computed since it started (the abuse
+    /// limits bound them; tests count them).
+    pub fn hashes_computed(&self) -> u64 {
+        self.hashes.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     pub fn ttl_secs(&self) -> i64 {

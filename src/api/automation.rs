@@ -100,6 +100,11 @@ async fn settle_now(st: &AppState, game_id: &str, user_id: &str) -> Result<(), A
 }
 
 /// The caller's default standing orders, for every game they play.
+///
+/// A standing order is the answer the server gives for the caller when a decision comes
+/// to them outside their own turn's choices (a crop circle's follower, a freed wagon, a
+/// message's figure, a robber's victim); `ask` waits for the player. A game's own
+/// orders (`GET /v1/games/{id}/orders`) come before these.
 #[utoipa::path(
     operation_id = "get_my_orders",
     tag = "users",
@@ -121,10 +126,12 @@ pub async fn get_my_orders(
     Ok(HttpResponse::Ok().json(defaults_of(&rows)))
 }
 
-/// Change the caller's default standing orders. Each kind of decision that can come to a
-/// player outside their own choices gets an answer the server gives for them the moment
-/// such a decision is pending (`ask`: wait for the player); a game's own orders
-/// (`PATCH /v1/games/{id}/orders`) come first.
+/// Change the caller's default standing orders.
+///
+/// Each kind of decision that can come to a player outside their own choices gets an
+/// answer the server gives for them the moment such a decision is pending (`ask`: wait
+/// for the player). A field left out stays as it is; `null` sets it back to `ask`. A
+/// game's own orders (`PATCH /v1/games/{id}/orders`) come first.
 #[utoipa::path(
     operation_id = "update_my_orders",
     tag = "users",
@@ -180,8 +187,11 @@ async fn game_orders(
     })
 }
 
-/// The caller's standing orders at a game: those set for it, their defaults, and what
-/// applies.
+/// The caller's standing orders at a game.
+///
+/// The orders set for this game alone, the caller's defaults, and what applies at this
+/// game (a game's order where set, else the default). Only the game's players have
+/// orders there.
 #[utoipa::path(
     operation_id = "get_game_orders",
     tag = "games",
@@ -205,8 +215,11 @@ pub async fn get_game_orders(
     Ok(HttpResponse::Ok().json(game_orders(&st, id.as_str(), &me.id).await?))
 }
 
-/// Change the caller's standing orders at one game (`null`: back to their default). A
-/// decision of the caller's that the new orders answer is taken at once.
+/// Change the caller's standing orders at one game.
+///
+/// A field left out stays as it is; `null` sets it back to the caller's default. A
+/// decision of the caller's that is pending at this game and that the new orders answer
+/// is taken at once.
 #[utoipa::path(
     operation_id = "update_game_orders",
     tag = "games",
@@ -260,6 +273,10 @@ fn plans_view(rows: &[PlanRow]) -> PlansDto {
 }
 
 /// The caller's conditional turns at a game.
+///
+/// Each plan says: if the caller draws this tile, play it here (with this figure on
+/// this spot, or none). Plans are private: nobody else sees them, and the history shows
+/// a played plan as the caller's own decision to everyone else.
 #[utoipa::path(
     operation_id = "get_plans",
     tag = "games",
@@ -287,14 +304,16 @@ pub async fn get_plans(
     Ok(HttpResponse::Ok().json(plans_view(&rows)))
 }
 
-/// Replace the caller's conditional turns at a running game: "if I draw this tile, play
-/// it here (with this figure on this spot, or none)". When the caller's turn starts with
-/// a tile that has a plan, and the plan is legal on the board as it is then, the server
-/// plays it (the caller's own view of the history says `decided_by: plan`; to everyone
-/// else it is the caller's decision) and sends `game.plan_played`;
-/// otherwise the turn waits as usual. Plans are dropped when the caller's turn comes,
-/// and checked only then: setting one says nothing about the pile. A plan for the
-/// tile the caller holds now plays at once.
+/// Replace the caller's conditional turns at a running game.
+///
+/// A plan says: "if I draw this tile, play it here (with this figure on this spot, or
+/// none)", at most one per tile type. When the caller's turn starts with a tile that
+/// has a plan, and the plan is legal on the board as it is then, the server plays it
+/// (the caller's own view of the history says `decided_by: plan`; to everyone else it
+/// is the caller's decision) and sends `game.plan_played`; otherwise the turn waits as
+/// usual. Plans are dropped when the caller's turn comes, and checked only then:
+/// setting one says nothing about the pile. A plan for the tile the caller holds now
+/// plays at once.
 #[utoipa::path(
     operation_id = "set_plans",
     tag = "games",

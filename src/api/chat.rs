@@ -35,8 +35,10 @@ pub async fn chat_link(st: &AppState, game_id: &str) -> Result<ChatLink, ApiErro
     })
 }
 
-/// A game's chat, paged, oldest first unless `order=newest` (anyone who may read the
-/// game reads it).
+/// A game's chat, paged.
+///
+/// Oldest first unless `order=newest`; each message says who wrote it and after which
+/// event of the history (`after_seq`). Anyone who may read the game reads its chat.
 #[utoipa::path(
     operation_id = "list_chat",
     tag = "games",
@@ -115,6 +117,10 @@ fn check_text(t: &str) -> Result<String, ApiError> {
 }
 
 /// Write to a game's chat (seated players only).
+///
+/// Plain text, 1 to 1000 characters; it is never rendered as markup. The game's players
+/// who are connected to `GET /v1/stream` get it as `game.chat`. Messages are limited
+/// per user and minute (`TILEPOST_CHAT_PER_MINUTE`).
 #[utoipa::path(
     operation_id = "post_chat",
     tag = "games",
@@ -144,7 +150,7 @@ pub async fn post_chat(
         .iter()
         .find(|s| s.user_id == me.id)
         .ok_or_else(|| ApiError::new(ProblemCode::NotAPlayer, "only seated players write here"))?;
-    let quota = super::limits::chat_quota(&st, &me.id).await?;
+    let reservation = super::limits::reserve(&st, super::limits::chat(&st, &me.id)).await?;
     let now = st.clock.now_ms();
     let row = ChatRow {
         id: uuid::Uuid::new_v4().to_string(),
@@ -166,7 +172,11 @@ pub async fn post_chat(
     let mut live = serde_json::to_value(&message).map_err(ApiError::internal)?;
     live["game_id"] = serde_json::json!(data.game.id);
     let stream = crate::notify::chat(&data.seats, &data.game.id, live, now);
-    st.store.add_chat(row, stream).await?;
+    if let Err(e) = st.store.add_chat(row, stream).await {
+        reservation.release(&st).await;
+        return Err(e.into());
+    }
+    let quota = reservation.keep();
     st.notifier.wake();
 
     let mut resp = HttpResponse::Created().json(message);

@@ -12,8 +12,12 @@ use crate::correspondence::{self as corr, DAY_MS};
 use crate::moves::{Decision, Request};
 use crate::store::VacationRow;
 
-/// Claim that the pending decision's player missed the deadline: they leave the game
-/// (their figures leave the board, they rank last) and the others play on.
+/// Claim that the pending decision's player missed the deadline.
+///
+/// Only in a game with a clock, by one of its other players, once the pending
+/// decision's deadline has passed (vacations move deadlines out). The late player
+/// leaves the game: their figures leave the board, they rank last, and the others play
+/// on.
 #[utoipa::path(
     operation_id = "claim_timeout",
     tag = "games",
@@ -98,6 +102,10 @@ pub async fn account_extras(
 }
 
 /// Start a vacation now: the clocks of the caller's games stand still until it ends.
+///
+/// The vacation lasts until `until`, or without it until the caller's next move (at
+/// most what is left of the bank). Each user has `TILEPOST_VACATION_DAYS` vacation days
+/// per calendar year; every started day counts.
 #[utoipa::path(
     operation_id = "start_vacation",
     tag = "users",
@@ -167,8 +175,10 @@ pub async fn start_vacation(
     Ok(HttpResponse::Ok().json(status))
 }
 
-/// End the caller's vacation now: the clocks run again, the deadlines moved out by the
-/// time it lasted.
+/// End the caller's vacation now.
+///
+/// The clocks of the caller's games run again, their deadlines moved out by the time
+/// the vacation lasted; the days not used go back to the bank.
 #[utoipa::path(
     operation_id = "end_vacation",
     tag = "users",

@@ -272,6 +272,10 @@ fn conflict(c: Conflict) -> (ProblemCode, &'static str) {
             ProblemCode::AlreadyOnVacation,
             "you are on vacation already",
         ),
+        Conflict::EndpointLimitReached => (
+            ProblemCode::WebhookLimitReached,
+            "you have the most webhook endpoints allowed: delete one first",
+        ),
         Conflict::StaleVersion | Conflict::Duplicate => (
             ProblemCode::StaleVersion,
             "the request conflicts with the current state",

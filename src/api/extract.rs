@@ -173,8 +173,12 @@ fn bearer(req: &HttpRequest) -> Option<Result<String, ApiError>> {
 
 /// The caller of a bearer token: a valid token whose session or personal token row and
 /// user still exist (one lookup, cached briefly: see [`super::access`]), with the scope
-/// the operation needs (else `403 insufficient-scope`).
+/// the operation needs (else `403 insufficient-scope`). Once per request: the answer is
+/// kept in the request's extensions.
 pub(super) async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>, ApiError> {
+    if let Some(Checked(known)) = req.extensions().get::<Checked>() {
+        return Ok(known.clone());
+    }
     let Some(token) = bearer(&req) else {
         return Ok(None);
     };
@@ -186,12 +190,49 @@ pub(super) async fn authenticate(req: HttpRequest) -> Result<Option<CurrentUser>
         req.extensions_mut().insert(UserLocale(l));
     }
     super::access::allow(&grant, &req)?;
-    Ok(Some(CurrentUser {
+    let me = Some(CurrentUser {
         id: grant.user_id,
         token_id: grant.token_id,
         personal: grant.personal,
         scopes: grant.scopes,
-    }))
+    });
+    req.extensions_mut().insert(Checked(me.clone()));
+    Ok(me)
+}
+
+/// The caller, once the token was checked.
+#[derive(Clone)]
+struct Checked(Option<CurrentUser>);
+
+/// Checks the token of every request to a documented operation that takes one, before
+/// the operation's own extractors run: a token that is invalid, revoked or without the
+/// operation's scope is refused first, whatever else is wrong with the request, so that
+/// every operation answers `401`/`403` alike (and a test can ask every operation of the
+/// document with every scope).
+pub async fn authorize(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody>,
+) -> Result<
+    actix_web::dev::ServiceResponse<actix_web::body::EitherBody<impl actix_web::body::MessageBody>>,
+    actix_web::Error,
+> {
+    let pattern = req.match_pattern();
+    let method = req.method().as_str();
+    let takes_token = req.headers().contains_key(header::AUTHORIZATION)
+        && super::access::needed(method, pattern.as_deref())
+            .is_some_and(|n| *n != super::access::Needs::Nothing);
+    if takes_token {
+        if let Err(e) = authenticate(req.request().clone()).await {
+            // where anonymous callers are served, a token that does not work (expired,
+            // revoked) reads as none; one without the scope is refused everywhere
+            let anonymous = e.code == ProblemCode::Unauthorized
+                && super::access::anonymous_allowed(method, pattern.as_deref());
+            if !anonymous {
+                return Ok(req.error_response(e).map_into_right_body());
+            }
+        }
+    }
+    Ok(next.call(req).await?.map_into_left_body())
 }
 
 impl FromRequest for CurrentUser {

@@ -189,6 +189,15 @@ pub async fn set_up_new_game(
 }
 
 /// Create a game; the creator takes the first seat.
+///
+/// The game has 2 to 6 seats, a set of expansions, house rules (a preset and variant
+/// values, see `GET /v1/rules`), an optional clock (`options.days_per_move`), and is
+/// rated or casual, public or private. Invited users get a reserved seat each and
+/// `game.invited`; the server's computer opponents (`bots`) sit down at once; the other
+/// seats are open to anyone. A game with `options.tile_order` is a sandbox game: its
+/// draw pile is the given tiles, in order. The game starts when the last seat is taken
+/// (or earlier, with `POST /v1/games/{id}/start`). Creations are limited per user and
+/// hour (`TILEPOST_GAMES_PER_HOUR`).
 #[utoipa::path(
     operation_id = "create_game",
     tag = "games",
@@ -264,7 +273,7 @@ pub async fn create_game(
         rules,
     };
     Game::new(&config).map_err(setup_error)?;
-    let quota = super::limits::game_quota(&st, &me.id).await?;
+    let reservation = super::limits::reserve(&st, super::limits::games(&st, &me.id)).await?;
     let now = st.clock.now_ms();
     let row = GameRow {
         id: uuid::Uuid::new_v4().to_string(),
@@ -284,7 +293,11 @@ pub async fn create_game(
         bot_accounts: r.bot_accounts.unwrap_or(!r.rated),
     };
     // a token whose user no longer exists gets `401` (`StoreError::UnknownUser`)
-    st.store.create_game(row.clone()).await?;
+    if let Err(e) = st.store.create_game(row.clone()).await {
+        reservation.release(&st).await;
+        return Err(e.into());
+    }
+    let quota = reservation.keep();
     set_up_new_game(&st, &row.id, &me.id, clock, invited).await?;
     // the bots take their seats (the last one starts the game)
     for (i, level) in r.bots.iter().enumerate() {
@@ -319,8 +332,13 @@ fn deadlines_of(
     out
 }
 
-/// List games, the most urgent first: the caller's turns (longest waiting first), then
-/// running games, open games and finished games (most recent first).
+/// List games, the most urgent first.
+///
+/// The caller's turns come first (longest waiting first), then running games, open
+/// games and finished games (most recent first), filtered by `player`, `status` and
+/// `my_turn`, paged with `cursor`. Anyone may list the public games; a private game is
+/// listed for its players alone. Each entry says whose turn it is and, in a game with a
+/// clock, the pending decision's deadline.
 #[utoipa::path(
     operation_id = "list_games",
     tag = "games",
@@ -427,6 +445,14 @@ pub async fn list_games(
 }
 
 /// A game's state.
+///
+/// The board, the players with their scores and supplies, the pending decision, the
+/// remaining tiles by type (never their order), the clock, the invitations and the
+/// players on vacation; with the house rule `tiles_in_hand`, the caller's own hand. A
+/// public game is anyone's to read; a private game answers `404` to everyone but its
+/// players and the users invited to it. The `ETag` is the game's version (with the
+/// house rule `tiles_in_hand`, the caller's seat too): send it back in `If-None-Match`
+/// to get `304` while nothing changed.
 #[utoipa::path(
     operation_id = "get_game",
     tag = "games",
@@ -480,6 +506,11 @@ pub async fn get_game(
 }
 
 /// Every legal placement of the drawn tile, with the spots where a figure may go.
+///
+/// Each placement is a position and rotation where the tile fits, with the spots of its
+/// features where a figure may go then and which figures. The list is computed by the
+/// rules engine, so a client never has to check the rules itself. Who may read the game
+/// may read its placements.
 #[utoipa::path(
     operation_id = "list_placements",
     tag = "games",
@@ -511,6 +542,11 @@ pub async fn list_placements(
 }
 
 /// The pending decision and all its legal options, as complete actions.
+///
+/// Each option is an action exactly as `POST /v1/games/{id}/moves` takes it, for every
+/// kind of decision (placing a tile, deploying a figure, the choices of the
+/// expansions); the version says which state they are for. Who may read the game may
+/// read its actions.
 #[utoipa::path(
     operation_id = "list_actions",
     tag = "games",
@@ -545,12 +581,14 @@ pub async fn list_actions(
     }))
 }
 
-/// Ask for a rematch of an ended game (a player of it only): the same game (players,
-/// expansions, house rules, clock, rated or casual, visibility; a sandbox game its draw
-/// pile) with the seat order rotated by one, so that the second player goes first. The
-/// caller takes their new seat; the other players are invited to theirs (`game.invited`)
-/// and the server's computer opponents take theirs at once. The game starts when the
-/// last invited player accepts.
+/// Ask for a rematch of an ended game (a player of it only).
+///
+/// The rematch is the same game (players, expansions, house rules, clock, rated or
+/// casual, visibility; a sandbox game its draw pile) with the seat order rotated by
+/// one, so that the second player goes first. The caller takes their new seat; the
+/// other players are invited to theirs (`game.invited`) and the server's computer
+/// opponents take theirs at once. The game starts when the last invited player accepts.
+/// It counts against the caller's games per hour.
 #[utoipa::path(
     operation_id = "create_rematch",
     tag = "games",
@@ -593,7 +631,7 @@ pub async fn create_rematch(
         .await?
         .remove(&data.game.id)
         .map(|c| c.days_per_move);
-    let quota = super::limits::game_quota(&st, &me.id).await?;
+    let reservation = super::limits::reserve(&st, super::limits::games(&st, &me.id)).await?;
     let now = st.clock.now_ms();
     let old = &data.game;
     let row = GameRow {
@@ -613,9 +651,15 @@ pub async fn create_rematch(
         visibility: old.visibility,
         bot_accounts: old.bot_accounts,
     };
-    st.store
+    if let Err(e) = st
+        .store
         .create_game_at(row.clone(), rotated(mine.seat))
-        .await?;
+        .await
+    {
+        reservation.release(&st).await;
+        return Err(e.into());
+    }
+    let quota = reservation.keep();
     if let Some(d) = clock {
         st.store.set_clock(row.id.clone(), d).await?;
     }

@@ -7,6 +7,9 @@ use super::error::{ApiError, Problem};
 use super::AppState;
 
 /// Liveness: the process answers.
+///
+/// Answers `200` while the process serves requests, without touching the database: for
+/// a supervisor that restarts a process that hangs.
 #[utoipa::path(
     operation_id = "get_health",
     tag = "health",
@@ -22,6 +25,10 @@ async fn healthz() -> HttpResponse {
 }
 
 /// Readiness: the database answers.
+///
+/// Answers `200` with the database backend (`postgres` or `sqlite`) when a query goes
+/// through, `503` when it does not: for a load balancer that sends requests only to
+/// processes that can serve them.
 #[utoipa::path(
     operation_id = "get_readiness",
     tag = "health",

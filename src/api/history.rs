@@ -13,8 +13,13 @@ use super::views;
 use super::AppState;
 use crate::clock::rfc3339;
 
-/// The history: each stored decision with its seq, actor and time, and the consequences
-/// the engine derived.
+/// A game's history, paged.
+///
+/// Each stored decision with its `seq`, the player who made it and its time, and the
+/// consequences the rules engine derived from it (tiles drawn, points scored, figures
+/// returned). Hidden information (the seed, the pile's order) is never in it. Pages
+/// follow `after` or `cursor`; the game's chat is linked, not included. Who may read
+/// the game may read its history.
 #[utoipa::path(
     operation_id = "list_events",
     tag = "games",
@@ -77,9 +82,12 @@ pub async fn list_events(
     }))
 }
 
-/// A game's complete log. While the game runs, the hidden parts (the seed, a sandbox
-/// game's pile) are left out; once it is over the export is complete and
-/// `tilepost replay FILE` reproduces the final state from it.
+/// A game's complete log.
+///
+/// Every stored event with its type, version, payload and time. While the game runs,
+/// the hidden parts (the seed, a sandbox game's pile) are left out; once it is over the
+/// export is complete and `tilepost replay FILE` reproduces the final state from it.
+/// Who may read the game may export it.
 #[utoipa::path(
     operation_id = "export_game",
     tag = "games",

@@ -1,26 +1,203 @@
-//! Abuse limits on logins and sign-ups, counted in the database (so they hold across
-//! server processes): failed logins per account (the username in lower case, whether or
-//! not it exists, so the answer says nothing about accounts) and per client address
-//! within a sliding window, then `429` with `Retry-After` until the oldest counted
-//! failure leaves the window; a successful login clears its account's failures.
-//! Sign-ups are counted per client address.
+//! Abuse limits and per-user write quotas, counted in the database so that they hold
+//! across server processes, through one mechanism: a limited action first reserves its
+//! place ([`reserve`]: the check and the count are one transaction under the key's lock,
+//! see [`crate::store::Store::reserve_limits`]), then does its work, and keeps or hands
+//! back the place by the outcome. So N requests that arrive together are judged exactly
+//! like N arriving one by one, and refused ones cost nothing (no password hash, no
+//! write).
 //!
-//! Per-user write quotas answer with `RateLimit-*` headers: games, chat, invitations,
-//! personal access tokens and webhook endpoints are counted in the database (they hold
-//! across processes); moves are counted in each process ([`MoveLimiter`]): a move is the
-//! hot write and must not pay a database round trip for its count.
+//! - Failed logins per account (the username in lower case, whether or not it exists, so
+//!   the answer says nothing about accounts) and per client address: a login reserves a
+//!   place under both before its password hash; a wrong password keeps them (a counted
+//!   failure), a right one hands them back and clears the account's failures. At most
+//!   the limit's number of hashes is computed per account or address and window,
+//!   whatever the concurrency. The current-password checks count the same way.
+//! - Sign-ups per client address; account emails per target and per client address;
+//!   invalid emailed links per client address.
+//! - Per-user write quotas (games, chat, invitations, personal access tokens, webhook
+//!   endpoints, exports), answered with the IETF draft's `RateLimit-*` headers.
+//!
+//! Moves are counted in each process ([`MoveLimiter`]): a move is the hot write and must
+//! not pay a database round trip for its count.
+
+use std::future::Future;
 
 use super::error::ApiError;
 use super::AppState;
+use crate::store::{LimitKey, Reserved, Written};
 
 const LOGIN_ACCOUNT: &str = "login-account";
 const LOGIN_ADDRESS: &str = "login-address";
 const SIGNUP_ADDRESS: &str = "signup-address";
+const INVITE_GAME: &str = "invite-game";
+const INVITE_USER: &str = "invite-user";
+const PERSONAL_TOKEN: &str = "personal-token";
+const WEBHOOK_ENDPOINT: &str = "webhook-endpoint";
+const ACCOUNT_MAIL_ADDRESS: &str = "account-mail-address";
+const ACCOUNT_MAIL_TARGET: &str = "account-mail-target";
+const LINK_ADDRESS: &str = "link-address";
+const EXPORT_USER: &str = "export-user";
+const GAME_USER: &str = "game-user";
+const CHAT_USER: &str = "chat-user";
+const MINUTE_SECS: i64 = 60;
+const HOUR_SECS: i64 = 3600;
+const DAY_SECS: i64 = 86_400;
 
 /// The account a login names: its username in lower case (at most 64 characters, the
 /// longest a username can be).
 fn account_key(username: &str) -> String {
     username.to_lowercase().chars().take(64).collect()
+}
+
+/// One limit: at most `limit` attempts of `kind` by `subject` within `window_secs`.
+#[derive(Clone, Debug)]
+pub struct Limit {
+    kind: &'static str,
+    subject: String,
+    limit: i64,
+    window_secs: i64,
+    /// What is counted, for the refusal: "failed logins for this account".
+    what: &'static str,
+    /// A write quota: its answers carry `RateLimit-*` headers.
+    quota: bool,
+}
+
+impl Limit {
+    fn abuse(
+        kind: &'static str,
+        subject: impl Into<String>,
+        limit: i64,
+        window_secs: i64,
+        what: &'static str,
+    ) -> Limit {
+        Limit {
+            kind,
+            subject: subject.into(),
+            limit,
+            window_secs,
+            what,
+            quota: false,
+        }
+    }
+
+    fn quota(
+        kind: &'static str,
+        subject: impl Into<String>,
+        limit: i64,
+        window_secs: i64,
+        what: &'static str,
+    ) -> Limit {
+        Limit {
+            quota: true,
+            ..Limit::abuse(kind, subject, limit, window_secs, what)
+        }
+    }
+}
+
+/// Places taken under one or more limits (see [`reserve`]). Dropping it keeps them;
+/// [`Reservation::release`] hands them back.
+#[must_use = "a reservation is kept or released by the outcome of the work it guards"]
+#[derive(Debug)]
+pub struct Reservation {
+    ids: Vec<String>,
+    /// The strictest quota among the limits (what is left after this attempt).
+    pub quota: Quota,
+}
+
+impl Reservation {
+    /// Hands the places back: the attempt did not happen, or does not count. (When the
+    /// database fails here, the places stay taken until their window passes: the
+    /// limit errs on the strict side.)
+    pub async fn release(self, st: &AppState) {
+        if let Err(e) = st.store.release_limits(self.ids).await {
+            tracing::warn!(cause = %e, "a limit's places were not handed back");
+        }
+    }
+
+    /// Keeps the places (the attempt counts).
+    pub fn keep(self) -> Quota {
+        self.quota
+    }
+}
+
+/// Takes a place under every limit at once, or none: `429 rate-limited` with
+/// `Retry-After` (and `RateLimit-*` for a quota) when any is full.
+pub async fn reserve(st: &AppState, limits: Vec<Limit>) -> Result<Reservation, ApiError> {
+    let now = st.clock.now_ms();
+    let keys = limits
+        .iter()
+        .map(|l| LimitKey {
+            kind: l.kind,
+            subject: l.subject.clone(),
+            limit: l.limit,
+            window_ms: l.window_secs.saturating_mul(1000),
+        })
+        .collect();
+    let reserved = st.store.reserve_limits(keys, now).await?;
+    // now and then, the attempts of keys no request touched since their window passed
+    if rand::random::<u8>() < 8 {
+        if let Err(e) = st.store.forget_limit_attempts(now - horizon_ms(st)).await {
+            tracing::warn!(cause = %e, "forgetting old limit attempts failed");
+        }
+    }
+    match reserved {
+        Reserved::Taken { ids, before } => {
+            let quota = limits
+                .iter()
+                .zip(before)
+                .map(|(l, w)| Quota::after(now, w, l.limit, l.window_secs))
+                .min_by_key(|q| q.remaining)
+                .unwrap_or(Quota {
+                    limit: 0,
+                    remaining: 0,
+                    reset: 0,
+                });
+            Ok(Reservation { ids, quota })
+        }
+        Reserved::Refused { key, free_at } => {
+            let secs = ((free_at - now + 999) / 1000).max(1);
+            let Some(l) = limits.get(key) else {
+                return Err(ApiError::rate_limited("too many attempts", secs));
+            };
+            let mut e = if l.quota {
+                ApiError::rate_limited(
+                    format!("at most {} {}; try again in {secs} s", l.limit, l.what),
+                    secs,
+                )
+            } else {
+                ApiError::rate_limited(format!("too many {}; try again in {secs} s", l.what), secs)
+            };
+            if l.quota {
+                let full = Quota {
+                    limit: l.limit,
+                    remaining: 0,
+                    reset: secs,
+                };
+                e.headers.extend(full.headers());
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Runs `work` under a reservation of `limits`: the places are kept when it succeeds and
+/// handed back when it fails. Returns its result with the quota left.
+pub async fn guarded<T, F>(
+    st: &AppState,
+    limits: Vec<Limit>,
+    work: F,
+) -> Result<(T, Quota), ApiError>
+where
+    F: Future<Output = Result<T, ApiError>>,
+{
+    let r = reserve(st, limits).await?;
+    match work.await {
+        Ok(v) => Ok((v, r.keep())),
+        Err(e) => {
+            r.release(st).await;
+            Err(e)
+        }
+    }
 }
 
 /// The longest window: older attempts are forgotten.
@@ -32,127 +209,197 @@ fn horizon_ms(st: &AppState) -> i64 {
         .saturating_mul(1000)
 }
 
-const DAY_SECS: i64 = 86_400;
-const INVITE_GAME: &str = "invite-game";
-const INVITE_USER: &str = "invite-user";
-const PERSONAL_TOKEN: &str = "personal-token";
-const WEBHOOK_ENDPOINT: &str = "webhook-endpoint";
-const ACCOUNT_MAIL_ADDRESS: &str = "account-mail-address";
-const ACCOUNT_MAIL_TARGET: &str = "account-mail-target";
-const LINK_ADDRESS: &str = "link-address";
-const EXPORT_USER: &str = "export-user";
-const HOUR_SECS: i64 = 3600;
-
-/// `429` when `subject` has `limit` attempts of `kind` within `window_secs`.
-async fn check(
+/// Verifies a password for a login (or a current-password check) of `username` from
+/// `addr` against `stored` (`None`: no such account; the same work is done), counted
+/// under the account's and the address's failure limits: a place is taken under both
+/// before the hash (`429` without a hash when either is full), kept when the password is
+/// wrong (a counted failure) and handed back when it is right, which also clears the
+/// account's failures. At most the limit's number of hashes is computed per account and
+/// per address within the window, however many requests arrive together.
+pub async fn verify_password(
     st: &AppState,
-    kind: &'static str,
-    subject: &str,
-    limit: i64,
-    window_secs: i64,
-    what: &str,
-) -> Result<(), ApiError> {
-    let now = st.clock.now_ms();
-    let window = window_secs.saturating_mul(1000);
-    // the attempts counted are bounded: none is recorded while the limit holds (apart
-    // from requests racing each other)
-    let times = st
-        .store
-        .recent_limit_attempts(
-            kind,
-            subject.to_string(),
-            now - window,
-            limit.saturating_mul(4),
-        )
-        .await?;
-    let n = times.len() as i64;
-    if n < limit {
-        return Ok(());
-    }
-    // the count drops below the limit when the (n - limit + 1)-th oldest leaves
-    let free_at = times[(n - limit) as usize] + window;
-    let secs = (free_at - now + 999) / 1000;
-    Err(ApiError::rate_limited(
-        format!("too many {what}; try again in {secs} s"),
-        secs,
-    ))
-}
-
-/// Refuses a login attempt for `username` from `addr` while either limit holds.
-pub async fn check_login(st: &AppState, username: &str, addr: &str) -> Result<(), ApiError> {
+    username: &str,
+    addr: &str,
+    password: String,
+    stored: Option<String>,
+) -> Result<bool, ApiError> {
     let c = &st.config;
-    check(
+    let attempt = reserve(
         st,
-        LOGIN_ACCOUNT,
-        &account_key(username),
-        c.login_failures_per_account,
-        c.login_window_secs,
-        "failed logins for this account",
+        vec![
+            Limit::abuse(
+                LOGIN_ACCOUNT,
+                account_key(username),
+                c.login_failures_per_account,
+                c.login_window_secs,
+                "failed logins for this account",
+            ),
+            Limit::abuse(
+                LOGIN_ADDRESS,
+                addr,
+                c.login_failures_per_address,
+                c.login_window_secs,
+                "failed logins from this address",
+            ),
+        ],
     )
     .await?;
-    check(
-        st,
-        LOGIN_ADDRESS,
-        addr,
-        c.login_failures_per_address,
-        c.login_window_secs,
-        "failed logins from this address",
-    )
-    .await
+    match st.auth.verify_password(password, stored).await {
+        Ok(false) => {
+            let _ = attempt.keep();
+            Ok(false)
+        }
+        Ok(true) => {
+            attempt.release(st).await;
+            st.store
+                .clear_limit_attempts(LOGIN_ACCOUNT, account_key(username))
+                .await?;
+            Ok(true)
+        }
+        Err(e) => {
+            attempt.release(st).await;
+            Err(ApiError::internal(e))
+        }
+    }
 }
 
-/// Counts a failed login.
-pub async fn login_failed(st: &AppState, username: &str, addr: &str) -> Result<(), ApiError> {
-    let now = st.clock.now_ms();
-    st.store
-        .record_limit_attempts(
-            vec![
-                (LOGIN_ACCOUNT, account_key(username)),
-                (LOGIN_ADDRESS, addr.to_string()),
-            ],
-            now,
-            now - horizon_ms(st),
-        )
-        .await?;
-    Ok(())
-}
-
-/// A successful login clears its account's failures.
-pub async fn login_succeeded(st: &AppState, username: &str) -> Result<(), ApiError> {
-    st.store
-        .clear_limit_attempts(LOGIN_ACCOUNT, account_key(username))
-        .await?;
-    Ok(())
-}
-
-/// Refuses a sign-up from `addr` while its limit holds.
-pub async fn check_signup(st: &AppState, addr: &str) -> Result<(), ApiError> {
-    check(
-        st,
+/// A sign-up from `addr` (`TILEPOST_SIGNUPS_PER_ADDRESS` per
+/// `TILEPOST_SIGNUP_WINDOW_SECS`).
+pub fn signup(st: &AppState, addr: &str) -> Vec<Limit> {
+    vec![Limit::abuse(
         SIGNUP_ADDRESS,
         addr,
         st.config.signups_per_address,
         st.config.signup_window_secs,
         "sign-ups from this address",
+    )]
+}
+
+/// An account email (a reset link, a new confirmation link) for `target` (an account
+/// id, or the address a reset names, in lower case, whether an account has it or not)
+/// from client `addr` (`TILEPOST_ACCOUNT_EMAILS_PER_TARGET`,
+/// `TILEPOST_ACCOUNT_EMAILS_PER_ADDRESS`, per hour). Kept once taken.
+pub async fn account_mail(st: &AppState, addr: &str, target: &str) -> Result<(), ApiError> {
+    reserve(
+        st,
+        vec![
+            Limit::abuse(
+                ACCOUNT_MAIL_TARGET,
+                target.chars().take(254).collect::<String>(),
+                st.config.account_emails_per_target,
+                HOUR_SECS,
+                "account emails for this account or address",
+            ),
+            Limit::abuse(
+                ACCOUNT_MAIL_ADDRESS,
+                addr,
+                st.config.account_emails_per_address,
+                HOUR_SECS,
+                "account emails from this address",
+            ),
+        ],
+    )
+    .await?
+    .keep();
+    Ok(())
+}
+
+/// An emailed link's token tried from `addr`: invalid ones count like failed logins
+/// (`TILEPOST_LOGIN_FAILURES_PER_ADDRESS` within the login window). Keep the place when
+/// the link is invalid, release it when it works.
+pub async fn link_attempt(st: &AppState, addr: &str) -> Result<Reservation, ApiError> {
+    reserve(
+        st,
+        vec![Limit::abuse(
+            LINK_ADDRESS,
+            addr,
+            st.config.login_failures_per_address,
+            st.config.login_window_secs,
+            "invalid links from this address",
+        )],
     )
     .await
 }
 
-/// Counts a sign-up.
-pub async fn signed_up(st: &AppState, addr: &str) -> Result<(), ApiError> {
-    let now = st.clock.now_ms();
-    st.store
-        .record_limit_attempts(
-            vec![(SIGNUP_ADDRESS, addr.to_string())],
-            now,
-            now - horizon_ms(st),
-        )
-        .await?;
-    Ok(())
+/// Games created by `user_id` (`TILEPOST_GAMES_PER_HOUR`).
+pub fn games(st: &AppState, user_id: &str) -> Vec<Limit> {
+    vec![Limit::quota(
+        GAME_USER,
+        user_id,
+        st.config.games_per_hour,
+        HOUR_SECS,
+        "games an hour",
+    )]
 }
 
-/// A per-user write quota (counted from the rows the user wrote, so it holds across
-/// server processes), reported in the IETF draft's `RateLimit-Limit`,
+/// Chat messages by `user_id` (`TILEPOST_CHAT_PER_MINUTE`, over all games).
+pub fn chat(st: &AppState, user_id: &str) -> Vec<Limit> {
+    vec![Limit::quota(
+        CHAT_USER,
+        user_id,
+        st.config.chat_per_minute,
+        MINUTE_SECS,
+        "chat messages a minute",
+    )]
+}
+
+/// Invitations to game `game_id` by `user_id` (`TILEPOST_INVITATIONS_PER_GAME` and
+/// `TILEPOST_INVITATIONS_PER_DAY`, both per day); the stricter quota is reported.
+pub fn invitations(st: &AppState, game_id: &str, user_id: &str) -> Vec<Limit> {
+    vec![
+        Limit::quota(
+            INVITE_GAME,
+            game_id,
+            st.config.invitations_per_game,
+            DAY_SECS,
+            "invitations to this game a day",
+        ),
+        Limit::quota(
+            INVITE_USER,
+            user_id,
+            st.config.invitations_per_day,
+            DAY_SECS,
+            "invitations a day",
+        ),
+    ]
+}
+
+/// Personal access tokens created by `user_id` (`TILEPOST_PERSONAL_TOKENS_PER_DAY`;
+/// revoked tokens still count).
+pub fn personal_tokens(st: &AppState, user_id: &str) -> Vec<Limit> {
+    vec![Limit::quota(
+        PERSONAL_TOKEN,
+        user_id,
+        st.config.personal_tokens_per_day,
+        DAY_SECS,
+        "personal access tokens a day",
+    )]
+}
+
+/// Webhook endpoints created by `user_id` (`TILEPOST_WEBHOOKS_PER_DAY`; deleted ones
+/// still count, and each creation resolves the URL's host).
+pub fn webhooks(st: &AppState, user_id: &str) -> Vec<Limit> {
+    vec![Limit::quota(
+        WEBHOOK_ENDPOINT,
+        user_id,
+        st.config.webhooks_per_day,
+        DAY_SECS,
+        "webhook endpoints created a day",
+    )]
+}
+
+/// Exports of `user_id`'s data (`TILEPOST_EXPORTS_PER_HOUR`).
+pub fn exports(st: &AppState, user_id: &str) -> Vec<Limit> {
+    vec![Limit::quota(
+        EXPORT_USER,
+        user_id,
+        st.config.exports_per_hour,
+        HOUR_SECS,
+        "exports an hour",
+    )]
+}
+
+/// A per-user write quota, reported in the IETF draft's `RateLimit-Limit`,
 /// `RateLimit-Remaining` and `RateLimit-Reset` headers.
 #[derive(Clone, Copy, Debug)]
 pub struct Quota {
@@ -164,34 +411,18 @@ pub struct Quota {
 }
 
 impl Quota {
-    /// The quota for one more write after `written` within `window_secs`; `429` when
-    /// none is left.
-    pub fn take(
-        st: &AppState,
-        written: crate::store::Written,
-        limit: i64,
-        window_secs: i64,
-        what: &str,
-    ) -> Result<Quota, ApiError> {
-        let now = st.clock.now_ms();
-        let reset = match written.oldest {
+    /// The quota after one more write, `before` having been counted within
+    /// `window_secs` at `now`.
+    fn after(now: i64, before: Written, limit: i64, window_secs: i64) -> Quota {
+        let reset = match before.oldest {
             Some(t) => ((t + window_secs.saturating_mul(1000) - now + 999) / 1000).max(1),
             None => window_secs,
         };
-        let q = Quota {
+        Quota {
             limit,
-            remaining: (limit - written.count - 1).max(0),
+            remaining: (limit - before.count - 1).max(0),
             reset,
-        };
-        if written.count >= limit {
-            let mut e = ApiError::rate_limited(
-                format!("at most {limit} {what}; try again in {reset} s"),
-                reset,
-            );
-            e.headers.extend(Quota { remaining: 0, ..q }.headers());
-            return Err(e);
         }
-        Ok(q)
     }
 
     pub fn headers(&self) -> [(&'static str, String); 3] {
@@ -211,171 +442,6 @@ impl Quota {
             }
         }
     }
-}
-
-/// One more game created by `user_id` (`TILEPOST_GAMES_PER_HOUR`).
-pub async fn game_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiError> {
-    let window = 3600;
-    let since = st.clock.now_ms() - window * 1000;
-    let written = st
-        .store
-        .games_created_since(user_id.to_string(), since)
-        .await?;
-    Quota::take(
-        st,
-        written,
-        st.config.games_per_hour,
-        window,
-        "games an hour",
-    )
-}
-
-/// One more chat message by `user_id` (`TILEPOST_CHAT_PER_MINUTE`, over all games).
-pub async fn chat_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiError> {
-    let window = 60;
-    let since = st.clock.now_ms() - window * 1000;
-    let written = st
-        .store
-        .chat_written_since(user_id.to_string(), since)
-        .await?;
-    Quota::take(
-        st,
-        written,
-        st.config.chat_per_minute,
-        window,
-        "chat messages a minute",
-    )
-}
-
-/// A quota counted in the attempts table (for writes that leave no row of their own to
-/// count, like the emails of invitations).
-async fn counted_quota(
-    st: &AppState,
-    kind: &'static str,
-    subject: &str,
-    limit: i64,
-    window_secs: i64,
-    what: &str,
-) -> Result<Quota, ApiError> {
-    let now = st.clock.now_ms();
-    let times = st
-        .store
-        .recent_limit_attempts(
-            kind,
-            subject.to_string(),
-            now - window_secs.saturating_mul(1000),
-            limit,
-        )
-        .await?;
-    let written = crate::store::Written {
-        count: times.len() as i64,
-        oldest: times.first().copied(),
-    };
-    Quota::take(st, written, limit, window_secs, what)
-}
-
-/// One more invitation to game `game_id` by `user_id` (`TILEPOST_INVITATIONS_PER_GAME`
-/// and `TILEPOST_INVITATIONS_PER_DAY`, both per day); the stricter quota is reported.
-pub async fn invitation_quota(
-    st: &AppState,
-    game_id: &str,
-    user_id: &str,
-) -> Result<Quota, ApiError> {
-    let per_game = counted_quota(
-        st,
-        INVITE_GAME,
-        game_id,
-        st.config.invitations_per_game,
-        DAY_SECS,
-        "invitations to this game a day",
-    )
-    .await?;
-    let per_user = counted_quota(
-        st,
-        INVITE_USER,
-        user_id,
-        st.config.invitations_per_day,
-        DAY_SECS,
-        "invitations a day",
-    )
-    .await?;
-    Ok(if per_game.remaining <= per_user.remaining {
-        per_game
-    } else {
-        per_user
-    })
-}
-
-/// Counts an invitation sent.
-pub async fn invited(st: &AppState, game_id: &str, user_id: &str) -> Result<(), ApiError> {
-    let now = st.clock.now_ms();
-    st.store
-        .record_limit_attempts(
-            vec![
-                (INVITE_GAME, game_id.to_string()),
-                (INVITE_USER, user_id.to_string()),
-            ],
-            now,
-            now - horizon_ms(st),
-        )
-        .await?;
-    Ok(())
-}
-
-/// One more personal access token created by `user_id`
-/// (`TILEPOST_PERSONAL_TOKENS_PER_DAY`; counted in the database, since revoked tokens
-/// leave no row to count).
-pub async fn personal_token_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiError> {
-    counted_quota(
-        st,
-        PERSONAL_TOKEN,
-        user_id,
-        st.config.personal_tokens_per_day,
-        DAY_SECS,
-        "personal access tokens a day",
-    )
-    .await
-}
-
-/// Counts a personal access token created.
-pub async fn personal_token_created(st: &AppState, user_id: &str) -> Result<(), ApiError> {
-    let now = st.clock.now_ms();
-    st.store
-        .record_limit_attempts(
-            vec![(PERSONAL_TOKEN, user_id.to_string())],
-            now,
-            now - horizon_ms(st),
-        )
-        .await?;
-    Ok(())
-}
-
-/// One more webhook endpoint created by `user_id` (`TILEPOST_WEBHOOKS_PER_DAY`; counted
-/// in the database: deleted endpoints leave no row to count, and each creation resolves
-/// the URL's host).
-pub async fn webhook_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiError> {
-    counted_quota(
-        st,
-        WEBHOOK_ENDPOINT,
-        user_id,
-        st.config.webhooks_per_day,
-        DAY_SECS,
-        "webhook endpoints created a day",
-    )
-    .await
-}
-
-/// Counts a webhook endpoint created.
-pub async fn webhook_created(st: &AppState, user_id: &str) -> Result<(), ApiError> {
-    let now = st.clock.now_ms();
-    st.store
-        .record_limit_attempts(
-            vec![(WEBHOOK_ENDPOINT, user_id.to_string())],
-            now,
-            now - horizon_ms(st),
-        )
-        .await?;
-    Ok(())
 }
 
 /// The server's injected clock as a `governor` clock (so tests move it by hand).
@@ -469,100 +535,6 @@ impl MoveLimiter {
             }
         }
     }
-}
-
-/// Refuses an account email (a reset link, a new confirmation link) while the limit of
-/// its client address or of its target (an account id, or the address a reset names,
-/// in lower case, whether an account has it or not) holds
-/// (`TILEPOST_ACCOUNT_EMAILS_PER_ADDRESS`, `TILEPOST_ACCOUNT_EMAILS_PER_TARGET`, per
-/// hour).
-pub async fn check_account_mail(st: &AppState, addr: &str, target: &str) -> Result<(), ApiError> {
-    check(
-        st,
-        ACCOUNT_MAIL_TARGET,
-        &target.chars().take(254).collect::<String>(),
-        st.config.account_emails_per_target,
-        HOUR_SECS,
-        "account emails for this account or address",
-    )
-    .await?;
-    check(
-        st,
-        ACCOUNT_MAIL_ADDRESS,
-        addr,
-        st.config.account_emails_per_address,
-        HOUR_SECS,
-        "account emails from this address",
-    )
-    .await
-}
-
-/// Counts an account email asked for.
-pub async fn account_mail_sent(st: &AppState, addr: &str, target: &str) -> Result<(), ApiError> {
-    let now = st.clock.now_ms();
-    st.store
-        .record_limit_attempts(
-            vec![
-                (
-                    ACCOUNT_MAIL_TARGET,
-                    target.chars().take(254).collect::<String>(),
-                ),
-                (ACCOUNT_MAIL_ADDRESS, addr.to_string()),
-            ],
-            now,
-            now - horizon_ms(st),
-        )
-        .await?;
-    Ok(())
-}
-
-/// Refuses an emailed link's token from `addr` while it has too many invalid ones
-/// (`TILEPOST_LOGIN_FAILURES_PER_ADDRESS` within the login window, like failed logins).
-pub async fn check_links(st: &AppState, addr: &str) -> Result<(), ApiError> {
-    check(
-        st,
-        LINK_ADDRESS,
-        addr,
-        st.config.login_failures_per_address,
-        st.config.login_window_secs,
-        "invalid links from this address",
-    )
-    .await
-}
-
-/// Counts an invalid link token.
-pub async fn link_failed(st: &AppState, addr: &str) -> Result<(), ApiError> {
-    let now = st.clock.now_ms();
-    st.store
-        .record_limit_attempts(
-            vec![(LINK_ADDRESS, addr.to_string())],
-            now,
-            now - horizon_ms(st),
-        )
-        .await?;
-    Ok(())
-}
-
-/// One more export of `user_id`'s data (`TILEPOST_EXPORTS_PER_HOUR`), counted.
-pub async fn export_quota(st: &AppState, user_id: &str) -> Result<Quota, ApiError> {
-    let q = counted_quota(
-        st,
-        EXPORT_USER,
-        user_id,
-        st.config.exports_per_hour,
-        HOUR_SECS,
-        "exports an hour",
-    )
-    .await?;
-    let now = st.clock.now_ms();
-    st.store
-        .record_limit_attempts(
-            vec![(EXPORT_USER, user_id.to_string())],
-            now,
-            now - horizon_ms(st),
-        )
-        .await?;
-    Ok(q)
 }
 
 #[cfg(test)]

@@ -82,8 +82,9 @@ impl AppState {
     info(
         title = "tilepost",
         description = "Play-by-mail Carcassonne: games over HTTP on an event log. Errors are RFC 9457 problems with a stable `code`; their `title` and `detail` follow the signed-in caller's `locale`, else `Accept-Language` (`en`, `pt-BR`), and `Content-Language` names it.",
-        license(name = "MIT"),
+        license(name = "MIT", identifier = "MIT"),
     ),
+    servers((url = "/", description = "The server that serves this document: every path is relative to its origin")),
     tags(
         (name = "users", description = "Accounts and tokens"),
         (name = "games", description = "Games, moves and history"),
@@ -230,16 +231,21 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                     .get("parameters")
                     .and_then(|p| p.as_array())
                     .is_some_and(|p| !p.is_empty());
-                let scope = op
-                    .get("security")
-                    .and_then(|s| s.as_array())
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|r| r.get("bearer").and_then(|b| b.as_array()))
-                    .flatten()
-                    .filter_map(|s| s.as_str())
-                    .next()
-                    .map(str::to_string);
+                let scope = match access::needs_of(op) {
+                    access::Needs::Nothing => None,
+                    access::Needs::AnyOf(scopes) => Some(format!(
+                        "the token lacks the scope {} (`insufficient-scope`)",
+                        scopes
+                            .iter()
+                            .map(|s| format!("`{}`", s.as_str()))
+                            .collect::<Vec<_>>()
+                            .join(" or ")
+                    )),
+                    access::Needs::Session => Some(
+                        "the token is not a login session: a personal access token is never enough here (`insufficient-scope`)"
+                            .to_string(),
+                    ),
+                };
                 let Some(resp) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else {
                     continue;
                 };
@@ -259,17 +265,13 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                     );
                 }
                 if let Some(scope) = scope {
-                    let more =
-                        format!("; or the token lacks the scope `{scope}` (`insufficient-scope`)");
+                    let more = format!("; or {scope}");
                     match resp.get_mut("403").and_then(|r| r.get_mut("description")) {
                         Some(Value::String(d)) => d.push_str(&more),
                         _ => {
-                            resp.insert(
-                                "403".into(),
-                                problem_response(&format!(
-                                    "The token lacks the scope `{scope}` (`insufficient-scope`)"
-                                )),
-                            );
+                            let mut first = scope.clone();
+                            first[..1].make_ascii_uppercase();
+                            resp.insert("403".into(), problem_response(&first));
                         }
                     }
                 }
@@ -281,6 +283,7 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
         }
     }
     forbid_nul_in_requests(&mut v);
+    unwrap_single_one_of(&mut v);
     if let Some(o) = v.as_object_mut() {
         o.insert("webhooks".into(), webhooks::openapi_webhooks());
     }
@@ -295,7 +298,7 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
         c.insert(
             "securitySchemes".into(),
             json!({"bearer": {"type": "http", "scheme": "bearer",
-                "description": "A login access token from POST /v1/auth/token (a JWT with every scope, valid until it expires or its session is logged out), or a personal access token (`tpp_…`, from POST /v1/users/me/tokens) with the scopes chosen at its creation. Each operation's security requirement names the scope it needs (`game:read`, `game:play`, `account`, `webhooks`; none: any token); a token without it gets `403 insufficient-scope`. Revocations take effect at once in the process that revokes and within `TILEPOST_TOKEN_CACHE_MS` (default 2 s) in every other."}}),
+                "description": "A login access token from POST /v1/auth/token (a JWT with every scope, valid until it expires or its session is logged out), or a personal access token (`tpp_…`, from POST /v1/users/me/tokens) with the scopes chosen at its creation. Each operation's security requirement names the scope it needs (`game:read`, `game:play`, `account`, `webhooks`; several requirements: any one of them); a token without it gets `403 insufficient-scope`. The scope `session` is held by login tokens only: the operations on the account's credentials and identity (password, email, deletion, export, creating personal tokens) never take a personal access token. A password reset revokes every login session and every personal access token of the account; a password change revokes every other login session and every personal access token. Revocations take effect at once in the process that revokes and within `TILEPOST_TOKEN_CACHE_MS` (default 2 s) in every other."}}),
         );
         c.insert(
             "responses".into(),
@@ -381,6 +384,29 @@ fn forbid_nul_in_requests(doc: &mut Value) {
                 }
             }
         }
+    }
+}
+
+/// Writes a `oneOf` of a single schema as that schema: utoipa wraps a `$ref` that has a
+/// `default` (or a description) in one, for OpenAPI 3.0; in 3.1 the `$ref` takes them
+/// beside it.
+fn unwrap_single_one_of(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            let single = match o.get("oneOf") {
+                Some(Value::Array(a)) if a.len() == 1 => a[0].as_object().cloned(),
+                _ => None,
+            };
+            if let Some(inner) = single {
+                if inner.keys().all(|k| !o.contains_key(k)) {
+                    o.remove("oneOf");
+                    o.extend(inner);
+                }
+            }
+            o.values_mut().for_each(unwrap_single_one_of);
+        }
+        Value::Array(a) => a.iter_mut().for_each(unwrap_single_one_of),
+        _ => {}
     }
 }
 
@@ -580,6 +606,7 @@ pub fn app(
     )
     .configure(play::routes)
     .default_service(web::to(fallback))
+    .wrap(actix_web::middleware::from_fn(extract::authorize))
     .wrap(cors)
     .wrap_fn(move |req, srv| {
         let id = request_id(&req);

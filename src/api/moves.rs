@@ -230,8 +230,12 @@ async fn record(
     }
 }
 
-/// Leave a running game: the caller's figures leave the board, they rank last, and the
-/// others play on.
+/// Leave a running game (resign).
+///
+/// The caller's figures leave the board, they rank last, and the others play on; when
+/// one player is left, the game ends. The answer lists the recorded decision with its
+/// consequences. With `Idempotency-Key`, a retried request gets the first answer
+/// instead of acting twice.
 #[utoipa::path(
     operation_id = "resign_game",
     tag = "games",
@@ -245,7 +249,7 @@ async fn record(
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is not running or the caller already left (`game-not-started`, `game-over`, `not-in-game`, `stale-version`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The game is not running or the caller already left (`game-not-started`, `game-over`, `not-in-game`); a resignation racing other moves is recorded after them, never refused as stale", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The Idempotency-Key was used for another request (`idempotency-key-reused`)", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -174,6 +174,13 @@ fn version_not_found(version: i64, current: i64) -> ApiError {
 }
 
 /// The board of a game as SVG.
+///
+/// The board as it was after the first `version` events (default: now), drawn from the
+/// public state alone: the placed tiles, figures and neutral pieces, the players' bar
+/// with scores and the drawn tile, the last turn's tiles highlighted; with
+/// `placements=true`, the drawn tile's legal placements as numbered ghosts. Who may
+/// read the game may see its board. A picture of an explicit version never changes and
+/// may be cached for good; with `If-None-Match` an unchanged picture answers `304`.
 #[utoipa::path(
     operation_id = "get_board_svg",
     tag = "pictures",
@@ -206,6 +213,9 @@ pub async fn get_board_svg(
 }
 
 /// The board of a game as PNG.
+///
+/// The SVG picture of `GET /v1/games/{id}/board.svg` rasterised, with the same query,
+/// caching and access rules.
 #[utoipa::path(
     operation_id = "get_board_png",
     tag = "pictures",
@@ -242,7 +252,11 @@ pub fn tile_svg_path(id: &str) -> String {
     format!("/v1/tiles/{id}.svg")
 }
 
-/// The tile catalog: every tile type with its sides and a link to its picture.
+/// The tile catalog.
+///
+/// Every tile type of the base game and the expansions: its id, name, expansion, count
+/// in the game and its four sides, with a link to its picture. The catalog changes only
+/// with the server's version.
 #[utoipa::path(
     operation_id = "list_tiles",
     tag = "pictures",
@@ -273,6 +287,10 @@ pub async fn list_tiles() -> HttpResponse {
 }
 
 /// The picture of one tile type, as SVG.
+///
+/// The tile type `{set}/{name}` (a catalog id such as `base/D`) drawn from the
+/// catalog's geometry, at `size` pixels and turned by `rotation`. It may be cached for
+/// a day; with `If-None-Match` an unchanged picture answers `304`.
 #[utoipa::path(
     operation_id = "get_tile_svg",
     tag = "pictures",

@@ -49,6 +49,10 @@ fn result_view(r: &ResultRow) -> ResultView {
         pool: r.pool.clone(),
         rating_before: r.rating_before.map(|v| v.round() as i32),
         rating_after: r.rating_after.map(|v| v.round() as i32),
+        unrated_reason: r
+            .unrated_reason
+            .as_deref()
+            .and_then(UnratedReason::from_name),
     }
 }
 
@@ -57,9 +61,11 @@ fn rate(part: i32, stats: &StatsRow) -> Option<f64> {
     (stats.played > 0).then(|| f64::from(part) / f64::from(stats.played))
 }
 
-/// A player's public page: their record over ended games (played, finished, won,
-/// resigned, timed out; the finish and time-out rates; the mean time per move), their
-/// ratings and their latest public games.
+/// A player's public page.
+///
+/// Their record over ended games (played, finished, won, resigned, timed out; the
+/// finish and time-out rates; the mean time per move; the rated games that changed no rating), their ratings (one per pool they
+/// played rated games in) and their latest ended public games. No login is needed.
 #[utoipa::path(
     operation_id = "get_profile",
     tag = "players",
@@ -94,6 +100,7 @@ pub async fn get_profile(
         games_won: s.won,
         games_resigned: s.resigned,
         games_timed_out: s.timed_out,
+        games_uncounted: s.uncounted,
         finish_rate: rate(s.finished, s),
         timeout_rate: rate(s.timed_out, s),
         average_move_seconds: (s.moves > 0).then(|| s.move_ms as f64 / s.moves as f64 / 1000.0),
@@ -102,8 +109,11 @@ pub async fn get_profile(
     }))
 }
 
-/// A player's rated results in a pool, newest first, with the rating before and after
-/// each game (the rating history). Others see the results of public games; the player
+/// A player's rating history in a pool, newest first.
+///
+/// Each rated result with the rating before and after the game, or why a rated game
+/// changed no rating (`unrated_reason`). Ratings are Glicko-2, one per pool (`base`
+/// games, games with `expansions`). Others see the results of public games; the player
 /// sees their private games' too.
 #[utoipa::path(
     operation_id = "get_rating_history",
@@ -150,7 +160,11 @@ pub async fn get_rating_history(
     }))
 }
 
-/// A pool's leaderboard: the established ratings (deviation at most 110), best first.
+/// A pool's leaderboard, best first.
+///
+/// The established ratings of the pool (`base` or `expansions`; deviation at most 110:
+/// provisional ratings are left out), with each player's number of rated games; paged
+/// with `cursor`. No login is needed.
 #[utoipa::path(
     operation_id = "get_leaderboard",
     tag = "players",

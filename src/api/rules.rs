@@ -4,9 +4,12 @@ use actix_web::{get, HttpResponse};
 
 use super::dto::*;
 
-/// The house rules: each variant (its name, what it changes, its values with the
-/// standard one first) and each named preset. A game takes them at creation
-/// (`options.preset`, `options.rules`) and shows those in force (`rules`).
+/// The house rules: every variant and preset.
+///
+/// Each variant has a name, what it changes and its values, the standard one first;
+/// each preset is a named set of values. A game takes them at creation
+/// (`options.preset`, `options.rules`) and shows those in force (`rules`). The catalog
+/// changes only with the server's version.
 #[utoipa::path(
     operation_id = "list_rules",
     tag = "games",

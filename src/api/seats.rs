@@ -64,6 +64,11 @@ async fn take_seat(
 }
 
 /// Take a free seat; the game starts when the last seat is taken.
+///
+/// An invited caller takes the seat reserved for them; anyone else a seat nobody
+/// reserved. A private game takes only the users invited to it, and a game that does
+/// not take accounts marked as bots refuses them. When the last seat is taken, the game
+/// starts: its players get `game.started` and the first player their turn.
 #[utoipa::path(
     operation_id = "join_game",
     tag = "games",
@@ -89,6 +94,9 @@ pub async fn join_game(
 }
 
 /// Start a game before every seat is taken (creator only, at least 2 players).
+///
+/// The game starts with the players seated now, and has as many seats from then on. Its
+/// players get `game.started` and the first player their turn.
 #[utoipa::path(
     operation_id = "start_game",
     tag = "games",
@@ -141,7 +149,12 @@ pub async fn start_game(
     current_view(&st, &id, Some(&me.id)).await
 }
 
-/// Invite a user to an open game (a seated player asks; the user gets `game.invited`).
+/// Invite a user to an open game (a seated player asks).
+///
+/// The user gets `game.invited` with a link to the game. In a private game the
+/// invitation also reserves a seat for them and lets them read the game; in a public
+/// game any free seat is theirs to take. Invitations are limited per game and per
+/// caller and day (`TILEPOST_INVITATIONS_PER_GAME`, `TILEPOST_INVITATIONS_PER_DAY`).
 #[utoipa::path(
     operation_id = "create_invitation",
     tag = "games",
@@ -191,7 +204,8 @@ pub async fn create_invitation(
             "the user is seated at this game",
         ));
     }
-    let quota = super::limits::invitation_quota(&st, id.as_str(), &me.id).await?;
+    let reservation =
+        super::limits::reserve(&st, super::limits::invitations(&st, id.as_str(), &me.id)).await?;
     let to = views::seat_info(&user);
     let row = crate::notify::invited(
         &st.notifier,
@@ -200,7 +214,7 @@ pub async fn create_invitation(
         &inviter.username,
         st.clock.now_ms(),
     );
-    if data.game.visibility == Visibility::Private {
+    let sent = if data.game.visibility == Visibility::Private {
         // only the invited may see a private game and sit down at it: the invitation
         // is recorded (reserving a seat) with its message
         st.store
@@ -210,11 +224,15 @@ pub async fn create_invitation(
                 st.clock.now_ms(),
                 vec![row],
             )
-            .await?;
+            .await
     } else {
-        st.store.enqueue(vec![row]).await?;
+        st.store.enqueue(vec![row]).await
+    };
+    if let Err(e) = sent {
+        reservation.release(&st).await;
+        return Err(e.into());
     }
-    super::limits::invited(&st, id.as_str(), &me.id).await?;
+    let quota = reservation.keep();
     st.notifier.wake();
     let mut resp = HttpResponse::Accepted().json(InviteResult {
         game_id: id.into_inner(),
@@ -224,7 +242,10 @@ pub async fn create_invitation(
     Ok(resp)
 }
 
-/// Accept an invitation: take the reserved seat (the game starts when it was the last).
+/// Accept an invitation: take the reserved seat.
+///
+/// The caller sits down in the seat reserved for them; when it was the last free seat,
+/// the game starts.
 #[utoipa::path(
     operation_id = "accept_invitation",
     tag = "games",
@@ -248,6 +269,9 @@ pub async fn accept_invitation(
 }
 
 /// Decline an invitation: the reserved seat opens to anyone.
+///
+/// The invitation is gone; the seat it reserved is free for anyone who may join the
+/// game.
 #[utoipa::path(
     operation_id = "decline_invitation",
     tag = "games",
@@ -274,8 +298,10 @@ pub async fn decline_invitation(
     current_view(&st, &id, Some(&me.id)).await
 }
 
-/// Give up a seat before the game starts (the creator aborts instead); later seats move
-/// up one.
+/// Give up a seat before the game starts (the creator aborts instead).
+///
+/// The caller's seat is freed and the players seated after them move up one. Once the
+/// game runs, a player leaves it with `POST /v1/games/{id}/resign`.
 #[utoipa::path(
     operation_id = "leave_game",
     tag = "games",
@@ -310,6 +336,10 @@ pub async fn leave_game(
 }
 
 /// Abort a game that has no move yet (creator only): it is deleted.
+///
+/// The game, its seats and its invitations are deleted, whether it is still open or has
+/// started without a move. Once a move is made, a player leaves with
+/// `POST /v1/games/{id}/resign`.
 #[utoipa::path(
     operation_id = "abort_game",
     tag = "games",

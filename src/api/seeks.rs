@@ -83,8 +83,12 @@ async fn seeker(st: &AppState, me: &CurrentUser) -> Result<Seeker, ApiError> {
     })
 }
 
-/// Post a seek: a game looking for players in the lobby (the caller is its first
-/// player).
+/// Post a seek: a game looking for players in the lobby.
+///
+/// The caller is its first player. A seek describes the game (seats, expansions, house
+/// rules, clock, rated or casual) and who may join (a rating range in the game's pool,
+/// a minimum finish rate). It stays open until its seats are taken or it is withdrawn,
+/// or for `TILEPOST_SEEK_HOURS`; a user has at most `TILEPOST_OPEN_SEEKS` open seeks.
 #[utoipa::path(
     operation_id = "create_seek",
     tag = "lobby",
@@ -156,9 +160,11 @@ pub async fn create_seek(
         .json(seek_view(&data, now)))
 }
 
-/// The open seeks the caller may join (not their own, not joined, and whose rating
-/// range and minimum finish rate they meet), oldest first; with `mine=true`, the open
-/// seeks the caller made or joined.
+/// The open seeks the caller may join, oldest first.
+///
+/// Seeks that are not the caller's own, not joined yet, and whose rating range and
+/// minimum finish rate the caller meets; with `mine=true`, the open seeks the caller
+/// made or joined instead. Paged with `cursor`.
 #[utoipa::path(
     operation_id = "list_seeks",
     tag = "lobby",
@@ -199,7 +205,9 @@ pub async fn list_seeks(
     }))
 }
 
-/// A seek (open, full with its game, or expired; a withdrawn seek is gone).
+/// A seek.
+///
+/// Open, full (with the game it started), or expired; a withdrawn seek is gone.
 #[utoipa::path(
     operation_id = "get_seek",
     tag = "lobby",
@@ -225,8 +233,11 @@ pub async fn get_seek(
     Ok(HttpResponse::Ok().json(seek_view(&data, st.clock.now_ms())))
 }
 
-/// Join a seek. The player who takes the last seat starts the game: its players are
-/// seated in the order they joined, and the seek names the game.
+/// Join a seek.
+///
+/// The caller must meet the seek's requirements. The player who takes the last seat
+/// starts the game: its players are seated in the order they joined, and the seek names
+/// the game (`game_id`).
 #[utoipa::path(
     operation_id = "join_seek",
     tag = "lobby",
@@ -302,6 +313,9 @@ pub async fn join_seek(
 }
 
 /// Withdraw an open seek (its creator only).
+///
+/// The seek leaves the lobby and is gone (`404` after); a full or expired seek cannot
+/// be withdrawn.
 #[utoipa::path(
     operation_id = "delete_seek",
     tag = "lobby",

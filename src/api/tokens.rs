@@ -35,6 +35,7 @@ pub async fn start_session(st: &AppState, user_id: &str) -> Result<String, ApiEr
                 expires_at: Some(now + st.auth.ttl_secs().saturating_mul(1000)),
             },
             now,
+            None,
         )
         .await?;
     st.auth
@@ -59,10 +60,14 @@ pub async fn end_sessions(
 }
 
 /// Log out: revoke the token of this request.
+///
+/// A login token's session ends; a personal access token is revoked. It stops working
+/// at once in the process that answers and within `TILEPOST_TOKEN_CACHE_MS` in every
+/// other. The caller's other tokens keep working.
 #[utoipa::path(
     operation_id = "delete_session",
     tag = "users",
-    security(("bearer" = [])),
+    security(("bearer" = ["game:read"]), ("bearer" = ["game:play"]), ("bearer" = ["account"]), ("bearer" = ["webhooks"])),
     responses(
         (status = 204, description = "The token no longer works (a login session ends; a personal access token is revoked)"),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
@@ -77,8 +82,11 @@ pub async fn logout(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResp
     Ok(HttpResponse::NoContent().finish())
 }
 
-/// Log out everywhere: end every login session of the caller (this one too, when the
-/// request comes with a login token). Personal access tokens are revoked one by one.
+/// Log out everywhere: end every login session of the caller.
+///
+/// Every login token of the caller stops working, this request's too when it comes with
+/// one. Personal access tokens are not touched: they are revoked one by one with
+/// `DELETE /v1/users/me/tokens/{id}`.
 #[utoipa::path(
     operation_id = "delete_sessions",
     tag = "users",
@@ -110,16 +118,22 @@ fn view(r: &TokenRow, secret: Option<String>) -> PersonalTokenView {
 }
 
 /// Create a personal access token: its secret is in this answer only.
+///
+/// A personal access token (`tpp_…`) is what a bot or another client holds instead of
+/// the password: it has a name, 1 to 4 scopes (never more than the token that creates
+/// it), and optionally an expiry in days; it works until it expires or is revoked. The
+/// server keeps only a hash of its secret. Creations are limited per account and day
+/// (`TILEPOST_PERSONAL_TOKENS_PER_DAY`).
 #[utoipa::path(
     operation_id = "create_personal_token",
     tag = "users",
     request_body = CreatePersonalTokenRequest,
-    security(("bearer" = ["account"])),
+    security(("bearer" = ["session"])),
     responses(
         (status = 201, description = "The token, with its secret (`token`) shown this once; `RateLimit-*` headers say how many more may be created today", body = PersonalTokenView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks the scope `account`, or one of the scopes asked for (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The token asks for a scope it does not hold (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many tokens created today (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -150,7 +164,7 @@ pub async fn create_personal_token(
     for s in scopes.list() {
         access::require(me.scopes, Some(s))?;
     }
-    let quota = limits::personal_token_quota(&st, &me.id).await?;
+    let reservation = limits::reserve(&st, limits::personal_tokens(&st, &me.id)).await?;
     let now = st.clock.now_ms();
     let (secret, hash) = access::new_personal_secret();
     let row = TokenRow {
@@ -163,8 +177,16 @@ pub async fn create_personal_token(
         created_at: now,
         expires_at: r.expires_in_days.map(|d| now + d * DAY_MS),
     };
-    st.store.create_access_token(row.clone(), now).await?;
-    limits::personal_token_created(&st, &me.id).await?;
+    // only while the session that asks still exists (a password change revokes it)
+    if let Err(e) = st
+        .store
+        .create_access_token(row.clone(), now, Some(me.token_id.clone()))
+        .await
+    {
+        reservation.release(&st).await;
+        return Err(e.into());
+    }
+    let quota = reservation.keep();
     let mut resp = HttpResponse::Created()
         .insert_header(("Cache-Control", "no-store"))
         .json(view(&row, Some(secret)));
@@ -173,6 +195,9 @@ pub async fn create_personal_token(
 }
 
 /// The caller's personal access tokens, newest first (never their secrets).
+///
+/// Each token's id, name, scopes, creation time and expiry, paged with `cursor`;
+/// revoked tokens are not listed.
 #[utoipa::path(
     operation_id = "list_personal_tokens",
     tag = "users",
@@ -205,6 +230,9 @@ pub async fn list_personal_tokens(
 }
 
 /// Revoke a personal access token.
+///
+/// The token stops working at once in the process that answers and within
+/// `TILEPOST_TOKEN_CACHE_MS` in every other; it is no longer listed.
 #[utoipa::path(
     operation_id = "delete_personal_token",
     tag = "users",

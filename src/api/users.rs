@@ -19,6 +19,15 @@ fn valid_username(s: &str) -> bool {
 }
 
 /// Register a user.
+///
+/// Creates an account with a username, an email address and a password; the email's
+/// language is `locale`, else the best match of `Accept-Language`, and deadlines are
+/// written in `time_zone` (default `UTC`). Usernames starting with `bot-` or
+/// `deleted-user-` are reserved. The address starts unconfirmed: it is sent a link to
+/// `POST /v1/auth/verify-email` and no other email until the link is used. Sign-ups are
+/// limited per client address (`TILEPOST_SIGNUPS_PER_ADDRESS` per
+/// `TILEPOST_SIGNUP_WINDOW_SECS`). No token is issued: log in with
+/// `POST /v1/auth/token`.
 #[utoipa::path(
     operation_id = "create_user",
     tag = "users",
@@ -92,37 +101,50 @@ pub async fn create_user(
         }
         return Err(e);
     }
-    limits::check_signup(&st, &addr.0).await?;
-    let auth = st.auth.clone();
-    let password = r.password;
-    let hash = auth
-        .hash_password(password)
-        .await
-        .map_err(ApiError::internal)?;
-    let row = UserRow {
-        id: uuid::Uuid::new_v4().to_string(),
-        username: r.username,
-        email: r.email,
-        password_hash: hash,
-        notify_turn: 1,
-        notify_finished: 1,
-        created_at: st.clock.now_ms(),
-        locale: locale.unwrap_or(i18n::DEFAULT_LOCALE).to_string(),
-        time_zone,
-        email_verified_at: None,
-        deleted_at: None,
-        bot: None,
-        digest_hour: None,
-    };
-    st.store.create_user(row.clone()).await?;
-    limits::signed_up(&st, &addr.0).await?;
+    // a place under the sign-up limit before the password hash; handed back when the
+    // account is not created
+    let (row, _) = limits::guarded(&st, limits::signup(&st, &addr.0), async {
+        let hash = st
+            .auth
+            .hash_password(r.password)
+            .await
+            .map_err(ApiError::internal)?;
+        let row = UserRow {
+            id: uuid::Uuid::new_v4().to_string(),
+            username: r.username,
+            email: r.email,
+            password_hash: hash,
+            notify_turn: 1,
+            notify_finished: 1,
+            created_at: st.clock.now_ms(),
+            locale: locale.unwrap_or(i18n::DEFAULT_LOCALE).to_string(),
+            time_zone,
+            email_verified_at: None,
+            deleted_at: None,
+            bot: None,
+            digest_hour: None,
+        };
+        st.store
+            .create_user(row.clone(), st.config.retired_name_days)
+            .await?;
+        Ok(row)
+    })
+    .await?;
     super::account::send_verification(&st, &row).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", "/v1/users/me"))
         .json(user_view(&row)))
 }
 
-/// Exchange credentials for an access token.
+/// Log in: exchange a username and password for an access token.
+///
+/// The answer's `access_token` is a login token: a JWT for a new login session, with
+/// every scope, valid for `expires_in` seconds (`TILEPOST_TOKEN_TTL_SECS`) or until the
+/// session ends (`POST /v1/auth/logout`, `DELETE /v1/users/me/sessions`, a password
+/// change or reset). Send it as `Authorization: Bearer …`. Failed logins are counted
+/// per account and per client address; past the limit
+/// (`TILEPOST_LOGIN_FAILURES_PER_ACCOUNT`, `TILEPOST_LOGIN_FAILURES_PER_ADDRESS` within
+/// `TILEPOST_LOGIN_WINDOW_SECS`) logins are refused for a while, right password or not.
 #[utoipa::path(
     operation_id = "create_token",
     tag = "users",
@@ -142,22 +164,15 @@ pub async fn create_token(
     body: ApiJson<TokenRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let r = body.0;
-    limits::check_login(&st, &r.username, &addr.0).await?;
     let user = super::load::user_named(&st, &r.username).await?;
-    let auth = st.auth.clone();
     let stored = user.as_ref().map(|u| u.password_hash.clone());
-    let ok = auth
-        .verify_password(r.password, stored)
-        .await
-        .map_err(ApiError::internal)?;
+    let ok = limits::verify_password(&st, &r.username, &addr.0, r.password, stored).await?;
     let Some(user) = user.filter(|_| ok) else {
-        limits::login_failed(&st, &r.username, &addr.0).await?;
         return Err(ApiError::new(
             ProblemCode::InvalidCredentials,
             "wrong username or password",
         ));
     };
-    limits::login_succeeded(&st, &r.username).await?;
     let token = super::tokens::start_session(&st, &user.id).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
@@ -169,6 +184,10 @@ pub async fn create_token(
 }
 
 /// The caller's account.
+///
+/// The account's settings (notification switches, digest hour, locale, time zone, bot
+/// mark), whether its address is confirmed, what waits for the caller (games where it
+/// is their turn, unanswered invitations) and their vacation bank.
 #[utoipa::path(
     operation_id = "get_me",
     tag = "users",
@@ -192,8 +211,12 @@ pub async fn get_me(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResp
     Ok(HttpResponse::Ok().json(view))
 }
 
-/// Change the caller's notification preferences, locale or time zone (the email address
-/// changes through `POST /v1/users/me/email`, with the password).
+/// Change the caller's settings.
+///
+/// Sets the notification preferences, the daily digest hour, the locale, the time zone
+/// or the bot mark; fields left out stay as they are, and `digest_hour: null` turns the
+/// digest off. The email address changes through `POST /v1/users/me/email` and the
+/// password through `POST /v1/users/me/password`, both with the current password.
 #[utoipa::path(
     operation_id = "update_me",
     tag = "users",

@@ -94,6 +94,12 @@ async fn my_endpoint(
 // ----- handlers ------------------------------------------------------------------------
 
 /// Add a webhook endpoint; the answer shows its signing secret, once.
+///
+/// The server POSTs each message of the chosen event types (or `*`: all) to the URL,
+/// signed per Standard Webhooks with the endpoint's secret (the `webhooks` section of
+/// this document describes the messages). The URL must reach a public address:
+/// loopback, link-local and private addresses are refused. A user has at most 10
+/// endpoints, and creations are limited per day (`TILEPOST_WEBHOOKS_PER_DAY`).
 #[utoipa::path(
     operation_id = "create_webhook",
     tag = "notifications",
@@ -122,14 +128,7 @@ pub async fn create_webhook(
         .map_err(|m| {
             ApiError::new(ProblemCode::WebhookUrlNotAllowed, m).with_field("url", "not allowed")
         })?;
-    let existing = st.store.endpoints_of(me.id.clone()).await?;
-    if existing.len() >= MAX_ENDPOINTS {
-        return Err(ApiError::new(
-            ProblemCode::WebhookLimitReached,
-            format!("at most {MAX_ENDPOINTS} webhook endpoints per user"),
-        ));
-    }
-    let quota = super::limits::webhook_quota(&st, &me.id).await?;
+    let reservation = super::limits::reserve(&st, super::limits::webhooks(&st, &me.id)).await?;
     let mut types = r.event_types;
     types.sort();
     types.dedup();
@@ -143,9 +142,17 @@ pub async fn create_webhook(
         disabled_reason: None,
         created_at: st.clock.now_ms(),
     };
-    // a token whose user no longer exists gets `401` (`StoreError::UnknownUser`)
-    st.store.create_endpoint(row.clone()).await?;
-    super::limits::webhook_created(&st, &me.id).await?;
+    // a token whose user no longer exists gets `401` (`StoreError::UnknownUser`); at
+    // most MAX_ENDPOINTS at once, counted in the transaction that adds one
+    if let Err(e) = st
+        .store
+        .create_endpoint(row.clone(), MAX_ENDPOINTS as i64)
+        .await
+    {
+        reservation.release(&st).await;
+        return Err(e.into());
+    }
+    let quota = reservation.keep();
     let mut resp = HttpResponse::Created()
         .insert_header(("Location", format!("/v1/users/me/webhooks/{}", row.id)))
         .insert_header(("Cache-Control", "no-store"))
@@ -155,6 +162,10 @@ pub async fn create_webhook(
 }
 
 /// The caller's webhook endpoints (without secrets).
+///
+/// Each endpoint's URL, event types, creation time, and whether it is enabled (an
+/// endpoint that answered `410 Gone` is disabled, with the reason, until its secret is
+/// rotated).
 #[utoipa::path(
     operation_id = "list_webhooks",
     tag = "notifications",
@@ -179,6 +190,9 @@ pub async fn list_webhooks(
 }
 
 /// Remove a webhook endpoint with its delivery history.
+///
+/// No message is sent to it any more, including retries of earlier ones; its deliveries
+/// and their attempts are deleted.
 #[utoipa::path(
     operation_id = "delete_webhook",
     tag = "notifications",
@@ -202,7 +216,10 @@ pub async fn delete_webhook(
     Ok(HttpResponse::NoContent().finish())
 }
 
-/// Replace an endpoint's signing secret (the new one is shown once) and enable it again.
+/// Replace an endpoint's signing secret and enable it again.
+///
+/// The old secret stops signing at once; the new one is in this answer only. An
+/// endpoint disabled by a `410 Gone` answer is enabled again.
 #[utoipa::path(
     operation_id = "rotate_webhook_secret",
     tag = "notifications",
@@ -232,6 +249,10 @@ pub async fn rotate_webhook_secret(
 }
 
 /// Recent deliveries to an endpoint, newest first, with every attempt.
+///
+/// Each delivery's message id and type, its state (pending with the next attempt's
+/// time, delivered or failed) and every attempt with its time, HTTP status, duration,
+/// error and the start of the answer; paged with `cursor`.
 #[utoipa::path(
     operation_id = "list_webhook_deliveries",
     tag = "notifications",
@@ -265,7 +286,11 @@ pub async fn list_webhook_deliveries(
     }))
 }
 
-/// Deliver a message again now (same `webhook-id`), whatever its state.
+/// Deliver a message again now, whatever its state.
+///
+/// The delivery becomes pending and is attempted at once, with the same `webhook-id`
+/// (so a receiver that keeps ids can drop it as a duplicate) and a fresh timestamp and
+/// signature.
 #[utoipa::path(
     operation_id = "redeliver_webhook_delivery",
     tag = "notifications",
@@ -332,6 +357,9 @@ async fn settings_of(st: &AppState, user_id: &str) -> Result<NotificationSetting
 }
 
 /// The caller's email switches per event type.
+///
+/// Whether each event type (`game.turn_started`, `game.invited`, …) is sent to the
+/// caller by email. Webhook endpoints choose their event types apart from these.
 #[utoipa::path(
     operation_id = "get_notification_settings",
     tag = "notifications",
@@ -349,7 +377,10 @@ pub async fn get_notification_settings(
     Ok(HttpResponse::Ok().json(settings_of(&st, &me.id).await?))
 }
 
-/// Turn email of some event types on or off; types not listed stay as they are.
+/// Turn email of some event types on or off.
+///
+/// Types not listed stay as they are. This is what an unsubscribe link changes too;
+/// webhook endpoints are not affected.
 #[utoipa::path(
     operation_id = "update_notification_settings",
     tag = "notifications",
@@ -416,7 +447,11 @@ async fn unsubscribe(st: &AppState, token: &str) -> Result<HttpResponse, ApiErro
         }))
 }
 
-/// Turn off email of one type (or all) for the user named by a signed link; no login.
+/// Turn off email of one type (or all) with a signed link; no login.
+///
+/// Each email carries a link with a signed token naming the user and the event type (or
+/// `*`). Opening it turns that email off; the answer lists the types turned off and
+/// where the settings are.
 #[utoipa::path(
     operation_id = "get_unsubscribe",
     tag = "notifications",
@@ -435,7 +470,11 @@ pub async fn get_unsubscribe(
     unsubscribe(&st, &q.token).await
 }
 
-/// One-click unsubscribe (RFC 8058: mail clients POST to the `List-Unsubscribe` link).
+/// One-click unsubscribe (RFC 8058); no login.
+///
+/// Mail clients POST to the `List-Unsubscribe` link of an email; the signed token names
+/// the user and the event type (or `*`), and that email is turned off, as with
+/// `GET /v1/unsubscribe`.
 #[utoipa::path(
     operation_id = "create_unsubscribe",
     tag = "notifications",
@@ -460,7 +499,7 @@ pub fn openapi_webhooks() -> serde_json::Value {
     let mut out = serde_json::Map::new();
     for t in EVENT_TYPES.iter().chain(crate::notify::ACCOUNT_EVENT_TYPES) {
         let to = if crate::notify::ACCOUNT_EVENT_TYPES.contains(t) {
-            "Sent to the email relay only (never to a user's own endpoints): a single-use link for the account's owner, without an unsubscribe link. See docs/notifications.md."
+            "Sent to the email relay only (never to a user's own endpoints): a message for the account's owner (a single-use link, or the notice that the password changed and what was revoked), without an unsubscribe link. See docs/notifications.md."
         } else {
             "Sent to the email relay (one message per recipient with a confirmed email address) and to every endpoint of the recipient subscribed to this type. See docs/notifications.md."
         };
@@ -469,8 +508,11 @@ pub fn openapi_webhooks() -> serde_json::Value {
             serde_json::json!({"post": {
                 "operationId": format!("webhook_{}", t.replace('.', "_")),
                 "summary": format!("`{t}` message"),
-                "description": to,
+                "description": format!("{to} It carries no credential of a security scheme (`security: []`): it is signed per Standard Webhooks, and the receiver checks `webhook-signature` with the endpoint's secret, and that `webhook-timestamp` is recent, before trusting the body."),
                 "tags": ["notifications"],
+                // the server sends these: no token of a security scheme; the receiver
+                // checks the Standard Webhooks signature headers below
+                "security": [],
                 "parameters": [
                     {"name": "webhook-id", "in": "header", "required": true, "description": "Message id, the same on every retry", "schema": {"type": "string"}},
                     {"name": "webhook-timestamp", "in": "header", "required": true, "description": "Unix seconds of this attempt", "schema": {"type": "string"}},

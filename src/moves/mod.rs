@@ -79,6 +79,10 @@ pub struct IdempotencyKey {
     pub hash: String,
 }
 
+/// How often a resignation is tried again on the game's newer version when another
+/// writer won the race.
+const RESIGN_RETRIES: usize = 16;
+
 /// A decision to record.
 #[derive(Clone, Debug)]
 pub struct Request {
@@ -192,6 +196,26 @@ impl Decisions<'_> {
     /// caller's answer from what is about to be recorded (stored with the idempotency
     /// key, in the same transaction).
     pub async fn record(
+        &self,
+        req: Request,
+        answer: impl Fn(&Recorded) -> Result<String, String>,
+    ) -> Result<Recorded, DecisionError> {
+        // a resignation that names no version has nothing to be stale about: when another
+        // writer moved the game on meanwhile, it is recorded on the new version
+        let retries = match (&req.decision, req.expected_version) {
+            (Decision::Resign { .. }, None) => RESIGN_RETRIES,
+            _ => 0,
+        };
+        let mut tried = 0;
+        loop {
+            match self.record_once(req.clone(), &answer).await {
+                Err(DecisionError::Stale(_)) if tried < retries => tried += 1,
+                other => return other,
+            }
+        }
+    }
+
+    async fn record_once(
         &self,
         req: Request,
         answer: impl FnOnce(&Recorded) -> Result<String, String>,
@@ -626,8 +650,8 @@ impl Decisions<'_> {
             .iter()
             .zip(&events)
             .map(|(r, e)| {
-                let actor = match e {
-                    // leaving (or being timed out) is not a move
+                let (actor, decider) = match e {
+                    // leaving (or being timed out) is neither a move nor a decision
                     Event::PlayerResigned { player, reason } => {
                         let how = if reason == "timed_out" {
                             Outcome::TimedOut
@@ -635,19 +659,41 @@ impl Decisions<'_> {
                             Outcome::Resigned
                         };
                         left.insert(*player, how);
-                        None
+                        (None, None)
                     }
-                    // the decisions the server took for a player are not theirs
-                    _ if r.decided_by.is_none() => r.actor_id.clone(),
-                    _ => None,
+                    Event::Decided { player, .. } => {
+                        // the decisions the server took for a player are not their moves;
+                        // those their standing orders and conditional turns took are
+                        // still their own decisions, a forced one is not
+                        let actor = if r.decided_by.is_none() {
+                            r.actor_id.clone()
+                        } else {
+                            None
+                        };
+                        let own = match r.decided_by.as_deref() {
+                            None => true,
+                            Some(by) => {
+                                DecidedBy::from_column(by).is_some_and(DecidedBy::players_own)
+                            }
+                        };
+                        let decider = if own {
+                            seat_at(&data.seats, *player).map(|s| s.user_id.clone())
+                        } else {
+                            None
+                        };
+                        (actor, decider)
+                    }
+                    Event::GameCreated { .. } => (None, None),
                 };
                 standing::Step {
                     actor,
+                    decider,
                     at: r.created_at,
                 }
             })
             .collect();
         let times = standing::move_times(&steps);
+        let decisions = standing::decisions(&steps);
         let players = game
             .ranking()
             .iter()
@@ -661,6 +707,7 @@ impl Decisions<'_> {
                     outcome: left.get(&r.player).copied().unwrap_or(Outcome::Finished),
                     moves,
                     move_ms,
+                    decisions: decisions.get(&seat.user_id).copied().unwrap_or(0),
                 })
             })
             .collect();

@@ -16,7 +16,7 @@ use tilepost_engine::{Action, Effect, Event};
 
 use crate::clock::rfc3339;
 use crate::i18n;
-use crate::store::{GameStatus, NewStreamEvent, OutboxRow, OutboxStatus, SeatInfo};
+use crate::store::{GameStatus, NewStreamEvent, OutboxRow, OutboxStatus, Revoked, SeatInfo};
 
 /// Every event type, in the order documents list them.
 pub const EVENT_TYPES: &[&str] = &[
@@ -33,7 +33,11 @@ pub const EVENT_TYPES: &[&str] = &[
 /// Account messages: single-use links for the account's owner. They go to the email
 /// relay only (never to a user's own endpoints), carry no unsubscribe link (they are
 /// answers to the owner's own requests) and no game.
-pub const ACCOUNT_EVENT_TYPES: &[&str] = &["account.verify_email", "account.password_reset"];
+pub const ACCOUNT_EVENT_TYPES: &[&str] = &[
+    "account.verify_email",
+    "account.password_reset",
+    "account.password_changed",
+];
 
 /// Shared by the API and the worker: the wake-up signal (a committed write wakes the
 /// worker at once instead of at its next poll), the key of unsubscribe tokens and the
@@ -783,32 +787,77 @@ fn account_row(
         ("expires", expires.as_str().into()),
     ];
     let (link_name, url) = link;
-    let text = format!(
-        "{}\n\n{}\n{}: {url}\n\n{}\n",
-        i18n::text(loc, "greeting", &[("name", to.name.into())]),
-        i18n::text(loc, body, &args),
-        i18n::text(loc, action, &args),
-        i18n::text(loc, ignore, &args),
+    account_message(
+        kind,
+        to,
+        i18n::text(loc, subject, &args),
+        vec![(i18n::text(loc, body, &args), i18n::html(loc, body, &args))],
+        (
+            link_name,
+            i18n::text(loc, action, &args),
+            i18n::html(loc, action, &args),
+            url,
+        ),
+        (
+            i18n::text(loc, ignore, &args),
+            i18n::html(loc, ignore, &args),
+        ),
+        json!({"expires_at": rfc3339(expires_at)}),
+        now,
+    )
+}
+
+/// An account message's parts: the greeting, paragraphs (text, HTML), one link (its
+/// name, the action's words as text and HTML, the URL), a closing line, and fields of
+/// `data` beside the email's parts.
+#[allow(clippy::too_many_arguments)]
+fn account_message(
+    kind: &str,
+    to: &Recipient<'_>,
+    subject: String,
+    paragraphs: Vec<(String, String)>,
+    link: (&str, String, String, String),
+    footer: (String, String),
+    extra: Value,
+    now: i64,
+) -> OutboxRow {
+    let loc = to.locale;
+    let (link_name, action_text, action_html, url) = link;
+    let mut text = format!(
+        "{}\n\n",
+        i18n::text(loc, "greeting", &[("name", to.name.into())])
     );
-    let html = format!(
-        "<p>{}</p><p>{}</p><p><a href=\"{}\">{}</a></p><p><small>{}</small></p>",
-        i18n::html(loc, "greeting", &[("name", to.name.into())]),
-        i18n::html(loc, body, &args),
+    let mut html = format!(
+        "<p>{}</p>",
+        i18n::html(loc, "greeting", &[("name", to.name.into())])
+    );
+    for (t, h) in &paragraphs {
+        text.push_str(t);
+        text.push('\n');
+        html.push_str(&format!("<p>{h}</p>"));
+    }
+    text.push_str(&format!("{action_text}: {url}\n\n{}\n", footer.0));
+    html.push_str(&format!(
+        "<p><a href=\"{}\">{action_html}</a></p><p><small>{}</small></p>",
         escape(&url),
-        i18n::html(loc, action, &args),
-        i18n::html(loc, ignore, &args),
-    );
+        footer.1
+    ));
+    let mut data = json!({
+        "recipient": {"user_id": to.user_id, "email": to.email, "name": to.name},
+        "subject": subject,
+        "text": text,
+        "html": html,
+        "links": {link_name: url},
+    });
+    if let (Some(d), Some(more)) = (data.as_object_mut(), extra.as_object()) {
+        for (k, v) in more {
+            d.insert(k.clone(), v.clone());
+        }
+    }
     let body = json!({
         "type": kind,
         "timestamp": rfc3339(now),
-        "data": {
-            "recipient": {"user_id": to.user_id, "email": to.email, "name": to.name},
-            "subject": i18n::text(loc, subject, &args),
-            "text": text,
-            "html": html,
-            "expires_at": rfc3339(expires_at),
-            "links": {link_name: url},
-        },
+        "data": data,
     });
     OutboxRow {
         id: format!("msg_{}", uuid::Uuid::new_v4().simple()),
@@ -822,6 +871,74 @@ fn account_row(
         delivered_at: None,
         created_at: now,
     }
+}
+
+/// How a password came to change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PasswordChange {
+    /// With the link of a reset email.
+    Reset,
+    /// From the account, with the current password.
+    Change,
+}
+
+/// `account.password_changed`: the account's password changed (how and when), what no
+/// longer works, and the way back for an owner who did not do it (the reset page).
+pub fn password_changed(
+    n: &Notifier,
+    to: &Recipient<'_>,
+    how: PasswordChange,
+    revoked: &Revoked,
+    now: i64,
+) -> OutboxRow {
+    let loc = to.locale;
+    let when = i18n::datetime(now, loc, to.time_zone);
+    let tokens = revoked.personal_tokens.join(", ");
+    let args = [
+        ("name", to.name.into()),
+        ("when", when.as_str().into()),
+        ("sessions", (revoked.sessions as i64).into()),
+        ("tokens", (revoked.personal_tokens.len() as i64).into()),
+        ("names", tokens.as_str().into()),
+    ];
+    let body = match how {
+        PasswordChange::Reset => "changed-body-reset",
+        PasswordChange::Change => "changed-body-change",
+    };
+    let mut paragraphs = vec![
+        (i18n::text(loc, body, &args), i18n::html(loc, body, &args)),
+        (
+            i18n::text(loc, "changed-revoked", &args),
+            i18n::html(loc, "changed-revoked", &args),
+        ),
+    ];
+    if !revoked.personal_tokens.is_empty() {
+        paragraphs.push((
+            i18n::text(loc, "changed-tokens", &args),
+            i18n::html(loc, "changed-tokens", &args),
+        ));
+    }
+    account_message(
+        "account.password_changed",
+        to,
+        i18n::text(loc, "changed-subject", &args),
+        paragraphs,
+        (
+            "reset",
+            i18n::text(loc, "changed-action", &args),
+            i18n::html(loc, "changed-action", &args),
+            format!("{}/play/forgot-password", n.public_url),
+        ),
+        (
+            i18n::text(loc, "changed-ignore", &args),
+            i18n::html(loc, "changed-ignore", &args),
+        ),
+        json!({"revoked": {
+            "sessions": revoked.sessions,
+            "personal_tokens": revoked.personal_tokens,
+        }}),
+        now,
+    )
 }
 
 /// `account.verify_email`: the link that confirms `to.email` (the web client's page,
@@ -1039,6 +1156,17 @@ mod tests {
             let rows = [
                 verify_email(&n, &to, "tok-verify", at, 0),
                 password_reset(&n, &to, "tok-reset", at, 0),
+                password_changed(&n, &to, PasswordChange::Reset, &Revoked::default(), at),
+                password_changed(
+                    &n,
+                    &to,
+                    PasswordChange::Change,
+                    &Revoked {
+                        sessions: 2,
+                        personal_tokens: vec!["ci bot".into(), "phone".into()],
+                    },
+                    at,
+                ),
             ];
             let mut out = String::new();
             for r in &rows {

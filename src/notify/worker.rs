@@ -4,6 +4,12 @@
 //! and records every attempt. Failures are retried with exponential backoff and jitter
 //! for about three days; `Retry-After` is honoured on 429 and 503; `410 Gone` disables a
 //! user endpoint. Time comes from the injectable [`Clock`], so tests drive retries.
+//!
+//! A user endpoint is reached only at an address [`guard`] allows: its IP literal is
+//! judged before connecting (an endpoint whose literal is internal is disabled), its
+//! name is looked up by the connection's own resolver, which drops internal addresses,
+//! no proxy stands in between, and redirects are not followed. A refused delivery is a
+//! failed attempt whose error says why.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -44,16 +50,18 @@ pub struct Worker {
     user_client: reqwest::Client,
 }
 
-fn client(timeout: Duration, public_only: bool) -> reqwest::Client {
+/// A client that follows no redirect (a `3xx` is an answer like any other, so a
+/// redirect cannot lead a delivery elsewhere). User endpoints get `resolver`, and no
+/// proxy: a proxy would resolve the name itself, past the guard.
+fn client(timeout: Duration, resolver: Option<guard::Guarded>) -> reqwest::Client {
     let b = reqwest::Client::builder()
         .timeout(timeout)
         .connect_timeout(timeout)
         .redirect(reqwest::redirect::Policy::none())
         .user_agent(concat!("tilepost-webhooks/", env!("CARGO_PKG_VERSION")));
-    let b = if public_only {
-        b.dns_resolver(Arc::new(guard::PublicOnly))
-    } else {
-        b
+    let b = match resolver {
+        Some(r) => b.no_proxy().dns_resolver(Arc::new(r)),
+        None => b,
     };
     b.build().unwrap_or_default()
 }
@@ -84,6 +92,8 @@ struct Outcome {
     retry_after: Option<String>,
     excerpt: Option<String>,
     error: Option<String>,
+    /// The URL's IP literal is internal: no later attempt can succeed.
+    forbidden: bool,
 }
 
 impl Worker {
@@ -92,6 +102,24 @@ impl Worker {
         clock: Arc<dyn Clock>,
         notifier: Arc<Notifier>,
         config: WorkerConfig,
+    ) -> Worker {
+        Worker::with_lookup(
+            store,
+            clock,
+            notifier,
+            config,
+            Arc::new(guard::SystemLookup),
+        )
+    }
+
+    /// A worker whose user deliveries look names up with `lookup` (tests point a name
+    /// elsewhere between the endpoint's creation and its delivery).
+    pub fn with_lookup(
+        store: Store,
+        clock: Arc<dyn Clock>,
+        notifier: Arc<Notifier>,
+        config: WorkerConfig,
+        lookup: Arc<dyn guard::Lookup>,
     ) -> Worker {
         let timeout = Duration::from_millis(config.webhook_timeout_ms.max(100));
         let relay = match (&config.email_webhook_url, &config.email_webhook_secret) {
@@ -103,8 +131,14 @@ impl Worker {
             clock,
             notifier,
             relay,
-            relay_client: client(timeout, false),
-            user_client: client(timeout, !config.webhook_allow_private),
+            relay_client: client(timeout, None),
+            user_client: client(
+                timeout,
+                Some(guard::Guarded {
+                    lookup,
+                    allow_private: config.webhook_allow_private,
+                }),
+            ),
             config,
         }
     }
@@ -177,9 +211,15 @@ impl Worker {
         let duration_ms = started.elapsed().as_millis() as i64;
         let now = self.clock.now_ms();
         let next = match outcome.status {
+            _ if outcome.forbidden => Next::DisableEndpoint(
+                outcome
+                    .error
+                    .clone()
+                    .unwrap_or_else(|| "the URL's address is not allowed".into()),
+            ),
             Some(s) if (200..300).contains(&s) => Next::Delivered,
             Some(410) if is_relay => Next::Failed,
-            Some(410) => Next::DisableEndpoint,
+            Some(410) => Next::DisableEndpoint("the endpoint answered 410 Gone".into()),
             s => {
                 let failed = d.attempts + 1;
                 let honoured = match (s, &outcome.retry_after) {
@@ -198,8 +238,8 @@ impl Worker {
                 }
             }
         };
-        if matches!(next, Next::DisableEndpoint) {
-            tracing::warn!(endpoint = %d.endpoint_id, "webhook endpoint answered 410 Gone: disabled");
+        if let Next::DisableEndpoint(why) = &next {
+            tracing::warn!(endpoint = %d.endpoint_id, reason = %why, "webhook endpoint disabled");
         }
         tracing::debug!(
             delivery = %d.id,
@@ -244,22 +284,24 @@ impl Worker {
             retry_after: None,
             excerpt: None,
             error: Some(e),
+            forbidden: false,
         };
         let client = if is_relay {
             &self.relay_client
         } else {
-            // IP literals bypass the resolver: check them here
             let parsed = match guard::parse_url(url) {
                 Ok(u) => u,
                 Err(e) => return fail(e),
             };
-            if let Some(Ok(ip)) = parsed
-                .host_str()
-                .map(|h| h.trim_start_matches('[').trim_end_matches(']').parse())
-            {
-                if !self.config.webhook_allow_private && guard::is_internal(ip) {
-                    return fail("the address is not allowed".into());
-                }
+            // a connection to an IP literal asks no resolver: judge it here
+            let why = guard::host_ip(&parsed)
+                .filter(|_| !self.config.webhook_allow_private)
+                .and_then(guard::internal);
+            if let Some(why) = why {
+                return Outcome {
+                    forbidden: true,
+                    ..fail(format!("not sent: the URL's address is not allowed: {why}"))
+                };
             }
             &self.user_client
         };
@@ -286,9 +328,13 @@ impl Worker {
                     retry_after,
                     excerpt,
                     error: None,
+                    forbidden: false,
                 }
             }
             Err(e) => {
+                if let Some(refused) = not_allowed(&e) {
+                    return fail(format!("not sent: the address is not allowed: {refused}"));
+                }
                 let kind = if e.is_timeout() {
                     "timed out"
                 } else if e.is_connect() {
@@ -300,6 +346,19 @@ impl Worker {
             }
         }
     }
+}
+
+/// The guard's refusal among the causes of a failed request (the resolver found no
+/// allowed address).
+fn not_allowed(e: &reqwest::Error) -> Option<&guard::NotAllowed> {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(e);
+    while let Some(c) = cause {
+        if let Some(n) = c.downcast_ref::<guard::NotAllowed>() {
+            return Some(n);
+        }
+        cause = c.source();
+    }
+    None
 }
 
 async fn read_excerpt(mut r: reqwest::Response) -> Option<String> {

@@ -8,10 +8,13 @@ use diesel::result::Error as DieselError;
 
 use super::schema::{
     access_tokens, account_tokens, chat_messages, game_invites, game_seats, games,
-    idempotency_keys, limit_attempts, notification_prefs, outbox, standing_orders, stream_events,
-    turn_plans, users, vacations, webhook_attempts, webhook_deliveries, webhook_endpoints,
+    idempotency_keys, limit_attempts, notification_prefs, outbox, retired_usernames,
+    standing_orders, stream_events, turn_plans, users, vacations, webhook_attempts,
+    webhook_deliveries, webhook_endpoints,
 };
-use super::{load_seats, ChatRow, GameRow, OutboxRow, SeatInfo, Store, StoreError, TxError};
+use super::{
+    load_seats, ChatRow, GameRow, OutboxRow, SeatInfo, Store, StoreError, TxError, UserRow,
+};
 
 /// What an emailed link is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,6 +132,72 @@ fn take_link(
     Ok(live.map(|_| t))
 }
 
+/// What a password change revoked: how many login sessions, and the personal access
+/// tokens by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Revoked {
+    pub sessions: usize,
+    pub personal_tokens: Vec<String>,
+}
+
+/// Sets the password hash (the user's row is written first, so that a concurrent token
+/// creation, which locks the same row, comes wholly before or after), voids the reset
+/// links, and deletes every session but `keep` and every personal access token.
+fn change_password(
+    c: &mut super::DbConn,
+    user_id: &str,
+    password_hash: &str,
+    keep: Option<&str>,
+    now: i64,
+) -> QueryResult<Revoked> {
+    diesel::update(users::table.find(user_id))
+        .set(users::password_hash.eq(password_hash))
+        .execute(c)?;
+    void_links(c, user_id, TokenPurpose::PasswordReset.as_str(), now)?;
+    let sessions = access_tokens::table
+        .filter(access_tokens::user_id.eq(user_id))
+        .filter(access_tokens::kind.eq(super::SESSION));
+    let sessions = match keep {
+        Some(k) => diesel::delete(sessions.filter(access_tokens::id.ne(k))).execute(c)?,
+        None => diesel::delete(sessions).execute(c)?,
+    };
+    let personal = access_tokens::table
+        .filter(access_tokens::user_id.eq(user_id))
+        .filter(access_tokens::kind.eq(super::PERSONAL));
+    let personal_tokens: Vec<String> = personal
+        .select(access_tokens::name)
+        .order((access_tokens::created_at.asc(), access_tokens::name.asc()))
+        .load::<Option<String>>(c)?
+        .into_iter()
+        .flatten()
+        .collect();
+    diesel::delete(personal).execute(c)?;
+    Ok(Revoked {
+        sessions,
+        personal_tokens,
+    })
+}
+
+/// Queues the message `message` builds for user `user_id` (none: nothing).
+fn queue_for<M>(
+    c: &mut super::DbConn,
+    user_id: &str,
+    revoked: &Revoked,
+    message: M,
+) -> QueryResult<()>
+where
+    M: FnOnce(&UserRow, &Revoked) -> Option<OutboxRow>,
+{
+    let u: UserRow = users::table
+        .find(user_id)
+        .select(UserRow::as_select())
+        .first(c)?;
+    if let Some(row) = message(&u, revoked) {
+        super::stream::queue(c, &[row], &[])?;
+    }
+    Ok(())
+}
+
 impl Store {
     /// The live accounts with this address (in any case) that confirmed it.
     pub async fn verified_users_by_email(
@@ -188,24 +257,29 @@ impl Store {
         .await
     }
 
-    /// Sets a new password hash with a reset link; the user id when it worked. The
-    /// user's other reset links are void.
-    pub async fn reset_password(
+    /// Sets the password of the account whose live reset link hashes to `hash`, voids
+    /// its other reset links and revokes every credential that the old password could
+    /// have made (all login sessions, all personal access tokens), with the message
+    /// `message` builds from the account and what was revoked, in one transaction.
+    /// `None` when the link is not live.
+    pub async fn reset_password<M>(
         &self,
         hash: String,
         password_hash: String,
         now: i64,
-    ) -> Result<Option<String>, StoreError> {
+        message: M,
+    ) -> Result<Option<(String, Revoked)>, StoreError>
+    where
+        M: FnOnce(&UserRow, &Revoked) -> Option<OutboxRow> + Send + 'static,
+    {
         self.run(move |c| {
             c.transaction(|c| {
                 let Some(t) = take_link(c, &hash, TokenPurpose::PasswordReset, now)? else {
                     return Ok(None);
                 };
-                diesel::update(users::table.find(&t.user_id))
-                    .set(users::password_hash.eq(password_hash))
-                    .execute(c)?;
-                void_links(c, &t.user_id, TokenPurpose::PasswordReset.as_str(), now)?;
-                Ok::<_, DieselError>(Some(t.user_id))
+                let revoked = change_password(c, &t.user_id, &password_hash, None, now)?;
+                queue_for(c, &t.user_id, &revoked, message)?;
+                Ok::<_, DieselError>(Some((t.user_id, revoked)))
             })
             .map_err(StoreError::from)
         })
@@ -243,20 +317,25 @@ impl Store {
         .await
     }
 
-    /// Sets a user's password hash; its reset links are void.
-    pub async fn set_password(
+    /// Sets a user's password hash, voids its reset links and revokes every login
+    /// session but `keep` (the session that made the change) and every personal access
+    /// token, with the message `message` builds, in one transaction.
+    pub async fn set_password<M>(
         &self,
         user_id: String,
         password_hash: String,
+        keep: String,
         now: i64,
-    ) -> Result<(), StoreError> {
+        message: M,
+    ) -> Result<Revoked, StoreError>
+    where
+        M: FnOnce(&UserRow, &Revoked) -> Option<OutboxRow> + Send + 'static,
+    {
         self.run(move |c| {
             c.transaction(|c| {
-                diesel::update(users::table.find(&user_id))
-                    .set(users::password_hash.eq(password_hash))
-                    .execute(c)?;
-                void_links(c, &user_id, TokenPurpose::PasswordReset.as_str(), now)?;
-                Ok::<_, DieselError>(())
+                let revoked = change_password(c, &user_id, &password_hash, Some(&keep), now)?;
+                queue_for(c, &user_id, &revoked, message)?;
+                Ok::<_, DieselError>(revoked)
             })
             .map_err(StoreError::from)
         })
@@ -363,6 +442,18 @@ impl Store {
                     .find(&user_id)
                     .select(users::username)
                     .first(c)?;
+                // the name stays reserved (in any case) for nobody else to take
+                diesel::delete(
+                    retired_usernames::table.filter(retired_usernames::name.eq(old.to_lowercase())),
+                )
+                .execute(c)?;
+                diesel::insert_into(retired_usernames::table)
+                    .values((
+                        retired_usernames::name.eq(old.to_lowercase()),
+                        retired_usernames::retired_at.eq(now),
+                    ))
+                    .execute(c)?;
+                lock_messages(c, &user_id)?;
                 let endpoint_ids = webhook_endpoints::table
                     .filter(webhook_endpoints::user_id.eq(&user_id))
                     .select(webhook_endpoints::id);
@@ -473,4 +564,27 @@ impl Store {
         })
         .await
     }
+}
+
+/// Postgres: locks the user's messages and their deliveries (in the order of their ids,
+/// as the notify worker records attempts) before they are deleted, so that the worker
+/// fanning a message out or recording an attempt either commits first (and what it
+/// wrote is deleted with the rest) or waits for the deletion (and finds the rows gone).
+/// SQLite serialises writers: nothing to lock.
+fn lock_messages(c: &mut super::conn::DbConn, user_id: &str) -> Result<(), DieselError> {
+    if let super::conn::DbConn::Pg(pg) = c {
+        outbox::table
+            .filter(outbox::user_id.eq(user_id))
+            .order(outbox::id)
+            .select(outbox::id)
+            .for_update()
+            .load::<String>(pg)?;
+        webhook_deliveries::table
+            .filter(webhook_deliveries::user_id.eq(user_id))
+            .order(webhook_deliveries::id)
+            .select(webhook_deliveries::id)
+            .for_update()
+            .load::<String>(pg)?;
+    }
+    Ok(())
 }

@@ -37,14 +37,14 @@ use diesel::r2d2;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use thiserror::Error;
 
-pub use accounts::{AccountExport, AccountToken, ExportedGame, TokenPurpose};
+pub use accounts::{AccountExport, AccountToken, ExportedGame, Revoked, TokenPurpose};
 pub use automation::{AutomationRows, OrderRow, PlanRow, EVERY_GAME};
 pub use bots::{BotTurn, BOT_LEVELS};
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
 pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
 pub use digest::DigestUser;
-pub use limits::Written;
+pub use limits::{LimitKey, Reserved, Written};
 pub use lists::{ChatOrder, GameFilter, GameKey, GameListPage, Page};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
 pub use seed::SeedBatch;
@@ -113,6 +113,8 @@ pub enum Conflict {
     /// Another request with the same idempotency key is being recorded.
     IdempotencyKeyInUse,
     AlreadyOnVacation,
+    /// The user has the most webhook endpoints allowed.
+    EndpointLimitReached,
 }
 
 impl From<DieselError> for StoreError {
@@ -451,11 +453,17 @@ impl From<TxError> for StoreError {
     }
 }
 
+/// Rated games of one pair of players per day that change ratings, unless configured.
+pub const DEFAULT_RATED_PAIR_LIMIT: i64 = 3;
+
 /// A handle on the database (cheap to clone).
 #[derive(Clone)]
 pub struct Store {
     pool: Arc<Pool>,
     backend: &'static str,
+    /// Rated games one pair of players may play together per day that change ratings
+    /// (`TILEPOST_RATED_GAMES_PER_PAIR_PER_DAY`; [`Store::with_rated_pair_limit`]).
+    rated_pair_limit: i64,
 }
 
 impl Store {
@@ -467,7 +475,15 @@ impl Store {
         Ok(Store {
             pool: Arc::new(pool),
             backend: name,
+            rated_pair_limit: DEFAULT_RATED_PAIR_LIMIT,
         })
+    }
+
+    /// The store with a limit on the rated games one pair of players may play together
+    /// per day that change ratings (enforced where a game's end is written).
+    pub fn with_rated_pair_limit(mut self, limit: i64) -> Store {
+        self.rated_pair_limit = limit;
+        self
     }
 
     pub fn backend(&self) -> &'static str {
@@ -544,22 +560,48 @@ impl Store {
 
     // ----- users --------------------------------------------------------------------
 
-    pub async fn create_user(&self, row: UserRow) -> Result<(), StoreError> {
+    /// Stores a new account, unless its name (in any case) is taken or was the name of
+    /// an account deleted within the last `retired_days` days (0: ever).
+    pub async fn create_user(&self, row: UserRow, retired_days: i64) -> Result<(), StoreError> {
+        use schema::retired_usernames;
         self.run(move |c| {
-            diesel::insert_into(users::table)
-                .values(&row)
-                .execute(c)
-                .map_err(|e| match StoreError::from(e) {
-                    StoreError::Conflict(_) => StoreError::Conflict(Conflict::UsernameTaken),
-                    other => other,
-                })?;
-            Ok(())
+            c.transaction(|c| {
+                diesel::insert_into(users::table)
+                    .values(&row)
+                    .execute(c)
+                    .map_err(|e| {
+                        TxError::Store(match StoreError::from(e) {
+                            StoreError::Conflict(_) => {
+                                StoreError::Conflict(Conflict::UsernameTaken)
+                            }
+                            other => other,
+                        })
+                    })?;
+                // checked after the insert: a deletion of the name's account that commits
+                // meanwhile held the name's unique key until then, so its retirement is
+                // seen here
+                let mut retired = retired_usernames::table
+                    .filter(retired_usernames::name.eq(row.username.to_lowercase()))
+                    .into_boxed();
+                if retired_days > 0 {
+                    retired = retired.filter(
+                        retired_usernames::retired_at
+                            .gt(row.created_at - retired_days.saturating_mul(86_400_000)),
+                    );
+                }
+                let taken: i64 = retired.count().get_result(c)?;
+                if taken > 0 {
+                    return Err(TxError::Store(StoreError::Conflict(
+                        Conflict::UsernameTaken,
+                    )));
+                }
+                Ok(())
+            })
+            .map_err(StoreError::from)
         })
         .await
     }
 
-    /// The user of a username, whatever its case (`ann` and `ANN` name one account: a
-    /// unique index on `lower(username)` keeps them one).
     pub async fn user_by_username(&self, name: String) -> Result<Option<UserRow>, StoreError> {
         self.run(move |c| {
             Ok(users::table
@@ -725,6 +767,7 @@ impl Store {
     /// Appends events at `expected_version + 1 ...`. Exactly one of several concurrent
     /// writers for one version wins; the others get `Conflict::StaleVersion`.
     pub async fn append(&self, a: Append) -> Result<(), StoreError> {
+        let pair_limit = self.rated_pair_limit;
         self.run(move |c| {
             c.transaction(|c| {
                 let new_version = a.expected_version + a.events.len() as i64;
@@ -781,7 +824,7 @@ impl Store {
                 stream::queue(c, &a.outbox, &a.stream)?;
                 automation::drop_plans(c, &a.game_id, &a.drop_plans_of)?;
                 if let Some(e) = &a.ending {
-                    standing::record_ending(c, e)?;
+                    standing::record_ending(c, e, pair_limit)?;
                 }
                 Ok(())
             })

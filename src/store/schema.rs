@@ -85,6 +85,7 @@ diesel::table! {
         rating_before -> Nullable<Float8>,
         rating_after -> Nullable<Float8>,
         deviation_after -> Nullable<Float8>,
+        unrated_reason -> Nullable<Text>,
     }
 }
 
@@ -173,6 +174,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    retired_usernames (name) {
+        name -> Text,
+        retired_at -> Int8,
+    }
+}
+
+diesel::table! {
     seek_players (seek_id, user_id) {
         seek_id -> Text,
         user_id -> Text,
@@ -248,6 +256,7 @@ diesel::table! {
         timed_out -> Int4,
         moves -> Int8,
         move_ms -> Int8,
+        uncounted -> Int4,
     }
 }
 
@@ -368,6 +377,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     notification_prefs,
     outbox,
     ratings,
+    retired_usernames,
     seek_players,
     seeks,
     settings,

@@ -1,5 +1,10 @@
 //! Standing: what a game's end writes (results, figures, ratings: in the transaction of
 //! its last event) and what profiles and the leaderboard read.
+//!
+//! A rated game's end locks its players' rating rows (every pool's, in user-id order)
+//! before it counts the rated games each pair of them played together within the day
+//! ([`crate::standing::pair_limit_reached`]) and rates: two games of one pair that end
+//! together, in any process, are judged one after the other.
 
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Double, Integer, Text};
@@ -7,7 +12,7 @@ use diesel::sql_types::{BigInt, Double, Integer, Text};
 use super::schema::{game_results, ratings, user_stats, users};
 use super::Outcome;
 use super::{DbConn, Page, Store, StoreError, TxError, UserRow};
-use crate::standing::{self, Pool, Rating};
+use crate::standing::{self, Pool, Rating, UnratedReason};
 
 /// A player's part in an ended game, as the decision service saw it.
 #[derive(Clone, Debug)]
@@ -19,6 +24,8 @@ pub struct PlayerEnd {
     /// Moves the player made and the time they took (ms).
     pub moves: i64,
     pub move_ms: i64,
+    /// Decisions of the player's own (`crate::standing::decisions`).
+    pub decisions: u32,
 }
 
 /// A game's end: written with its last event.
@@ -67,6 +74,8 @@ pub struct StatsRow {
     pub timed_out: i32,
     pub moves: i64,
     pub move_ms: i64,
+    /// Rated games that changed no rating.
+    pub uncounted: i32,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
@@ -84,6 +93,8 @@ pub struct ResultRow {
     pub rating_before: Option<f64>,
     pub rating_after: Option<f64>,
     pub deviation_after: Option<f64>,
+    /// A rated game that changed no rating: why ([`UnratedReason`]'s name).
+    pub unrated_reason: Option<String>,
 }
 
 /// A profile's rows: the user, their figures, ratings and latest public results.
@@ -108,45 +119,53 @@ pub struct BoardKey {
     pub user_id: String,
 }
 
-/// Writes a game's end: every player's result and figures, and with a rated game the
-/// new ratings (read and written under row locks, so that games ending together for one
-/// player each see the other's change).
-pub(super) fn record_ending(c: &mut DbConn, e: &Ending) -> Result<(), TxError> {
+/// Writes a game's end: every player's result and figures, and with a rated game that
+/// counts ([`crate::standing`]: every player made their decisions, no pair of players is
+/// past `pair_limit` rated games within the day) the new ratings, read and written under
+/// row locks, so that games ending together for one player each see the other's change.
+pub(super) fn record_ending(c: &mut DbConn, e: &Ending, pair_limit: i64) -> Result<(), TxError> {
     let mut before: Vec<Option<Rating>> = vec![None; e.players.len()];
     let mut after: Vec<Option<Rating>> = vec![None; e.players.len()];
     // every row of a player is written in one order (user id), so that two endings
     // sharing players cannot wait on each other
     let mut order: Vec<usize> = (0..e.players.len()).collect();
     order.sort_by(|a, b| e.players[*a].user_id.cmp(&e.players[*b].user_id));
+    let mut unrated = None;
     if let Some(pool) = e.pool {
-        let mut current = Vec::with_capacity(e.players.len());
-        let mut found: Vec<Option<Rating>> = vec![None; e.players.len()];
-        for &i in &order {
-            found[i] = lock_rating(c, &e.players[i].user_id, pool)?;
-        }
-        for (i, p) in e.players.iter().enumerate() {
-            current.push((found[i].unwrap_or_default(), p.rank));
-        }
-        let new = standing::rate(&current);
-        for &i in &order {
-            let (p, r) = (&e.players[i], new[i]);
-            diesel::sql_query(
-                "INSERT INTO ratings (user_id, pool, rating, deviation, volatility, games, \
-                 updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id, pool) \
-                 DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, \
-                 volatility = excluded.volatility, games = excluded.games, \
-                 updated_at = excluded.updated_at",
-            )
-            .bind::<Text, _>(&p.user_id)
-            .bind::<Text, _>(pool.as_str())
-            .bind::<Double, _>(r.rating)
-            .bind::<Double, _>(r.deviation)
-            .bind::<Double, _>(r.volatility)
-            .bind::<Integer, _>(r.games)
-            .bind::<BigInt, _>(e.ended_at)
-            .execute(c)?;
-            before[i] = Some(current[i].0);
-            after[i] = Some(r);
+        let decisions: Vec<u32> = e.players.iter().map(|p| p.decisions).collect();
+        if standing::too_short(&decisions) {
+            unrated = Some(UnratedReason::TooShort);
+        } else {
+            let mut current: Vec<Rating> = vec![Rating::default(); e.players.len()];
+            // every pool's row, whatever the game's pool: the pair limit counts a pair's
+            // games in both, so two of their games in different pools wait on each other
+            for &i in &order {
+                for p in Pool::ALL {
+                    let found = lock_rating(c, &e.players[i].user_id, p)?;
+                    if p == pool {
+                        current[i] = found.unwrap_or_default();
+                    }
+                }
+            }
+            let since = e.ended_at - standing::PAIR_WINDOW_MS;
+            let full = standing::pair_limit_reached(e.players.len(), pair_limit, |i, j| {
+                counted_together(c, &e.players[i].user_id, &e.players[j].user_id, since)
+            })?;
+            if full {
+                unrated = Some(UnratedReason::PairLimit);
+            } else {
+                let ranked: Vec<(Rating, u8)> = current
+                    .iter()
+                    .zip(&e.players)
+                    .map(|(r, p)| (*r, p.rank))
+                    .collect();
+                let new = standing::rate(&ranked);
+                for &i in &order {
+                    write_rating(c, &e.players[i].user_id, pool, &new[i], e.ended_at)?;
+                    before[i] = Some(current[i]);
+                    after[i] = Some(new[i]);
+                }
+            }
         }
     }
     for &i in &order {
@@ -165,6 +184,7 @@ pub(super) fn record_ending(c: &mut DbConn, e: &Ending) -> Result<(), TxError> {
                 rating_before: before[i].map(|r| r.rating),
                 rating_after: after[i].map(|r| r.rating),
                 deviation_after: after[i].map(|r| r.deviation),
+                unrated_reason: unrated.map(|r| r.as_str().to_string()),
             })
             .execute(c)?;
         let (finished, resigned, timed_out) = match p.outcome {
@@ -174,14 +194,15 @@ pub(super) fn record_ending(c: &mut DbConn, e: &Ending) -> Result<(), TxError> {
         };
         diesel::sql_query(
             "INSERT INTO user_stats (user_id, played, finished, won, resigned, timed_out, \
-             moves, move_ms) VALUES ($1, 1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id) \
-             DO UPDATE SET played = user_stats.played + 1, \
+             moves, move_ms, uncounted) VALUES ($1, 1, $2, $3, $4, $5, $6, $7, $8) \
+             ON CONFLICT (user_id) DO UPDATE SET played = user_stats.played + 1, \
              finished = user_stats.finished + excluded.finished, \
              won = user_stats.won + excluded.won, \
              resigned = user_stats.resigned + excluded.resigned, \
              timed_out = user_stats.timed_out + excluded.timed_out, \
              moves = user_stats.moves + excluded.moves, \
-             move_ms = user_stats.move_ms + excluded.move_ms",
+             move_ms = user_stats.move_ms + excluded.move_ms, \
+             uncounted = user_stats.uncounted + excluded.uncounted",
         )
         .bind::<Text, _>(&p.user_id)
         .bind::<Integer, _>(finished)
@@ -190,9 +211,60 @@ pub(super) fn record_ending(c: &mut DbConn, e: &Ending) -> Result<(), TxError> {
         .bind::<Integer, _>(timed_out)
         .bind::<BigInt, _>(p.moves)
         .bind::<BigInt, _>(p.move_ms)
+        .bind::<Integer, _>(i32::from(unrated.is_some()))
         .execute(c)?;
     }
     Ok(())
+}
+
+fn write_rating(
+    c: &mut DbConn,
+    user_id: &str,
+    pool: Pool,
+    r: &Rating,
+    at: i64,
+) -> Result<(), TxError> {
+    diesel::sql_query(
+        "INSERT INTO ratings (user_id, pool, rating, deviation, volatility, games, \
+         updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id, pool) \
+         DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, \
+         volatility = excluded.volatility, games = excluded.games, \
+         updated_at = excluded.updated_at",
+    )
+    .bind::<Text, _>(user_id)
+    .bind::<Text, _>(pool.as_str())
+    .bind::<Double, _>(r.rating)
+    .bind::<Double, _>(r.deviation)
+    .bind::<Double, _>(r.volatility)
+    .bind::<Integer, _>(r.games)
+    .bind::<BigInt, _>(at)
+    .execute(c)?;
+    Ok(())
+}
+
+#[derive(QueryableByName)]
+struct Count {
+    #[diesel(sql_type = BigInt)]
+    n: i64,
+}
+
+/// The rated games of two players together that counted (changed ratings), in any pool,
+/// ended after `since`. Read under the players' rating locks, so that it sees every
+/// ending of theirs committed before.
+fn counted_together(c: &mut DbConn, a: &str, b: &str, since: i64) -> Result<i64, TxError> {
+    // a's results of the day (an index range on `game_results_recent`), each checked for
+    // b's row by the primary key
+    let row: Count = diesel::sql_query(
+        "SELECT COUNT(*) AS n FROM game_results a \
+         JOIN game_results b ON b.game_id = a.game_id AND b.user_id = $2 \
+         WHERE a.user_id = $1 AND a.ended_at > $3 \
+         AND a.pool IS NOT NULL AND a.unrated_reason IS NULL",
+    )
+    .bind::<Text, _>(a)
+    .bind::<Text, _>(b)
+    .bind::<BigInt, _>(since)
+    .get_result(c)?;
+    Ok(row.n)
 }
 
 /// A player's rating in a pool, with the row locked for the transaction (a row is made

@@ -159,3 +159,28 @@ column_enum! {
         Plan => "plan",
     }
 }
+
+impl DecidedBy {
+    /// Whether a decision the server took this way is still its player's own (the
+    /// ratings count a player's own decisions, docs/players.md): one their standing
+    /// orders or conditional turns took, which they set up; not one that had a single
+    /// legal option.
+    pub fn players_own(self) -> bool {
+        match self {
+            DecidedBy::StandingOrder | DecidedBy::Plan => true,
+            DecidedBy::System => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_and_plans_are_the_players_own_decisions_a_forced_one_is_not() {
+        assert!(DecidedBy::StandingOrder.players_own());
+        assert!(DecidedBy::Plan.players_own());
+        assert!(!DecidedBy::System.players_own());
+    }
+}

@@ -61,10 +61,33 @@ const GRANT: GrantColumns = (
 
 impl Store {
     /// Stores a new token (a session at login, a personal access token when created);
-    /// the user's expired tokens are deleted in the same transaction.
-    pub async fn create_access_token(&self, row: TokenRow, now: i64) -> Result<(), StoreError> {
+    /// the user's expired tokens are deleted in the same transaction. A token made by a
+    /// login session (`made_by`) is stored only while that session still exists: the
+    /// user's row is written first, as a password change does, so that a token created
+    /// while the password changes is either revoked by the change or refused
+    /// (`StoreError::UnknownUser`, as for a token whose user is gone).
+    pub async fn create_access_token(
+        &self,
+        row: TokenRow,
+        now: i64,
+        made_by: Option<String>,
+    ) -> Result<(), StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
+                if let Some(sid) = &made_by {
+                    diesel::update(users::table.find(&row.user_id))
+                        .set(users::id.eq(&row.user_id))
+                        .execute(c)?;
+                    let live: Option<String> = access_tokens::table
+                        .filter(access_tokens::id.eq(sid))
+                        .filter(access_tokens::user_id.eq(&row.user_id))
+                        .select(access_tokens::id)
+                        .first(c)
+                        .optional()?;
+                    if live.is_none() {
+                        return Err(super::TxError::Store(StoreError::UnknownUser));
+                    }
+                }
                 diesel::delete(
                     access_tokens::table
                         .filter(access_tokens::user_id.eq(&row.user_id))
@@ -74,9 +97,10 @@ impl Store {
                 diesel::insert_into(access_tokens::table)
                     .values(&row)
                     .execute(c)
+                    .map_err(|e| super::TxError::Store(super::user_reference(e)))?;
+                Ok(())
             })
-            .map_err(super::user_reference)?;
-            Ok(())
+            .map_err(StoreError::from)
         })
         .await
     }

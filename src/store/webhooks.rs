@@ -15,7 +15,7 @@ use super::conn::DbConn;
 use super::schema::{
     notification_prefs, outbox, users, webhook_attempts, webhook_deliveries, webhook_endpoints,
 };
-use super::{DeliveryStatus, OutboxRow, OutboxStatus, Store, StoreError};
+use super::{Conflict, DeliveryStatus, OutboxRow, OutboxStatus, Store, StoreError, TxError};
 
 /// The endpoint id of the server-wide email relay.
 pub const RELAY: &str = "relay";
@@ -101,8 +101,9 @@ pub enum Next {
     Retry(i64),
     /// Give up (too old, or the relay answered 410).
     Failed,
-    /// The endpoint answered 410 Gone: disable it.
-    DisableEndpoint,
+    /// Give up and disable the endpoint, for this reason (it answered 410 Gone, or its
+    /// URL's address is not allowed).
+    DisableEndpoint(String),
 }
 
 /// Event types with their email switch (absent: on).
@@ -359,8 +360,12 @@ impl Store {
 
     /// Records attempts (one transaction for a round of the worker) and what follows
     /// from each. A delivery whose claim was taken over by another worker (expired
-    /// lease) keeps that worker's state.
-    pub async fn record_attempts(&self, outcomes: Vec<Recorded>) -> Result<(), StoreError> {
+    /// lease) keeps that worker's state. A delivery deleted meanwhile (with its account
+    /// or endpoint) gets no attempt: there is nothing left to record it against.
+    pub async fn record_attempts(&self, mut outcomes: Vec<Recorded>) -> Result<(), StoreError> {
+        // deliveries are locked in the order of their ids, as an account's deletion
+        // locks them, so that the two never wait for each other in a circle
+        outcomes.sort_by(|a, b| a.attempt.delivery_id.cmp(&b.attempt.delivery_id));
         self.run(move |c| {
             c.transaction(|c| {
                 for o in outcomes {
@@ -394,13 +399,33 @@ impl Store {
 
     // ----- endpoints ----------------------------------------------------------------
 
-    pub async fn create_endpoint(&self, row: EndpointRow) -> Result<(), StoreError> {
+    /// Stores a new endpoint, unless its user has `max` already (counted under the
+    /// user's row lock, so that endpoints created together cannot pass the limit).
+    pub async fn create_endpoint(&self, row: EndpointRow, max: i64) -> Result<(), StoreError> {
         self.run(move |c| {
-            diesel::insert_into(webhook_endpoints::table)
-                .values(&row)
-                .execute(c)
-                .map_err(super::user_reference)?;
-            Ok(())
+            c.transaction(|c| {
+                // a write first: SQLite queues concurrent creations, Postgres locks the user
+                let n = diesel::update(users::table.find(&row.user_id))
+                    .set(users::id.eq(&row.user_id))
+                    .execute(c)?;
+                if n == 0 {
+                    return Err(TxError::Store(StoreError::UnknownUser));
+                }
+                let have: i64 = webhook_endpoints::table
+                    .filter(webhook_endpoints::user_id.eq(&row.user_id))
+                    .count()
+                    .get_result(c)?;
+                if have >= max {
+                    return Err(TxError::Store(StoreError::Conflict(
+                        Conflict::EndpointLimitReached,
+                    )));
+                }
+                diesel::insert_into(webhook_endpoints::table)
+                    .values(&row)
+                    .execute(c)?;
+                Ok(())
+            })
+            .map_err(StoreError::from)
         })
         .await
     }
@@ -446,6 +471,17 @@ impl Store {
                 .execute(c)?;
                 if n == 0 {
                     return Ok(false);
+                }
+                // Postgres: lock the deliveries first (in the order the worker records
+                // attempts), so that an attempt being recorded commits before they are
+                // read below, or finds them gone
+                if let DbConn::Pg(pg) = c {
+                    webhook_deliveries::table
+                        .filter(webhook_deliveries::endpoint_id.eq(&id))
+                        .order(webhook_deliveries::id)
+                        .select(webhook_deliveries::id)
+                        .for_update()
+                        .load::<String>(pg)?;
                 }
                 let ds = webhook_deliveries::table
                     .filter(webhook_deliveries::endpoint_id.eq(&id))
@@ -745,19 +781,18 @@ fn record_one(c: &mut DbConn, o: Recorded) -> Result<(), DieselError> {
     } = o;
     let did = attempt.delivery_id.clone();
     let status = attempt.http_status;
-    diesel::insert_into(webhook_attempts::table)
-        .values(&attempt)
-        .execute(c)?;
     let mine = webhook_deliveries::table
         .filter(webhook_deliveries::id.eq(&did))
         .filter(webhook_deliveries::claim_token.eq(Some(token)));
     let (st, next_at, delivered) = match next {
         Next::Delivered => (DeliveryStatus::Delivered, now, Some(now)),
         Next::Retry(at) => (DeliveryStatus::Pending, at, None),
-        Next::Failed => (DeliveryStatus::Failed, now, None),
-        Next::DisableEndpoint => (DeliveryStatus::Failed, now, None),
+        Next::Failed | Next::DisableEndpoint(_) => (DeliveryStatus::Failed, now, None),
     };
-    diesel::update(mine)
+    // The delivery row first: the update locks it (SQLite: takes the write lock), so an
+    // account's or endpoint's deletion either went before (the row is gone) or waits
+    // for this transaction and deletes the attempt with the delivery.
+    let n = diesel::update(mine)
         .set((
             webhook_deliveries::status.eq(st.as_str()),
             webhook_deliveries::next_attempt_at.eq(next_at),
@@ -768,11 +803,28 @@ fn record_one(c: &mut DbConn, o: Recorded) -> Result<(), DieselError> {
             webhook_deliveries::claimed_until.eq(None::<i64>),
         ))
         .execute(c)?;
-    if matches!(next, Next::DisableEndpoint) && endpoint_id != RELAY {
+    if n == 0 {
+        // not ours any more: another worker took the claim over, or the delivery is gone
+        let find = webhook_deliveries::table
+            .find(&did)
+            .select(webhook_deliveries::id);
+        let still: Option<String> = match c {
+            DbConn::Pg(pg) => find.for_key_share().first(pg).optional()?,
+            DbConn::Sqlite(sq) => find.first(sq).optional()?,
+        };
+        if still.is_none() {
+            tracing::debug!(delivery = %did, "delivery deleted while it was sent: no attempt recorded");
+            return Ok(());
+        }
+    }
+    diesel::insert_into(webhook_attempts::table)
+        .values(&attempt)
+        .execute(c)?;
+    if let (Next::DisableEndpoint(why), false) = (&next, endpoint_id == RELAY) {
         diesel::update(webhook_endpoints::table.find(&endpoint_id))
             .set((
                 webhook_endpoints::enabled.eq(0),
-                webhook_endpoints::disabled_reason.eq(Some("the endpoint answered 410 Gone")),
+                webhook_endpoints::disabled_reason.eq(Some(why)),
             ))
             .execute(c)?;
         diesel::update(

@@ -42,11 +42,25 @@ pub struct Receiver {
     pub port: u16,
     pub got: Arc<Mutex<Vec<Received>>>,
     pub status: Arc<AtomicU16>,
+    /// While set, a request is recorded but its answer waits.
+    pub hold: Arc<AtomicBool>,
+    /// The `Location` of a `3xx` answer.
+    pub location: Arc<Mutex<String>>,
     stop: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
-fn handle(mut s: TcpStream, got: &Mutex<Vec<Received>>, status: &AtomicU16) -> std::io::Result<()> {
+/// What the receiver's threads share: what they got and how they answer.
+#[derive(Clone, Default)]
+struct Shared {
+    got: Arc<Mutex<Vec<Received>>>,
+    status: Arc<AtomicU16>,
+    hold: Arc<AtomicBool>,
+    location: Arc<Mutex<String>>,
+}
+
+fn handle(mut s: TcpStream, sh: &Shared) -> std::io::Result<()> {
+    let (got, status) = (&sh.got, &sh.status);
     s.set_read_timeout(Some(Duration::from_secs(5)))?;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 8192];
@@ -90,10 +104,13 @@ fn handle(mut s: TcpStream, got: &Mutex<Vec<Received>>, status: &AtomicU16) -> s
         answered: answer,
         at: Instant::now(),
     });
-    let extra = if answer == 429 {
-        "Retry-After: 1\r\n"
-    } else {
-        ""
+    while sh.hold.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let extra = match answer {
+        429 => "Retry-After: 1\r\n".to_string(),
+        300..=399 => format!("Location: {}\r\n", sh.location.lock().unwrap()),
+        _ => String::new(),
     };
     write!(
         s,
@@ -104,23 +121,25 @@ fn handle(mut s: TcpStream, got: &Mutex<Vec<Received>>, status: &AtomicU16) -> s
 
 impl Receiver {
     pub fn start() -> Receiver {
-        Receiver::on(0, Arc::default(), Arc::new(AtomicU16::new(200)))
+        let sh = Shared::default();
+        sh.status.store(200, Ordering::SeqCst);
+        Receiver::on(0, sh)
     }
 
-    fn on(port: u16, got: Arc<Mutex<Vec<Received>>>, status: Arc<AtomicU16>) -> Receiver {
+    fn on(port: u16, sh: Shared) -> Receiver {
         let l = TcpListener::bind(("127.0.0.1", port)).expect("receiver binds");
         let port = l.local_addr().unwrap().port();
         l.set_nonblocking(true).unwrap();
         let stop = Arc::new(AtomicBool::new(false));
-        let (g, st, sp) = (got.clone(), status.clone(), stop.clone());
+        let (sh2, sp) = (sh.clone(), stop.clone());
         let thread = std::thread::spawn(move || {
             while !sp.load(Ordering::SeqCst) {
                 match l.accept() {
                     Ok((s, _)) => {
-                        let (g, st) = (g.clone(), st.clone());
+                        let sh = sh2.clone();
                         std::thread::spawn(move || {
                             let _ = s.set_nonblocking(false);
-                            let _ = handle(s, &g, &st);
+                            let _ = handle(s, &sh);
                         });
                     }
                     Err(_) => std::thread::sleep(Duration::from_millis(2)),
@@ -129,8 +148,10 @@ impl Receiver {
         });
         Receiver {
             port,
-            got,
-            status,
+            got: sh.got,
+            status: sh.status,
+            hold: sh.hold,
+            location: sh.location,
             stop,
             thread: Some(thread),
         }
@@ -149,9 +170,15 @@ impl Receiver {
     }
 
     pub fn restart(self) -> Receiver {
-        let (port, got, status) = (self.port, self.got.clone(), self.status.clone());
+        let sh = Shared {
+            got: self.got.clone(),
+            status: self.status.clone(),
+            hold: self.hold.clone(),
+            location: self.location.clone(),
+        };
+        let port = self.port;
         drop(self);
-        Receiver::on(port, got, status)
+        Receiver::on(port, sh)
     }
 
     /// How many game messages arrived (see [`Receiver::all`]).
@@ -217,13 +244,13 @@ pub fn wait_for(app: &TestApp, step_ms: i64, what: &str, mut done: impl FnMut() 
     }
 }
 
-fn fast(c: &mut Config) {
+pub fn fast(c: &mut Config) {
     c.notify_poll_ms = 10;
     c.notify_backoff_base_ms = 1000;
     c.webhook_timeout_ms = 2000;
 }
 
-fn with_relay(kind: Db, rx: &Receiver) -> TestApp {
+pub fn with_relay(kind: Db, rx: &Receiver) -> TestApp {
     let url = rx.url();
     TestApp::with(kind, |c| {
         fast(c);
@@ -243,7 +270,7 @@ fn of_type(rs: &[Received], t: &str) -> Vec<Received> {
     rs.iter().filter(|r| r.json["type"] == t).cloned().collect()
 }
 
-fn block<T>(f: impl std::future::Future<Output = T>) -> T {
+pub fn block<T>(f: impl std::future::Future<Output = T>) -> T {
     actix_web::rt::System::new().block_on(f)
 }
 
@@ -381,7 +408,7 @@ fn relay_turns_postgres() {
     relay_turns(Db::Postgres)
 }
 
-fn endpoint(c: &Client, url: &str, types: Value) -> Value {
+pub fn endpoint(c: &Client, url: &str, types: Value) -> Value {
     let r = c.post(
         "/v1/users/me/webhooks",
         json!({"url": url, "event_types": types}),
@@ -390,7 +417,7 @@ fn endpoint(c: &Client, url: &str, types: Value) -> Value {
     r.json.clone()
 }
 
-fn attempts_of(app: &TestApp, endpoint_id: &str) -> Vec<tilepost::store::DeliveryInfo> {
+pub fn attempts_of(app: &TestApp, endpoint_id: &str) -> Vec<tilepost::store::DeliveryInfo> {
     block(
         app.server
             .state
@@ -712,6 +739,17 @@ fn private_addresses_refused(app: &TestApp) {
         "http://10.0.0.1/x",
         "http://169.254.169.254/latest/meta-data",
         "http://[::1]/x",
+        // IPv6 forms of internal IPv4 addresses, and special-purpose IPv6 ranges
+        "http://[::127.0.0.1]/",
+        "http://[::ffff:127.0.0.1]/x",
+        "http://[::ffff:0:10.0.0.1]/x",
+        "http://[64:ff9b::169.254.169.254]/x",
+        "http://[2002:a9fe:a9fe::1]/x",
+        "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x",
+        "http://[2001:db8::1]/x",
+        "http://[fec0::1]/x",
+        "http://[100::1]/x",
+        "http://2130706433/x",
     ] {
         let r = ann.post(
             "/v1/users/me/webhooks",

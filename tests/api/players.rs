@@ -14,29 +14,29 @@ use crate::common::*;
 const DAY: i64 = 86_400_000;
 
 /// A server whose tokens outlive the days its clock is moved on.
-fn long_tokens(kind: Db) -> TestApp {
+pub(crate) fn long_tokens(kind: Db) -> TestApp {
     TestApp::with(kind, |c| c.token_ttl_secs = 400 * 86_400)
 }
 
-fn game(c: &Client, body: Value) -> String {
+pub(crate) fn game(c: &Client, body: Value) -> String {
     let r = c.post("/v1/games", body);
     assert_eq!(r.status, 201, "{}", r.text);
     r.json["id"].as_str().expect("id").to_string()
 }
 
-fn join(c: &Client, id: &str) {
+pub(crate) fn join(c: &Client, id: &str) {
     c.post(&format!("/v1/games/{id}/join"), json!({})).ok();
 }
 
-fn resign(c: &Client, id: &str) {
+pub(crate) fn resign(c: &Client, id: &str) {
     c.post(&format!("/v1/games/{id}/resign"), json!({})).ok();
 }
 
-fn profile(c: &Client, name: &str) -> Value {
+pub(crate) fn profile(c: &Client, name: &str) -> Value {
     c.get(&format!("/v1/users/{name}")).ok().clone()
 }
 
-fn rating_of(p: &Value, pool: &str) -> Option<Value> {
+pub(crate) fn rating_of(p: &Value, pool: &str) -> Option<Value> {
     p["ratings"]
         .as_array()
         .and_then(|r| r.iter().find(|x| x["pool"] == pool).cloned())
@@ -68,9 +68,10 @@ fn ratings_and_profiles(kind: Db) {
     assert_eq!(v1["rated"], true);
     let (ann1, ben1) = (rank_of(&v1, "ann") as u8, rank_of(&v1, "ben") as u8);
     app.clock.advance_ms(60_000);
-    // 2. rated, cat resigns at once: ann wins
+    // 2. rated, cat resigns after the two decisions each that make it count: ann wins
     let g2 = game(&ann, json!({"seats": 2, "rated": true}));
     join(&cat, &g2);
+    decide_each(&[&ann, &cat], &g2, 2);
     resign(&cat, &g2);
     app.clock.advance_ms(60_000);
     // 3. casual with a clock, cat times out: ben wins
@@ -135,8 +136,9 @@ fn ratings_and_profiles(kind: Db) {
     assert_eq!(pc["games_timed_out"], 1);
     assert_eq!(pc["finish_rate"], 0.0);
     assert_eq!(pc["timeout_rate"], 0.5);
-    // cat never moved: resigning and timing out are not moves
-    assert!(pc["average_move_seconds"].is_null());
+    // cat's moves (in g2) took no time on the test clock; resigning, and timing out a
+    // day after the last move, are not moves
+    assert_eq!(pc["average_move_seconds"], 0.0);
     // recent games, newest first
     let recent: Vec<&str> = pc["recent_games"]
         .as_array()
@@ -575,16 +577,20 @@ fn bot_accounts_join_rated_games_where_allowed(kind: Db) {
 /// and figures change once per game.
 #[test]
 fn two_servers_rate_a_rated_game_once() {
-    let app = TestApp::new(Db::Postgres);
-    let other = tilepost::startup::spawn(test_config(&app.db.url), app.clock.clone())
-        .expect("second server");
+    const GAMES: usize = 6;
+    // as many rated games of the pair per day as are played here
+    let many = |c: &mut tilepost::config::Config| c.rated_games_per_pair_per_day = GAMES as i64;
+    let app = TestApp::with(Db::Postgres, many);
+    let mut config = test_config(&app.db.url);
+    many(&mut config);
+    let other = tilepost::startup::spawn(config, app.clock.clone()).expect("second server");
     let ann = app.user("ann");
     let ben = app.user("ben");
     let ann_b = ann.on(&other.url());
-    const GAMES: usize = 6;
     for _ in 0..GAMES {
         let id = game(&ann, json!({"seats": 2, "rated": true}));
         join(&ben, &id);
+        decide_each(&[&ann, &ben], &id, 2);
         let path = format!("/v1/games/{id}/resign");
         let (a, b) = std::thread::scope(|s| {
             let a = s.spawn(|| ann_b.post(&path, json!({})).status);

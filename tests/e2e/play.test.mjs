@@ -495,8 +495,20 @@ step("a game with every expansion, played by clicking", async () => {
   if (SCREENSHOT_EXPANSIONS) await ann.screenshot({ path: SCREENSHOT_EXPANSIONS, fullPage: true });
 });
 
-/** The game both seek players end on. */
+/** The game both seek players end on, and the rematch ben creates of it. */
 let seekGameUrl;
+let rematchUrl;
+
+/** The player of `page` resigns `game` from another client (the page does not know). */
+async function resignElsewhere(page, game) {
+  await page.evaluate(async (game) => {
+    const r = await fetch(`/v1/games/${game}/resign`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${localStorage.getItem("tilepost.token")}` },
+    });
+    if (!r.ok) throw new Error(`resign refused: ${r.status}`);
+  }, game);
+}
 
 step("a seek posted in the lobby by one player, joined by another, becomes a game", async () => {
   await ann.getByRole("link", { name: "Lobby", exact: true }).click();
@@ -530,20 +542,18 @@ step("a seek posted in the lobby by one player, joined by another, becomes a gam
 
 step("once the game is over, its players get a rematch", async () => {
   const id = seekGameUrl.split("/").pop();
+  // a turn each (a tile, then a figure or none: two decisions of their own), so that the
+  // rated game counts for the ratings
+  for (let n = 0; n < 2; n++) await clickTurn(await mover(), n);
   // ann resigns from another client: one player is left, so the game is over
-  await ann.evaluate(async (game) => {
-    const r = await fetch(`/v1/games/${game}/resign`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${localStorage.getItem("tilepost.token")}` },
-    });
-    if (!r.ok) throw new Error(`resign refused: ${r.status}`);
-  }, id);
+  await resignElsewhere(ann, id);
   await ben.reload();
   await ben.getByRole("heading", { name: "The game is over" }).waitFor();
   await ben.getByRole("button", { name: "Rematch" }).click();
   await status(ben, "Rematch created");
   await ben.waitForURL((url) => url.pathname.startsWith("/play/games/") && url.pathname !== seekGameUrl);
   await ben.getByRole("heading", { name: "Waiting for players" }).waitFor();
+  rematchUrl = new URL(ben.url()).pathname;
   // the other player is invited to it
   await ann.goto(new URL(ben.url()).pathname);
   await ann.getByRole("button", { name: "Accept the invitation" }).click();
@@ -556,16 +566,30 @@ step("a player's name leads to their profile, and the profile to the leaderboard
   await ben.locator("table.scores").getByRole("link", { name: ANN, exact: true }).click();
   await ben.waitForURL(`**/play/users/${ANN}`);
   await ben.getByRole("heading", { name: `${ANN}'s profile` }).waitFor();
-  // the rated game ann resigned: in the record, the ratings and the recent games
+  // ben resigns the rematch at once: a rated game too short to count
+  const rematch = rematchUrl.split("/").pop();
+  await resignElsewhere(ben, rematch);
+  await ben.reload();
+  await ben.getByRole("heading", { name: `${ANN}'s profile` }).waitFor();
+  // the rated game ann resigned: in the record, the ratings and the recent games; the
+  // rematch in the record and the recent games, as a rated game that did not count
   const record = await ben.locator("dl.facts").evaluate((dl) =>
     Object.fromEntries([...dl.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent])),
   );
-  assert.equal(record["Games played"], "1");
+  assert.equal(record["Games played"], "2");
   assert.equal(record["Resigned"], "1");
-  assert.equal(record["Finish rate"], "0%");
-  const base = ben.getByRole("region", { name: "Ratings" }).getByRole("row").filter({ hasText: "Base game" });
+  assert.equal(record["Finish rate"], "50%");
+  assert.equal(record["Rated games that did not count"], "1");
+  const ratings = ben.getByRole("region", { name: "Ratings" });
+  const base = ratings.getByRole("row").filter({ hasText: "Base game" });
   await base.filter({ hasText: "(provisional)" }).waitFor();
-  const recent = ben.getByRole("region", { name: "Recent games" }).getByRole("listitem").first();
+  assert.equal(await base.getByRole("cell").last().textContent(), "1", "one rated game counted");
+  await ratings.getByText(/A rated game counts only when every player made at least two decisions/).waitFor();
+  const games = ben.getByRole("region", { name: "Recent games" }).getByRole("listitem");
+  const uncounted = games.first();
+  await uncounted.getByText(/Base game: rated, but it did not count \(too short: a player made fewer than two decisions\)/).waitFor();
+  assert.equal(await uncounted.getByRole("link", { name: `Game ${rematch.slice(0, 8)}` }).count(), 1);
+  const recent = games.nth(1);
   await recent.filter({ hasText: "resigned" }).waitFor();
   await recent.getByText(/Base game: rating \d+ → \d+ \(−\d+\)/).waitFor();
   const id = seekGameUrl.split("/").pop();

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+pub use crate::standing::UnratedReason;
 pub use crate::store::SeekStatus;
 
 /// A player's rating in a pool (Glicko-2; docs/players.md).
@@ -17,7 +18,7 @@ pub struct RatingView {
     /// True while the deviation is above 110: the rating is still settling, and it is not
     /// on the leaderboard.
     pub provisional: bool,
-    /// Rated games played in the pool.
+    /// Rated games played in the pool that changed the rating.
     pub games: i32,
 }
 
@@ -33,15 +34,22 @@ pub struct ResultView {
     pub score: i32,
     /// `completed` (played to the end), `resigned` or `timed_out`.
     pub outcome: String,
+    /// The game was created rated.
     pub rated: bool,
     /// A rated game's pool.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pool: Option<String>,
-    /// A rated game: the player's rating before and after it (rounded).
+    /// A rated game that changed ratings: the player's rating before and after it
+    /// (rounded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating_before: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating_after: Option<i32>,
+    /// A rated game that changed no rating, and why: `too_short` (a player made fewer
+    /// than two decisions of their own) or `pair_limit` (two of its players had already
+    /// played their day's count of rated games together that change ratings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrated_reason: Option<UnratedReason>,
 }
 
 /// A player's public page.
@@ -62,6 +70,9 @@ pub struct ProfileView {
     pub games_won: i32,
     pub games_resigned: i32,
     pub games_timed_out: i32,
+    /// Rated games that changed no rating (too short, or past the daily limit of a pair
+    /// of players); each is in the rating history with its `unrated_reason`.
+    pub games_uncounted: i32,
     /// Finished over played (the reliability figure seeks filter on); absent before the
     /// first game ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -79,7 +90,8 @@ pub struct ProfileView {
     pub recent_games: Vec<ResultView>,
 }
 
-/// A page of a player's rated results in a pool, newest first.
+/// A page of a player's rated results in a pool, newest first (the games that changed
+/// no rating too, with their `unrated_reason`).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct RatingHistory {
     pub pool: String,

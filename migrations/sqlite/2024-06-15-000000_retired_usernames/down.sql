@@ -1,0 +1,1 @@
+DROP TABLE retired_usernames;
