@@ -320,7 +320,13 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            tracing::info!(bind = %c.bind, database = state.store.backend(), "listening");
+            tracing::info!(
+                bind = %c.bind,
+                database = state.store.backend(),
+                client = %format!("http://{}/play", c.bind),
+                docs = %format!("http://{}/docs/", c.bind),
+                "listening: the web client is at /play, the API documentation at /docs/"
+            );
             let result = actix_web::rt::System::new().block_on(async move {
                 tilepost::startup::start_worker(&state);
                 tilepost::startup::server(state, listener, c.workers)?.await

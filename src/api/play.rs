@@ -12,6 +12,8 @@
 //! The client's texts are in one catalog per locale (`/play/locales/<locale>.json`),
 //! fetched by the page (see `web/i18n.js`).
 //!
+//! `/` redirects to the client and `/docs` to Swagger UI (`/docs/`).
+//!
 //! These pages are not part of the API: they are mounted outside the OpenAPI document.
 
 use std::sync::OnceLock;
@@ -134,6 +136,13 @@ fn not_found() -> HttpResponse {
         .body("not found")
 }
 
+/// `302 Found` to another page of this server.
+async fn redirect(to: &'static str) -> HttpResponse {
+    HttpResponse::Found()
+        .insert_header((header::LOCATION, to))
+        .finish()
+}
+
 async fn serve(req: HttpRequest) -> HttpResponse {
     let path = req.path();
     let tail = path.strip_prefix(PREFIX).unwrap_or_default();
@@ -179,6 +188,15 @@ async fn method_not_allowed(req: HttpRequest) -> Result<HttpResponse, super::err
 
 /// The routes of the client, for `App::configure`.
 pub fn routes(cfg: &mut web::ServiceConfig) {
+    // the site's root leads to the client, `/docs` to Swagger UI under `/docs/`
+    for (path, to) in [("/", PREFIX), ("/docs", "/docs/")] {
+        cfg.service(
+            web::resource(path)
+                .route(web::get().to(move || redirect(to)))
+                .route(web::head().to(move || redirect(to)))
+                .default_service(web::to(method_not_allowed)),
+        );
+    }
     for path in [PREFIX, "/play/{tail:.*}"] {
         cfg.service(
             web::resource(path)

@@ -107,7 +107,19 @@ fn served_document_and_docs(app: &TestApp) {
     let ui = c.get("/docs/");
     assert_eq!(ui.status, 200);
     assert!(ui.text.to_ascii_lowercase().contains("swagger"));
-    assert_eq!(c.get("/healthz").json["status"], "ok");
+    // liveness says nothing of the database
+    assert_eq!(c.get("/healthz").json, serde_json::json!({"status": "ok"}));
+    // the site's root leads to the web client, `/docs` to Swagger UI
+    let root = c.get("/");
+    assert_eq!(root.status, 200);
+    assert!(root.text.contains("<html"), "{}", root.text);
+    assert_eq!(
+        root.header("content-security-policy"),
+        Some(tilepost::api::play::CSP)
+    );
+    let docs = c.get("/docs");
+    assert_eq!(docs.status, 200);
+    assert!(docs.text.to_ascii_lowercase().contains("swagger"));
     let ready = c.get("/readyz");
     assert_eq!(ready.json["status"], "ok");
     assert_eq!(
