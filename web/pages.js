@@ -925,6 +925,7 @@ export async function settingsPage(ctx) {
           : t("vacation.until-move"),
       ),
     );
+    if (v.days_reserved) vac.append(el("p", {}, t("vacation.reserved", { days: v.days_reserved })));
     const end = el("button", { type: "button" }, t("vacation.end"));
     end.addEventListener("click", async () => {
       end.disabled = true;

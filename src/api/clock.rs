@@ -64,14 +64,14 @@ fn year_start(now: i64) -> i64 {
         .unwrap_or(0)
 }
 
+/// The days a vacation takes from the bank: every started day up to its end.
+fn days_of(v: &VacationRow) -> i64 {
+    let ms = (v.end() - v.started_at).max(0);
+    (ms + DAY_MS - 1) / DAY_MS
+}
+
 fn days_used(vacations: &[VacationRow]) -> i64 {
-    vacations
-        .iter()
-        .map(|v| {
-            let ms = (v.end() - v.started_at).max(0);
-            (ms + DAY_MS - 1) / DAY_MS
-        })
-        .sum()
+    vacations.iter().map(days_of).sum()
 }
 
 /// The caller's waiting games and vacation bank, for `GET /v1/users/me`.
@@ -95,6 +95,7 @@ pub async fn account_extras(
         VacationStatus {
             days_per_year: per_year,
             days_left: (per_year - days_used(&year)).max(0),
+            days_reserved: on.map_or(0, days_of),
             until: on.map(|v| rfc3339(v.end())),
             until_move: on.is_some_and(|v| v.until_move != 0),
         },
@@ -106,6 +107,12 @@ pub async fn account_extras(
 /// The vacation lasts until `until`, or without it until the caller's next move (at
 /// most what is left of the bank). Each user has `TILEPOST_VACATION_DAYS` vacation days
 /// per calendar year; every started day counts.
+///
+/// A vacation takes its days from the bank when it starts, up to its latest end: one
+/// without `until` takes every day left this year (`days_left: 0`, `days_reserved`: the
+/// days it holds). When it ends earlier (the caller's next move, or `DELETE
+/// /v1/users/me/vacation`), only the days it lasted count and the others go back to
+/// `days_left`.
 #[utoipa::path(
     operation_id = "start_vacation",
     tag = "users",

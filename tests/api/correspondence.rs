@@ -258,10 +258,14 @@ fn vacation_pauses_and_resumes_deadlines(kind: Db) {
         .problem(409, "not-enough-vacation");
     late.post("/v1/users/me/vacation", json!({"until": "tomorrow"}))
         .problem(400, "validation-failed");
+    assert_eq!(me.json["vacation"]["days_reserved"], 0);
     let v = late.post("/v1/users/me/vacation", json!({}));
     assert_eq!(v.status, 200, "{}", v.text);
     assert!(v.json["until"].is_string());
     assert_eq!(v.json["until_move"], true);
+    // until the next move: the whole bank is held, and says so
+    assert_eq!(v.json["days_left"], 0);
+    assert_eq!(v.json["days_reserved"], 14);
     late.post("/v1/users/me/vacation", json!({}))
         .problem(409, "already-on-vacation");
     let view = other.get(&format!("/v1/games/{id}"));
@@ -277,6 +281,7 @@ fn vacation_pauses_and_resumes_deadlines(kind: Db) {
     assert_eq!(r.status, 200, "{}", r.text);
     // 3 days used of the bank
     assert_eq!(r.json["days_left"], 11);
+    assert_eq!(r.json["days_reserved"], 0);
     let view = other.get(&format!("/v1/games/{id}"));
     assert_eq!(view.json["clock"]["paused"], false);
     assert!(view.json["on_vacation"].as_array().unwrap().is_empty());

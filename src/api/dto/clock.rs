@@ -26,12 +26,20 @@ pub struct VacationView {
 }
 
 /// The caller's vacation bank and current vacation.
+///
+/// A vacation takes from the bank, when it starts, every day up to its latest end (every
+/// started day counts); one without `until` (until the next move) takes every day left.
+/// When it ends earlier (the next move, or `DELETE /v1/users/me/vacation`), the days it
+/// did not use go back to `days_left`.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct VacationStatus {
     /// Vacation days per calendar year.
     pub days_per_year: i64,
-    /// Days left this year.
+    /// Days left this year, not counting the days the current vacation holds.
     pub days_left: i64,
+    /// Days the current vacation holds until its latest end (`0` when not on vacation):
+    /// the ones it does not use go back to `days_left` when it ends earlier.
+    pub days_reserved: i64,
     /// The current vacation's latest end, when on vacation.
     pub until: Option<String>,
     /// The current vacation ends with the next move.
