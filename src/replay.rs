@@ -5,7 +5,8 @@
 //! whose `events` are the stored events), or a bare JSON array of stored events, each
 //! `{"type", "version", "payload"}` (the payload as an object or as a JSON string; `seq`
 //! and `at` may come along), in log order. A game's events feed is not such a log (it
-//! hides the seed), and neither is the export of a running game.
+//! hides the seed), and neither is the export of a running game: that one is refused with a
+//! message saying so.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -29,13 +30,27 @@ struct StoredEvent {
 #[serde(untagged)]
 enum LogFile {
     Log(Vec<StoredEvent>),
-    Export { events: Vec<StoredEvent> },
+    Export {
+        events: Vec<StoredEvent>,
+        /// `false` in the export of a game still running (its seed left out).
+        #[serde(default)]
+        complete: Option<bool>,
+    },
 }
+
+/// Why a log whose seed was left out cannot be replayed.
+const NO_SEED: &str = "the game is not over: its export leaves out the seed (hidden \
+information while the game runs), so it cannot be replayed; export it again once the game \
+has ended";
 
 /// Replays the log in `text` and renders the final state.
 pub fn replay_text(text: &str) -> Result<Value, String> {
     let rows = match serde_json::from_str::<LogFile>(text) {
-        Ok(LogFile::Log(rows)) | Ok(LogFile::Export { events: rows }) => rows,
+        Ok(LogFile::Export {
+            complete: Some(false),
+            ..
+        }) => return Err(NO_SEED.into()),
+        Ok(LogFile::Log(rows)) | Ok(LogFile::Export { events: rows, .. }) => rows,
         Err(_) => {
             return Err(
                 "not an event log: expected an export object with `events` or an array of \
@@ -51,6 +66,12 @@ pub fn replay_text(text: &str) -> Result<Value, String> {
             other => other.to_string(),
         };
         let _ = (&r.seq, &r.at);
+        let seedless = r.kind == "game_created"
+            && serde_json::from_str::<Value>(&payload)
+                .is_ok_and(|p| p.is_object() && p.get("seed").is_none());
+        if seedless {
+            return Err(NO_SEED.into());
+        }
         events.push(
             Event::decode(&r.kind, r.version, &payload).map_err(|e| format!("event {i}: {e}"))?,
         );

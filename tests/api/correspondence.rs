@@ -599,6 +599,12 @@ fn export_replays_to_the_same_final_scores(kind: Db) {
     let (ok, _, err) = run_replay(&running.text);
     assert!(!ok, "a running game's export does not replay");
     assert!(err.contains("cannot replay"), "{err}");
+    assert!(err.contains("the game is not over"), "{err}");
+    assert!(!err.contains("malformed"), "{err}");
+    // the bare log of a running game says the same
+    let (ok, _, err) = run_replay(&running.json["events"].to_string());
+    assert!(!ok);
+    assert!(err.contains("the game is not over"), "{err}");
     // one player resigns on the way: the replay knows that too
     let r = cat.post(&format!("/v1/games/{id}/resign"), json!({}));
     assert_eq!(r.status, 200, "{}", r.text);
