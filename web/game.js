@@ -636,10 +636,14 @@ export async function gamePage(ctx, id) {
   }
 
   function renderAutomation() {
+    // only the decisions this game's expansions can ask for
+    const applicable = orders.applicable || [];
+    if (!applicable.length && view.status !== "active") return null;
     const box = el("section", { class: "card automation", "aria-labelledby": "h-auto" }, el("h2", { id: "h-auto" }, t("auto.title")));
     box.append(el("p", { class: "meta" }, t("auto.intro")));
     const form = el("form", { class: "orders" });
     for (const [kind, values] of Object.entries(ORDER_CHOICES)) {
+      if (!applicable.includes(kind)) continue;
       const select = el("select", { name: kind, id: `order-${kind}` });
       const def = orders.defaults[kind];
       select.append(el("option", { value: "", selected: orders.game[kind] == null }, t("auto.default", { answer: t(`auto.${kind}.${def}`) })));
@@ -655,7 +659,7 @@ export async function gamePage(ctx, id) {
       });
       form.append(el("label", { class: "field", for: `order-${kind}` }, el("span", {}, t(`auto.${kind}`)), select));
     }
-    box.append(form);
+    if (applicable.length) box.append(form);
     if (view.status !== "active") return box;
     box.append(el("h3", {}, t("auto.plans")));
     const ul = el("ul", { class: "plans" });

@@ -8,6 +8,7 @@ use super::dto::*;
 use super::error::{ApiError, Problem};
 use super::extract::{ApiJson, CurrentUser, GameId};
 use super::load::load_data;
+use super::problem::ProblemCode;
 use super::AppState;
 use crate::moves::auto::{check_plan_form, plan_of_row};
 use crate::moves::{Decision, DecisionError, Request};
@@ -167,9 +168,10 @@ pub async fn update_my_orders(
 
 async fn game_orders(
     st: &AppState,
-    game_id: &str,
+    data: &GameData,
     user_id: &str,
 ) -> Result<GameOrdersView, ApiError> {
+    let game_id = data.game.id.as_str();
     let defaults = st
         .store
         .orders_of(user_id.to_string(), EVERY_GAME.to_string())
@@ -181,6 +183,10 @@ async fn game_orders(
     let defaults = defaults_of(&defaults);
     Ok(GameOrdersView {
         game_id: game_id.to_string(),
+        applicable: StandingOrders::kinds_for(&data.game.expansions)
+            .into_iter()
+            .map(String::from)
+            .collect(),
         game: overrides_of(&mine),
         defaults,
         effective: defaults.with_rows(mine.iter()),
@@ -212,14 +218,16 @@ pub async fn get_game_orders(
 ) -> Result<HttpResponse, ApiError> {
     let data = load_data(&st, &id, Some(&me.id), false).await?;
     require_seat(&data, &me.id)?;
-    Ok(HttpResponse::Ok().json(game_orders(&st, id.as_str(), &me.id).await?))
+    Ok(HttpResponse::Ok().json(game_orders(&st, &data, &me.id).await?))
 }
 
 /// Change the caller's standing orders at one game.
 ///
 /// A field left out stays as it is; `null` sets it back to the caller's default. A
 /// decision of the caller's that is pending at this game and that the new orders answer
-/// is taken at once.
+/// is taken at once. Only the kinds in the view's `applicable` (those of the game's
+/// expansions) may be set: an order for a decision the game never asks for gets `422
+/// order-not-in-game`.
 #[utoipa::path(
     operation_id = "update_game_orders",
     tag = "games",
@@ -232,6 +240,7 @@ pub async fn get_game_orders(
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "An order for a decision of an expansion the game does not use (`order-not-in-game`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[patch("/games/{id}/orders")]
@@ -244,6 +253,18 @@ pub async fn update_game_orders(
     let data = load_data(&st, &id, Some(&me.id), false).await?;
     require_seat(&data, &me.id)?;
     let changes = changes_of(&body.0)?;
+    let applicable = StandingOrders::kinds_for(&data.game.expansions);
+    if let Some((kind, _)) = changes
+        .iter()
+        .find(|(k, v)| v.is_some() && !applicable.contains(&k.as_str()))
+    {
+        let expansion = StandingOrders::expansion_of(kind).map_or("", |e| e.id());
+        return Err(ApiError::new(
+            ProblemCode::OrderNotInGame,
+            format!("{kind} answers a decision of {expansion}, which this game does not use"),
+        )
+        .with_field(kind.clone(), format!("this game has no {expansion}")));
+    }
     st.store
         .set_orders(
             me.id.clone(),
@@ -255,7 +276,7 @@ pub async fn update_game_orders(
     if data.game.status == GameStatus::Active {
         settle_now(&st, id.as_str(), &me.id).await?;
     }
-    Ok(HttpResponse::Ok().json(game_orders(&st, id.as_str(), &me.id).await?))
+    Ok(HttpResponse::Ok().json(game_orders(&st, &data, &me.id).await?))
 }
 
 fn plans_view(rows: &[PlanRow]) -> PlansDto {

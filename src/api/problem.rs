@@ -114,6 +114,7 @@ problem_codes! {
     TileNotNamed = ("tile-not-named", 422, "Tile not named"),
     IdempotencyKeyReused = ("idempotency-key-reused", 422, "Idempotency key reused"),
     WebhookUrlNotAllowed = ("webhook-url-not-allowed", 422, "Webhook URL not allowed"),
+    OrderNotInGame = ("order-not-in-game", 422, "No such decision in this game"),
     RateLimited = ("rate-limited", 429, "Too many requests"),
     InternalError = ("internal-error", 500, "Internal server error"),
     ServiceUnavailable = ("service-unavailable", 503, "Service unavailable"),

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use tilepost_engine::expansions::messages::ScoreFigure;
-use tilepost_engine::{Action, FigureKind, Game, Outcome, Phase, TileTypeId};
+use tilepost_engine::{Action, Expansion, FigureKind, Game, Outcome, Phase, TileTypeId};
 use utoipa::ToSchema;
 
 use crate::store::{AutomationRows, DecidedBy, OrderRow, PlanRow, EVERY_GAME};
@@ -98,6 +98,29 @@ impl StandingOrders {
         "message_figure",
         "robber_victim",
     ];
+
+    /// The expansion whose decisions an order of this kind answers.
+    pub fn expansion_of(kind: &str) -> Option<Expansion> {
+        match kind {
+            "crop_add" | "crop_remove" => Some(Expansion::CropCircles),
+            "freed_wagon" => Some(Expansion::AbbeyMayor),
+            "message_figure" => Some(Expansion::Messages),
+            "robber_victim" => Some(Expansion::Robbers),
+            _ => None,
+        }
+    }
+
+    /// The kinds of orders that can come into play in a game with these expansions (by
+    /// id): the others answer decisions such a game never asks for.
+    pub fn kinds_for(expansions: &[String]) -> Vec<&'static str> {
+        Self::KINDS
+            .iter()
+            .copied()
+            .filter(|k| {
+                Self::expansion_of(k).is_some_and(|e| expansions.iter().any(|x| x == e.id()))
+            })
+            .collect()
+    }
 
     /// The orders set by `rows` over `self` (rows of unknown kinds or answers are
     /// ignored: they come from no version of this server).

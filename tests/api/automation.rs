@@ -53,11 +53,36 @@ fn orders_are_private(app: &TestApp) {
     // b's defaults are untouched
     assert_eq!(b.get("/v1/users/me/orders").ok()["freed_wagon"], "ask");
 
-    let id = start_game(
-        &[&a, &b],
-        json!({"tile_order": ["base/V", "base/U", "base/E", "base/K"]}),
+    let g = a.post(
+        "/v1/games",
+        json!({"seats": 2, "expansions": ["abbey_mayor", "crop_circles"],
+            "options": {"tile_order": ["base/V", "base/U", "base/E", "base/K"]}}),
     );
+    let id = g.ok()["id"].as_str().expect("id").to_string();
+    b.post(&format!("/v1/games/{id}/join"), json!({})).ok();
     let path = format!("/v1/games/{id}/orders");
+    assert_eq!(
+        a.get(&path).ok()["applicable"],
+        json!(["crop_add", "crop_remove", "freed_wagon"])
+    );
+    // the robbers are not in this game: no order for their decisions
+    let r = patch(
+        &a,
+        &path,
+        json!({"crop_add": "never", "robber_victim": "leader"}),
+    );
+    r.problem(422, "order-not-in-game");
+    assert_eq!(r.json["errors"][0]["field"], "robber_victim", "{}", r.text);
+    assert!(
+        r.json["detail"].as_str().unwrap().contains("robbers"),
+        "{}",
+        r.text
+    );
+    assert_eq!(
+        a.get(&path).ok()["game"]["crop_add"],
+        Value::Null,
+        "nothing written"
+    );
     let r = patch(
         &a,
         &path,
@@ -84,6 +109,26 @@ fn orders_are_private(app: &TestApp) {
     app.anon().get(&path).problem(401, "unauthorized");
     c.get("/v1/games/nope/orders")
         .problem(404, "game-not-found");
+
+    // a base game asks for none of these decisions: none may be set for it, and the
+    // defaults still show what a game with the expansions would do
+    let id = start_game(&[&a, &b], Value::Null);
+    let path = format!("/v1/games/{id}/orders");
+    let v = a.get(&path).ok().clone();
+    assert_eq!(v["applicable"], json!([]));
+    assert_eq!(v["defaults"]["freed_wagon"], "supply");
+    for kind in [
+        "crop_add",
+        "crop_remove",
+        "freed_wagon",
+        "message_figure",
+        "robber_victim",
+    ] {
+        let answer = v["defaults"][kind].clone();
+        patch(&a, &path, json!({kind: answer})).problem(422, "order-not-in-game");
+        // clearing one is harmless
+        patch(&a, &path, json!({kind: null})).ok();
+    }
 }
 
 /// The engine's game for a sandbox of `tiles` (the pile is the tile order, whatever the

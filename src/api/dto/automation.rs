@@ -44,6 +44,10 @@ pub struct GameOrderOverrides {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct GameOrdersView {
     pub game_id: String,
+    /// The kinds of orders that can come into play at this game (`crop_add`,
+    /// `crop_remove`, `freed_wagon`, `message_figure`, `robber_victim`: those of its
+    /// expansions); only these may be set for it.
+    pub applicable: Vec<String>,
     /// The orders set for this game.
     pub game: GameOrderOverrides,
     /// The caller's defaults (`PATCH /v1/users/me/orders`).
