@@ -60,9 +60,14 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// Computer opponents play each other and report win rates and time per decision
-    /// (arguments: see `tilepost_bots::arena::USAGE`).
+    /// Computer opponents play each other and report win rates and time per decision.
+    #[command(
+        disable_help_flag = true,
+        override_usage = tilepost_bots::arena::USAGE,
+        after_help = tilepost_bots::arena::FLAGS
+    )]
     Arena {
+        /// The flags below.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
@@ -199,6 +204,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command.unwrap_or(Command::Serve) {
         Command::Openapi => emit(&tilepost::api::openapi_json()),
+        Command::Arena { args } if args.iter().any(|a| a == "-h" || a == "--help") => {
+            emit(&tilepost_bots::arena::help())
+        }
         Command::Arena { args } => match tilepost_bots::arena::main_with(&args) {
             Ok(report) => emit(&report),
             Err(e) => {

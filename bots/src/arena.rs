@@ -49,9 +49,28 @@ impl Default for Options {
     }
 }
 
-/// The command line's help.
+/// The command line's synopsis.
 pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expansions <id,id,...|all|none>] [--seed S] [--playouts K] [--ms T] [--search tree|paired] [--threads N]";
+
+/// The command line's flags, each with its default.
+pub const FLAGS: &str = "\
+Flags:
+  --bots LEVEL,LEVEL,...   the bots, seated in turn (random, greedy, mcts) [default: mcts,greedy]
+  --games N                games to play [default: 100]
+  --players P              players per game [default: 2]
+  --expansions LIST        expansion ids separated by commas, `all` or `none` [default: none]
+  --seed S                 the arena's seed: the same seed plays the same games [default: 1]
+  --playouts K             sampled futures per decision of an mcts bot [default: 300]
+  --ms T                   time limit per decision of an mcts bot, in milliseconds [default: none]
+  --search tree|paired     the mcts search: a shared tree, or flat Monte Carlo [default: tree]
+  --threads N              games played at once [default: 1]
+  -h, --help               print this help";
+
+/// The whole help: synopsis and flags.
+pub fn help() -> String {
+    format!("usage: tilepost {USAGE}\n\n{FLAGS}\n")
+}
 
 impl Options {
     /// Reads the command line's arguments (without the program's name).
@@ -91,7 +110,7 @@ impl Options {
                     })
                 }
                 "--threads" => o.threads = number(value()?)?.max(1) as usize,
-                "-h" | "--help" => return Err(USAGE.to_string()),
+                "-h" | "--help" => return Err(help()),
                 other => return Err(format!("unknown argument {other}\n{USAGE}")),
             }
         }

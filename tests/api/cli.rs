@@ -1,5 +1,6 @@
-//! The command line: every subcommand that prints ends quietly (exit 0, nothing on
-//! standard error) when its reader goes away, as in `tilepost openapi | head`.
+//! The command line: `arena --help` lists the flags; every subcommand that prints ends
+//! quietly (exit 0, nothing on standard error) when its reader goes away, as in
+//! `tilepost openapi | head`.
 
 use std::io::Read;
 use std::process::{Command, Stdio};
@@ -55,4 +56,38 @@ fn replay_and_migrate_into_a_closed_pipe_end_quietly() {
     let (code, stderr) = run_and_hang_up(&["replay", log], &[], 0);
     assert_eq!(code, 0, "replay; stderr: {stderr}");
     assert!(stderr.trim().is_empty(), "{stderr}");
+}
+
+/// `tilepost arena --help` (and `tilepost help arena`) prints every flag of the arena.
+#[test]
+fn arena_help_lists_the_flags() {
+    for args in [
+        &["arena", "--help"][..],
+        &["arena", "-h"],
+        &["help", "arena"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tilepost"))
+            .args(args)
+            .output()
+            .expect("run tilepost");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{args:?}: {stdout}");
+        for flag in [
+            "--bots",
+            "--games",
+            "--players",
+            "--expansions",
+            "--seed",
+            "--playouts",
+            "--ms",
+            "--search",
+            "--threads",
+        ] {
+            assert!(
+                stdout.contains(flag),
+                "{args:?} leaves out {flag}: {stdout}"
+            );
+        }
+        assert!(!stdout.contains("USAGE`"), "{stdout}");
+    }
 }
