@@ -1,6 +1,8 @@
 //! The test harness: the real server on port 0 over HTTP, each test on its own fresh
 //! database (an SQLite file in a temporary directory, or a new Postgres database on the
-//! server in `DATABASE_URL`, default `postgres://postgres@127.0.0.1:5432/test`).
+//! server in `DATABASE_URL`, default `postgres://postgres@127.0.0.1:5432/test`; the
+//! database the URL names is created when missing and serves only to create and drop the
+//! tests' own).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -55,8 +57,31 @@ pub fn with_db(base: &str, db: &str) -> String {
     }
 }
 
+/// Creates the database the base URL names when it is missing (a stock Postgres has only
+/// `postgres` and the templates), from the server's `postgres` database, once per run.
+fn ensure_base_database() {
+    use diesel::{Connection, RunQueryDsl};
+    static DONE: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    DONE.get_or_init(|| {
+        let base = postgres_base();
+        if diesel::PgConnection::establish(&base).is_ok() {
+            return;
+        }
+        let head = base.split('?').next().unwrap_or_default();
+        let name = head.rsplit('/').next().unwrap_or_default().replace('"', "");
+        if name.is_empty() {
+            return;
+        }
+        if let Ok(mut c) = diesel::PgConnection::establish(&with_db(&base, "postgres")) {
+            // another test process may create it first: the connection below says
+            let _ = diesel::sql_query(format!("CREATE DATABASE \"{name}\"")).execute(&mut c);
+        }
+    });
+}
+
 pub fn pg_admin(sql: &str) {
     use diesel::{Connection, RunQueryDsl};
+    ensure_base_database();
     let mut c = diesel::PgConnection::establish(&postgres_base())
         .unwrap_or_else(|e| panic!("cannot reach Postgres at {}: {e}", postgres_base()));
     diesel::sql_query(sql)
