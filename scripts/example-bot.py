@@ -9,6 +9,8 @@ its only judgement is to prefer placing a follower, and it otherwise picks at ra
 
     scripts/example-bot.py --url http://127.0.0.1:8080 --token tpp_... [--once]
 
+`--url` is the server's root or the API's root (`http://127.0.0.1:8080/v1`): both work.
+
 Good manners: it polls at most every `--every` seconds (default 30; webhooks of type
 `game.turn_started` can wake it instead), sends `expected_version` with every move (a
 `409 stale-version` just means someone else moved first), and stops on `401`. Only the
@@ -25,7 +27,10 @@ import urllib.request
 
 class Api:
     def __init__(self, url, token):
+        # the server's root (http://host:8080) or the API's (http://host:8080/v1)
         self.url = url.rstrip("/")
+        if self.url.endswith("/v1"):
+            self.url = self.url[: -len("/v1")]
         self.token = token
 
     def call(self, method, path, body=None):
@@ -96,7 +101,7 @@ def play(api, game_id, rng):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--url", default="http://127.0.0.1:8080")
+    ap.add_argument("--url", default="http://127.0.0.1:8080", help="the server (or its /v1)")
     ap.add_argument("--token", required=True, help="a personal access token (tpp_...)")
     ap.add_argument("--every", type=float, default=30.0, help="seconds between polls")
     ap.add_argument("--once", action="store_true", help="play what waits now, then stop")
