@@ -3,8 +3,9 @@
 # section, as written) against a temporary server on a fresh SQLite file, RUNS times
 # (default 4, a new server each time, so the first tile drawn differs), and fails when a
 # command fails or the API refuses a request (curl gets --fail-with-body here), when the
-# game does not end, or when the history shows no points. The one change made to the
-# text: `target/release/tilepost` becomes the binary under test.
+# game does not end, when the history shows no points, or when the tour leaves a file in
+# its working directory. The one change made to the text: `target/release/tilepost`
+# becomes the binary under test.
 #
 #   scripts/readme-tour.sh            # PROFILE=release for the release build
 set -euo pipefail
@@ -31,13 +32,14 @@ for run in $(seq 1 "$RUNS"); do
         script="$(printf '%s\n' "$tour" | sed \
             -e "s#http://127.0.0.1:8080#$BASE#g" \
             -e "s#target/release/tilepost#$bin#g")"
-        cd "$WORK"
+        # the tour runs in an empty directory of its own, and must leave it empty
+        mkdir "$WORK/cwd"
+        cd "$WORK/cwd"
         out="$WORK/tour.out"
         {
             echo 'set -euo pipefail'
             # a request the API refuses fails the command, with the problem shown
             echo 'curl() { command curl --fail-with-body "$@"; }'
-            echo 'command -v uuidgen >/dev/null || uuidgen() { cat /proc/sys/kernel/random/uuid; }'
             printf '%s\n' "$script"
             cat <<'END'
 echo "FIRST_TILE=$(curl -s "$API/games/$GAME/events?limit=1" | jq -r '[.events[0].consequences[] | select(.type == "tile_drawn")][0].tile')"
@@ -49,6 +51,10 @@ END
             tail -n 40 "$out" >&2
             echo "the server's log:" >&2
             tail -n 20 "$WORK/server.log" >&2
+            exit 1
+        fi
+        if [[ -n "$(ls -A "$WORK/cwd")" ]]; then
+            echo "readme-tour: run $run left files behind: $(ls -A "$WORK/cwd" | tr '\n' ' ')" >&2
             exit 1
         fi
         grep -q '^FINAL=finished$' "$out" || { echo "readme-tour: run $run: the game did not end" >&2; tail -n 20 "$out" >&2; exit 1; }
