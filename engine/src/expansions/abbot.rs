@@ -53,3 +53,10 @@ impl Table {
         Ok(Stage::Awards)
     }
 }
+
+/// The garden, for the tile's description.
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+    if tile.features.iter().any(|f| f.kind == FeatureKind::Garden) {
+        w.extra("garden");
+    }
+}
