@@ -43,6 +43,12 @@ impl Words {
     pub(crate) fn extra(&mut self, key: &'static str) {
         self.parts.push((key, false));
     }
+    /// The extra `key` when `tile` has a feature of `kind`.
+    pub(crate) fn extra_if(&mut self, tile: &TileType, kind: FeatureKind, key: &'static str) {
+        if of_kind(tile, kind).next().is_some() {
+            self.extra(key);
+        }
+    }
 }
 
 /// Tiles whose derived description would not be a good name: none so far. A pair is a

@@ -56,7 +56,5 @@ impl Table {
 
 /// The garden, for the tile's description.
 pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
-    if tile.features.iter().any(|f| f.kind == FeatureKind::Garden) {
-        w.extra("garden");
-    }
+    w.extra_if(tile, FeatureKind::Garden, "garden");
 }

@@ -219,11 +219,5 @@ impl Table {
 
 /// The crop circle, for the tile's description.
 pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
-    if tile
-        .features
-        .iter()
-        .any(|f| f.kind == FeatureKind::CropCircle)
-    {
-        w.extra("crop-circle");
-    }
+    w.extra_if(tile, FeatureKind::CropCircle, "crop-circle");
 }

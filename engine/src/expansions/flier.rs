@@ -153,11 +153,5 @@ fn landing_options(board: &Board, g: &Table, k: FigureKind, j: usize) -> Vec<(St
 
 /// The flying machine, for the tile's description.
 pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
-    if tile
-        .features
-        .iter()
-        .any(|f| f.kind == FeatureKind::FlyingMachine)
-    {
-        w.extra("flying-machine");
-    }
+    w.extra_if(tile, FeatureKind::FlyingMachine, "flying-machine");
 }
