@@ -23,7 +23,7 @@ tile-city-caps-four = quatro cidades separadas
 tile-city-across-another = outra cidade atravessando a peça
 tile-city-corner-another = outra cidade em dois lados vizinhos
 tile-city-cap-separate = outra cidade em um lado
-tile-city-caps-separate-two = mais duas cidades, cada uma em um lado
+tile-city-caps-separate-two = mais duas cidades em um lado cada
 tile-shield = um brasão
 tile-shields-two = dois brasões
 tile-cathedral = uma catedral
@@ -54,7 +54,7 @@ tile-river-straight = um trecho reto de rio
 tile-river-bend = uma curva de rio
 
 tile-garden = um jardim
-tile-ferry-lake = um lago com balsa
+tile-ferry-lake = um lago de balsas
 tile-flying-machine = uma máquina voadora
 tile-crop-circle = um círculo na plantação
 tile-gold = uma barra de ouro
