@@ -51,10 +51,6 @@ impl Words {
     }
 }
 
-/// Tiles whose derived description would not be a good name: none so far. A pair is a
-/// tile id and the description to use instead.
-const OVERRIDES: &[(&str, &str)] = &[];
-
 /// Whether a two-side feature runs between opposite sides (`edges` bits N, E, S, W).
 pub(crate) fn opposite(edges: u8) -> bool {
     edges == 0b0101 || edges == 0b1010
@@ -66,12 +62,6 @@ fn of_kind(tile: &TileType, kind: FeatureKind) -> impl Iterator<Item = &Feature>
 
 /// The description of `tile`, derived from its features.
 pub fn describe(tile: &TileType) -> TileDescription {
-    if let Some((_, key)) = OVERRIDES.iter().find(|(id, _)| *id == tile.id) {
-        return TileDescription {
-            main: key,
-            extras: Vec::new(),
-        };
-    }
     let mut w = Words::default();
     expansions::river::describe_tile(tile, &mut w);
     let monastery = of_kind(tile, FeatureKind::Monastery).next();
