@@ -176,6 +176,42 @@ pub fn has_message(locale: &str, key: &str, args: &[(&str, Arg<'_>)]) -> bool {
     })
 }
 
+/// A tile type's description in `locale`: "a city cap with a straight road" for `base/D`
+/// (the engine derives the keys, `tiles.ftl` holds the words). An id that is not in the
+/// catalog is given back as it is.
+pub fn tile_name(locale: &str, tile_id: &str) -> String {
+    let catalog = tilepost_engine::catalog();
+    match catalog.id(tile_id) {
+        Some(t) => describe_tile(locale, &tilepost_engine::describe(catalog.get(t))),
+        None => tile_id.to_string(),
+    }
+}
+
+/// A description's words in `locale`: its main shape, then "with" its extras as a list.
+pub fn describe_tile(locale: &str, d: &tilepost_engine::TileDescription) -> String {
+    let word = |k: &str| text(locale, &format!("tile-{k}"), &[]);
+    let main = word(d.main);
+    let extras: Vec<String> = d.extras.iter().map(|k| word(k)).collect();
+    let extras = match extras.split_last() {
+        None => return main,
+        Some((last, [])) => last.clone(),
+        Some((last, init)) => text(
+            locale,
+            if init.len() == 1 {
+                "tile-and-two"
+            } else {
+                "tile-and-more"
+            },
+            &[("first", (&init.join(", ")).into()), ("last", last.into())],
+        ),
+    };
+    text(
+        locale,
+        "tile-with",
+        &[("main", (&main).into()), ("extras", (&extras).into())],
+    )
+}
+
 /// HTML escaping of text.
 pub fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -258,7 +294,7 @@ mod tests {
             let args: HashMap<Cow<'static, str>, FluentValue> = [
                 "name", "game", "tile", "deadline", "player", "x", "y", "points", "feature", "by",
                 "players", "first", "fields", "expires", "rules", "count", "when", "sessions",
-                "tokens", "names",
+                "tokens", "names", "main", "extras", "last",
             ]
             .into_iter()
             .map(|a| (Cow::Borrowed(a), FluentValue::from(2)))
@@ -350,6 +386,71 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every tile type of the catalog (every expansion) has its description in every
+    /// locale, in the server's catalogs and in the web client's.
+    #[test]
+    fn every_tile_described_in_every_locale() {
+        let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web/locales");
+        let catalog = tilepost_engine::catalog();
+        for l in SUPPORTED {
+            let p = web.join(format!("{l}.json"));
+            let json: serde_json::Value = std::fs::read_to_string(&p)
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok())
+                .unwrap_or_else(|| panic!("{}: not JSON", p.display()));
+            let mut missing = BTreeSet::new();
+            for (_, t) in catalog.iter() {
+                let d = tilepost_engine::describe(t);
+                for k in d.keys() {
+                    if !has_message(l, &format!("tile-{k}"), &[]) {
+                        missing.insert(format!("{}: tiles.ftl lacks tile-{k}", t.id));
+                    }
+                    // the same words as the server's
+                    let words = text(l, &format!("tile-{k}"), &[]);
+                    if json.get(format!("tile.{k}")).and_then(|v| v.as_str()) != Some(&words) {
+                        missing.insert(format!("{}: {l}.json lacks tile.{k}: {words}", t.id));
+                    }
+                }
+                let name = describe_tile(l, &d);
+                assert!(
+                    !name.contains("tile-") && !name.contains(&t.id),
+                    "{l}: {}: {name}",
+                    t.id
+                );
+            }
+            assert!(missing.is_empty(), "{l}: {missing:#?}");
+            for k in ["tile-with", "tile-and-two", "tile-and-more"] {
+                assert!(
+                    has_message(
+                        l,
+                        k,
+                        &[
+                            ("main", "a".into()),
+                            ("extras", "b".into()),
+                            ("first", "a".into()),
+                            ("last", "b".into())
+                        ]
+                    ),
+                    "{l}: {k}"
+                );
+            }
+            assert!(
+                json.get("tile.with").is_some_and(|v| v.is_string()),
+                "{l}: tile.with"
+            );
+        }
+        assert_eq!(tile_name("en", "base/D"), "a city cap with a straight road");
+        assert_eq!(
+            tile_name("pt-BR", "ic/13-crrc"),
+            "uma cidade em dois lados vizinhos com um brasão, uma estrada em curva e uma estalagem"
+        );
+        assert_eq!(
+            tile_name("en", "ic/13-crrc"),
+            "a city corner with a shield, a road curve, and an inn"
+        );
+        assert_eq!(tile_name("en", "no/such"), "no/such");
     }
 
     #[test]

@@ -5,11 +5,20 @@
 
 import * as api from "./api.js";
 import { el, announce, fail, when, relative, fill, playerLink, playerLinks } from "./pages.js";
-import { t, list as words } from "./i18n.js";
+import { t, list as words, describeTile } from "./i18n.js";
 import { drawBoard, figureIcon, featureName, spotWords, aFigure, figureWord, figureCount, featureWord } from "./board.js";
 
 /** How often the page looks for news while the live stream is down. */
 const POLL_MS = 15000;
+
+/** Tile id → its description (GET /v1/tiles), once the catalog is loaded. */
+let tileDescriptions = new Map();
+
+/** A tile type by its description in the reader's words ("a city cap with a straight
+ * road"); its catalog id until the catalog is loaded. */
+function tileName(id) {
+  return describeTile(tileDescriptions.get(id)) || id;
+}
 
 /** What one action of GET …/actions does, in words (for the generic decision list). */
 function describeAction(a) {
@@ -34,7 +43,7 @@ function describeDecision(d, who) {
     case "game_started":
       return t("history.started");
     case "tile_placed":
-      return t("history.placed", { who, tile: d.tile, x: d.x, y: d.y });
+      return t("history.placed", { who, tile: tileName(d.tile), x: d.x, y: d.y });
     case "figure_placed":
       return t("history.figure", { who, figure: aFigure(d.figure), spot: spotWords(d.spot) });
     case "figure_skipped":
@@ -160,7 +169,10 @@ export async function gamePage(ctx, id) {
     } else if (v.pending) {
       const p = v.pending;
       const who = { name: playerLink(p.username) };
-      if (p.tile) turnline.append(...(myTurn() ? [t("game.your-turn-drew", { tile: p.tile })] : fill(t("game.to-play-drew", { tile: p.tile }), who)));
+      if (p.tile) {
+        const tile = tileName(p.tile);
+        turnline.append(...(myTurn() ? [t("game.your-turn-drew", { tile })] : fill(t("game.to-play-drew", { tile }), who)));
+      }
       else turnline.append(...(myTurn() ? [t("game.your-turn")] : fill(t("game.to-play"), who)));
       if (v.clock && v.clock.deadline) {
         turnline.append(
@@ -172,7 +184,7 @@ export async function gamePage(ctx, id) {
       }
     }
     turnline.append(` ${t("game.tiles-left", { count: v.tiles_left })}`);
-    if (v.hand && v.hand.length) turnline.append(` ${t("game.hand", { tiles: v.hand.join(", ") })}`);
+    if (v.hand && v.hand.length) turnline.append(` ${t("game.hand", { tiles: words(v.hand.map(tileName)) })}`);
     const rules = Object.entries(v.rules || {});
     if (rules.length) turnline.append(" ", el("span", { class: "house-rules" }, t("game.house-rules", { rules: rules.map(([k, x]) => `${k.replace(/_/g, " ")}: ${x}`).join(", ") })));
     if (v.rated) turnline.append(` ${t("game.rated")}`);
@@ -310,7 +322,7 @@ export async function gamePage(ctx, id) {
   function placeTilePanel() {
     const p = current();
     const tile = tileToPlace();
-    const tileImg = el("img", { class: "drawn", src: api.tileSvg(tile, 160), alt: t("move.drawn-alt", { tile }) });
+    const tileImg = el("img", { class: "drawn", src: api.tileSvg(tile, 160), alt: t("move.drawn-alt", { tile: tileName(tile) }) });
     if (p) tileImg.style.transform = `rotate(${p.rotation}deg)`;
     const n = candidates().size;
     const intro = p
@@ -333,7 +345,7 @@ export async function gamePage(ctx, id) {
           renderMove();
           renderBoard();
         });
-        fs.append(el("label", { class: "check" }, input, " ", el("img", { src: api.tileSvg(id, 48), alt: "" }), ` ${id}`));
+        fs.append(el("label", { class: "check" }, input, " ", el("img", { src: api.tileSvg(id, 48), alt: "" }), ` ${tileName(id)}`));
       }
       body.append(fs);
     }
@@ -665,7 +677,7 @@ export async function gamePage(ctx, id) {
     const ul = el("ul", { class: "plans" });
     for (const p of plans) {
       const [place, then] = p.actions;
-      const what = t("auto.plan-line", { tile: p.tile, x: place.x, y: place.y, rotation: place.rotation })
+      const what = t("auto.plan-line", { tile: tileName(p.tile), x: place.x, y: place.y, rotation: place.rotation })
         + " " + (then ? (then.type === "pass" ? t("auto.plan-no-figure") : t("auto.plan-figure", { figure: aFigure(then.figure), spot: spotWords(then.spot) })) : t("auto.plan-ask-figure"));
       const drop = el("button", { type: "button" }, t("auto.plan-drop"));
       drop.addEventListener("click", () => savePlans(plans.filter((q) => q.tile !== p.tile)));
@@ -674,7 +686,7 @@ export async function gamePage(ctx, id) {
     if (!plans.length) ul.append(el("li", { class: "meta" }, t("auto.no-plans")));
     box.append(ul);
     const tiles = (view.tiles_left_by_type || []).filter((c) => c.count > 0).map((c) => c.tile);
-    const tile = el("select", { name: "tile", id: "plan-tile" }, ...tiles.map((id) => el("option", { value: id }, id)));
+    const tile = el("select", { name: "tile", id: "plan-tile" }, ...tiles.map((id) => el("option", { value: id }, `${tileName(id)} (${id})`)));
     const num = (name, label) => el("label", { class: "field" }, el("span", {}, label), el("input", { name, type: "number", required: true, step: "1", value: "0" }));
     const rot = el("select", { name: "rotation" }, ...[0, 90, 180, 270].map((r) => el("option", { value: String(r) }, `${r}°`)));
     const then = el("select", { name: "then" },
@@ -747,11 +759,14 @@ export async function gamePage(ctx, id) {
   async function load() {
     const v = await api.get(`/v1/games/${enc}`);
     const after = Math.max(0, v.version - 40);
-    const [ev, pl, ac] = await Promise.all([
+    const [ev, pl, ac, cat] = await Promise.all([
       api.get(`/v1/games/${enc}/events?after=${after}&limit=200`),
       v.pending && me && v.pending.username === me && v.pending.kind === "place_tile" ? api.get(`/v1/games/${enc}/placements`) : null,
       v.pending && me && v.pending.username === me && v.pending.kind !== "place_tile" ? api.get(`/v1/games/${enc}/actions`) : null,
+      // the tile names; without the catalog the page names tiles by their ids
+      tileDescriptions.size ? null : api.tiles().catch(() => null),
     ]);
+    if (cat) tileDescriptions = new Map(cat.tiles.map((x) => [x.id, x.description]));
     view = v;
     events = ev.events;
     placements = pl;

@@ -129,6 +129,18 @@ export function list(items) {
   return listFormat().format(items.map(String));
 }
 
+/**
+ * A tile type's description (TileInfo.description of GET /v1/tiles: message keys derived
+ * from its features) in the locale's words: "a city cap with a straight road".
+ * @param {{main: string, extras: string[]} | undefined} d
+ */
+export function describeTile(d) {
+  if (!d) return "";
+  const main = t(`tile.${d.main}`);
+  const extras = (d.extras || []).map((k) => t(`tile.${k}`));
+  return extras.length ? t("tile.with", { main, extras: list(extras) }) : main;
+}
+
 /** The same list in parts: each item (`element`) and the words between (`literal`). */
 export function listParts(items) {
   return listFormat().formatToParts(items.map(String));

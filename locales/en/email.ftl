@@ -17,7 +17,7 @@ turn-deadline = Please play before { $deadline }.
 turn-rules = House rules in this game: { $rules }.
 turn-board = The board
 turn-where = Where it fits
-alt-tile = the drawn tile
+alt-tile = The drawn tile: { $tile }
 alt-board = the board
 
 since-title = Since your last turn:
@@ -79,7 +79,7 @@ changed-tokens = Revoked tokens: { $names }. Programs that used them need a new 
 changed-action = If you did not change it, choose a new password now
 changed-ignore = If you changed it yourself, there is nothing more to do.
 plan-subject = Your plan was played in tilepost game { $game }
-plan-body = You drew { $tile } and the server played the plan you left for it. The other plans for this game are dropped.
+plan-body = You drew { $tile }. The server played the plan you left for it; the other plans for this game are dropped.
 digest-subject = { $count ->
     [one] One tilepost game waits for you
    *[other] { $count } tilepost games wait for you

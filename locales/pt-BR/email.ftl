@@ -16,11 +16,11 @@ turn-deadline = Jogue antes de { $deadline }.
 turn-rules = Regras da casa nesta partida: { $rules }.
 turn-board = O tabuleiro
 turn-where = Onde ela encaixa
-alt-tile = a peça tirada
+alt-tile = A peça tirada: { $tile }
 alt-board = o tabuleiro
 
 since-title = Desde a sua última jogada:
-since-placed = { $player } colocou { $tile } em ({ $x }, { $y })
+since-placed = { $player } colocou { $tile } na posição ({ $x }, { $y })
 since-scored = { $player } marcou { $points ->
     [one] 1 ponto
    *[other] { $points } pontos
@@ -78,7 +78,7 @@ changed-tokens = Tokens revogados: { $names }. Os programas que os usavam precis
 changed-action = Se não foi você, escolha uma nova senha agora
 changed-ignore = Se foi você que alterou, não há mais nada a fazer.
 plan-subject = Seu plano foi jogado na partida { $game } do tilepost
-plan-body = Você tirou { $tile } e o servidor jogou o plano que você deixou para esse bloco. Os outros planos desta partida foram descartados.
+plan-body = Você tirou { $tile }. O servidor jogou o plano que você deixou para essa peça; os outros planos desta partida foram descartados.
 digest-subject = { $count ->
     [one] Uma partida do tilepost espera por você
    *[other] { $count } partidas do tilepost esperam por você

@@ -255,7 +255,8 @@ pub fn tile_svg_path(id: &str) -> String {
 /// The tile catalog.
 ///
 /// Every tile type of the base game and the expansions: its id, name, expansion, count
-/// in the game and its four sides, with a link to its picture. The catalog changes only
+/// in the game, its four sides and its description (message keys a client words in its
+/// language), with a link to its picture. The catalog changes only
 /// with the server's version.
 #[utoipa::path(
     operation_id = "list_tiles",
@@ -276,6 +277,13 @@ pub async fn list_tiles() -> HttpResponse {
             expansion: t.expansion.map_or("base", |e| e.id()).to_string(),
             count: t.count as u32,
             edges: t.edges.iter().map(|e| e.name().to_string()).collect(),
+            description: {
+                let d = tilepost_engine::describe(t);
+                TileDescription {
+                    main: d.main.to_string(),
+                    extras: d.extras.iter().map(|k| k.to_string()).collect(),
+                }
+            },
             links: TileLinks {
                 svg: tile_svg_path(&t.id),
             },

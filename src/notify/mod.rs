@@ -273,12 +273,13 @@ impl Since {
         let msg = if html { i18n::html } else { i18n::text };
         let mut out = Vec::new();
         for (p, t, x, y) in &self.tiles {
+            let t = i18n::tile_name(locale, t);
             out.push(msg(
                 locale,
                 "since-placed",
                 &[
                     ("player", p.into()),
-                    ("tile", t.into()),
+                    ("tile", (&t).into()),
                     ("x", (*x).into()),
                     ("y", (*y).into()),
                 ],
@@ -354,8 +355,9 @@ pub fn turn_started(
 ) -> OutboxRow {
     let gid = turn.game_id;
     let loc = to.locale.as_str();
+    let drawn = turn.tile.map(|t| i18n::tile_name(loc, t));
     let intro = |msg: fn(&str, &str, &[(&str, i18n::Arg<'_>)]) -> String| {
-        let what = match turn.tile {
+        let what = match &drawn {
             Some(t) => msg(loc, "turn-drew", &[("tile", t.into())]),
             None => msg(loc, "turn-decision", &[]),
         };
@@ -393,7 +395,11 @@ pub fn turn_started(
             format!(
                 "<p><img src=\"{}\" alt=\"{}\" width=\"64\" height=\"64\"></p>",
                 escape(u),
-                i18n::html(loc, "alt-tile", &[])
+                i18n::html(
+                    loc,
+                    "alt-tile",
+                    &[("tile", drawn.as_deref().unwrap_or_default().into())]
+                )
             )
         })
         .unwrap_or_default();
@@ -648,7 +654,8 @@ pub fn plan_played(
     version: i64,
     now: i64,
 ) -> OutboxRow {
-    let args = [("game", short(game_id).into()), ("tile", tile.into())];
+    let name = i18n::tile_name(to.locale.as_str(), tile);
+    let args = [("game", short(game_id).into()), ("tile", (&name).into())];
     row(
         n,
         Message::paragraph(
@@ -1065,8 +1072,9 @@ mod tests {
         }
         let t: Value = serde_json::from_str(&rows[0].payload).unwrap_or(Value::Null);
         let text = t["data"]["text"].as_str().unwrap_or_default();
-        assert!(text.contains("You drew base/D"));
-        assert!(text.contains("ann placed base/E at (1, 0)"));
+        assert!(text.contains("You drew a city cap with a straight road."));
+        assert!(!text.contains("drew base/D"));
+        assert!(text.contains("ann placed a city cap at (1, 0)"));
         assert!(text.contains("ann scored 4 points for a city"));
     }
 
@@ -1121,6 +1129,7 @@ mod tests {
                 .remove(1),
                 deadline_near(&n, &seats[1], gid, deadline, 0),
                 timed_out(&n, &seats, gid, "ann", 0).remove(1),
+                plan_played(&n, &seats[1], gid, "ic/13-crrc", 9, 0),
             ];
             let mut out = String::new();
             for r in &rows {

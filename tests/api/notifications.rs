@@ -355,7 +355,14 @@ fn one_signed_message_per_turn(app: &TestApp, rx: &Receiver) {
     assert_eq!(d["recipient"]["email"], format!("{name}@example.com"));
     assert!(d["subject"].as_str().unwrap().contains("Your turn"));
     assert!(d["text"].as_str().unwrap().contains("Since your last turn"));
-    assert!(d["text"].as_str().unwrap().contains("placed base/"));
+    // tiles by their description, not their catalog id
+    let text = d["text"].as_str().unwrap();
+    assert!(text.contains(" placed a"), "{text}");
+    assert!(text.contains("You drew a"), "{text}");
+    assert!(
+        !text.contains("drew base/") && !text.contains("placed base/"),
+        "{text}"
+    );
     assert!(d["html"].as_str().unwrap().starts_with("<p>Hello"));
     assert_eq!(
         d["links"]["placements"],

@@ -210,6 +210,11 @@ fn tile_catalog_and_pictures(app: &TestApp) {
     assert_eq!(d["expansion"], "base");
     assert_eq!(d["edges"], json!(["city", "road", "field", "road"]));
     assert_eq!(d["links"]["svg"], "/v1/tiles/base/D.svg");
+    assert_eq!(
+        d["description"],
+        json!({"main": "city-cap", "extras": ["road-straight"]})
+    );
+    assert!(tiles.iter().all(|t| t["description"]["main"].is_string()));
     assert!(tiles.iter().any(|t| t["expansion"] == "river"));
     // every listed link serves a picture that parses
     for t in &tiles {

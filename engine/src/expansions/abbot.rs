@@ -53,3 +53,8 @@ impl Table {
         Ok(Stage::Awards)
     }
 }
+
+/// The garden, for the tile's description.
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+    w.extra_if(tile, FeatureKind::Garden, "garden");
+}

@@ -216,3 +216,8 @@ impl Table {
         Ok(Stage::Crop)
     }
 }
+
+/// The crop circle, for the tile's description.
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+    w.extra_if(tile, FeatureKind::CropCircle, "crop-circle");
+}

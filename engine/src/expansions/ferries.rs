@@ -279,3 +279,10 @@ impl Table {
         out
     }
 }
+
+/// The ferry lake, for the tile's description.
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+    if tile.features.iter().any(|f| f.kind == FeatureKind::Lake) {
+        w.shape("ferry-lake");
+    }
+}

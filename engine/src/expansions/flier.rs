@@ -150,3 +150,8 @@ fn landing_options(board: &Board, g: &Table, k: FigureKind, j: usize) -> Vec<(St
     }
     v
 }
+
+/// The flying machine, for the tile's description.
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+    w.extra_if(tile, FeatureKind::FlyingMachine, "flying-machine");
+}

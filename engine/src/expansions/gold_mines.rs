@@ -236,3 +236,10 @@ impl Table {
         }
     }
 }
+
+/// The gold symbol, for the tile's description.
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+    if tile.symbols & crate::catalog::symbol::GOLD != 0 {
+        w.extra("gold");
+    }
+}

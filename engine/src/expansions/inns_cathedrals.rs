@@ -29,6 +29,20 @@ pub fn final_value(kind: FeatureKind, flags: u8) -> Option<i32> {
     }
 }
 
+/// A cathedral in a city, for the tile's description.
+pub(crate) fn describe_cities(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+    if tile.features.iter().any(|f| f.cathedral) {
+        w.extra("cathedral");
+    }
+}
+
+/// An inn on a road, for the tile's description.
+pub(crate) fn describe_roads(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+    if tile.features.iter().any(|f| f.inn) {
+        w.extra("inn");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -229,6 +229,13 @@ impl Table {
     }
 }
 
+/// The magic portal, for the tile's description.
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+    if tile.symbols & crate::catalog::symbol::MAGIC != 0 {
+        w.extra("magic-portal");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -81,3 +81,20 @@ pub fn check(
         last_turn: turn,
     }))
 }
+
+/// The river on a tile, for its description: the spring, the lake, a straight stretch
+/// or a bend.
+pub(crate) fn describe_tile(tile: &TileType, w: &mut crate::describe::Words) {
+    for r in tile
+        .features
+        .iter()
+        .filter(|f| f.kind == crate::catalog::FeatureKind::River)
+    {
+        w.shape(match r.edges.count_ones() {
+            0 | 1 if tile.start_with_river => "river-spring",
+            0 | 1 => "river-lake",
+            2 if crate::describe::opposite(r.edges) => "river-straight",
+            _ => "river-bend",
+        });
+    }
+}

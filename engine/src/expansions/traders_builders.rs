@@ -170,3 +170,14 @@ impl Table {
         }
     }
 }
+
+/// The goods of a city, for the tile's description.
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+    for g in tile.features.iter().filter_map(|f| f.goods) {
+        w.extra(match g {
+            crate::catalog::Goods::Wine => "wine",
+            crate::catalog::Goods::Grain => "grain",
+            crate::catalog::Goods::Cloth => "cloth",
+        });
+    }
+}

@@ -53,7 +53,21 @@ pub struct TileInfo {
     /// Terrain of the sides in the catalog orientation, N, E, S, W (`field`, `road`,
     /// `city`, `river`, `abbey`).
     pub edges: Vec<String>,
+    pub description: TileDescription,
     pub links: TileLinks,
+}
+
+/// What a player calls a tile type, as message keys derived from its features: a main
+/// shape (`city-cap`) and the extras that go with it (`road-straight`, `shield`). A
+/// client words them in its language (the web client's catalogs hold them as
+/// `tile.<key>`) and reads them as "main with extra, extra and extra": "a city cap with
+/// a straight road".
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TileDescription {
+    /// The main shape (`city-cap`, `monastery`, `river-bend`, `field`, ...).
+    pub main: String,
+    /// What else the tile holds, in reading order (`road-straight`, `shield`, `inn`).
+    pub extras: Vec<String>,
 }
 
 /// The tile catalog.
