@@ -8,57 +8,10 @@
 //! The core names cities, roads and monasteries; each expansion names its own features
 //! (see the `describe_tile` function of its file).
 
-use crate::catalog::{Feature, FeatureKind, TileType};
+use crate::catalog::{FeatureKind, TileType};
 use crate::expansions;
-
-/// A tile type's description as message keys.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TileDescription {
-    /// The tile's main shape (`city-cap`, `monastery`, `river-bend`, `field`, ...).
-    pub main: &'static str,
-    /// What else the tile holds, in reading order (`road-straight`, `shield`, `inn`).
-    pub extras: Vec<&'static str>,
-}
-
-impl TileDescription {
-    /// Every key of the description, the main shape first.
-    pub fn keys(&self) -> impl Iterator<Item = &'static str> + '_ {
-        std::iter::once(self.main).chain(self.extras.iter().copied())
-    }
-}
-
-/// The words of a description being built: shapes (which may be the main one) and
-/// extras, in reading order.
-#[derive(Default)]
-pub(crate) struct Words {
-    parts: Vec<(&'static str, bool)>,
-}
-
-impl Words {
-    /// A shape of the tile: the first one is the main shape.
-    pub(crate) fn shape(&mut self, key: &'static str) {
-        self.parts.push((key, true));
-    }
-    /// Something that goes with the shapes (a shield, an inn, a garden).
-    pub(crate) fn extra(&mut self, key: &'static str) {
-        self.parts.push((key, false));
-    }
-    /// The extra `key` when `tile` has a feature of `kind`.
-    pub(crate) fn extra_if(&mut self, tile: &TileType, kind: FeatureKind, key: &'static str) {
-        if of_kind(tile, kind).next().is_some() {
-            self.extra(key);
-        }
-    }
-}
-
-/// Whether a two-side feature runs between opposite sides (`edges` bits N, E, S, W).
-pub(crate) fn opposite(edges: u8) -> bool {
-    edges == 0b0101 || edges == 0b1010
-}
-
-fn of_kind(tile: &TileType, kind: FeatureKind) -> impl Iterator<Item = &Feature> {
-    tile.features.iter().filter(move |f| f.kind == kind)
-}
+pub use crate::tile_words::TileDescription;
+use crate::tile_words::{of_kind, opposite, Words};
 
 /// The description of `tile`, derived from its features.
 pub fn describe(tile: &TileType) -> TileDescription {

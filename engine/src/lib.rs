@@ -32,6 +32,7 @@ pub mod game;
 pub mod geometry;
 pub mod rng;
 pub mod rules;
+mod tile_words;
 
 pub use action::Action;
 pub use board::{Board, BoardFigure, PlacedTile};

@@ -20,6 +20,7 @@ const LAYERS: &[&str] = &[
     "expansion",
     "rules",
     "catalog",
+    "tile_words",
     "figures",
     "board",
     "effect",
@@ -28,6 +29,7 @@ const LAYERS: &[&str] = &[
     "action",
     "event",
     "game",
+    "describe",
 ];
 
 /// Upward edges that exist today, with the reason.

@@ -380,12 +380,12 @@ pub(crate) fn barn_check_on(g: &Table, board: &Board, ti: usize, c: u8) -> Resul
 }
 
 /// The abbey tile, for its description.
-pub(crate) fn describe_abbey(w: &mut crate::describe::Words) {
+pub(crate) fn describe_abbey(w: &mut crate::tile_words::Words) {
     w.shape("abbey");
 }
 
 /// A road that passes under a city (the tunnel tile), for the tile's description.
-pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile_words::Words) {
     if tile.features.iter().any(|f| f.passes_under_city) {
         w.extra("tunnel");
     }

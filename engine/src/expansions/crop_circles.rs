@@ -218,6 +218,6 @@ impl Table {
 }
 
 /// The crop circle, for the tile's description.
-pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile_words::Words) {
     w.extra_if(tile, FeatureKind::CropCircle, "crop-circle");
 }

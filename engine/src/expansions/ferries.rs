@@ -281,7 +281,7 @@ impl Table {
 }
 
 /// The ferry lake, for the tile's description.
-pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile_words::Words) {
     if tile.features.iter().any(|f| f.kind == FeatureKind::Lake) {
         w.shape("ferry-lake");
     }

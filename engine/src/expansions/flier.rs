@@ -152,6 +152,6 @@ fn landing_options(board: &Board, g: &Table, k: FigureKind, j: usize) -> Vec<(St
 }
 
 /// The flying machine, for the tile's description.
-pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile_words::Words) {
     w.extra_if(tile, FeatureKind::FlyingMachine, "flying-machine");
 }

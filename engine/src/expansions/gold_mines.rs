@@ -238,7 +238,7 @@ impl Table {
 }
 
 /// The gold symbol, for the tile's description.
-pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile_words::Words) {
     if tile.symbols & crate::catalog::symbol::GOLD != 0 {
         w.extra("gold");
     }

@@ -30,14 +30,14 @@ pub fn final_value(kind: FeatureKind, flags: u8) -> Option<i32> {
 }
 
 /// A cathedral in a city, for the tile's description.
-pub(crate) fn describe_cities(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+pub(crate) fn describe_cities(tile: &crate::catalog::TileType, w: &mut crate::tile_words::Words) {
     if tile.features.iter().any(|f| f.cathedral) {
         w.extra("cathedral");
     }
 }
 
 /// An inn on a road, for the tile's description.
-pub(crate) fn describe_roads(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+pub(crate) fn describe_roads(tile: &crate::catalog::TileType, w: &mut crate::tile_words::Words) {
     if tile.features.iter().any(|f| f.inn) {
         w.extra("inn");
     }

@@ -230,7 +230,7 @@ impl Table {
 }
 
 /// The magic portal, for the tile's description.
-pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile_words::Words) {
     if tile.symbols & crate::catalog::symbol::MAGIC != 0 {
         w.extra("magic-portal");
     }

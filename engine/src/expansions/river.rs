@@ -84,7 +84,7 @@ pub fn check(
 
 /// The river on a tile, for its description: the spring, the lake, a straight stretch
 /// or a bend.
-pub(crate) fn describe_tile(tile: &TileType, w: &mut crate::describe::Words) {
+pub(crate) fn describe_tile(tile: &TileType, w: &mut crate::tile_words::Words) {
     for r in tile
         .features
         .iter()
@@ -93,7 +93,7 @@ pub(crate) fn describe_tile(tile: &TileType, w: &mut crate::describe::Words) {
         w.shape(match r.edges.count_ones() {
             0 | 1 if tile.start_with_river => "river-spring",
             0 | 1 => "river-lake",
-            2 if crate::describe::opposite(r.edges) => "river-straight",
+            2 if crate::tile_words::opposite(r.edges) => "river-straight",
             _ => "river-bend",
         });
     }

@@ -347,7 +347,7 @@ impl Table {
 
 /// A robber set where a worked example puts it (unit tests).
 /// The robber symbol, for the tile's description.
-pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile_words::Words) {
     if tile.symbols & crate::catalog::symbol::ROBBER != 0 {
         w.extra("robber");
     }

@@ -172,7 +172,7 @@ impl Table {
 }
 
 /// The goods of a city, for the tile's description.
-pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::describe::Words) {
+pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile_words::Words) {
     for g in tile.features.iter().filter_map(|f| f.goods) {
         w.extra(match g {
             crate::catalog::Goods::Wine => "wine",
