@@ -17,15 +17,79 @@ turn-deadline = Please play before { $deadline }.
 turn-rules = House rules in this game: { $rules }.
 turn-board = The board
 turn-where = Where it fits
+turn-action = Play your turn
+turn-scores = Scores
+turn-you = you
 alt-tile = The drawn tile: { $tile }
 alt-board = the board
 
 since-title = Since your last turn:
-since-placed = { $player } placed { $tile } at ({ $x }, { $y })
-since-scored = { $player } scored { $points ->
-    [one] 1 point
-   *[other] { $points } points
-} for { $feature }
+since-placed = { $player } placed { $tile }.
+since-completed = { $player } completed { $feature } and scored { $points }.
+since-completed-for = { $player } completed { $feature }: { $scorers } scored { $points }{ $count ->
+    [one] {""}
+   *[other] {" "}each
+}.
+since-completed-nobody = { $player } completed { $feature }; nobody scored.
+since-scored = { $player } scored { $points } for { $feature }.
+since-ferry-placed = { $player } put a ferry on a lake.
+since-ferry-moved = { $player } moved a ferry.
+since-message = { $player } drew the message “{ $message }”.
+since-robbed = { $player }'s robber took { $points } from { $victim }.
+end-title = How the end scored:
+end-scored = { $player } scored { $points } for { $feature } at the end.
+names-and = { $first } and { $last }
+
+completed-road = a { $tiles }-tile road
+completed-city = a { $tiles }-tile city
+completed-monastery = a monastery
+completed-garden = a garden
+
+features-road = { $count ->
+    [one] a road
+   *[other] { $count } roads
+}
+features-city = { $count ->
+    [one] a city
+   *[other] { $count } cities
+}
+features-field = { $count ->
+    [one] a field
+   *[other] { $count } fields
+}
+features-monastery = { $count ->
+    [one] a monastery
+   *[other] { $count } monasteries
+}
+features-garden = { $count ->
+    [one] a garden
+   *[other] { $count } gardens
+}
+features-river = { $count ->
+    [one] a river
+   *[other] { $count } rivers
+}
+features-lake = { $count ->
+    [one] a lake
+   *[other] { $count } lakes
+}
+features-flying_machine = { $count ->
+    [one] a flying machine
+   *[other] { $count } flying machines
+}
+features-crop_circle = { $count ->
+    [one] a crop circle
+   *[other] { $count } crop circles
+}
+
+message-1 = smallest road
+message-2 = smallest city
+message-3 = smallest monastery
+message-4 = extra tile
+message-5 = 2 points per coat of arms
+message-6 = 2 points per knight
+message-7 = 2 points per farmer
+message-8 = score a follower
 
 feature-road = a road
 feature-city = a city
@@ -39,13 +103,16 @@ feature-crop_circle = a crop circle
 
 invited-subject = { $by } invites you to a tilepost game
 invited-body = { $by } invites you to play tilepost game { $game }.
-invited-join = Join
+invited-join = Join over the API
+invited-action = See the game and join
 
 started-subject = tilepost game { $game } has started
 started-body = The game has started with { $players }. { $first } plays first.
 
 finished-subject = tilepost game { $game } is over
 finished-body = The game is over.
+finished-ranking = Final scores
+finished-action = See the final board
 
 deadline-subject = Your turn in tilepost game { $game } times out soon
 deadline-body = Your move is due by { $deadline }; if you miss it you leave the game. Please play before then.
@@ -88,5 +155,6 @@ digest-intro = Your daily digest: { $count ->
     [one] one game waits
    *[other] { $count } games wait
 } for your move.
+digest-action = Open my games
 digest-line = Game { $game }, due { $deadline }
 digest-line-no-deadline = Game { $game } (no clock)

@@ -16,15 +16,79 @@ turn-deadline = Jogue antes de { $deadline }.
 turn-rules = Regras da casa nesta partida: { $rules }.
 turn-board = O tabuleiro
 turn-where = Onde ela encaixa
+turn-action = Jogar sua vez
+turn-scores = Placar
+turn-you = você
 alt-tile = A peça tirada: { $tile }
 alt-board = o tabuleiro
 
 since-title = Desde a sua última jogada:
-since-placed = { $player } colocou { $tile } na posição ({ $x }, { $y })
-since-scored = { $player } marcou { $points ->
-    [one] 1 ponto
-   *[other] { $points } pontos
-} por { $feature }
+since-placed = { $player } colocou { $tile }.
+since-completed = { $player } completou { $feature } e marcou { $points }.
+since-completed-for = { $player } completou { $feature }: { $scorers } { $count ->
+    [one] marcou { $points }
+   *[other] marcaram { $points } cada
+}.
+since-completed-nobody = { $player } completou { $feature }; ninguém pontuou.
+since-scored = { $player } marcou { $points } por { $feature }.
+since-ferry-placed = { $player } pôs uma balsa num lago.
+since-ferry-moved = { $player } moveu uma balsa.
+since-message = { $player } tirou a mensagem “{ $message }”.
+since-robbed = O ladrão de { $player } tirou { $points } de { $victim }.
+end-title = Como o fim pontuou:
+end-scored = { $player } marcou { $points } por { $feature } no fim.
+names-and = { $first } e { $last }
+
+completed-road = uma estrada de { $tiles } peças
+completed-city = uma cidade de { $tiles } peças
+completed-monastery = um mosteiro
+completed-garden = um jardim
+
+features-road = { $count ->
+    [one] uma estrada
+   *[other] { $count } estradas
+}
+features-city = { $count ->
+    [one] uma cidade
+   *[other] { $count } cidades
+}
+features-field = { $count ->
+    [one] um campo
+   *[other] { $count } campos
+}
+features-monastery = { $count ->
+    [one] um mosteiro
+   *[other] { $count } mosteiros
+}
+features-garden = { $count ->
+    [one] um jardim
+   *[other] { $count } jardins
+}
+features-river = { $count ->
+    [one] um rio
+   *[other] { $count } rios
+}
+features-lake = { $count ->
+    [one] um lago
+   *[other] { $count } lagos
+}
+features-flying_machine = { $count ->
+    [one] uma máquina voadora
+   *[other] { $count } máquinas voadoras
+}
+features-crop_circle = { $count ->
+    [one] um círculo nas plantações
+   *[other] { $count } círculos nas plantações
+}
+
+message-1 = menor estrada
+message-2 = menor cidade
+message-3 = menor mosteiro
+message-4 = peça extra
+message-5 = 2 pontos por brasão
+message-6 = 2 pontos por cavaleiro
+message-7 = 2 pontos por fazendeiro
+message-8 = pontuar um seguidor
 
 feature-road = uma estrada
 feature-city = uma cidade
@@ -38,13 +102,16 @@ feature-crop_circle = um círculo nas plantações
 
 invited-subject = { $by } convida você para uma partida do tilepost
 invited-body = { $by } convida você para jogar a partida { $game } do tilepost.
-invited-join = Entrar
+invited-join = Entrar pela API
+invited-action = Ver a partida e entrar
 
 started-subject = A partida { $game } do tilepost começou
 started-body = A partida começou com { $players }. { $first } joga primeiro.
 
 finished-subject = A partida { $game } do tilepost terminou
 finished-body = A partida terminou.
+finished-ranking = Placar final
+finished-action = Ver o tabuleiro final
 
 deadline-subject = Sua vez na partida { $game } do tilepost está quase acabando
 deadline-body = Sua jogada vence em { $deadline }; se você não jogar até lá, sai da partida. Jogue antes disso.
@@ -87,5 +154,6 @@ digest-intro = Seu resumo diário: { $count ->
     [one] uma partida espera
    *[other] { $count } partidas esperam
 } a sua jogada.
+digest-action = Abrir minhas partidas
 digest-line = Partida { $game }, até { $deadline }
 digest-line-no-deadline = Partida { $game } (sem relógio)

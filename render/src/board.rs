@@ -102,6 +102,61 @@ pub fn board_layers(game: &Game, opts: &BoardOptions) -> Layers {
     layers
 }
 
+/// The board's extent: the cells it spans (with the ghosts of `placements`) and the
+/// picture's size in units of 100 per tile side.
+struct Extent {
+    min_x: i32,
+    max_x: i32,
+    min_y: i32,
+    max_y: i32,
+    cols: f64,
+    width: f64,
+    height: f64,
+    margin: f64,
+    header: f64,
+}
+
+fn extent(game: &Game, opts: &BoardOptions, placements: &[tilepost_engine::Placement]) -> Extent {
+    let mut cells: Vec<Pos> = game.board().tiles().iter().map(|t| t.pos).collect();
+    cells.extend(placements.iter().map(|pl| pl.pos));
+    if cells.is_empty() {
+        cells.push(Pos::new(0, 0));
+    }
+    let min_x = cells.iter().map(|q| q.x).min().unwrap_or(0);
+    let max_x = cells.iter().map(|q| q.x).max().unwrap_or(0);
+    let min_y = cells.iter().map(|q| q.y).min().unwrap_or(0);
+    let max_y = cells.iter().map(|q| q.y).max().unwrap_or(0);
+    let cols = (max_x - min_x + 1) as f64;
+    let rows = (max_y - min_y + 1) as f64;
+    let margin = if opts.coordinates { 34.0 } else { 20.0 };
+    let header = if opts.legend { 56.0 } else { 0.0 };
+    let legend_w = game.players().len() as f64 * 150.0 + 190.0;
+    let width = (cols * 100.0 + 2.0 * margin).max(if opts.legend { legend_w } else { 0.0 });
+    let height = rows * 100.0 + 2.0 * margin + header;
+    Extent {
+        min_x,
+        max_x,
+        min_y,
+        max_y,
+        cols,
+        width,
+        height,
+        margin,
+        header,
+    }
+}
+
+/// The size in pixels of [`board_svg`]'s and [`crate::board_png`]'s picture (without
+/// ghosts): what an email states as the picture's width and height.
+pub fn board_size(game: &Game, opts: &BoardOptions) -> (u32, u32) {
+    let e = extent(game, opts, &[]);
+    let px = opts.tile_px.max(8) as f64 / 100.0;
+    (
+        (e.width * px).round() as u32,
+        (e.height * px).round() as u32,
+    )
+}
+
 fn board_doc(game: &Game, opts: &BoardOptions, mut layers: Option<&mut Layers>) -> String {
     let board = game.board();
     let tiles = board.tiles();
@@ -115,24 +170,18 @@ fn board_doc(game: &Game, opts: &BoardOptions, mut layers: Option<&mut Layers>) 
         Vec::new()
     };
 
-    // extent in cells
-    let mut cells: Vec<Pos> = tiles.iter().map(|t| t.pos).collect();
-    cells.extend(placements.iter().map(|pl| pl.pos));
-    if cells.is_empty() {
-        cells.push(Pos::new(0, 0));
-    }
-    let min_x = cells.iter().map(|q| q.x).min().unwrap_or(0);
-    let max_x = cells.iter().map(|q| q.x).max().unwrap_or(0);
-    let min_y = cells.iter().map(|q| q.y).min().unwrap_or(0);
-    let max_y = cells.iter().map(|q| q.y).max().unwrap_or(0);
-    let cols = (max_x - min_x + 1) as f64;
-    let rows = (max_y - min_y + 1) as f64;
-    let margin = if opts.coordinates { 34.0 } else { 20.0 };
-    let header = if opts.legend { 56.0 } else { 0.0 };
-    let players = game.players();
-    let legend_w = players.len() as f64 * 150.0 + 190.0;
-    let width = (cols * 100.0 + 2.0 * margin).max(if opts.legend { legend_w } else { 0.0 });
-    let height = rows * 100.0 + 2.0 * margin + header;
+    let Extent {
+        min_x,
+        max_x,
+        min_y,
+        max_y,
+        cols,
+        width,
+        height,
+        margin,
+        header,
+        ..
+    } = extent(game, opts, &placements);
     let left = (width - cols * 100.0) / 2.0;
     let top = header + margin;
     let origin = |q: Pos| -> P {

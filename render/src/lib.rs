@@ -58,7 +58,11 @@ use thiserror::Error;
 use tilepost_engine::catalog::catalog;
 use tilepost_engine::{FigureKind, Game, Rotation, TileTypeId};
 
-pub use board::BoardOptions;
+pub use board::{board_size, BoardOptions};
+
+/// Pixels per tile side of the board pictures the server serves when asked for no size
+/// (`GET …/board.png`), and so of the ones its emails show.
+pub const SERVED_TILE_PX: u32 = 56;
 pub use figures::Shape;
 
 /// Why a picture could not be made.

@@ -23,7 +23,7 @@ use super::views;
 use super::AppState;
 
 /// Pixels per tile side of a board picture when `tile_px` is not given.
-pub const DEFAULT_TILE_PX: u32 = 56;
+pub const DEFAULT_TILE_PX: u32 = tilepost_render::SERVED_TILE_PX;
 /// Pixels of a tile picture when `size` is not given.
 pub const DEFAULT_TILE_SIZE: u32 = 200;
 /// Changes when the drawing changes, so that cached pictures are not reused.

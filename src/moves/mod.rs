@@ -475,11 +475,17 @@ impl Decisions<'_> {
                     (name, r.score, r.rank)
                 })
                 .collect();
+            // how the end scored: the final scorings come with the game's last event
+            let at_end = outcomes
+                .last()
+                .map(|(_, fx, _)| notify::Since::at_end(fx, &data.seats))
+                .unwrap_or_default();
             outbox.extend(notify::finished(
                 self.notifier,
                 &data.seats,
                 &gid,
                 &ranking,
+                &at_end,
                 now,
             ));
         } else if let Some(p) = pending {
@@ -521,6 +527,7 @@ impl Decisions<'_> {
                         .remove(&gid)
                         .map(|c| started + i64::from(c.days_per_move) * correspondence::DAY_MS);
                     let rules = game.house_rules().to_values();
+                    let scores = scores_of(&game, &data.seats);
                     outbox.push(notify::turn_started(
                         self.notifier,
                         s,
@@ -531,6 +538,8 @@ impl Decisions<'_> {
                             decision: Some(p.phase.name()),
                             deadline,
                             rules: Some(&rules),
+                            scores: &scores,
+                            board_size: Some(board_size(&game)),
                         },
                         &since,
                         now,
@@ -870,6 +879,8 @@ pub fn start_plan(
                     decision: pending.map(|p| p.phase.name()),
                     deadline: days_per_move.map(|d| now + i64::from(d) * correspondence::DAY_MS),
                     rules: Some(&row.rules),
+                    scores: &scores_of(&game, seats),
+                    board_size: Some(board_size(&game)),
                 },
                 &notify::Since::default(),
                 now,
@@ -881,4 +892,29 @@ pub fn start_plan(
             outbox,
         })
     }
+}
+
+/// Every player's score `(username, points)`, in seat order (for the turn email).
+fn scores_of(game: &Game, seats: &[SeatInfo]) -> Vec<(String, i32)> {
+    game.players()
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let name = seat_at(seats, i as u8)
+                .map(|s| s.username.clone())
+                .unwrap_or_else(|| format!("seat {i}"));
+            (name, p.score)
+        })
+        .collect()
+}
+
+/// The size of the board's picture as `GET …/board.png` draws it by default.
+fn board_size(game: &Game) -> (u32, u32) {
+    tilepost_render::board_size(
+        game,
+        &tilepost_render::BoardOptions {
+            tile_px: tilepost_render::SERVED_TILE_PX,
+            ..Default::default()
+        },
+    )
 }

@@ -6,13 +6,16 @@
 //! ([`guard`] keeps those away from internal addresses).
 
 pub mod guard;
+mod layout;
 pub mod sign;
+mod story;
 pub mod worker;
+
+pub use story::{Happening, Since};
 
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
-use tilepost_engine::{Action, Effect, Event};
 
 use crate::clock::rfc3339;
 use crate::i18n;
@@ -97,20 +100,27 @@ impl Notifier {
     }
 }
 
-/// One message: `text` and `html` get the common greeting and footer here.
+/// One message: an introduction (`text`, and `html` in [`layout`] blocks), the one
+/// thing to do (`action`: its words, from the catalog, and its URL; the game's page by
+/// default), then the details (`text_after`, `html_after`). [`row`] adds the greeting
+/// and the footer and frames the HTML.
 struct Message<'a> {
     kind: &'a str,
     to: &'a SeatInfo,
     game_id: &'a str,
     subject: String,
+    /// The hidden first line of the HTML part (what a mail list shows after the subject).
     text: String,
     html: String,
+    action: Option<(&'static str, String)>,
+    text_after: String,
+    html_after: String,
     extra: Value,
 }
 
 impl<'a> Message<'a> {
     /// A message of one paragraph: the subject is the catalog's `{key}-subject`, the
-    /// body its `{key}-body`, in the reader's locale.
+    /// body its `{key}-body`, in the reader's locale; the action opens the game.
     fn paragraph(
         kind: &'a str,
         to: &'a SeatInfo,
@@ -127,7 +137,10 @@ impl<'a> Message<'a> {
             game_id,
             subject: i18n::text(loc, &subject, args),
             text: format!("{}\n", i18n::text(loc, &body, args)),
-            html: format!("<p>{}</p>", i18n::html(loc, &body, args)),
+            html: layout::para(&i18n::html(loc, &body, args)),
+            action: None,
+            text_after: String::new(),
+            html_after: String::new(),
             extra,
         }
     }
@@ -139,25 +152,34 @@ fn row(n: &Notifier, m: Message<'_>, now: i64) -> OutboxRow {
     let s = |k: &str| links[k].as_str().unwrap_or_default().to_string();
     let (game, settings, unsub) = (s("play"), s("notification_settings"), s("unsubscribe"));
     let loc = m.to.locale.as_str();
+    let (action_key, action_url) = m.action.unwrap_or(("link-game", game));
+    let greeting = [("name", (&m.to.username).into())];
     let text = format!(
-        "{}\n\n{}\n{}: {game}\n\n--\n{}: {settings}\n{}: {unsub}\n",
-        i18n::text(loc, "greeting", &[("name", (&m.to.username).into())]),
+        "{}\n\n{}\n{}: {action_url}\n{}{}\n--\n{}: {settings}\n{}: {unsub}\n",
+        i18n::text(loc, "greeting", &greeting),
         m.text,
-        i18n::text(loc, "link-game", &[]),
+        i18n::text(loc, action_key, &[]),
+        if m.text_after.is_empty() { "" } else { "\n" },
+        m.text_after,
         i18n::text(loc, "footer-settings", &[]),
         i18n::text(loc, "footer-unsubscribe", &[]),
     );
-    let html = format!(
-        "<p>{}</p>{}<p><a href=\"{}\">{}</a></p><hr><p><small><a href=\"{}\">{}</a> · <a href=\"{}\">{}</a></small></p>",
-        i18n::html(loc, "greeting", &[("name", (&m.to.username).into())]),
+    let blocks = format!(
+        "{}{}{}{}",
+        layout::para(&i18n::html(loc, "greeting", &greeting)),
         m.html,
-        escape(&game),
-        i18n::html(loc, "link-game", &[]),
-        escape(&settings),
-        i18n::html(loc, "footer-settings", &[]),
-        escape(&unsub),
-        i18n::html(loc, "footer-unsubscribe", &[]),
+        layout::button(&action_url, &i18n::html(loc, action_key, &[])),
+        m.html_after,
     );
+    let html = layout::page(&layout::Page {
+        lang: loc,
+        title: &escape(&m.subject),
+        blocks: &blocks,
+        footer: &[
+            (&settings, i18n::html(loc, "footer-settings", &[])),
+            (&unsub, i18n::html(loc, "footer-unsubscribe", &[])),
+        ],
+    });
     let mut data = json!({
         "game_id": m.game_id,
         "recipient": {"user_id": m.to.user_id, "email": m.to.email, "name": m.to.username},
@@ -205,132 +227,6 @@ fn short(id: &str) -> &str {
     id.get(..8).unwrap_or(id)
 }
 
-fn name_of(seats: &[SeatInfo], seat: u8) -> String {
-    seats
-        .iter()
-        .find(|s| s.seat == seat as i32)
-        .map(|s| s.username.clone())
-        .unwrap_or_else(|| format!("seat {seat}"))
-}
-
-/// What happened in a game since a player's last turn, from the log and the effects the
-/// engine derived for each event.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Since {
-    /// `(player, tile, x, y)` of each tile placed.
-    pub tiles: Vec<(String, String, i32, i32)>,
-    /// `(player, points, feature)` of each score.
-    pub scores: Vec<(String, i32, String)>,
-}
-
-impl Since {
-    /// Everything after the last tile `seat` placed (the whole game when none).
-    pub fn compute(
-        events: &[Event],
-        effects: &[Vec<Effect>],
-        seat: u8,
-        seats: &[SeatInfo],
-    ) -> Since {
-        let start = events
-            .iter()
-            .rposition(|e| {
-                matches!(e, Event::Decided { player, action: Action::PlaceTile { .. }, .. }
-                    if *player == seat)
-            })
-            .map(|i| i + 1)
-            .unwrap_or(0);
-        let mut out = Since::default();
-        for (i, e) in events.iter().enumerate().skip(start) {
-            if let Event::Decided {
-                player,
-                action: Action::PlaceTile { x, y, .. },
-                tile: Some(tile),
-                ..
-            } = e
-            {
-                out.tiles
-                    .push((name_of(seats, *player), tile.clone(), *x, *y));
-            }
-            for fx in effects.get(i).map(|v| v.as_slice()).unwrap_or_default() {
-                if let Effect::FeatureScored {
-                    feature,
-                    points,
-                    players,
-                    ..
-                } = fx
-                {
-                    for p in players {
-                        out.scores
-                            .push((name_of(seats, *p), *points, feature.name().to_string()));
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    fn lines(&self, locale: &str, html: bool) -> Vec<String> {
-        let msg = if html { i18n::html } else { i18n::text };
-        let mut out = Vec::new();
-        for (p, t, x, y) in &self.tiles {
-            let t = i18n::tile_name(locale, t);
-            out.push(msg(
-                locale,
-                "since-placed",
-                &[
-                    ("player", p.into()),
-                    ("tile", (&t).into()),
-                    ("x", (*x).into()),
-                    ("y", (*y).into()),
-                ],
-            ));
-        }
-        for (p, pts, f) in &self.scores {
-            let feature = msg(locale, &format!("feature-{f}"), &[]);
-            out.push(msg(
-                locale,
-                "since-scored",
-                &[
-                    ("player", p.into()),
-                    ("points", (*pts).into()),
-                    ("feature", (&feature).into()),
-                ],
-            ));
-        }
-        out
-    }
-
-    fn text(&self, locale: &str) -> String {
-        if self.tiles.is_empty() && self.scores.is_empty() {
-            return String::new();
-        }
-        let mut s = format!("{}\n", i18n::text(locale, "since-title", &[]));
-        for l in self.lines(locale, false) {
-            s.push_str(&format!("- {l}\n"));
-        }
-        s
-    }
-
-    fn html(&self, locale: &str) -> String {
-        if self.tiles.is_empty() && self.scores.is_empty() {
-            return String::new();
-        }
-        let mut s = format!("<p>{}</p><ul>", i18n::html(locale, "since-title", &[]));
-        for l in self.lines(locale, true) {
-            s.push_str(&format!("<li>{l}</li>"));
-        }
-        s.push_str("</ul>");
-        s
-    }
-
-    fn json(&self) -> Value {
-        json!({
-            "tiles_placed": self.tiles.iter().map(|(p, t, x, y)| json!({"player": p, "tile": t, "x": x, "y": y})).collect::<Vec<_>>(),
-            "points_scored": self.scores.iter().map(|(p, pts, f)| json!({"player": p, "points": pts, "feature": f})).collect::<Vec<_>>(),
-        })
-    }
-}
-
 /// The turn a message is about.
 pub struct Turn<'a> {
     pub game_id: &'a str,
@@ -343,9 +239,43 @@ pub struct Turn<'a> {
     pub deadline: Option<i64>,
     /// The house rules in force (the variants that differ from the standard rules).
     pub rules: Option<&'a BTreeMap<String, String>>,
+    /// Every player's score now `(username, points)`, in seat order.
+    pub scores: &'a [(String, i32)],
+    /// The size in pixels of the board's picture at this version (`tilepost_render::
+    /// board_size`), so that the email states it.
+    pub board_size: Option<(u32, u32)>,
 }
 
-/// `game.turn_started` for the player whose decision is now pending.
+/// The widest a picture is shown in an email (the column is 600 px with 20 px margins).
+const PICTURE_MAX: u32 = 560;
+
+/// `(width, height)` of a picture of `size` shown at most [`PICTURE_MAX`] wide.
+fn shown(size: (u32, u32)) -> (u32, u32) {
+    let (w, h) = (size.0.max(1), size.1.max(1));
+    if w <= PICTURE_MAX {
+        (w, h)
+    } else {
+        (
+            PICTURE_MAX,
+            (u64::from(h) * u64::from(PICTURE_MAX) / u64::from(w)) as u32,
+        )
+    }
+}
+
+/// The scores as rows `(name, points, is the reader)`.
+fn score_rows(scores: &[(String, i32)], me: &str, html: bool) -> Vec<(String, String, bool)> {
+    scores
+        .iter()
+        .map(|(name, pts)| {
+            let shown = if html { escape(name) } else { name.clone() };
+            (shown, pts.to_string(), name == me)
+        })
+        .collect()
+}
+
+/// `game.turn_started` for the player whose decision is now pending: what they drew
+/// (picture and words), the deadline, one button to the game, then what happened since
+/// their last turn, the scores, the board and the house rules.
 pub fn turn_started(
     n: &Notifier,
     to: &SeatInfo,
@@ -356,12 +286,9 @@ pub fn turn_started(
     let gid = turn.game_id;
     let loc = to.locale.as_str();
     let drawn = turn.tile.map(|t| i18n::tile_name(loc, t));
-    let intro = |msg: fn(&str, &str, &[(&str, i18n::Arg<'_>)]) -> String| {
-        let what = match &drawn {
-            Some(t) => msg(loc, "turn-drew", &[("tile", t.into())]),
-            None => msg(loc, "turn-decision", &[]),
-        };
-        format!("{} {what}", msg(loc, "turn-intro", &[]))
+    let what = |msg: fn(&str, &str, &[(&str, i18n::Arg<'_>)]) -> String| match &drawn {
+        Some(t) => msg(loc, "turn-drew", &[("tile", t.into())]),
+        None => msg(loc, "turn-decision", &[]),
     };
     let deadline = turn.deadline.map(|d| i18n::datetime(d, loc, &to.time_zone));
     let deadline_line = |msg: fn(&str, &str, &[(&str, i18n::Arg<'_>)]) -> String| {
@@ -380,29 +307,13 @@ pub fn turn_started(
             .as_ref()
             .map(|r| msg(loc, "turn-rules", &[("rules", r.into())]))
     };
-    let placements = format!("{}/v1/games/{gid}/placements", n.public_url);
-    // pictures: the board at the recipient's moment, and the drawn tile
-    let board_png = format!(
-        "{}/v1/games/{gid}/board.png?version={}",
-        n.public_url, turn.version
-    );
-    let tile_svg = turn
-        .tile
-        .map(|t| format!("{}/v1/tiles/{t}.svg", n.public_url));
-    let tile_img = tile_svg
-        .as_deref()
-        .map(|u| {
-            format!(
-                "<p><img src=\"{}\" alt=\"{}\" width=\"64\" height=\"64\"></p>",
-                escape(u),
-                i18n::html(
-                    loc,
-                    "alt-tile",
-                    &[("tile", drawn.as_deref().unwrap_or_default().into())]
-                )
-            )
-        })
-        .unwrap_or_default();
+    let base = &n.public_url;
+    let play = format!("{base}/play/games/{gid}");
+    // pictures: the board at the recipient's moment, the same with the drawn tile's
+    // places, and the drawn tile
+    let board_png = format!("{base}/v1/games/{gid}/board.png?version={}", turn.version);
+    let where_png = format!("{board_png}&placements=true");
+    let tile_svg = turn.tile.map(|t| format!("{base}/v1/tiles/{t}.svg"));
     let mut extra = json!({
         "board_png": board_png,
         "tile_svg": tile_svg,
@@ -410,10 +321,90 @@ pub fn turn_started(
         "tile": turn.tile,
         "decision": turn.decision,
         "deadline": turn.deadline.map(rfc3339),
-        "since_last_turn": since.json(),
+        "since_last_turn": since.json(loc),
+        "scores": turn.scores.iter().map(|(u, p)| json!({"username": u, "score": p})).collect::<Vec<_>>(),
     });
     if let Some(r) = turn.rules.filter(|r| !r.is_empty()) {
         extra["rules"] = json!(r);
+    }
+    // the introduction: what was drawn, by when
+    let mut text = format!(
+        "{} {}\n",
+        i18n::text(loc, "turn-intro", &[]),
+        what(i18n::text)
+    );
+    let mut html = layout::headline(&i18n::html(loc, "turn-intro", &[]));
+    match (&tile_svg, &drawn) {
+        (Some(svg), Some(t)) => html.push_str(&layout::beside(
+            svg,
+            &i18n::html(loc, "alt-tile", &[("tile", t.into())]),
+            96,
+            &what(i18n::html),
+        )),
+        _ => html.push_str(&layout::para(&what(i18n::html))),
+    }
+    if let (Some(t), Some(h)) = (deadline_line(i18n::text), deadline_line(i18n::html)) {
+        text.push_str(&format!("{t}\n"));
+        html.push_str(&layout::prominent(&h));
+    }
+    // the details: since the last turn, the scores, the board, the house rules
+    let mut after = String::new();
+    let mut html_after = String::new();
+    if !since.is_empty() {
+        after.push_str(&format!("{}\n", i18n::text(loc, "since-title", &[])));
+        for l in since.lines(loc, false) {
+            after.push_str(&format!("- {l}\n"));
+        }
+        after.push('\n');
+        html_after.push_str(&layout::list(
+            &i18n::html(loc, "since-title", &[]),
+            &since.lines(loc, true),
+        ));
+    }
+    if !turn.scores.is_empty() {
+        after.push_str(&format!("{}:\n", i18n::text(loc, "turn-scores", &[])));
+        for (name, pts, me) in score_rows(turn.scores, &to.username, false) {
+            let you = if me {
+                format!(" ({})", i18n::text(loc, "turn-you", &[]))
+            } else {
+                String::new()
+            };
+            after.push_str(&format!("- {name}: {pts}{you}\n"));
+        }
+        after.push('\n');
+        html_after.push_str(&layout::table(
+            &i18n::html(loc, "turn-scores", &[]),
+            &score_rows(turn.scores, &to.username, true),
+        ));
+    }
+    let (w, h) = shown(
+        turn.board_size
+            .unwrap_or((PICTURE_MAX, PICTURE_MAX * 3 / 4)),
+    );
+    html_after.push_str(&layout::picture(
+        &board_png,
+        &i18n::html(loc, "alt-board", &[]),
+        w,
+        h,
+    ));
+    if let (Some(t), Some(h)) = (rules_line(i18n::text), rules_line(i18n::html)) {
+        after.push_str(&format!("{t}\n"));
+        html_after.push_str(&layout::note(&h));
+    }
+    after.push_str(&format!(
+        "{}: {board_png}\n",
+        i18n::text(loc, "turn-board", &[])
+    ));
+    // where the drawn tile fits: the board with its places numbered
+    if turn.tile.is_some() {
+        after.push_str(&format!(
+            "{}: {where_png}\n",
+            i18n::text(loc, "turn-where", &[])
+        ));
+        html_after.push_str(&layout::link(
+            &where_png,
+            &i18n::html(loc, "turn-where", &[]),
+        ));
     }
     row(
         n,
@@ -422,34 +413,11 @@ pub fn turn_started(
             to,
             game_id: gid,
             subject: i18n::text(loc, "turn-subject", &[("game", short(gid).into())]),
-            text: format!(
-                "{}\n{}{}\n{}\n{}: {board_png}\n{}: {placements}\n",
-                intro(i18n::text),
-                deadline_line(i18n::text)
-                    .map(|l| format!("{l}\n"))
-                    .unwrap_or_default(),
-                rules_line(i18n::text)
-                    .map(|l| format!("{l}\n"))
-                    .unwrap_or_default(),
-                since.text(loc),
-                i18n::text(loc, "turn-board", &[]),
-                i18n::text(loc, "turn-where", &[]),
-            ),
-            html: format!(
-                "<p>{}</p>{tile_img}<p><img src=\"{}\" alt=\"{}\" style=\"max-width:100%\"></p>{}{}{}<p><a href=\"{}\">{}</a></p>",
-                intro(i18n::html),
-                escape(&board_png),
-                i18n::html(loc, "alt-board", &[]),
-                deadline_line(i18n::html)
-                    .map(|l| format!("<p>{l}</p>"))
-                    .unwrap_or_default(),
-                rules_line(i18n::html)
-                    .map(|l| format!("<p>{l}</p>"))
-                    .unwrap_or_default(),
-                since.html(loc),
-                escape(&placements),
-                i18n::html(loc, "turn-where", &[]),
-            ),
+            text,
+            html,
+            action: Some(("turn-action", play)),
+            text_after: after,
+            html_after,
             extra,
         },
         now,
@@ -507,7 +475,8 @@ fn stream_to_all(
         .collect()
 }
 
-/// `game.invited`: someone asks `to` to take a seat.
+/// `game.invited`: someone asks `to` to take a seat (the button opens the game's page,
+/// where the seat is taken; the text part also gives the API's request).
 pub fn invited(n: &Notifier, to: &SeatInfo, game_id: &str, by: &str, now: i64) -> OutboxRow {
     let join = format!("{}/v1/games/{game_id}/join", n.public_url);
     let loc = to.locale.as_str();
@@ -519,17 +488,14 @@ pub fn invited(n: &Notifier, to: &SeatInfo, game_id: &str, by: &str, now: i64) -
             to,
             game_id,
             subject: i18n::text(loc, "invited-subject", &args),
-            text: format!(
-                "{}\n{}: POST {join}\n",
-                i18n::text(loc, "invited-body", &args),
-                i18n::text(loc, "invited-join", &[]),
-            ),
-            html: format!(
-                "<p>{}</p><p>{}: POST <code>{}</code></p>",
-                i18n::html(loc, "invited-body", &args),
-                i18n::html(loc, "invited-join", &[]),
-                escape(&join)
-            ),
+            text: format!("{}\n", i18n::text(loc, "invited-body", &args)),
+            html: layout::para(&i18n::html(loc, "invited-body", &args)),
+            action: Some((
+                "invited-action",
+                format!("{}/play/games/{game_id}", n.public_url),
+            )),
+            text_after: format!("{}: POST {join}\n", i18n::text(loc, "invited-join", &[])),
+            html_after: String::new(),
             extra: json!({"invited_by": by, "inviter": by, "join": join}),
         },
         now,
@@ -570,23 +536,47 @@ pub fn started(
         .collect()
 }
 
-/// `game.finished` for every player, with the final ranking `(username, score, rank)`.
+/// `game.finished` for every player, with the final ranking `(username, score, rank)`
+/// and how the end scored (`at_end`: the fields, unfinished features, goods...).
 pub fn finished(
     n: &Notifier,
     seats: &[SeatInfo],
     game_id: &str,
     ranking: &[(String, i32, u8)],
+    at_end: &Since,
     now: i64,
 ) -> Vec<OutboxRow> {
-    let lines: Vec<String> = ranking
-        .iter()
-        .map(|(name, score, rank)| format!("{rank}. {name}: {score}"))
-        .collect();
     let args = [("game", short(game_id).into())];
     seats
         .iter()
         .map(|to| {
             let loc = to.locale.as_str();
+            let rows = |html: bool| -> Vec<(String, String, bool)> {
+                ranking
+                    .iter()
+                    .map(|(name, score, rank)| {
+                        let shown = if html { escape(name) } else { name.clone() };
+                        (format!("{rank}. {shown}"), score.to_string(), *name == to.username)
+                    })
+                    .collect()
+            };
+            let mut text = format!("{}\n", i18n::text(loc, "finished-body", &args));
+            for (name, score, _) in rows(false) {
+                text.push_str(&format!("{name}: {score}\n"));
+            }
+            let mut html = layout::headline(&i18n::html(loc, "finished-body", &args));
+            html.push_str(&layout::table(
+                &i18n::html(loc, "finished-ranking", &[]),
+                &rows(true),
+            ));
+            let mut text_after = String::new();
+            if !at_end.is_empty() {
+                text_after.push_str(&format!("{}\n", i18n::text(loc, "end-title", &[])));
+                for l in at_end.lines(loc, false) {
+                    text_after.push_str(&format!("- {l}\n"));
+                }
+            }
+            let html_after = layout::list(&i18n::html(loc, "end-title", &[]), &at_end.lines(loc, true));
             row(
                 n,
                 Message {
@@ -594,21 +584,14 @@ pub fn finished(
                     to,
                     game_id,
                     subject: i18n::text(loc, "finished-subject", &args),
-                    text: format!(
-                        "{}\n{}\n",
-                        i18n::text(loc, "finished-body", &args),
-                        lines.join("\n")
-                    ),
-                    html: format!(
-                        "<p>{}</p><ol>{}</ol>",
-                        i18n::html(loc, "finished-body", &args),
-                        ranking
-                            .iter()
-                            .map(|(n, s, _)| format!("<li>{}: {s}</li>", escape(n)))
-                            .collect::<String>()
-                    ),
+                    text,
+                    html,
+                    action: Some(("finished-action", format!("{}/play/games/{game_id}", n.public_url))),
+                    text_after,
+                    html_after,
                     extra: json!({
                         "ranking": ranking.iter().map(|(n, s, r)| json!({"username": n, "score": s, "rank": r})).collect::<Vec<_>>(),
+                        "end_scoring": at_end.lines(loc, false),
                     }),
                 },
                 now,
@@ -677,28 +660,21 @@ pub struct Waiting<'a> {
     pub deadline: Option<i64>,
 }
 
-/// `game.digest`: the games waiting for `to`, each with its deadline and board picture.
+/// `game.digest`: the games waiting for `to`, each with its deadline and its link (the
+/// board pictures are in `games` for programs; a digest of many games stays light).
 pub fn digest(n: &Notifier, to: &SeatInfo, games: &[Waiting<'_>], now: i64) -> OutboxRow {
     let loc = to.locale.as_str();
     let count = games.len() as i64;
-    let mut text = format!(
-        "{}\n",
-        i18n::text(loc, "digest-intro", &[("count", count.into())])
-    );
-    let mut html = format!(
-        "<p>{}</p>",
-        i18n::html(loc, "digest-intro", &[("count", count.into())])
-    );
+    let intro = [("count", count.into())];
+    let mut text = format!("{}\n", i18n::text(loc, "digest-intro", &intro));
+    let mut lines = Vec::new();
     let mut list = Vec::new();
     for g in games {
         let board = format!(
             "{}/v1/games/{}/board.png?version={}",
             n.public_url, g.game_id, g.version
         );
-        let play = n.links(g.game_id, to, "game.digest")["play"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
+        let play = format!("{}/play/games/{}", n.public_url, g.game_id);
         let due = g.deadline.map(|d| i18n::datetime(d, loc, &to.time_zone));
         let args = [
             ("game", short(g.game_id).into()),
@@ -710,29 +686,33 @@ pub fn digest(n: &Notifier, to: &SeatInfo, games: &[Waiting<'_>], now: i64) -> O
             "digest-line-no-deadline"
         };
         text.push_str(&format!("- {}: {play}\n", i18n::text(loc, key, &args)));
-        html.push_str(&format!(
-            "<p><a href=\"{}\">{}</a><br><img src=\"{}\" alt=\"{}\" style=\"max-width:100%\"></p>",
+        lines.push(format!(
+            "<a href=\"{}\" class=\"tp-link\" style=\"color:#1d6b45;\">{}</a>",
             escape(&play),
             i18n::html(loc, key, &args),
-            escape(&board),
-            i18n::html(loc, "alt-board", &[]),
         ));
         list.push(json!({
             "game_id": g.game_id,
             "version": g.version,
             "deadline": g.deadline.map(rfc3339),
             "board_png": board,
+            "play": play,
         }));
     }
+    let mut html = layout::para(&i18n::html(loc, "digest-intro", &intro));
+    html.push_str(&layout::list("", &lines));
     row(
         n,
         Message {
             kind: "game.digest",
             to,
             game_id: "",
-            subject: i18n::text(loc, "digest-subject", &[("count", count.into())]),
+            subject: i18n::text(loc, "digest-subject", &intro),
             text,
             html,
+            action: Some(("digest-action", format!("{}/play/games", n.public_url))),
+            text_after: String::new(),
+            html_after: String::new(),
             extra: json!({ "games": list }),
         },
         now,
@@ -834,21 +814,21 @@ fn account_message(
         "{}\n\n",
         i18n::text(loc, "greeting", &[("name", to.name.into())])
     );
-    let mut html = format!(
-        "<p>{}</p>",
-        i18n::html(loc, "greeting", &[("name", to.name.into())])
-    );
+    let mut blocks = layout::para(&i18n::html(loc, "greeting", &[("name", to.name.into())]));
     for (t, h) in &paragraphs {
         text.push_str(t);
         text.push('\n');
-        html.push_str(&format!("<p>{h}</p>"));
+        blocks.push_str(&layout::para(h));
     }
     text.push_str(&format!("{action_text}: {url}\n\n{}\n", footer.0));
-    html.push_str(&format!(
-        "<p><a href=\"{}\">{action_html}</a></p><p><small>{}</small></p>",
-        escape(&url),
-        footer.1
-    ));
+    blocks.push_str(&layout::button(&url, &action_html));
+    blocks.push_str(&layout::note(&footer.1));
+    let html = layout::page(&layout::Page {
+        lang: loc,
+        title: &escape(&subject),
+        blocks: &blocks,
+        footer: &[],
+    });
     let mut data = json!({
         "recipient": {"user_id": to.user_id, "email": to.email, "name": to.name},
         "subject": subject,
@@ -1032,10 +1012,25 @@ mod tests {
                     decision: Some("place_tile"),
                     deadline: Some(0),
                     rules: None,
+                    scores: &[("ann".into(), 4), ("b<o>b".into(), 0)],
+                    board_size: Some((900, 300)),
                 },
                 &Since {
-                    tiles: vec![("ann".into(), "base/E".into(), 1, 0)],
-                    scores: vec![("ann".into(), 4, "city".into())],
+                    items: vec![
+                        Happening::Placed {
+                            player: "ann".into(),
+                            tile: "base/E".into(),
+                            x: 1,
+                            y: 0,
+                        },
+                        Happening::Completed {
+                            by: "ann".into(),
+                            feature: "city".into(),
+                            tiles: 2,
+                            points: 4,
+                            scorers: vec!["ann".into()],
+                        },
+                    ],
                 },
                 0,
             ),
@@ -1043,7 +1038,14 @@ mod tests {
             deadline_near(&n, &seats[1], "g1", 1000, 0),
         ];
         rows.extend(started(&n, &seats, "g1", "ann", 0));
-        rows.extend(finished(&n, &seats, "g1", &[("ann".into(), 10, 1)], 0));
+        rows.extend(finished(
+            &n,
+            &seats,
+            "g1",
+            &[("ann".into(), 10, 1)],
+            &Since::default(),
+            0,
+        ));
         rows.extend(timed_out(&n, &seats, "g1", "ann", 0));
         for r in &rows {
             let v: Value = serde_json::from_str(&r.payload).unwrap_or(Value::Null);
@@ -1057,25 +1059,42 @@ mod tests {
             assert!(unsub.starts_with("http://t.test/v1/unsubscribe?token="));
             assert!(d["text"].as_str().unwrap_or_default().contains(unsub));
             assert!(!d["html"].as_str().unwrap_or_default().contains("b<o>b"));
-            // "The game" opens the web client; the API links stay
+            // the one button opens the game in the web client; the API links stay
             let play = d["links"]["play"].as_str().unwrap_or_default();
             assert_eq!(play, "http://t.test/play/games/g1");
             assert_eq!(d["links"]["game"], "http://t.test/v1/games/g1");
-            assert!(d["text"]
-                .as_str()
-                .unwrap_or_default()
-                .contains(&format!("The game: {play}\n")));
-            assert!(d["html"]
-                .as_str()
-                .unwrap_or_default()
-                .contains(&format!("<a href=\"{play}\">The game</a>")));
+            let (text, html) = (
+                d["text"].as_str().unwrap_or_default(),
+                d["html"].as_str().unwrap_or_default(),
+            );
+            assert!(text.contains(&format!(": {play}\n")), "{text}");
+            assert_eq!(html.matches("class=\"tp-btn\" style").count(), 1, "{html}");
+            assert!(html.contains(&format!("<a href=\"{play}\" class=\"tp-btn\"")));
+            // a whole document, no script, every picture with its words and size
+            assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>"));
+            assert!(!html.to_ascii_lowercase().contains("<script"));
+            for img in html.split("<img ").skip(1) {
+                let tag = &img[..img.find('>').unwrap_or(img.len())];
+                for attr in ["alt=\"", "width=\"", "height=\""] {
+                    assert!(tag.contains(attr), "{attr} missing: <img {tag}>");
+                }
+            }
         }
         let t: Value = serde_json::from_str(&rows[0].payload).unwrap_or(Value::Null);
         let text = t["data"]["text"].as_str().unwrap_or_default();
+        let html = t["data"]["html"].as_str().unwrap_or_default();
         assert!(text.contains("You drew a city cap with a straight road."));
         assert!(!text.contains("drew base/D"));
-        assert!(text.contains("ann placed a city cap at (1, 0)"));
-        assert!(text.contains("ann scored 4 points for a city"));
+        // no coordinates: what happened, in a player's words
+        assert!(text.contains("- ann placed a city cap.\n"), "{text}");
+        assert!(
+            text.contains("- ann completed a 2-tile city and scored 4.\n"),
+            "{text}"
+        );
+        assert!(text.contains("Play your turn: http://t.test/play/games/g1\n"));
+        assert!(text.contains("- b<o>b: 0 (you)\n"), "{text}");
+        // the board shown at the column's width, its height in proportion
+        assert!(html.contains("width=\"560\" height=\"186\""), "{html}");
     }
 
     /// Every email type in every locale, subject, text and HTML (snapshots in
@@ -1090,6 +1109,9 @@ mod tests {
                 s.locale = locale.to_string();
                 s.time_zone = "America/Sao_Paulo".into();
             }
+            let scores = [("ann".to_string(), 23), ("b<o>b".to_string(), 17)];
+            let rules: BTreeMap<String, String> =
+                [("field_scoring".to_string(), "per_city".to_string())].into();
             let turn = |tile: Option<&'static str>, deadline: Option<i64>| Turn {
                 game_id: "5b1d6a2e-8c0e-4f3a-9a51-3f2f4b1c7d10",
                 version: 7,
@@ -1097,25 +1119,113 @@ mod tests {
                 decision: Some("place_tile"),
                 deadline,
                 rules: None,
+                scores: &scores,
+                board_size: Some((448, 336)),
             };
-            let since = Since {
-                tiles: vec![("ann".into(), "base/E".into(), 0, 1)],
-                scores: vec![
-                    ("ann".into(), 4, "city".into()),
-                    ("ann".into(), 1, "road".into()),
+            let placed = |tile: &str| Happening::Placed {
+                player: "ann".into(),
+                tile: tile.into(),
+                x: 0,
+                y: 1,
+            };
+            // a base turn: a tile, a city completed for its owner, a road completed for
+            // both, a road completed with nobody on it
+            let base = Since {
+                items: vec![
+                    placed("base/E"),
+                    Happening::Completed {
+                        by: "ann".into(),
+                        feature: "city".into(),
+                        tiles: 3,
+                        points: 4,
+                        scorers: vec!["ann".into()],
+                    },
+                    Happening::Completed {
+                        by: "ann".into(),
+                        feature: "road".into(),
+                        tiles: 2,
+                        points: 2,
+                        scorers: vec!["ann".into(), "b<o>b".into()],
+                    },
+                    Happening::Completed {
+                        by: "ann".into(),
+                        feature: "monastery".into(),
+                        tiles: 9,
+                        points: 9,
+                        scorers: vec![],
+                    },
+                ],
+            };
+            // a turn with expansions: a ferry moved, a message drawn and scored, a robber
+            let expansions = Since {
+                items: vec![
+                    placed("fe/02-frrr"),
+                    Happening::Ferry {
+                        player: "ann".into(),
+                        moved: true,
+                    },
+                    Happening::Completed {
+                        by: "ann".into(),
+                        feature: "road".into(),
+                        tiles: 4,
+                        points: 5,
+                        scorers: vec!["ann".into()],
+                    },
+                    Happening::Message {
+                        player: "ann".into(),
+                        message: 2,
+                    },
+                    Happening::Scored {
+                        players: vec!["ann".into()],
+                        points: 6,
+                        feature: "city".into(),
+                        count: 1,
+                        at_end: false,
+                    },
+                    Happening::Robbed {
+                        player: "b<o>b".into(),
+                        victim: "ann".into(),
+                        points: 2,
+                    },
+                    Happening::Ferry {
+                        player: "b<o>b".into(),
+                        moved: false,
+                    },
+                ],
+            };
+            // the end: fields scored, an unfinished city
+            let at_end = Since {
+                items: vec![
+                    Happening::Scored {
+                        players: vec!["ann".into()],
+                        points: 12,
+                        feature: "field".into(),
+                        count: 2,
+                        at_end: true,
+                    },
+                    Happening::Scored {
+                        players: vec!["b<o>b".into()],
+                        points: 3,
+                        feature: "city".into(),
+                        count: 1,
+                        at_end: true,
+                    },
                 ],
             };
             let gid = "5b1d6a2e-8c0e-4f3a-9a51-3f2f4b1c7d10";
             // 2026-12-03T17:00:00Z
             let deadline = 1_796_317_200_000;
+            let mut with_rules = turn(Some("fe/02-frrr"), Some(deadline));
+            with_rules.rules = Some(&rules);
             let rows = vec![
                 turn_started(
                     &n,
                     &seats[1],
                     &turn(Some("base/U"), Some(deadline)),
-                    &since,
+                    &base,
                     0,
                 ),
+                turn_started(&n, &seats[1], &with_rules, &expansions, 0),
                 turn_started(&n, &seats[1], &turn(None, None), &Since::default(), 0),
                 invited(&n, &seats[1], gid, "ann", 0),
                 started(&n, &seats, gid, "ann", 0).remove(1),
@@ -1124,12 +1234,30 @@ mod tests {
                     &seats,
                     gid,
                     &[("ann".into(), 87, 1), ("b<o>b".into(), 74, 2)],
+                    &at_end,
                     0,
                 )
                 .remove(1),
                 deadline_near(&n, &seats[1], gid, deadline, 0),
                 timed_out(&n, &seats, gid, "ann", 0).remove(1),
                 plan_played(&n, &seats[1], gid, "ic/13-crrc", 9, 0),
+                digest(
+                    &n,
+                    &seats[1],
+                    &[
+                        Waiting {
+                            game_id: gid,
+                            version: 7,
+                            deadline: Some(deadline),
+                        },
+                        Waiting {
+                            game_id: "0c4d5e6f-1a2b-4c3d-8e9f-a0b1c2d3e4f5",
+                            version: 30,
+                            deadline: None,
+                        },
+                    ],
+                    0,
+                ),
             ];
             let mut out = String::new();
             for r in &rows {

@@ -361,19 +361,31 @@ fn one_signed_message_per_turn(app: &TestApp, rx: &Receiver) {
     for word in [" placed ", "You drew "] {
         assert!(text.contains(word), "{text}");
         for (at, _) in text.match_indices(word) {
-            let next = text[at + word.len()..].split_whitespace().next().unwrap_or("");
+            let next = text[at + word.len()..]
+                .split_whitespace()
+                .next()
+                .unwrap_or("");
             assert!(
                 next.starts_with(|c: char| c.is_ascii_lowercase()) && !next.contains('/'),
                 "a tile named by its id: {text}"
             );
         }
     }
-    assert!(d["html"].as_str().unwrap().starts_with("<p>Hello"));
+    assert!(d["html"].as_str().unwrap().starts_with("<!DOCTYPE html>"));
+    assert!(d["html"].as_str().unwrap().contains("Hello "));
+    // no coordinates in what happened: "ann placed a city cap.", then the scores
+    assert!(!d["since_last_turn"]["lines"].as_array().unwrap().is_empty());
+    for line in d["since_last_turn"]["lines"].as_array().unwrap() {
+        let line = line.as_str().unwrap();
+        assert!(text.contains(&format!("- {line}\n")), "{text}");
+        assert!(!line.contains(" at ("), "{line}");
+    }
+    assert_eq!(d["scores"].as_array().map(Vec::len), Some(2), "{d}");
     assert_eq!(
         d["links"]["placements"],
         format!("http://tilepost.test/v1/games/{id}/placements")
     );
-    // the email's "The game" link opens the game in the web client
+    // the email's one button opens the game in the web client
     let play = format!("http://tilepost.test/play/games/{id}");
     assert_eq!(d["links"]["play"], play);
     assert_eq!(
@@ -383,11 +395,11 @@ fn one_signed_message_per_turn(app: &TestApp, rx: &Receiver) {
     assert!(d["text"]
         .as_str()
         .unwrap()
-        .contains(&format!("The game: {play}\n")));
+        .contains(&format!("Play your turn: {play}\n")));
     assert!(d["html"]
         .as_str()
         .unwrap()
-        .contains(&format!("<a href=\"{play}\">The game</a>")));
+        .contains(&format!("<a href=\"{play}\" class=\"tp-btn\"")));
     assert!(d["list_unsubscribe"]
         .as_str()
         .unwrap()

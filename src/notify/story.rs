@@ -1,0 +1,386 @@
+//! What happened in a game since a player's last turn, told as a player tells it: "ann
+//! placed a city cap", "ann completed a 3-tile city and scored 4", "ben moved a ferry"
+//! (no board coordinates: nobody sees them on the board). Built from the log and the
+//! effects the engine derived for each event; the webhook's `since_last_turn` keeps the
+//! coordinates for programs.
+
+use serde_json::{json, Value};
+use tilepost_engine::{Action, Effect, Event, FeatureKind};
+
+use crate::i18n;
+use crate::store::SeatInfo;
+
+/// One thing that happened, in the order it happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Happening {
+    /// A tile placed: `(player, tile id, x, y)`.
+    Placed {
+        player: String,
+        tile: String,
+        x: i32,
+        y: i32,
+    },
+    /// A feature completed by `by`'s tile (or abbey): it spans `tiles` tiles, and each of
+    /// `scorers` scored `points` (nobody when it held no figure).
+    Completed {
+        by: String,
+        feature: String,
+        tiles: usize,
+        points: i32,
+        scorers: Vec<String>,
+    },
+    /// Points scored otherwise (an abbot returned, a message, the end of the game):
+    /// each of `players` scored `points` for `count` features of the kind.
+    Scored {
+        players: Vec<String>,
+        points: i32,
+        feature: String,
+        count: u32,
+        at_end: bool,
+    },
+    /// A ferry put on a lake, or moved to another.
+    Ferry { player: String, moved: bool },
+    /// A message drawn (1 to 8).
+    Message { player: String, message: u8 },
+    /// A robber took points from a victim.
+    Robbed {
+        player: String,
+        victim: String,
+        points: i32,
+    },
+}
+
+/// What happened since a player's last turn.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Since {
+    pub items: Vec<Happening>,
+}
+
+pub(crate) fn name_of(seats: &[SeatInfo], seat: u8) -> String {
+    seats
+        .iter()
+        .find(|s| s.seat == seat as i32)
+        .map(|s| s.username.clone())
+        .unwrap_or_else(|| format!("seat {seat}"))
+}
+
+/// Features that a tile completes (the others score only otherwise).
+fn completable(f: FeatureKind) -> bool {
+    matches!(
+        f,
+        FeatureKind::Road | FeatureKind::City | FeatureKind::Monastery | FeatureKind::Garden
+    )
+}
+
+impl Since {
+    /// Everything after the last tile `seat` placed (the whole game when none).
+    pub fn compute(
+        events: &[Event],
+        effects: &[Vec<Effect>],
+        seat: u8,
+        seats: &[SeatInfo],
+    ) -> Since {
+        let start = events
+            .iter()
+            .rposition(|e| {
+                matches!(e, Event::Decided { player, action: Action::PlaceTile { .. }, .. }
+                    if *player == seat)
+            })
+            .map(|i| i + 1)
+            .unwrap_or(0);
+        let mut out = Since::default();
+        for (i, e) in events.iter().enumerate().skip(start) {
+            let fx = effects.get(i).map(|v| v.as_slice()).unwrap_or_default();
+            out.add(e, fx, seats);
+        }
+        out
+    }
+
+    /// The scorings at the end of a game (from the effects of its last event), summed
+    /// by player and kind of feature: "ann scored 12 for 2 fields at the end".
+    pub fn at_end(effects: &[Effect], seats: &[SeatInfo]) -> Since {
+        let mut out = Since::default();
+        for fx in effects {
+            let Effect::FeatureScored {
+                feature,
+                points,
+                players,
+                final_scoring: true,
+                ..
+            } = fx
+            else {
+                continue;
+            };
+            for p in players {
+                let who = name_of(seats, *p);
+                let found = out.items.iter_mut().find_map(|h| match h {
+                    Happening::Scored {
+                        players,
+                        points,
+                        feature: f,
+                        count,
+                        at_end: true,
+                    } if players.len() == 1 && players[0] == who && f == feature.name() => {
+                        Some((points, count))
+                    }
+                    _ => None,
+                });
+                match found {
+                    Some((pts, count)) => {
+                        *pts += *points;
+                        *count += 1;
+                    }
+                    None => out.items.push(Happening::Scored {
+                        players: vec![who],
+                        points: *points,
+                        feature: feature.name().to_string(),
+                        count: 1,
+                        at_end: true,
+                    }),
+                }
+            }
+        }
+        out
+    }
+
+    fn add(&mut self, e: &Event, fx: &[Effect], seats: &[SeatInfo]) {
+        let Event::Decided {
+            player,
+            action,
+            tile,
+            ..
+        } = e
+        else {
+            return;
+        };
+        let who = name_of(seats, *player);
+        let placed = matches!(action, Action::PlaceTile { .. } | Action::PlaceAbbey { .. });
+        match (action, tile) {
+            (Action::PlaceTile { x, y, .. }, Some(tile)) => self.items.push(Happening::Placed {
+                player: who.clone(),
+                tile: tile.clone(),
+                x: *x,
+                y: *y,
+            }),
+            (Action::PlaceFerry { .. }, _) => self.items.push(Happening::Ferry {
+                player: who.clone(),
+                moved: false,
+            }),
+            (Action::MoveFerry { .. }, _) => self.items.push(Happening::Ferry {
+                player: who.clone(),
+                moved: true,
+            }),
+            _ => {}
+        }
+        for f in fx {
+            match f {
+                Effect::FeatureScored {
+                    feature,
+                    points,
+                    players,
+                    tiles,
+                    final_scoring: false,
+                } => {
+                    let scorers: Vec<String> = players.iter().map(|p| name_of(seats, *p)).collect();
+                    if placed && completable(*feature) {
+                        self.items.push(Happening::Completed {
+                            by: who.clone(),
+                            feature: feature.name().to_string(),
+                            tiles: tiles.len(),
+                            points: *points,
+                            scorers,
+                        });
+                    } else if !scorers.is_empty() {
+                        self.items.push(Happening::Scored {
+                            players: scorers,
+                            points: *points,
+                            feature: feature.name().to_string(),
+                            count: 1,
+                            at_end: false,
+                        });
+                    }
+                }
+                Effect::MessageDrawn { player, message } => self.items.push(Happening::Message {
+                    player: name_of(seats, *player),
+                    message: *message,
+                }),
+                Effect::RobberStole {
+                    player,
+                    victim,
+                    points,
+                } => self.items.push(Happening::Robbed {
+                    player: name_of(seats, *player),
+                    victim: name_of(seats, *victim),
+                    points: *points,
+                }),
+                _ => {}
+            }
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The lines in `locale` (HTML-escaped with `html`).
+    pub fn lines(&self, locale: &str, html: bool) -> Vec<String> {
+        let msg = if html { i18n::html } else { i18n::text };
+        let names = |v: &[String]| list(locale, v);
+        self.items
+            .iter()
+            .map(|h| match h {
+                Happening::Placed { player, tile, .. } => {
+                    let t = i18n::tile_name(locale, tile);
+                    msg(
+                        locale,
+                        "since-placed",
+                        &[("player", player.into()), ("tile", (&t).into())],
+                    )
+                }
+                Happening::Completed {
+                    by,
+                    feature,
+                    tiles,
+                    points,
+                    scorers,
+                } => {
+                    let what = text_of(
+                        locale,
+                        &format!("completed-{feature}"),
+                        &[("tiles", (*tiles as i64).into())],
+                    );
+                    let who = names(scorers);
+                    let args = [
+                        ("player", by.into()),
+                        ("feature", (&what).into()),
+                        ("points", (*points).into()),
+                        ("scorers", (&who).into()),
+                        ("count", (scorers.len() as i64).into()),
+                    ];
+                    let key = match scorers.as_slice() {
+                        [] => "since-completed-nobody",
+                        [one] if one == by => "since-completed",
+                        _ => "since-completed-for",
+                    };
+                    msg(locale, key, &args)
+                }
+                Happening::Scored {
+                    players,
+                    points,
+                    feature,
+                    count,
+                    at_end,
+                } => {
+                    let what = text_of(
+                        locale,
+                        &format!("features-{feature}"),
+                        &[("count", i64::from(*count).into())],
+                    );
+                    let who = names(players);
+                    msg(
+                        locale,
+                        if *at_end {
+                            "end-scored"
+                        } else {
+                            "since-scored"
+                        },
+                        &[
+                            ("player", (&who).into()),
+                            ("points", (*points).into()),
+                            ("feature", (&what).into()),
+                        ],
+                    )
+                }
+                Happening::Ferry { player, moved } => msg(
+                    locale,
+                    if *moved {
+                        "since-ferry-moved"
+                    } else {
+                        "since-ferry-placed"
+                    },
+                    &[("player", player.into())],
+                ),
+                Happening::Message { player, message } => {
+                    let what = text_of(locale, &format!("message-{message}"), &[]);
+                    msg(
+                        locale,
+                        "since-message",
+                        &[("player", player.into()), ("message", (&what).into())],
+                    )
+                }
+                Happening::Robbed {
+                    player,
+                    victim,
+                    points,
+                } => msg(
+                    locale,
+                    "since-robbed",
+                    &[
+                        ("player", player.into()),
+                        ("victim", victim.into()),
+                        ("points", (*points).into()),
+                    ],
+                ),
+            })
+            .collect()
+    }
+
+    /// `since_last_turn` of the webhook: the tiles with their coordinates and the points,
+    /// for programs (as before), and the same lines a person reads.
+    pub fn json(&self, locale: &str) -> Value {
+        let mut tiles = Vec::new();
+        let mut points = Vec::new();
+        for h in &self.items {
+            match h {
+                Happening::Placed { player, tile, x, y } => {
+                    tiles.push(json!({"player": player, "tile": tile, "x": x, "y": y}))
+                }
+                Happening::Completed {
+                    feature,
+                    points: p,
+                    scorers,
+                    ..
+                } => points.extend(
+                    scorers
+                        .iter()
+                        .map(|s| json!({"player": s, "points": p, "feature": feature})),
+                ),
+                Happening::Scored {
+                    players,
+                    points: p,
+                    feature,
+                    ..
+                } => points.extend(
+                    players
+                        .iter()
+                        .map(|s| json!({"player": s, "points": p, "feature": feature})),
+                ),
+                _ => {}
+            }
+        }
+        json!({
+            "tiles_placed": tiles,
+            "points_scored": points,
+            "lines": self.lines(locale, false),
+        })
+    }
+}
+
+/// A message's text, as an argument of another (never escaped twice: the outer message
+/// escapes its arguments for HTML).
+fn text_of(locale: &str, key: &str, args: &[(&str, i18n::Arg<'_>)]) -> String {
+    i18n::text(locale, key, args)
+}
+
+/// Names as a list in `locale`: "ann", "ann and ben", "ann, ben and cid".
+pub(crate) fn list(locale: &str, names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => i18n::text(
+            locale,
+            "names-and",
+            &[("first", (&init.join(", ")).into()), ("last", last.into())],
+        ),
+    }
+}
