@@ -431,7 +431,7 @@ fn picture(html: &str, app: &TestApp, png: &str) {
             "--no-sandbox",
             "--disable-gpu",
             "--hide-scrollbars",
-            "--window-size=640,580",
+            "--window-size=640,1000",
             "--virtual-time-budget=5000",
             &format!(
                 "--host-resolver-rules=MAP tilepost.test {}",
