@@ -294,7 +294,8 @@ mod tests {
             let args: HashMap<Cow<'static, str>, FluentValue> = [
                 "name", "game", "tile", "deadline", "player", "x", "y", "points", "feature", "by",
                 "players", "first", "fields", "expires", "rules", "count", "when", "sessions",
-                "tokens", "names", "main", "extras", "last",
+                "tokens", "names", "main", "extras", "last", "tiles", "scorers", "victim",
+                "message",
             ]
             .into_iter()
             .map(|a| (Cow::Borrowed(a), FluentValue::from(2)))
@@ -480,7 +481,7 @@ mod tests {
                     ("feature", "uma cidade".into())
                 ]
             ),
-            "ann marcou 1 ponto por uma cidade"
+            "ann marcou 1 ponto por uma cidade."
         );
         assert_eq!(
             text(
@@ -492,7 +493,7 @@ mod tests {
                     ("feature", "a city".into())
                 ]
             ),
-            "ann scored 4 points for a city"
+            "ann scored 4 points for a city."
         );
         assert_eq!(
             html("en", "greeting", &[("name", "b<o>b & co".into())]),

@@ -31,13 +31,19 @@ since-completed-for = { $player } completed { $feature }: { $scorers } scored { 
    *[other] {" "}each
 }.
 since-completed-nobody = { $player } completed { $feature }; nobody scored.
-since-scored = { $player } scored { $points } for { $feature }.
+since-scored = { $player } scored { $points ->
+    [one] 1 point
+   *[other] { $points } points
+} for { $feature }.
 since-ferry-placed = { $player } put a ferry on a lake.
 since-ferry-moved = { $player } moved a ferry.
 since-message = { $player } drew the message “{ $message }”.
 since-robbed = { $player }'s robber took { $points } from { $victim }.
 end-title = How the end scored:
-end-scored = { $player } scored { $points } for { $feature } at the end.
+end-scored = { $player } scored { $points ->
+    [one] 1 point
+   *[other] { $points } points
+} for { $feature } at the end.
 names-and = { $first } and { $last }
 
 completed-road = a { $tiles }-tile road

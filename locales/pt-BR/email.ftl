@@ -30,13 +30,19 @@ since-completed-for = { $player } completou { $feature }: { $scorers } { $count 
    *[other] marcaram { $points } cada
 }.
 since-completed-nobody = { $player } completou { $feature }; ninguém pontuou.
-since-scored = { $player } marcou { $points } por { $feature }.
+since-scored = { $player } marcou { $points ->
+    [one] 1 ponto
+   *[other] { $points } pontos
+} por { $feature }.
 since-ferry-placed = { $player } pôs uma balsa num lago.
 since-ferry-moved = { $player } moveu uma balsa.
 since-message = { $player } tirou a mensagem “{ $message }”.
 since-robbed = O ladrão de { $player } tirou { $points } de { $victim }.
 end-title = Como o fim pontuou:
-end-scored = { $player } marcou { $points } por { $feature } no fim.
+end-scored = { $player } marcou { $points ->
+    [one] 1 ponto
+   *[other] { $points } pontos
+} por { $feature } no fim.
 names-and = { $first } e { $last }
 
 completed-road = uma estrada de { $tiles } peças
