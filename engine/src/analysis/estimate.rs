@@ -67,7 +67,11 @@ fn distinct_orders(pool: &[TileTypeId], cap: u64) -> u64 {
     let mut value: u128 = 1;
     let mut run = 0u128;
     for (k, t) in pool.iter().enumerate() {
-        run = if k > 0 && pool[k - 1] == *t { run + 1 } else { 1 };
+        run = if k > 0 && pool[k - 1] == *t {
+            run + 1
+        } else {
+            1
+        };
         value = value * (k as u128 + 1) / run;
         if value > cap as u128 {
             return cap + 1;
@@ -109,9 +113,16 @@ pub(crate) fn estimate(
     seed: u64,
 ) -> Estimate {
     let first = first.filter(|t| !is_river_tile(*t));
-    let mut pool: Vec<TileTypeId> = pool.iter().copied().filter(|t| !is_river_tile(*t)).collect();
+    let mut pool: Vec<TileTypeId> = pool
+        .iter()
+        .copied()
+        .filter(|t| !is_river_tile(*t))
+        .collect();
     pool.sort_unstable();
-    let mut sim = Sim::new(board, watched);
+    let mut types: Vec<TileTypeId> = pool.iter().copied().chain(first).collect();
+    types.sort_unstable();
+    types.dedup();
+    let mut sim = Sim::new(board, watched, &types);
     let mut completed = vec![0u64; watched.len()];
     let samples = samples.max(1) as u64;
     let orders = distinct_orders(&pool, samples);
@@ -136,10 +147,15 @@ pub(crate) fn estimate(
         }
         orders
     } else {
+        // antithetic pairs: an order, then the same order reversed
         let mut rng = Rng::new(seed);
         let mut tail = pool.clone();
-        for _ in 0..samples {
-            rng.shuffle(&mut tail);
+        for k in 0..samples {
+            if k.is_multiple_of(2) {
+                rng.shuffle(&mut tail);
+            } else {
+                tail.reverse();
+            }
             play(&tail, &mut completed);
         }
         samples
@@ -154,51 +170,177 @@ pub(crate) fn estimate(
     }
 }
 
-/// A needed cell of the simulated board, with the edges its neighbours require.
+/// Edge kinds (3 bits per side, as in the frontier's `required`) of roads and cities.
+const ROAD: u16 = 2;
+const CITY: u16 = 3;
+
+/// The sides (bits) where a frontier cell's neighbours require a road or a city: open
+/// sides of roads and cities facing the cell.
+fn open_sides_facing(required: u16, mask: u16) -> u8 {
+    let mut sides = 0u8;
+    for d in 0..4 {
+        let k = (required >> (3 * d)) & 0b111;
+        if (mask >> (3 * d)) & 0b111 != 0 && (k == ROAD || k == CITY) {
+            sides |= 1 << d;
+        }
+    }
+    sides
+}
+
+/// A needed cell: an empty cell next to the board across an open road or city side
+/// (`facing`, bits per side) or around open watched cloisters (`filled` of them).
 #[derive(Clone, Copy)]
-struct Cell {
+struct Needed {
     pos: Pos,
-    required: u16,
-    mask: u16,
+    /// The state of its four sides (see [`side_key`]).
+    key: u16,
+    filled: u8,
+}
+
+/// Side states of a cell: 0 no neighbour, 1–5 the edge kind a neighbour requires, 6 an
+/// abbey (matches anything, closes what touches it).
+const SIDE_STATES: u16 = 7;
+const KEYS: usize = (SIDE_STATES * SIDE_STATES * SIDE_STATES * SIDE_STATES) as usize;
+
+/// The key of a cell: its four side states in base 7, N first.
+fn side_key(board: &Board, p: Pos, required: u16, mask: u16) -> u16 {
+    let mut key = 0;
+    for d in Dir::ALL.into_iter().rev() {
+        let i = d.index();
+        let state = if (mask >> (3 * i)) & 0b111 != 0 {
+            (required >> (3 * i)) & 0b111
+        } else if board.is_occupied(p.step(d)) {
+            6
+        } else {
+            0
+        };
+        key = key * SIDE_STATES + state;
+    }
+    key
+}
+
+/// For every cell key, the best placement of `tt` there: `(progress + 64) * 4 +
+/// rotation`, or -1 when it fits in no rotation. The progress is the open road and city
+/// sides it closes minus the open sides it adds to the features it joins.
+fn placement_table(tt: &TileType) -> Vec<i16> {
+    let mut table = vec![-1i16; KEYS];
+    for (key, slot) in table.iter_mut().enumerate() {
+        let mut states = [0u16; 4];
+        let mut k = key as u16;
+        for s in states.iter_mut() {
+            *s = k % SIDE_STATES;
+            k /= SIDE_STATES;
+        }
+        let (mut required, mut mask, mut facing) = (0u16, 0u16, 0u8);
+        for (i, s) in states.iter().enumerate() {
+            if (1..=5).contains(s) {
+                required |= s << (3 * i);
+                mask |= 0b111 << (3 * i);
+                if *s == ROAD || *s == CITY {
+                    facing |= 1 << i;
+                }
+            }
+        }
+        let mut best: Option<(i32, usize)> = None;
+        for r in Rotation::ALL {
+            if tt.signature[r.index()] & mask != required {
+                continue;
+            }
+            let ef = &tt.edge_feature[r.index()];
+            let mut joined = 0u32;
+            for (i, f) in ef.iter().enumerate() {
+                if facing & (1 << i) != 0 && *f != NONE {
+                    joined |= 1 << f;
+                }
+            }
+            let opened = (0..4)
+                .filter(|i| ef[*i] != NONE && joined & (1 << ef[*i]) != 0 && states[*i] == 0)
+                .count() as i32;
+            let p = facing.count_ones() as i32 - opened;
+            if best.is_none_or(|b| p > b.0) {
+                best = Some((p, r.index()));
+            }
+        }
+        if let Some((p, r)) = best {
+            *slot = ((p + 64) * 4 + r as i32) as i16;
+        }
+    }
+    table
 }
 
 /// One future played on a copy of the board.
 struct Sim {
     board: Board,
+    /// Per tile type to come (by catalog index): its index in `tables`.
+    local: Vec<u16>,
+    /// Per tile type to come: [`placement_table`].
+    tables: Vec<Vec<i16>>,
     watched: Vec<Watched>,
-    /// The watched roads' and cities' roots on the simulated board.
-    roots: Vec<u16>,
     /// The positions of the watched monasteries and gardens not yet complete.
     cloisters: Vec<Pos>,
-    cells: Vec<Cell>,
+    /// The needed cells.
+    cells: Vec<Needed>,
+    start_cloisters: Vec<Pos>,
+    start_cells: Vec<Needed>,
     /// Per watched feature: completed at the end of the last future.
     done: Vec<bool>,
 }
 
 impl Sim {
-    fn new(board: &Board, watched: &[Watched]) -> Sim {
-        Sim {
+    fn new(board: &Board, watched: &[Watched], types: &[TileTypeId]) -> Sim {
+        let mut local = vec![u16::MAX; catalog().tiles.len()];
+        for (i, t) in types.iter().enumerate() {
+            local[t.0 as usize] = i as u16;
+        }
+        let mut sim = Sim {
             board: board.clone(),
+            local,
+            tables: types
+                .iter()
+                .map(|t| placement_table(catalog().get(*t)))
+                .collect(),
             watched: watched.to_vec(),
-            roots: Vec::with_capacity(watched.len()),
             cloisters: Vec::with_capacity(watched.len()),
             cells: Vec::with_capacity(64),
+            start_cloisters: Vec::new(),
+            start_cells: Vec::new(),
             done: vec![false; watched.len()],
+        };
+        for w in watched {
+            if w.cloister && !board.is_complete(w.seg) {
+                sim.cloisters.push(board.tiles()[board.seg_tile(w.seg)].pos);
+            }
         }
+        for f in board.frontier() {
+            if let Some(n) = sim.needed(f.pos) {
+                sim.cells.push(n);
+            }
+        }
+        sim.start_cloisters = sim.cloisters.clone();
+        sim.start_cells = sim.cells.clone();
+        sim
+    }
+
+    /// The empty cell `p` as a needed cell, if it is one.
+    fn needed(&self, p: Pos) -> Option<Needed> {
+        let f = self.board.frontier_at(p)?;
+        let facing = open_sides_facing(f.required, f.mask);
+        let filled = self.cloisters.iter().filter(|c| around(**c, p)).count() as u8;
+        (facing != 0 || filled != 0).then(|| Needed {
+            pos: p,
+            key: side_key(&self.board, p, f.required, f.mask),
+            filled,
+        })
     }
 
     /// Plays `order` from `start` and records which watched features end complete.
     fn play(&mut self, start: &Board, order: &[TileTypeId]) {
         self.board.clone_from(start);
-        self.refresh();
+        self.cells.clone_from(&self.start_cells);
+        self.cloisters.clone_from(&self.start_cloisters);
         for &t in order {
-            if self.cells.is_empty() {
-                break;
-            }
-            let tt = catalog().get(t);
-            if let Some((pos, r)) = self.best_placement(tt) {
-                self.board.place(t, pos, r);
-                self.refresh();
+            if let Some((pos, r)) = self.best_placement(t) {
+                self.place(t, pos, r);
             }
         }
         for (d, w) in self.done.iter_mut().zip(&self.watched) {
@@ -210,96 +352,45 @@ impl Sim {
         }
     }
 
-    /// Recomputes the watched roots, the open cloisters and the needed cells.
-    fn refresh(&mut self) {
+    /// Places a tile and updates the needed cells: the cell itself is filled, its four
+    /// neighbours change (no other cell does: a cloister completed has no empty cell
+    /// around it any more).
+    fn place(&mut self, t: TileTypeId, pos: Pos, r: Rotation) {
+        self.board.place(t, pos, r);
+        if let Some(i) = self.cells.iter().position(|c| c.pos == pos) {
+            self.cells.swap_remove(i);
+        }
         let b = &self.board;
-        self.roots.clear();
-        self.cloisters.clear();
-        for w in &self.watched {
-            if w.cloister {
-                if !b.is_complete(w.seg) {
-                    self.cloisters.push(b.tiles()[b.seg_tile(w.seg)].pos);
-                }
-            } else if b.open_sides(w.seg) > 0 {
-                let r = b.find(w.seg);
-                if !self.roots.contains(&r) {
-                    self.roots.push(r);
-                }
-            }
-        }
-        self.cells.clear();
-        for f in b.frontier() {
-            let needed = Dir::ALL
-                .into_iter()
-                .any(|d| self.watched_side(f.pos.step(d), d.opposite()).is_some())
-                || self.cloisters.iter().any(|c| around(*c, f.pos));
-            if needed {
-                self.cells.push(Cell {
-                    pos: f.pos,
-                    required: f.required,
-                    mask: f.mask,
-                });
-            }
-        }
-    }
-
-    /// The root of the watched road or city on side `d` of the tile at `p`, if any.
-    fn watched_side(&self, p: Pos, d: Dir) -> Option<u16> {
-        let b = &self.board;
-        let j = b.tile_index_at(p)?;
-        let o = b.tiles()[j];
-        let f = o.tile_type().edge_feature[o.rotation.index()][d.index()];
-        if f == NONE {
-            return None;
-        }
-        let root = b.find(b.seg(j, f as usize));
-        self.roots.contains(&root).then_some(root)
-    }
-
-    /// The needed cell and rotation where `tt` makes the most progress, if that progress
-    /// is not negative.
-    fn best_placement(&self, tt: &TileType) -> Option<(Pos, Rotation)> {
-        let mut best: Option<(i32, Pos, Rotation)> = None;
-        for c in &self.cells {
-            for r in Rotation::ALL {
-                if tt.signature[r.index()] & c.mask != c.required {
-                    continue;
-                }
-                let p = self.progress(tt, c.pos, r);
-                if p >= 0 && best.is_none_or(|b| p > b.0) {
-                    best = Some((p, c.pos, r));
-                }
-            }
-        }
-        best.map(|(_, p, r)| (p, r))
-    }
-
-    /// The progress of `tt` at `pos` with `r`: watched open sides closed, plus cells
-    /// filled around open cloisters, minus open sides added to watched roads and cities.
-    fn progress(&self, tt: &TileType, pos: Pos, r: Rotation) -> i32 {
-        let mut closed = 0;
-        // features of the tile that join a watched road or city (bits)
-        let mut joined = 0u32;
+        self.cloisters
+            .retain(|c| !around(*c, pos) || b.surrounding_tiles(*c) < 8);
         for d in Dir::ALL {
-            if self.watched_side(pos.step(d), d.opposite()).is_some() {
-                closed += 1;
-                let f = tt.edge_feature[r.index()][d.index()];
-                if f != NONE {
-                    joined |= 1 << f;
-                }
+            let q = pos.step(d);
+            let Some(n) = self.needed(q) else {
+                continue;
+            };
+            match self.cells.iter_mut().find(|c| c.pos == q) {
+                Some(c) => *c = n,
+                None => self.cells.push(n),
             }
         }
-        let mut opened = 0;
-        if joined != 0 {
-            for d in Dir::ALL {
-                let f = tt.edge_feature[r.index()][d.index()];
-                if f != NONE && joined & (1 << f) != 0 && !self.board.is_occupied(pos.step(d)) {
-                    opened += 1;
-                }
+    }
+
+    /// The needed cell and rotation where `t` makes the most progress (the cloisters
+    /// around the cell it fills count one each), if that progress is not negative.
+    fn best_placement(&self, t: TileTypeId) -> Option<(Pos, Rotation)> {
+        let table = &self.tables[self.local[t.0 as usize] as usize];
+        let mut best: Option<(i32, Pos, usize)> = None;
+        for c in &self.cells {
+            let v = table[c.key as usize];
+            if v < 0 {
+                continue;
+            }
+            let p = (v as i32 >> 2) - 64 + c.filled as i32;
+            if p >= 0 && best.is_none_or(|b| p > b.0) {
+                best = Some((p, c.pos, (v & 3) as usize));
             }
         }
-        let filled = self.cloisters.iter().filter(|c| around(**c, pos)).count() as i32;
-        closed + filled - opened
+        best.map(|(_, p, r)| (p, Rotation::ALL[r]))
     }
 }
 

@@ -216,7 +216,9 @@ pub fn analyze(view: &SeatView, options: &AnalysisOptions) -> Analysis {
     let seat = view.seat();
     let (first, pool) = tiles_to_come(game, seat);
     let tiles = tracker(game, first, &pool);
-    let seed = options.seed.unwrap_or_else(|| visible_hash(game, seat, &pool));
+    let seed = options
+        .seed
+        .unwrap_or_else(|| visible_hash(game, seat, &pool));
     let (features, chances) = open_features(game, first, &pool, options.samples, seed);
     Analysis {
         seat,
@@ -350,15 +352,22 @@ fn scores_if_ended(game: &Game) -> Vec<ScoreIfEnded> {
 
 // ----- the tile tracker -----------------------------------------------------------------
 
-fn tracker(game: &Game, first: Option<TileTypeId>, pool: &[TileTypeId]) -> TileTracker {
+/// The tiles to come by type, in catalog order.
+fn count_by_type(first: Option<TileTypeId>, pool: &[TileTypeId]) -> Vec<(TileTypeId, u32)> {
+    let mut all: Vec<TileTypeId> = first.iter().chain(pool).copied().collect();
+    all.sort_unstable();
     let mut counts: Vec<(TileTypeId, u32)> = Vec::new();
-    for t in first.iter().chain(pool) {
-        match counts.iter_mut().find(|(x, _)| x == t) {
-            Some(c) => c.1 += 1,
-            None => counts.push((*t, 1)),
+    for t in all {
+        match counts.last_mut() {
+            Some(c) if c.0 == t => c.1 += 1,
+            _ => counts.push((t, 1)),
         }
     }
-    counts.sort_unstable();
+    counts
+}
+
+fn tracker(game: &Game, first: Option<TileTypeId>, pool: &[TileTypeId]) -> TileTracker {
+    let counts = count_by_type(first, pool);
     let mut out = Vec::with_capacity(64);
     let kinds = counts
         .iter()
@@ -496,9 +505,9 @@ fn fits_cell(game: &Game, t: TileTypeId, p: Pos) -> bool {
     if is_river_tile(t) {
         return game.river.is_some_and(|end| {
             end.cell == p
-                && Rotation::ALL.into_iter().any(|r| {
-                    b.fits(tt, p, r) && river::check(game.river, b, tt, p, r).is_ok()
-                })
+                && Rotation::ALL
+                    .into_iter()
+                    .any(|r| b.fits(tt, p, r) && river::check(game.river, b, tt, p, r).is_ok())
         });
     }
     if Dir::ALL.into_iter().all(|d| !b.is_occupied(p.step(d))) {
@@ -517,13 +526,7 @@ fn open_features(
     let b = game.board();
     let open = open_segments(b);
     // the types to come with their counts
-    let mut kinds: Vec<(TileTypeId, u32)> = Vec::new();
-    for t in first.iter().chain(pool) {
-        match kinds.last_mut() {
-            Some(k) if k.0 == *t => k.1 += 1,
-            _ => kinds.push((*t, 1)),
-        }
-    }
+    let kinds = count_by_type(first, pool);
     let abbey_held = game.players().iter().any(|p| p.active && p.abbey);
     let mut features: Vec<OpenFeature> = open
         .iter()
@@ -563,7 +566,8 @@ fn open_features(
                 owners,
                 strength,
                 worth_now: game.final_feature_value(seg, 0),
-                worth_completed: game.completed_worth(if cloister { seg } else { b.find(seg) }, tiles),
+                worth_completed: game
+                    .completed_worth(if cloister { seg } else { b.find(seg) }, tiles),
                 needs,
                 dead,
                 chance: 0.0,

@@ -199,6 +199,13 @@ impl Board {
         &self.frontier
     }
 
+    /// The frontier cell at `p`: an empty cell next to a tile, with the edges its
+    /// neighbours require.
+    pub fn frontier_at(&self, p: Pos) -> Option<&FrontierCell> {
+        let c = self.cell(p);
+        (c.tile == EMPTY && c.front != EMPTY).then(|| &self.frontier[c.front as usize])
+    }
+
     pub fn len(&self) -> usize {
         self.tiles.len()
     }
