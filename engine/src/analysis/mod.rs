@@ -24,6 +24,7 @@
 //! - *Fields*: every field that holds a figure or supplies a completed city.
 
 mod estimate;
+mod sim;
 
 use serde::{Deserialize, Serialize};
 
@@ -39,10 +40,13 @@ use estimate::{is_river_tile, Watched};
 /// The default number of sampled futures per analysis.
 pub const DEFAULT_SAMPLES: u32 = 1000;
 
+/// The most futures an analysis samples (a larger budget is taken as this one).
+pub const MAX_SAMPLES: u32 = 100_000;
+
 /// How an analysis is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AnalysisOptions {
-    /// Futures sampled for the completion chances (at least 1). When the tiles to come
+    /// Futures sampled for the completion chances (1 to [`MAX_SAMPLES`]). When the tiles to come
     /// have no more distinct orders than this, every order is played and the chances
     /// are exact.
     pub samples: u32,

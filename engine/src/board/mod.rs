@@ -206,6 +206,12 @@ impl Board {
         (c.tile == EMPTY && c.front != EMPTY).then(|| &self.frontier[c.front as usize])
     }
 
+    /// The index in [`Board::frontier`] of the frontier cell at `p`.
+    pub fn frontier_index(&self, p: Pos) -> Option<usize> {
+        let c = self.cell(p);
+        (c.tile == EMPTY && c.front != EMPTY).then_some(c.front as usize)
+    }
+
     pub fn len(&self) -> usize {
         self.tiles.len()
     }
