@@ -3,8 +3,8 @@
 //! progress, or elsewhere.
 //!
 //! The work per tile is kept small: every frontier cell is summed up by a *key* (the
-//! state of its four sides), a tile type's best placement on a cell of each key is a
-//! table computed once per analysis, and the needed cells are counted by key, so that a
+//! state of its four sides), a tile type's best placement on a cell of each key is
+//! computed once per analysis (when first needed), and the needed cells are counted by key, so that a
 //! tile is judged against the keys present rather than against every cell.
 
 use super::estimate::Watched;
@@ -54,54 +54,77 @@ fn faces_open_side(key: u16) -> bool {
     false
 }
 
-/// For every cell key, the best placement of `tt` on such a cell: `(progress + 64) * 4 +
-/// rotation`, or -1 when it fits in no rotation. The progress is the open road and city
-/// sides it closes minus the open sides it adds to the features it joins; among equal
-/// rotations the first.
-pub(super) fn placement_table(tt: &TileType) -> Vec<i16> {
-    let mut table = vec![-1i16; KEYS];
-    for (key, slot) in table.iter_mut().enumerate() {
-        let mut states = [0u16; 4];
-        let mut k = key as u16;
-        for s in states.iter_mut() {
-            *s = k % SIDE_STATES;
-            k /= SIDE_STATES;
-        }
-        let (mut required, mut mask, mut facing) = (0u16, 0u16, 0u8);
-        for (i, s) in states.iter().enumerate() {
-            if (1..=5).contains(s) {
-                required |= s << (3 * i);
-                mask |= 0b111 << (3 * i);
-                if *s == ROAD || *s == CITY {
-                    facing |= 1 << i;
-                }
+/// The best placement of `tt` on a cell of `key`: `(progress + 64) * 4 + rotation`, or
+/// -1 when it fits in no rotation. The progress is the open road and city sides it
+/// closes minus the open sides it adds to the features it joins; among equal rotations
+/// the first.
+fn placement(tt: &TileType, key: u16) -> i16 {
+    let mut states = [0u16; 4];
+    let mut k = key;
+    for s in states.iter_mut() {
+        *s = k % SIDE_STATES;
+        k /= SIDE_STATES;
+    }
+    let (mut required, mut mask, mut facing) = (0u16, 0u16, 0u8);
+    for (i, s) in states.iter().enumerate() {
+        if (1..=5).contains(s) {
+            required |= s << (3 * i);
+            mask |= 0b111 << (3 * i);
+            if *s == ROAD || *s == CITY {
+                facing |= 1 << i;
             }
-        }
-        let mut best: Option<(i32, usize)> = None;
-        for r in Rotation::ALL {
-            if tt.signature[r.index()] & mask != required {
-                continue;
-            }
-            let ef = &tt.edge_feature[r.index()];
-            let mut joined = 0u32;
-            for (i, f) in ef.iter().enumerate() {
-                if facing & (1 << i) != 0 && *f != NONE {
-                    joined |= 1 << f;
-                }
-            }
-            let opened = (0..4)
-                .filter(|i| ef[*i] != NONE && joined & (1 << ef[*i]) != 0 && states[*i] == 0)
-                .count() as i32;
-            let p = facing.count_ones() as i32 - opened;
-            if best.is_none_or(|b| p > b.0) {
-                best = Some((p, r.index()));
-            }
-        }
-        if let Some((p, r)) = best {
-            *slot = ((p + 64) * 4 + r as i32) as i16;
         }
     }
-    table
+    let mut best: Option<(i32, usize)> = None;
+    for r in Rotation::ALL {
+        if tt.signature[r.index()] & mask != required {
+            continue;
+        }
+        let ef = &tt.edge_feature[r.index()];
+        let mut joined = 0u32;
+        for (i, f) in ef.iter().enumerate() {
+            if facing & (1 << i) != 0 && *f != NONE {
+                joined |= 1 << f;
+            }
+        }
+        let opened = (0..4)
+            .filter(|i| ef[*i] != NONE && joined & (1 << ef[*i]) != 0 && states[*i] == 0)
+            .count() as i32;
+        let p = facing.count_ones() as i32 - opened;
+        if best.is_none_or(|b| p > b.0) {
+            best = Some((p, r.index()));
+        }
+    }
+    best.map_or(-1, |(p, r)| ((p + 64) * 4 + r as i32) as i16)
+}
+
+/// Not yet computed (in a [`Placements`] table).
+const UNKNOWN: i16 = i16::MIN;
+
+/// A tile type's [`placement`] on every key, computed when first asked.
+struct Placements {
+    tile: &'static TileType,
+    table: Vec<std::cell::Cell<i16>>,
+}
+
+impl Placements {
+    fn new(t: TileTypeId) -> Placements {
+        Placements {
+            tile: catalog().get(t),
+            table: vec![std::cell::Cell::new(UNKNOWN); KEYS],
+        }
+    }
+
+    #[inline]
+    fn get(&self, key: u16) -> i16 {
+        let slot = &self.table[key as usize];
+        let mut v = slot.get();
+        if v == UNKNOWN {
+            v = placement(self.tile, key);
+            slot.set(v);
+        }
+        v
+    }
 }
 
 /// For every cell, how many of the watched monasteries and gardens open at the start it
@@ -170,7 +193,6 @@ const NOT_A_CELL: Info = Info {
 };
 
 /// The needed cells, counted by key (those around cloisters listed apart).
-#[derive(Clone)]
 struct Needed {
     /// Per frontier cell (same index as the board's frontier).
     info: Vec<Info>,
@@ -231,11 +253,18 @@ impl Needed {
         }
     }
 
-    fn clone_from(&mut self, other: &Needed) {
+    /// Becomes a copy of `other`, touching only the keys either of them holds.
+    fn reset_from(&mut self, other: &Needed) {
         self.info.clone_from(&other.info);
-        self.count.copy_from_slice(&other.count);
+        for &k in &self.present {
+            self.count[k as usize] = 0;
+            self.slot[k as usize] = u16::MAX;
+        }
+        for &k in &other.present {
+            self.count[k as usize] = other.count[k as usize];
+            self.slot[k as usize] = other.slot[k as usize];
+        }
         self.present.clone_from(&other.present);
-        self.slot.copy_from_slice(&other.slot);
         self.near_cloisters.clone_from(&other.near_cloisters);
     }
 }
@@ -245,8 +274,8 @@ pub(super) struct Sim {
     board: Board,
     /// Per tile type to come (by catalog index): its index in `tables`.
     local: Vec<u16>,
-    /// Per tile type to come: [`placement_table`].
-    tables: Vec<Vec<i16>>,
+    /// Per tile type to come: its placements by key.
+    tables: Vec<Placements>,
     watched: Vec<Watched>,
     around: AroundCloisters,
     needed: Needed,
@@ -269,10 +298,7 @@ impl Sim {
         let mut sim = Sim {
             board: board.clone(),
             local,
-            tables: types
-                .iter()
-                .map(|t| placement_table(catalog().get(*t)))
-                .collect(),
+            tables: types.iter().map(|t| Placements::new(*t)).collect(),
             watched: watched.to_vec(),
             around: AroundCloisters::new(&cloisters),
             needed: Needed::new(),
@@ -284,7 +310,7 @@ impl Sim {
             sim.needed.info.push(i);
             sim.needed.add(i, f.pos);
         }
-        sim.start.clone_from(&sim.needed);
+        sim.start.reset_from(&sim.needed);
         sim
     }
 
@@ -304,7 +330,7 @@ impl Sim {
     /// Plays `order` from `start` and records which watched features end complete.
     pub(super) fn play(&mut self, start: &Board, order: &[TileTypeId]) {
         self.board.clone_from(start);
-        self.needed.clone_from(&self.start);
+        self.needed.reset_from(&self.start);
         for &t in order {
             if let Some((pos, r)) = self.best_placement(t) {
                 self.place(t, pos, r);
@@ -359,7 +385,7 @@ impl Sim {
                 continue;
             };
             let i = self.needed.info[j];
-            let v = table[i.key as usize];
+            let v = table.get(i.key);
             if v < 0 {
                 continue;
             }
@@ -369,7 +395,7 @@ impl Sim {
             }
         }
         for &key in &self.needed.present {
-            let v = table[key as usize];
+            let v = table.get(key);
             if v < 0 {
                 continue;
             }
@@ -379,7 +405,7 @@ impl Sim {
             }
         }
         let (_, key, near) = best?;
-        let r = Rotation::ALL[(table[key as usize] & 3) as usize];
+        let r = Rotation::ALL[(table.get(key) & 3) as usize];
         let pos = match near {
             Some(p) => p,
             None => {
