@@ -91,7 +91,7 @@ pub struct ChanceMethod {
     /// Every distinct order of the tiles to come was played (the chances are exact for
     /// the policy); otherwise `futures` orders were sampled.
     pub exact: bool,
-    /// The seed of the samples.
+    /// The seed of the samples (below 2^53 when derived from the visible state).
     pub seed: u64,
 }
 
@@ -220,9 +220,10 @@ pub fn analyze(view: &SeatView, options: &AnalysisOptions) -> Analysis {
     let seat = view.seat();
     let (first, pool) = tiles_to_come(game, seat);
     let tiles = tracker(game, first, &pool);
+    // 53 bits: the seed reads back exactly as a JSON number in every client
     let seed = options
         .seed
-        .unwrap_or_else(|| visible_hash(game, seat, &pool));
+        .unwrap_or_else(|| visible_hash(game, seat, &pool) & ((1 << 53) - 1));
     let (features, chances) = open_features(game, first, &pool, options.samples, seed);
     Analysis {
         seat,
