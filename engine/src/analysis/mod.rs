@@ -41,7 +41,7 @@ use estimate::{is_river_tile, Watched};
 pub const DEFAULT_SAMPLES: u32 = 1000;
 
 /// The most futures an analysis samples (a larger budget is taken as this one).
-pub const MAX_SAMPLES: u32 = 100_000;
+pub const MAX_SAMPLES: u32 = 20_000;
 
 /// How an analysis is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
