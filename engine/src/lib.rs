@@ -19,6 +19,7 @@
 //! ```
 
 pub mod action;
+pub mod analysis;
 pub mod board;
 pub mod catalog;
 pub mod decision;
@@ -35,6 +36,7 @@ pub mod rules;
 mod tile_words;
 
 pub use action::Action;
+pub use analysis::{analyze, Analysis, AnalysisOptions};
 pub use board::{Board, BoardFigure, PlacedTile};
 pub use catalog::{catalog, try_catalog, Catalog, FeatureKind, TileType, TileTypeId};
 pub use describe::{describe, TileDescription};

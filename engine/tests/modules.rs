@@ -30,6 +30,7 @@ const LAYERS: &[&str] = &[
     "event",
     "game",
     "describe",
+    "analysis",
 ];
 
 /// Upward edges that exist today, with the reason.

@@ -119,7 +119,7 @@ pub struct BoardFigure {
 pub const NO_CORNER: u8 = u8::MAX;
 
 /// The board state.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Board {
     tiles: Vec<PlacedTile>,
     segs: Vec<Seg>,
@@ -143,6 +143,46 @@ pub struct Board {
     /// abbey closing road end `a` (`(a, EMPTY)`).
     road_joins: Vec<(u16, u16)>,
     pub figures: Vec<BoardFigure>,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            tiles: self.tiles.clone(),
+            segs: self.segs.clone(),
+            frontier: self.frontier.clone(),
+            min_x: self.min_x,
+            min_y: self.min_y,
+            w: self.w,
+            h: self.h,
+            cells: self.cells.clone(),
+            holes: self.holes,
+            lonely_check: self.lonely_check,
+            record_roads: self.record_roads,
+            road_segs: self.road_segs.clone(),
+            road_joins: self.road_joins.clone(),
+            figures: self.figures.clone(),
+        }
+    }
+
+    /// Copies `source` into this board, reusing its allocations (playouts copy one board
+    /// many times).
+    fn clone_from(&mut self, source: &Board) {
+        self.tiles.clone_from(&source.tiles);
+        self.segs.clone_from(&source.segs);
+        self.frontier.clone_from(&source.frontier);
+        self.min_x = source.min_x;
+        self.min_y = source.min_y;
+        self.w = source.w;
+        self.h = source.h;
+        self.cells.clone_from(&source.cells);
+        self.holes = source.holes;
+        self.lonely_check = source.lonely_check;
+        self.record_roads = source.record_roads;
+        self.road_segs.clone_from(&source.road_segs);
+        self.road_joins.clone_from(&source.road_joins);
+        self.figures.clone_from(&source.figures);
+    }
 }
 
 impl Default for Board {
@@ -197,6 +237,19 @@ impl Board {
 
     pub fn frontier(&self) -> &[FrontierCell] {
         &self.frontier
+    }
+
+    /// The frontier cell at `p`: an empty cell next to a tile, with the edges its
+    /// neighbours require.
+    pub fn frontier_at(&self, p: Pos) -> Option<&FrontierCell> {
+        let c = self.cell(p);
+        (c.tile == EMPTY && c.front != EMPTY).then(|| &self.frontier[c.front as usize])
+    }
+
+    /// The index in [`Board::frontier`] of the frontier cell at `p`.
+    pub fn frontier_index(&self, p: Pos) -> Option<usize> {
+        let c = self.cell(p);
+        (c.tile == EMPTY && c.front != EMPTY).then_some(c.front as usize)
     }
 
     pub fn len(&self) -> usize {

@@ -8,6 +8,14 @@ use super::prelude::*;
 /// Final points per completed city for each barn (Abbey & Mayor).
 pub const BARN_POINTS_PER_CITY: i32 = 4;
 
+/// Abbey & Mayor's share of final scoring, read from one of its effects: a barn's points.
+pub(crate) fn end_scoring_points(e: &Effect) -> Vec<(u8, i32)> {
+    match e {
+        Effect::BarnScored { player, points, .. } => vec![(*player, *points)],
+        _ => Vec::new(),
+    }
+}
+
 /// The state of Abbey & Mayor, held by a game with this expansion only.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct AbbeyState {

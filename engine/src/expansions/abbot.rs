@@ -8,6 +8,20 @@ use crate::rules::AbbotCompleted;
 /// abbot pays.
 pub const ABBOT_COMPLETED_SEVEN: i32 = 7;
 
+/// The Abbot's share of final scoring, read from one of its effects: the points a garden
+/// paid its owner (`(player, points)` per owner).
+pub(crate) fn end_scoring_points(e: &Effect) -> Vec<(u8, i32)> {
+    match e {
+        Effect::FeatureScored {
+            feature: FeatureKind::Garden,
+            points,
+            players,
+            ..
+        } => players.iter().map(|p| (*p, *points)).collect(),
+        _ => Vec::new(),
+    }
+}
+
 impl Table {
     /// A completed monastery or garden's value (`value` by the standard rules): with the
     /// house rule `abbot_completed_points = 7`, 7 when an abbot stands in it.

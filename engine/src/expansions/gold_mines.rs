@@ -4,6 +4,14 @@
 
 use super::prelude::*;
 
+/// Gold Mines' share of final scoring, read from one of its effects: a player's ingots.
+pub(crate) fn end_scoring_points(e: &Effect) -> Vec<(u8, i32)> {
+    match e {
+        Effect::GoldScored { player, points, .. } => vec![(*player, *points)],
+        _ => Vec::new(),
+    }
+}
+
 /// Ingots per tile and the final value table (Gold Mines).
 pub fn gold_points(ingots: u8) -> i32 {
     let per = match ingots {

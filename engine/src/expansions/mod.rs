@@ -173,6 +173,33 @@ pub fn final_value(
 /// the farmers' 3 (Traders & Builders).
 pub const PIG_BONUS_PER_CITY: i32 = 1;
 
+/// The expansions with a share of final scoring of their own (see [`end_scoring_part`]),
+/// in the order of `Expansion::ALL`.
+pub const END_SCORING: [Expansion; 5] = [
+    Expansion::Abbot,
+    Expansion::TradersBuilders,
+    Expansion::AbbeyMayor,
+    Expansion::GoldMines,
+    Expansion::Robbers,
+];
+
+/// Each expansion's share of final scoring, read from an effect of the final scoring:
+/// the expansion it belongs to and the points each player received (nothing for an
+/// effect no expansion claims: the base game's features).
+pub fn end_scoring_part(e: &crate::effect::Effect) -> Option<(Expansion, Vec<(u8, i32)>)> {
+    let parts = [
+        (Expansion::Abbot, abbot::end_scoring_points(e)),
+        (Expansion::AbbeyMayor, abbey_mayor::end_scoring_points(e)),
+        (
+            Expansion::TradersBuilders,
+            traders_builders::end_scoring_points(e),
+        ),
+        (Expansion::GoldMines, gold_mines::end_scoring_points(e)),
+        (Expansion::Robbers, robbers::end_scoring_points(e)),
+    ];
+    parts.into_iter().find(|(_, points)| !points.is_empty())
+}
+
 /// The hook points where expansions change the turn. The core (the game's turn) calls these
 /// and nothing else of an expansion's scoring; each dispatches to the expansions of the
 /// game, in a fixed order.

@@ -13,6 +13,17 @@ pub fn robbery(points: i32) -> i32 {
     points - points / 2
 }
 
+/// The Robbers' share of final scoring, read from one of its effects: what a robber stole
+/// from an award paid as the game ends, or its end bonus (house rule).
+pub(crate) fn end_scoring_points(e: &Effect) -> Vec<(u8, i32)> {
+    match e {
+        Effect::RobberStole { player, points, .. } | Effect::RobberBonus { player, points } => {
+            vec![(*player, *points)]
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// The state of The Robbers, held by a game with this expansion only.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RobberState {

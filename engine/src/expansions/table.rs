@@ -123,20 +123,7 @@ impl Table {
         batch: u16,
         sink: &mut impl EffectSink,
     ) -> u8 {
-        let root = self.board.find(seg);
-        let mut strength = [0u32; 8];
-        let mut pig = [false; 8];
-        for f in &self.board.figures {
-            if self.board.find(f.seg) == root {
-                if f.kind == FigureKind::Mayor {
-                    strength[f.owner as usize] += self.board.pennants(root);
-                } else if f.kind.is_follower() {
-                    strength[f.owner as usize] += f.kind.base_strength();
-                } else if f.kind == FigureKind::Pig {
-                    pig[f.owner as usize] = true;
-                }
-            }
-        }
+        let (strength, pig) = self.strengths(seg);
         let max = strength.iter().copied().max().unwrap_or(0);
         if max == 0 {
             return 0;
@@ -171,6 +158,27 @@ impl Table {
             }
         }
         owners
+    }
+
+    /// Each player's strength in the feature containing `seg` (followers by their
+    /// strength, a mayor by the feature's pennants) and whether they have a pig in it: who
+    /// holds the majority when it is scored.
+    pub(crate) fn strengths(&self, seg: u16) -> ([u32; 8], [bool; 8]) {
+        let root = self.board.find(seg);
+        let mut strength = [0u32; 8];
+        let mut pig = [false; 8];
+        for f in &self.board.figures {
+            if self.board.find(f.seg) == root {
+                if f.kind == FigureKind::Mayor {
+                    strength[f.owner as usize] += self.board.pennants(root);
+                } else if f.kind.is_follower() {
+                    strength[f.owner as usize] += f.kind.base_strength();
+                } else if f.kind == FigureKind::Pig {
+                    pig[f.owner as usize] = true;
+                }
+            }
+        }
+        (strength, pig)
     }
 
     pub(crate) fn return_figures(&mut self, root: u16, sink: &mut impl EffectSink) {

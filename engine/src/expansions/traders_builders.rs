@@ -7,6 +7,15 @@ use super::prelude::*;
 /// Final points per goods majority (Traders & Builders).
 pub const GOODS_MAJORITY_POINTS: i32 = 10;
 
+/// Traders & Builders' share of final scoring, read from one of its effects: a goods
+/// majority.
+pub(crate) fn end_scoring_points(e: &Effect) -> Vec<(u8, i32)> {
+    match e {
+        Effect::GoodsScored { player, points, .. } => vec![(*player, *points)],
+        _ => Vec::new(),
+    }
+}
+
 /// Traders & Builders final scoring: for each good (wine, grain, cloth), every player with
 /// the most tokens (at least one) scores 10. `tokens[p]` is `None` for a player who left
 /// the game. Returns, per good, the players who score.

@@ -89,22 +89,7 @@ impl Game {
         let mut scored = [(0u16, 0u8); 24];
         for (k, &(_, _, root)) in cands.iter().enumerate() {
             let kind = self.board.seg_kind(root);
-            let tiles = self.board.distinct_tiles(root);
-            let mut value = expansions::completed_value(
-                kind,
-                tiles,
-                self.board.pennants(root),
-                self.board.flags(root),
-            );
-            if kind == FeatureKind::City {
-                value = small_city_value(self.rules.small_city, value, tiles, root, &self.board);
-            }
-            if kind.is_cloister() {
-                value = self.abbot_completed_value(root, value);
-            }
-            if matches!(kind, FeatureKind::Road | FeatureKind::City) {
-                value = self.magic_value(root, value, tiles);
-            }
+            let value = self.completed_worth(root, self.board.distinct_tiles(root));
             scored[k] = (
                 root,
                 self.award(root, kind, value, 0, false, k as u16, sink),
@@ -153,6 +138,29 @@ impl Game {
         freed.sort_by_key(|(o, _)| (o + n_players - cur) % n_players);
         self.queue_freed_wagons(freed);
         self.return_lonely_specials(sink);
+    }
+
+    /// What the feature containing `root` scores when it is completed on `tiles`
+    /// distinct tiles, with the pennants, inns, cathedrals and figures it holds now (the
+    /// house rule on small cities, the abbot's 7 and the mage and witch included).
+    pub(crate) fn completed_worth(&self, root: u16, tiles: u32) -> i32 {
+        let kind = self.board.seg_kind(root);
+        let mut value = expansions::completed_value(
+            kind,
+            tiles,
+            self.board.pennants(root),
+            self.board.flags(root),
+        );
+        if kind == FeatureKind::City {
+            value = small_city_value(self.rules.small_city, value, tiles, root, &self.board);
+        }
+        if kind.is_cloister() {
+            value = self.abbot_completed_value(root, value);
+        }
+        if matches!(kind, FeatureKind::Road | FeatureKind::City) {
+            value = self.magic_value(root, value, tiles);
+        }
+        value
     }
 
     /// Each player's score if the game ended now: the final scoring of every feature and
