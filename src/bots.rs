@@ -89,18 +89,19 @@ pub async fn play_turn(
 }
 
 /// Runs the worker every `config.bot_poll_ms` until the server stops (spawned on the
-/// server's runtime). `config.bot_threads` bots think at once at most.
+/// server's runtime). `pool` (of `config.bot_threads` permits, shared with the reviews)
+/// bounds how many searches run at once.
 pub async fn run_bots(
     store: Store,
     config: Arc<Config>,
     clock: Arc<dyn Clock>,
     notifier: Arc<Notifier>,
     replays: Arc<ReplayCache>,
+    pool: Arc<Semaphore>,
 ) {
     if config.bot_poll_ms == 0 {
         return;
     }
-    let pool = Semaphore::new(config.bot_threads.max(1));
     let mut tick = actix_web::rt::time::interval(Duration::from_millis(config.bot_poll_ms));
     loop {
         tick.tick().await;

@@ -51,6 +51,13 @@ pub struct Config {
     pub bot_threads: usize,
     /// `TILEPOST_BOT_PLAYOUTS`: sampled futures per decision of an `mcts` bot; default 50.
     pub bot_playouts: u32,
+    /// `TILEPOST_REVIEW_PLAYOUTS`: sampled futures per decision judged by a finished
+    /// game's review (the strongest bot's search); default 50.
+    pub review_playouts: u32,
+    /// `TILEPOST_ANALYSIS_THREADS`: how many analyses of a position
+    /// (`GET /v1/games/{id}/analysis`) run at once in a process; the others wait;
+    /// default 2.
+    pub analysis_threads: usize,
     /// `TILEPOST_STREAM_POLL_MS`: how often each process reads new events of the live
     /// stream from the database (a write in the same process wakes it at once); 10 to
     /// 5000; default 250.
@@ -199,6 +206,8 @@ impl Default for Config {
             bot_poll_ms: 500,
             bot_threads: 1,
             bot_playouts: 50,
+            review_playouts: 50,
+            analysis_threads: 2,
             stream_poll_ms: 250,
             stream_gap_ms: 2_000,
             stream_heartbeat_ms: 15_000,
@@ -266,6 +275,8 @@ impl fmt::Debug for Config {
             .field("bot_poll_ms", &self.bot_poll_ms)
             .field("bot_threads", &self.bot_threads)
             .field("bot_playouts", &self.bot_playouts)
+            .field("review_playouts", &self.review_playouts)
+            .field("analysis_threads", &self.analysis_threads)
             .field("stream_poll_ms", &self.stream_poll_ms)
             .field("stream_gap_ms", &self.stream_gap_ms)
             .field("stream_heartbeat_ms", &self.stream_heartbeat_ms)
@@ -445,6 +456,16 @@ impl Config {
             "TILEPOST_BOT_PLAYOUTS",
             get("TILEPOST_BOT_PLAYOUTS"),
             &mut c.bot_playouts,
+        )?;
+        num(
+            "TILEPOST_ANALYSIS_THREADS",
+            get("TILEPOST_ANALYSIS_THREADS"),
+            &mut c.analysis_threads,
+        )?;
+        num(
+            "TILEPOST_REVIEW_PLAYOUTS",
+            get("TILEPOST_REVIEW_PLAYOUTS"),
+            &mut c.review_playouts,
         )?;
         for (name, into, range) in [
             ("TILEPOST_STREAM_POLL_MS", &mut c.stream_poll_ms, 10..=5_000),

@@ -94,6 +94,7 @@ mod tests {
             rated: false,
             visibility: crate::store::Visibility::Public,
             bot_accounts: true,
+            assistance: crate::store::Assistance::Full,
         }
     }
 

@@ -21,6 +21,7 @@ pub mod moves;
 pub mod notify;
 pub mod relay;
 pub mod replay;
+pub mod review;
 pub mod seed;
 pub mod standing;
 pub mod startup;

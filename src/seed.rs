@@ -141,6 +141,7 @@ fn game(i: usize, o: &Options) -> SeedBatch {
         rated: false,
         visibility: crate::store::Visibility::Public,
         bot_accounts: true,
+        assistance: crate::store::Assistance::Full,
     };
     if state == GameStatus::Open {
         b.games.push(row);

@@ -80,6 +80,7 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
             100_000,
         )),
         moves,
+        analyses: Arc::new(tokio::sync::Semaphore::new(config.analysis_threads.max(1))),
         live: Arc::new(crate::live::Live::new(store_head, config)),
     }))
 }
@@ -119,12 +120,21 @@ pub fn server(
         state.config.clone(),
         state.notifier.clone(),
     ));
+    // the bots' pool: the computer opponents' turns and the reviews' searches
+    let pool = Arc::new(tokio::sync::Semaphore::new(state.config.bot_threads.max(1)));
     actix_web::rt::spawn(crate::bots::run_bots(
         state.store.clone(),
         state.config.clone(),
         state.clock.clone(),
         state.notifier.clone(),
         state.replays.clone(),
+        pool.clone(),
+    ));
+    actix_web::rt::spawn(crate::review::run_reviews(
+        state.store.clone(),
+        state.config.clone(),
+        state.clock.clone(),
+        pool,
     ));
     let header_timeout = Duration::from_millis(state.config.header_timeout_ms);
     Ok(HttpServer::new(move || api::app(state.clone()))

@@ -1,5 +1,6 @@
 // The game page: whose turn, the board with the legal placements of the drawn tile,
-// the figure spots, the move, scores, history and chat; once it is over, a rematch.
+// the figure spots, the move, scores, history and chat, the analysis (web/analysis.js);
+// once it is over, a rematch and the review.
 // Follows the live stream (GET /v1/stream) and refreshes when the game moves; polls only
 // while the stream is down.
 
@@ -7,6 +8,7 @@ import * as api from "./api.js";
 import { el, announce, fail, when, relative, fill, playerLink, playerLinks } from "./pages.js";
 import { t, list as words, describeTile } from "./i18n.js";
 import { drawBoard, figureIcon, featureName, spotWords, aFigure, figureWord, figureCount, featureWord } from "./board.js";
+import { analysisCard, reviewCard } from "./analysis.js";
 
 /** How often the page looks for news while the live stream is down. */
 const POLL_MS = 15000;
@@ -98,10 +100,14 @@ export async function gamePage(ctx, id) {
   const side = el("div", { class: "side" });
   const chatList = el("ol", { class: "chat", "aria-label": t("chat.messages") });
   const chatBox = el("section", { class: "card", "aria-labelledby": "h-chat" }, el("h2", { id: "h-chat" }, t("chat.title")), chatList);
+  // the analysis (redrawn as the game moves) and, once it is over, the review
+  const analysisBox = el("div");
+  const reviewBox = el("div");
   ctx.main.append(
     h1,
     turnline,
-    el("div", { class: "layout" }, panel, wrap, el("div", { class: "aside" }, side, chatBox)),
+    el("div", { class: "layout" }, panel, wrap, el("div", { class: "aside" }, side, analysisBox, chatBox)),
+    reviewBox,
   );
 
   const seat = () => (view ? view.players.find((p) => p.username === me) : undefined);
@@ -189,6 +195,7 @@ export async function gamePage(ctx, id) {
     if (rules.length) turnline.append(" ", el("span", { class: "house-rules" }, t("game.house-rules", { rules: rules.map(([k, x]) => `${k.replace(/_/g, " ")}: ${x}`).join(", ") })));
     if (v.rated) turnline.append(` ${t("game.rated")}`);
     if (v.visibility === "private") turnline.append(` ${t("game.private")}`);
+    if (v.status === "active" && v.assistance) turnline.append(` ${t(`game.assistance-${v.assistance}`)}`);
     if (!me) {
       const login = el("a", { href: "/play/login" }, t("game.login-to-play"));
       login.addEventListener("click", () => sessionStorage.setItem("tilepost.next", location.pathname));
@@ -781,8 +788,28 @@ export async function gamePage(ctx, id) {
     renderBoard();
     renderSide();
     await loadChat();
+    await loadAnalysis();
     wrap.dataset.version = String(view.version);
     ctx.main.dataset.version = String(view.version);
+  }
+
+  /** The analysis of the position, and once the game is over its review (made once). */
+  let analysedAt = -1;
+  let reviewed = false;
+  async function loadAnalysis() {
+    if (!view || view.version === analysedAt) return;
+    analysedAt = view.version;
+    try {
+      const card = await analysisCard(view, tileName, nameOf);
+      analysisBox.replaceChildren(...(card ? [card] : []));
+      if (view.status === "finished" && !reviewed) {
+        reviewed = true;
+        const describe = (e) => [describeDecision(e.decision || {}, e.actor ? e.actor.username : ""), ...describeConsequences(e.consequences, nameOf)].join(" ");
+        reviewBox.replaceChildren(await reviewCard(view, { nameOf, describe, describeAction, isPlayer: Boolean(seat()), onLeave: ctx.onLeave }));
+      }
+    } catch (e) {
+      fail(e);
+    }
   }
 
   /** Refreshes when the game moved (someone else played). */

@@ -383,6 +383,17 @@ export async function newGamePage(ctx) {
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "rated" }), ` ${t("new.rated")}`),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "private" }), ` ${t("new.private")}`),
     el("p", { class: "meta" }, t("new.rated-hint")),
+    el(
+      "label",
+      { class: "field", for: "assistance" },
+      el("span", {}, t("new.assistance")),
+      el(
+        "select",
+        { name: "assistance", id: "assistance" },
+        el("option", { value: "" }, t("new.assistance-default")),
+        ...["full", "scores", "none"].map((a) => el("option", { value: a }, t(`assistance.${a}`))),
+      ),
+    ),
     el("button", { type: "submit", class: "primary" }, t("new.submit")),
   );
   form.addEventListener("submit", (ev) => {
@@ -395,6 +406,7 @@ export async function newGamePage(ctx) {
       rated: f.has("rated"),
       visibility: f.has("private") ? "private" : "public",
     };
+    if (f.get("assistance")) body.assistance = String(f.get("assistance"));
     /** @type {any} GameOptions */
     const options = {};
     const days = clock.days();

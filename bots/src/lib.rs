@@ -28,6 +28,7 @@ pub mod eval;
 pub mod greedy;
 pub mod mcts;
 pub mod random;
+pub mod review;
 
 use std::time::Duration;
 

@@ -164,7 +164,66 @@ impl Bot for MctsBot {
             let values = option_values(game, me, &options, options.len());
             fallback = best_first(&values, 1).first().copied().unwrap_or(0);
         }
-        self.search(view, options, fallback, started)
+        match self.search(view, &options, started) {
+            None => options.into_iter().nth(fallback),
+            Some(means) => {
+                let best = best_mean(&means)?;
+                options.into_iter().nth(best)
+            }
+        }
+    }
+}
+
+/// The index of the best mean (ties: the first listed).
+fn best_mean(means: &[f64]) -> Option<usize> {
+    (0..means.len()).max_by(|a, b| means[*a].total_cmp(&means[*b]).then(b.cmp(a)))
+}
+
+/// A decision judged by the search, from its player's view: the value (the expected
+/// reward, 0 to 1, a logistic function of the final margin; see [`margin_of`]) of the
+/// option the search prefers and of the option played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Appraisal {
+    pub best: Action,
+    pub best_value: f64,
+    pub played_value: f64,
+}
+
+/// The final margin (points ahead of the best opponent) that a search value stands for:
+/// the inverse of the reward's logistic function.
+pub fn margin_of(value: f64) -> f64 {
+    let r = value.clamp(1e-6, 1.0 - 1e-6);
+    -REWARD_SCALE * (1.0 / r - 1.0).ln()
+}
+
+impl MctsBot {
+    /// Judges `played`, one of the listed options of the view's seat's pending decision:
+    /// the search runs over the candidates a decision would have (the greedy rule's best
+    /// few) and `played` beside them, on the same samples. `None` when nothing is pending
+    /// for the seat, `played` is not listed, or no sample completed.
+    pub fn appraise(&mut self, view: &SeatView, played: &Action) -> Option<Appraisal> {
+        let (game, options) = own_options(view)?;
+        let at = options.iter().position(|a| a == played)?;
+        let me = view.seat();
+        let mut keep: Vec<usize> = if options.len() > self.settings.root_options {
+            let values = option_values(game, me, &options, EVALUATIONS);
+            best_first(&values, self.settings.root_options)
+        } else {
+            (0..options.len()).collect()
+        };
+        if !keep.contains(&at) {
+            keep.push(at);
+        }
+        keep.sort_unstable();
+        let candidates: Vec<Action> = keep.iter().map(|i| options[*i].clone()).collect();
+        let means = self.search(view, &candidates, None)?;
+        let best = best_mean(&means)?;
+        let played_at = keep.iter().position(|i| *i == at)?;
+        Some(Appraisal {
+            best: candidates[best].clone(),
+            best_value: means[best],
+            played_value: means[played_at],
+        })
     }
 }
 
@@ -182,15 +241,14 @@ impl MctsBot {
     /// the rollout alone (with `Search::Paired`). The budget counts one playout per
     /// candidate and sample. The time limit is kept strictly: the search stops before a
     /// playout that would overrun it (judged by the longest playout so far) and drops the
-    /// sample under way; when no sample is complete, the answer is `fallback` (the
-    /// greedy rule's pick among the candidates).
+    /// sample under way. The answer is every candidate's mean reward, or `None` when no
+    /// sample is complete (the caller then takes the greedy rule's pick).
     fn search(
         &mut self,
         view: &SeatView,
-        options: Vec<Action>,
-        fallback: usize,
+        options: &[Action],
         started: Option<Instant>,
-    ) -> Option<Action> {
+    ) -> Option<Vec<f64>> {
         let me = view.seat();
         let game = view.game();
         let rounds = self.settings.rollout_rounds * game.player_count() as usize;
@@ -261,15 +319,13 @@ impl MctsBot {
             samples += 1;
         }
         if samples == 0 {
-            return options.into_iter().nth(fallback);
+            return None;
         }
-        let best = (1..tree.len().min(options.len() + 1)).max_by(|a, b| {
-            let (x, y) = (&tree[*a], &tree[*b]);
-            let mx = x.reward / f64::from(x.visits.max(1));
-            let my = y.reward / f64::from(y.visits.max(1));
-            mx.total_cmp(&my).then(b.cmp(a))
-        })?;
-        options.into_iter().nth(best - 1)
+        Some(
+            (1..=options.len())
+                .map(|i| tree[i].reward / f64::from(tree[i].visits.max(1)))
+                .collect(),
+        )
     }
 
     /// Selection and expansion below a root candidate, on one sample, down to `stop`

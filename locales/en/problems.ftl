@@ -157,4 +157,6 @@ problem-seek-closed-detail = The seek is full or has expired.
 problem-seek-limit-reached = Too many open seeks
 problem-seek-limit-reached-detail = You have the most open seeks allowed: withdraw one first.
 problem-game-not-over = The game is not over
-problem-game-not-over-detail = A rematch can be asked for once the game is over.
+problem-game-not-over-detail = A rematch or a review can be asked for once the game is over.
+problem-assistance-off = No analysis during this game
+problem-assistance-off-detail = This game shows its analysis once it is over (its assistance setting).

@@ -156,4 +156,6 @@ problem-seek-closed-detail = A busca está completa ou expirou.
 problem-seek-limit-reached = Buscas abertas demais
 problem-seek-limit-reached-detail = Você já tem o máximo de buscas abertas: retire uma antes.
 problem-game-not-over = A partida não terminou
-problem-game-not-over-detail = Uma revanche só pode ser pedida depois do fim da partida.
+problem-game-not-over-detail = Uma revanche ou uma revisão só podem ser pedidas depois do fim da partida.
+problem-assistance-off = Sem análise durante esta partida
+problem-assistance-off-detail = Esta partida mostra sua análise só depois do fim (sua configuração de assistência).

@@ -291,6 +291,11 @@ pub async fn create_game(
         rated: r.rated,
         visibility: r.visibility.unwrap_or(Visibility::Public),
         bot_accounts: r.bot_accounts.unwrap_or(!r.rated),
+        assistance: r.assistance.unwrap_or(if r.rated {
+            Assistance::Scores
+        } else {
+            Assistance::Full
+        }),
     };
     // a token whose user no longer exists gets `401` (`StoreError::UnknownUser`)
     if let Err(e) = st.store.create_game(row.clone()).await {
@@ -650,6 +655,7 @@ pub async fn create_rematch(
         rated: old.rated,
         visibility: old.visibility,
         bot_accounts: old.bot_accounts,
+        assistance: old.assistance,
     };
     if let Err(e) = st
         .store

@@ -5,6 +5,7 @@
 
 pub mod access;
 pub mod account;
+pub mod analysis;
 pub mod auth;
 pub mod automation;
 pub mod chat;
@@ -64,6 +65,8 @@ pub struct AppState {
     pub moves: Arc<limits::MoveLimiter>,
     /// The live stream's fan-out in this process.
     pub live: Arc<crate::live::Live>,
+    /// The analyses of positions that may run at once (`TILEPOST_ANALYSIS_THREADS`).
+    pub analyses: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
@@ -159,6 +162,10 @@ where
                 .service(chat::list_chat)
                 .service(chat::post_chat)
                 .service(history::export_game)
+                .service(analysis::get_analysis)
+                .service(analysis::get_timeline)
+                .service(analysis::get_review)
+                .service(analysis::request_review)
                 .service(clock::start_vacation)
                 .service(clock::end_vacation)
                 .service(webhooks::create_webhook)

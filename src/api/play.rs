@@ -59,6 +59,11 @@ const ASSETS: &[Asset] = &[
         body: include_bytes!("../../web/board.js"),
     },
     Asset {
+        name: "analysis.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/analysis.js"),
+    },
+    Asset {
         name: "game.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_bytes!("../../web/game.js"),

@@ -54,6 +54,7 @@ problem_codes! {
     InsufficientScope = ("insufficient-scope", 403, "The token lacks a scope"),
     BotAccountsNotAllowed = ("bot-accounts-not-allowed", 403, "Bot accounts may not join"),
     SeekRequirementNotMet = ("seek-requirement-not-met", 403, "The seek's requirements are not met"),
+    AssistanceOff = ("assistance-off", 403, "No analysis during this game"),
     NotFound = ("not-found", 404, "Not found"),
     TokenNotFound = ("token-not-found", 404, "No such token"),
     GameNotFound = ("game-not-found", 404, "No such game"),

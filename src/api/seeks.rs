@@ -294,6 +294,11 @@ pub async fn join_seek(
         rated: s.rated != 0,
         visibility: Visibility::Public,
         bot_accounts: s.rated == 0,
+        assistance: if s.rated != 0 {
+            Assistance::Scores
+        } else {
+            Assistance::Full
+        },
     };
     let after = st
         .store

@@ -256,6 +256,7 @@ pub fn game_view(
         rated: row.rated,
         visibility: row.visibility,
         bot_accounts: row.bot_accounts,
+        assistance: row.assistance,
         expansions: row.expansions.clone(),
         rules: game.map_or_else(|| row.rules.clone(), |g| g.house_rules().to_values()),
         seats: row.seats as u8,

@@ -489,6 +489,8 @@ pub struct Running {
     pub addr: SocketAddr,
     handle: ServerHandle,
     thread: Option<std::thread::JoinHandle<()>>,
+    /// The relay (its state file's lock): released once the server's workers let go.
+    relay: Option<std::sync::Weak<Relay>>,
 }
 
 impl Running {
@@ -496,7 +498,8 @@ impl Running {
         format!("http://{}/", self.addr)
     }
 
-    /// Stops it gracefully: requests being handled finish first.
+    /// Stops it gracefully: requests being handled finish first. When it returns, the
+    /// relay is gone (its state directory's lock released), so another may start on it.
     pub fn stop(mut self) {
         self.halt();
     }
@@ -510,6 +513,15 @@ impl Running {
             .join();
             let _ = t.join();
         }
+        // the workers' threads drop their handles on the relay as they wind down
+        if let Some(w) = self.relay.take() {
+            for _ in 0..1000 {
+                if w.strong_count() == 0 {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        }
     }
 }
 
@@ -522,6 +534,7 @@ impl Drop for Running {
 /// Starts a relay on `config.bind` (port 0 for a free port) on a background thread.
 pub fn spawn(config: RelayConfig, clock: Arc<dyn Clock>) -> Result<Running, RelayError> {
     let relay = Arc::new(Relay::new(&config, clock)?);
+    let weak = Arc::downgrade(&relay);
     let listener = TcpListener::bind(&config.bind)?;
     let addr = listener.local_addr()?;
     let (tx, rx) = std::sync::mpsc::channel();
@@ -547,6 +560,7 @@ pub fn spawn(config: RelayConfig, clock: Arc<dyn Clock>) -> Result<Running, Rela
         addr,
         handle,
         thread: Some(thread),
+        relay: Some(weak),
     })
 }
 

@@ -15,6 +15,7 @@ mod digest;
 mod fixed;
 mod limits;
 mod lists;
+pub mod reviews;
 /// The tables, as `diesel print-schema` writes them from a Postgres database migrated
 /// with `migrations/postgres` (see `diesel.toml` and the README); a test checks them
 /// against the migrations of both databases.
@@ -53,8 +54,8 @@ pub use standing::{
     BoardKey, BoardRow, Ending, PlayerEnd, ProfileRows, RatingRow, ResultRow, StatsRow,
 };
 pub use status::{
-    DecidedBy, DeliveryStatus, GameStatus, InvitationState, InviteStatus, OutboxStatus, Outcome,
-    SeekStatus, Visibility,
+    Assistance, DecidedBy, DeliveryStatus, GameStatus, InvitationState, InviteStatus, OutboxStatus,
+    Outcome, ReviewState, SeekStatus, Visibility,
 };
 pub use stream::{NewStreamEvent, StreamEvent};
 pub use tokens::{TokenGrant, TokenRow, PERSONAL, SESSION};
@@ -223,6 +224,7 @@ struct GameRecord {
     rated: i32,
     visibility: String,
     bot_accounts: i32,
+    assistance: String,
 }
 
 /// A game's summary row, typed: its status and its JSON columns parsed.
@@ -249,6 +251,8 @@ pub struct GameRow {
     pub visibility: Visibility,
     /// Accounts marked as bots may take a seat.
     pub bot_accounts: bool,
+    /// What the game's analysis shows while it runs.
+    pub assistance: Assistance,
 }
 
 impl TryFrom<GameRecord> for GameRow {
@@ -263,6 +267,8 @@ impl TryFrom<GameRecord> for GameRow {
             .ok_or_else(|| corrupt(format!("unknown status {:?}", r.status)))?;
         let visibility = Visibility::from_column(&r.visibility)
             .ok_or_else(|| corrupt(format!("unknown visibility {:?}", r.visibility)))?;
+        let assistance = Assistance::from_column(&r.assistance)
+            .ok_or_else(|| corrupt(format!("unknown assistance {:?}", r.assistance)))?;
         let expansions: Vec<String> =
             serde_json::from_str(&r.expansions).map_err(|e| corrupt(format!("expansions: {e}")))?;
         let tile_order = match &r.tile_order {
@@ -293,6 +299,7 @@ impl TryFrom<GameRecord> for GameRow {
             rated: r.rated != 0,
             visibility,
             bot_accounts: r.bot_accounts != 0,
+            assistance,
         })
     }
 }
@@ -319,6 +326,7 @@ impl TryFrom<&GameRow> for GameRecord {
             rated: i32::from(g.rated),
             visibility: g.visibility.as_str().to_string(),
             bot_accounts: i32::from(g.bot_accounts),
+            assistance: g.assistance.as_str().to_string(),
             rules: if g.rules.is_empty() {
                 None
             } else {
@@ -825,6 +833,10 @@ impl Store {
                 automation::drop_plans(c, &a.game_id, &a.drop_plans_of)?;
                 if let Some(e) = &a.ending {
                     standing::record_ending(c, e, pair_limit)?;
+                    // a rated game gets the strongest bot's review of its decisions
+                    if e.pool.is_some() {
+                        reviews::queue(c, &e.game_id, a.now)?;
+                    }
                 }
                 Ok(())
             })

@@ -115,6 +115,19 @@ diesel::table! {
         rated -> Int4,
         visibility -> Text,
         bot_accounts -> Int4,
+        assistance -> Text,
+    }
+}
+
+diesel::table! {
+    reviews (game_id) {
+        game_id -> Text,
+        status -> Text,
+        total -> Int4,
+        judged -> Text,
+        error -> Nullable<Text>,
+        requested_at -> Int8,
+        updated_at -> Int8,
     }
 }
 
@@ -378,6 +391,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     outbox,
     ratings,
     retired_usernames,
+    reviews,
     seek_players,
     seeks,
     settings,

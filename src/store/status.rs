@@ -61,6 +61,35 @@ column_enum! {
     }
 }
 
+// `games.assistance`
+column_enum! {
+    /// What a game's analysis (`GET /v1/games/{id}/analysis`) shows while it runs; once
+    /// it is over, everything, to everyone.
+    Assistance {
+        /// The score if the game ended now, the tile tracker, the open features with
+        /// their chances, the fields.
+        Full => "full",
+        /// The score if the game ended now and the tile tracker only.
+        Scores => "scores",
+        /// Nothing until the game is over.
+        None => "none",
+    }
+}
+
+// `reviews.status`
+column_enum! {
+    /// Where a finished game's review is.
+    ReviewState {
+        /// Waiting for the bots' pool.
+        Queued => "queued",
+        /// Being judged by a worker.
+        Running => "running",
+        Done => "done",
+        /// It could not be made.
+        Failed => "failed",
+    }
+}
+
 // `seeks.status`
 column_enum! {
     /// Where a seek is in its life.

@@ -17,6 +17,7 @@ macro_rules! each_db {
 pub mod common;
 
 mod accounts;
+mod analysis;
 mod auth;
 mod automation;
 mod bots;

@@ -624,3 +624,70 @@ step("a player's name leads to their profile, and the profile to the leaderboard
   await anon.getByRole("heading", { name: "Leaderboard" }).waitFor();
   await anon.close();
 });
+
+/** The API as the player of `page` (the page's login token), from the test. */
+async function apiAs(page, method, path, body) {
+  const token = await page.evaluate(() => localStorage.getItem("tilepost.token"));
+  const r = await fetch(`${BASE}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+step("the analysis of a running game; a finished game stepped through, its chart and the bot's review", async () => {
+  // the first game runs, casual: its analysis shows everything, an open city's chance too
+  await ann.goto(gameUrl);
+  const analysis = ann.getByRole("region", { name: "Analysis" });
+  await analysis.getByRole("table", { name: "If the game ended now" }).waitFor();
+  await analysis.getByRole("list", { name: /^Tiles left: \d+$/ }).getByRole("listitem").first().waitFor();
+  await analysis
+    .locator(".features li")
+    .filter({ hasText: /^city of \d+ tiles/i })
+    .filter({ hasText: /Chance of completion: \d+%|can no longer be completed/ })
+    .first()
+    .waitFor();
+  // a short game, played to its end over the API, every figure left in the supply
+  const order = ["base/D", "base/E", "base/U", "base/V", "base/B", "base/K", "base/L", "base/N"];
+  const g = await apiAs(ann, "POST", "/v1/games", { seats: 2, options: { tile_order: order } });
+  await apiAs(ben, "POST", `/v1/games/${g.id}/join`, {});
+  for (let n = 0; n < 100; n++) {
+    const a = await apiAs(ann, "GET", `/v1/games/${g.id}/actions`);
+    if (!a.pending) break;
+    const pick = a.actions.find((x) => x.type === "pass") || a.actions[0];
+    await apiAs(a.pending.username === ANN ? ann : ben, "POST", `/v1/games/${g.id}/moves`, { expected_version: a.version, actions: [pick] });
+  }
+  const over = await apiAs(ann, "GET", `/v1/games/${g.id}`);
+  assert.equal(over.status, "finished");
+  await ann.goto(`/play/games/${g.id}?v=3`);
+  const review = ann.getByRole("region", { name: "Review of the game" });
+  const viewer = review.getByRole("group", { name: /^The game, step by step/ });
+  await viewer.waitFor();
+  assert.equal(await viewer.getAttribute("data-version"), "3");
+  await viewer.focus();
+  await ann.keyboard.press("ArrowRight");
+  assert.equal(await viewer.getAttribute("data-version"), "4");
+  await ann.keyboard.press("ArrowLeft");
+  await ann.keyboard.press("ArrowLeft");
+  assert.equal(await viewer.getAttribute("data-version"), "2");
+  await ann.keyboard.press("End");
+  assert.equal(await viewer.getAttribute("data-version"), String(over.version));
+  await viewer.getByText(`Version ${over.version} of ${over.version}:`).waitFor();
+  await ann.keyboard.press("Home");
+  assert.equal(await viewer.getAttribute("data-version"), "1");
+  assert.equal(new URL(ann.url()).searchParams.get("v"), "1", "the URL follows the viewer");
+  // the chart of the points
+  await review.getByRole("img", { name: /^Every player's points over the game/ }).waitFor();
+  // the bot's review, asked for by a player: its biggest losses
+  await review.getByRole("button", { name: "Ask for the bot's review" }).click();
+  const losses = review.getByRole("list", { name: "Biggest losses" });
+  await losses.getByRole("listitem").first().waitFor({ timeout: 60000 });
+  const first = losses.getByRole("listitem").first();
+  await first.filter({ hasText: /the bot preferred .+ \(about \d+\.\d points of final margin lost\)/ }).waitFor();
+  // a loss's button shows the position before it
+  await first.getByRole("button", { name: /^See the position/ }).click();
+  assert.notEqual(await viewer.getAttribute("data-version"), "1");
+});

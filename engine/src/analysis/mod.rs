@@ -66,6 +66,7 @@ impl Default for AnalysisOptions {
 
 /// The analysis of a position for one seat.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Analysis {
     /// The seat whose view was analysed.
     pub seat: u8,
@@ -85,6 +86,7 @@ pub struct Analysis {
 
 /// How the completion chances were computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ChanceMethod {
     /// Futures played.
     pub futures: u64,
@@ -97,6 +99,7 @@ pub struct ChanceMethod {
 
 /// A player's score now, if the game ended now, and the parts of the difference.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ScoreIfEnded {
     pub player: u8,
     pub score: i32,
@@ -108,6 +111,7 @@ pub struct ScoreIfEnded {
 
 /// The points final scoring adds, by part.
 #[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ScoreParts {
     pub roads: i32,
     pub cities: i32,
@@ -123,6 +127,7 @@ pub struct ScoreParts {
 
 /// An expansion's part of final scoring.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ExpansionPoints {
     /// The expansion's id (`traders_builders`, ...).
     pub expansion: String,
@@ -131,6 +136,7 @@ pub struct ExpansionPoints {
 
 /// The tiles still to come, by type.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TileTracker {
     /// How many tiles are still to come.
     pub left: u32,
@@ -140,6 +146,7 @@ pub struct TileTracker {
 
 /// One type of tile still to come.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TileLeft {
     /// The catalog id (`base/D`, ...).
     pub tile: String,
@@ -152,7 +159,10 @@ pub struct TileLeft {
 
 /// A feature, named by a spot on its smallest tile (as the API names spots).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FeatureRef {
+    /// `road`, `city`, `field`, `monastery`, `garden`, ...
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub kind: FeatureKind,
     pub x: i32,
     pub y: i32,
@@ -163,6 +173,7 @@ pub struct FeatureRef {
 
 /// An open road, city, monastery or garden.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct OpenFeature {
     pub feature: FeatureRef,
     /// The players who hold the majority in it (who would score it).
@@ -185,6 +196,7 @@ pub struct OpenFeature {
 
 /// An empty cell a feature needs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NeededCell {
     pub x: i32,
     pub y: i32,
@@ -202,6 +214,7 @@ pub struct NeededCell {
 
 /// A field: the completed cities it supplies and who holds it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct FieldOutlook {
     pub feature: FeatureRef,
     pub owners: Vec<u8>,

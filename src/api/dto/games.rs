@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-pub use crate::store::{GameStatus, Visibility};
+pub use crate::store::{Assistance, GameStatus, Visibility};
 
 use super::clock::{ClockView, VacationView};
 use super::seats::InvitationView;
@@ -68,6 +68,11 @@ pub struct CreateGameRequest {
     /// no in a rated one).
     #[serde(default)]
     pub bot_accounts: Option<bool>,
+    /// What the game's analysis (`GET /v1/games/{id}/analysis`) shows while the game
+    /// runs: `full`, `scores` (the score if the game ended now and the tile tracker) or
+    /// `none`; everything to everyone once it is over. Default: `scores` in a rated
+    /// game, `full` in a casual one.
+    pub assistance: Option<Assistance>,
 }
 
 /// Figures in a player's supply, by kind (kinds the player has none of are omitted).
@@ -212,6 +217,8 @@ pub struct GameView {
     pub visibility: Visibility,
     /// Accounts marked as bots may take a seat.
     pub bot_accounts: bool,
+    /// What the game's analysis (`GET /v1/games/{id}/analysis`) shows while it runs.
+    pub assistance: Assistance,
     pub expansions: Vec<String>,
     /// The house rules in force: each variant that differs from the standard rules,
     /// with its value (`{}`: the standard rules; `GET /v1/rules` describes them).

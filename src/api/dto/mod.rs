@@ -5,6 +5,7 @@
 //! are (the engine's `openapi` feature derives their schemas).
 
 pub mod account;
+pub mod analysis;
 pub mod automation;
 pub mod chat;
 pub mod clock;
@@ -20,6 +21,7 @@ pub mod users;
 pub mod webhooks;
 
 pub use account::*;
+pub use analysis::*;
 pub use automation::*;
 pub use chat::*;
 pub use clock::*;

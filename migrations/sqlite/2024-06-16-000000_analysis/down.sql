@@ -1,0 +1,2 @@
+DROP TABLE reviews;
+ALTER TABLE games DROP COLUMN assistance;
