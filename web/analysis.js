@@ -280,11 +280,25 @@ function chart(tl, view) {
       true,
     );
   });
+  // a swatch of each player's colour (an attribute: the page's policy allows no inline style)
+  const swatch = (colour) => {
+    const sw = document.createElementNS(NS, "svg");
+    sw.setAttribute("viewBox", "0 0 10 10");
+    sw.setAttribute("width", "12");
+    sw.setAttribute("height", "12");
+    sw.setAttribute("aria-hidden", "true");
+    const r = document.createElementNS(NS, "rect");
+    r.setAttribute("width", "10");
+    r.setAttribute("height", "10");
+    r.setAttribute("fill", colour);
+    sw.append(r);
+    return sw;
+  };
   const legend = el(
     "p",
     { class: "meta" },
     t("review.chart-legend"),
-    ...tl.players.map((n, i) => el("span", { class: "legend", style: `color: ${COLOURS[view.players.find((p) => p.seat === i)?.colour] || "#888"}` }, ` ■ ${n}`)),
+    ...tl.players.map((n, i) => el("span", { class: "legend" }, " ", swatch(COLOURS[view.players.find((p) => p.seat === i)?.colour] || "#888"), ` ${n}`)),
   );
   return el("figure", { class: "chart" }, svg, legend);
 }

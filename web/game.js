@@ -788,16 +788,20 @@ export async function gamePage(ctx, id) {
     renderBoard();
     renderSide();
     await loadChat();
-    await loadAnalysis();
+    // the analysis takes its time: the page does not wait for it
+    loadAnalysis();
     wrap.dataset.version = String(view.version);
     ctx.main.dataset.version = String(view.version);
   }
 
-  /** The analysis of the position, and once the game is over its review (made once). */
+  /** The analysis of the position, and once the game is over its review (made once);
+   * one request at a time, the latest version last. */
   let analysedAt = -1;
   let reviewed = false;
+  let analysing = false;
   async function loadAnalysis() {
-    if (!view || view.version === analysedAt) return;
+    if (!view || view.version === analysedAt || analysing) return;
+    analysing = true;
     analysedAt = view.version;
     try {
       const card = await analysisCard(view, tileName, nameOf);
@@ -809,7 +813,11 @@ export async function gamePage(ctx, id) {
       }
     } catch (e) {
       fail(e);
+    } finally {
+      analysing = false;
     }
+    // the game moved on meanwhile
+    if (view && view.version !== analysedAt) loadAnalysis();
   }
 
   /** Refreshes when the game moved (someone else played). */

@@ -164,33 +164,12 @@ pub fn biggest_losses(judged: &[Judged], n: usize, min: f64) -> Vec<&Judged> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tilepost_engine::rng::Rng;
-    use tilepost_engine::GameConfig;
-
-    fn finished_game(seed: u64) -> Vec<Event> {
-        let (mut game, first) = Game::new(&GameConfig {
-            players: 2,
-            expansions: Vec::new(),
-            tile_order: None,
-            seed,
-            rules: Default::default(),
-        })
-        .expect("a base game");
-        let mut events = vec![first];
-        let mut rng = Rng::new(seed);
-        while let Some(p) = game.pending() {
-            let options = game.legal_actions();
-            let a = options[rng.below(options.len() as u64) as usize].clone();
-            events.push(game.play(p.player, &a).expect("legal").event);
-        }
-        events
-    }
 
     /// A review judges every decision with a choice, repeats itself for one seed, and
     /// the option it prefers is never worth less than the one played.
     #[test]
     fn a_review_judges_every_choice_and_repeats_itself() {
-        let events = finished_game(3);
+        let events = super::tests_support::finished_game(3);
         let budget = Budget {
             playouts: 4,
             time: None,
@@ -216,5 +195,61 @@ mod tests {
             review(&events[..events.len() - 1], budget, 1, |_| {}),
             Err(ReviewError::NotOver)
         ));
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+
+    /// The review of a finished 2-player base game at the server's default budget (50
+    /// playouts per decision), on one core: `cargo test --release -p tilepost-bots --lib
+    /// review::timing -- --ignored --nocapture` prints the time (a figure, not a check).
+    #[test]
+    #[ignore]
+    fn a_base_game_reviewed_at_the_default_budget() {
+        let events = tests_support::finished_game(11);
+        let started = std::time::Instant::now();
+        let judged = review(
+            &events,
+            Budget {
+                playouts: 50,
+                time: None,
+            },
+            1,
+            |_| {},
+        )
+        .expect("a review");
+        println!(
+            "{} decisions judged in {:.1} s",
+            judged.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests_support {
+    use tilepost_engine::rng::Rng;
+    use tilepost_engine::{Event, Game, GameConfig};
+
+    /// A 2-player base game played to its end by random legal choices.
+    pub fn finished_game(seed: u64) -> Vec<Event> {
+        let (mut game, first) = Game::new(&GameConfig {
+            players: 2,
+            expansions: Vec::new(),
+            tile_order: None,
+            seed,
+            rules: Default::default(),
+        })
+        .expect("a base game");
+        let mut events = vec![first];
+        let mut rng = Rng::new(seed);
+        while let Some(p) = game.pending() {
+            let options = game.legal_actions();
+            let a = options[rng.below(options.len() as u64) as usize].clone();
+            events.push(game.play(p.player, &a).expect("legal").event);
+        }
+        events
     }
 }

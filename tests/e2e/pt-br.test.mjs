@@ -150,13 +150,13 @@ test("a turn on the game page in Brazilian Portuguese", async () => {
   await cai.getByRole("button", { name: "Enviar jogada" }).click();
   await status(cai, "Jogada enviada.");
   await cai.waitForFunction((old) => Number(document.querySelector("main")?.dataset.version) > old, before);
-  await cai.locator("ol.history li").filter({ hasText: new RegExp(`${CAI} colocou uma? .+ na posição`) }).waitFor();
+  await cai.locator("ol.history li").filter({ hasText: new RegExp(`${CAI} colocou [a-zà-ú].+ na posição`) }).waitFor();
   await cai.locator(".turnline").filter({ hasText: `Vez de ${BIA}` }).waitFor();
 
   // the other player's page: their turn, in Portuguese
   await bia.reload();
   await bia.getByText("Sua vez: você tirou").waitFor();
-  await bia.locator("ol.history li").filter({ hasText: new RegExp(`${CAI} colocou uma? .+ na posição`) }).waitFor();
+  await bia.locator("ol.history li").filter({ hasText: new RegExp(`${CAI} colocou [a-zà-ú].+ na posição`) }).waitFor();
 
   // the settings page: another time zone; the deadline follows the setting, not the browser
   await cai.getByRole("link", { name: "Configurações" }).click();
