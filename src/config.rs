@@ -52,7 +52,7 @@ pub struct Config {
     /// `TILEPOST_BOT_PLAYOUTS`: sampled futures per decision of an `mcts` bot; default 50.
     pub bot_playouts: u32,
     /// `TILEPOST_REVIEW_PLAYOUTS`: sampled futures per decision judged by a finished
-    /// game's review (the strongest bot's search); default 50.
+    /// game's review (the strongest bot's search); default 400.
     pub review_playouts: u32,
     /// `TILEPOST_ANALYSIS_THREADS`: how many analyses of a position
     /// (`GET /v1/games/{id}/analysis`) run at once in a process; the others wait;
@@ -206,7 +206,7 @@ impl Default for Config {
             bot_poll_ms: 500,
             bot_threads: 1,
             bot_playouts: 50,
-            review_playouts: 50,
+            review_playouts: 400,
             analysis_threads: 2,
             stream_poll_ms: 250,
             stream_gap_ms: 2_000,

@@ -202,8 +202,8 @@ mod tests {
 mod timing {
     use super::*;
 
-    /// The review of a finished 2-player base game at the server's default budget (50
-    /// playouts per decision), on one core: `cargo test --release -p tilepost-bots --lib
+    /// The review of a finished 2-player base game at the server's default budget (400
+    /// playouts per decision, `TILEPOST_REVIEW_PLAYOUTS`), on one core: `cargo test --release -p tilepost-bots --lib
     /// review::timing -- --ignored --nocapture` prints the time (a figure, not a check).
     #[test]
     #[ignore]
@@ -213,7 +213,7 @@ mod timing {
         let judged = review(
             &events,
             Budget {
-                playouts: 50,
+                playouts: 400,
                 time: None,
             },
             1,
