@@ -87,14 +87,17 @@ pub async fn list_events(
 /// Every stored event with its type, version, payload and time. While the game runs,
 /// the hidden parts (the seed, a sandbox game's pile) are left out; once it is over the
 /// export is complete and `tilepost replay FILE` reproduces the final state from it.
-/// Who may read the game may export it.
+/// With `format=text`, the same log in the game notation: a header of `#` comments, then
+/// one line per event, `seq. type key=value ...` (docs/analysis.md), for sharing; `tilepost
+/// replay` reads it too. Who may read the game may export it.
 #[utoipa::path(
     operation_id = "export_game",
     tag = "games",
-    params(("id" = String, Path, description = "Game id")),
+    params(("id" = String, Path, description = "Game id"), ExportQuery),
     security((), ("bearer" = ["game:read"])),
     responses(
-        (status = 200, description = "The log", body = GameExport),
+        (status = 200, description = "The log", content((GameExport = "application/json"), (String = "text/plain"))),
+        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -103,6 +106,7 @@ pub async fn export_game(
     st: web::Data<AppState>,
     viewer: Result<MaybeUser, ApiError>,
     id: GameId,
+    q: web::Query<ExportQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let viewer = super::load::signed_in(viewer);
     let data = load_data(&st, &id, viewer.as_ref().map(|u| u.id.as_str()), true).await?;
@@ -128,6 +132,26 @@ pub async fn export_game(
             payload,
             at: rfc3339(row.created_at),
         });
+    }
+    if q.format == Some(ExportFormat::Text) {
+        let mut seats: Vec<(i32, String)> = data
+            .seats
+            .iter()
+            .map(|s| (s.seat, s.username.clone()))
+            .collect();
+        seats.sort();
+        let header = crate::replay::Header {
+            game_id: data.game.id.clone(),
+            players: seats.into_iter().map(|(_, n)| n).collect(),
+            complete: over,
+        };
+        let lines: Vec<(i64, &str, u32, &serde_json::Value)> = out
+            .iter()
+            .map(|e| (e.seq, e.kind.as_str(), e.version, &e.payload))
+            .collect();
+        return Ok(HttpResponse::Ok()
+            .content_type("text/plain; charset=utf-8")
+            .body(crate::replay::notation(&header, &lines)));
     }
     let chat = chat_link(&st, &data.game.id).await?;
     Ok(HttpResponse::Ok().json(GameExport {

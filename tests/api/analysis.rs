@@ -125,6 +125,27 @@ fn assistance_decides_what_a_running_game_shows(kind: Db) {
             assert_eq!(last["scores"], json!(finals));
             assert_eq!(last["if_ended"], json!(finals));
         }
+        // the game notation: a line per event, read back by `tilepost replay`
+        let text = ann.get(&format!("/v1/games/{id}/export?format=text"));
+        assert_eq!(text.status, 200);
+        assert!(text
+            .header("content-type")
+            .unwrap_or_default()
+            .starts_with("text/plain"));
+        assert!(text.text.starts_with("# tilepost game "), "{}", text.text);
+        assert_eq!(
+            text.text.lines().filter(|l| !l.starts_with('#')).count() as i64,
+            over["version"].as_i64().unwrap_or(0)
+        );
+        let json = ann.get(&format!("/v1/games/{id}/export")).text.clone();
+        let (a, b) = (
+            tilepost::replay::replay_text(&text.text).expect("the notation replays"),
+            tilepost::replay::replay_text(&json).expect("the export replays"),
+        );
+        assert_eq!(a, b);
+        assert_eq!(a["over"], true);
+        ann.get(&format!("/v1/games/{id}/export?format=pgn"))
+            .problem(400, "validation-failed");
     }
 }
 

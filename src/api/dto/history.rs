@@ -103,3 +103,23 @@ pub struct GameExport {
     /// The game's chat by reference.
     pub chat: ChatLink,
 }
+
+/// The form of an export.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportFormat {
+    /// `GameExport` as JSON.
+    #[default]
+    Json,
+    /// The game notation: a line per event, `text/plain` (docs/analysis.md).
+    Text,
+}
+
+/// How to export a game.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// `json` (default) or `text` (the game notation, which `tilepost replay` reads too).
+    pub format: Option<ExportFormat>,
+}
