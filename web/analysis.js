@@ -68,12 +68,14 @@ export async function analysisCard(view, tileName, nameOf) {
       el(
         "li",
         {},
-        el("img", { src: api.tileSvg(k.tile, 40), alt: "", width: "40", height: "40" }),
+        el("img", { src: api.tileSvg(k.tile, 40), alt: "", width: "40", height: "40", loading: "lazy" }),
         el("span", {}, t("analysis.tile-left", { count: k.count, tile: tileName(k.tile) }), el("span", { class: "extra" }, t("analysis.tile-fits", { count: k.cells }))),
       ),
     );
   }
-  card.append(el("h3", {}, t("analysis.tiles", { count: a.tiles.left })), tiles);
+  // folded: a game with every expansion has some 180 types to come, and their pictures
+  // load only when it is opened
+  card.append(el("details", { class: "tracker-box" }, el("summary", {}, t("analysis.tiles", { count: a.tiles.left })), tiles));
   // the open features (with full assistance, or once over)
   if (a.features) {
     const list = el("ul", { class: "features" });

@@ -134,9 +134,12 @@ pub async fn get_analysis(
     }
     let full = over || data.game.assistance == Assistance::Full;
     let view = game.seat_view(seat.unwrap_or(0));
+    // the permit goes with the work: a request given up on still holds it until its
+    // analysis ends, so abandoned requests cannot pile work up
     let permit = st
         .analyses
-        .acquire()
+        .clone()
+        .acquire_owned()
         .await
         .map_err(|e| ApiError::internal(e.to_string()))?;
     let options = tilepost_engine::analysis::AnalysisOptions {
@@ -148,10 +151,12 @@ pub async fn get_analysis(
         },
         seed: None,
     };
-    let a = web::block(move || tilepost_engine::analysis::analyze(&view, &options))
-        .await
-        .map_err(|e| ApiError::internal(e.to_string()))?;
-    drop(permit);
+    let a = web::block(move || {
+        let _permit = permit;
+        tilepost_engine::analysis::analyze(&view, &options)
+    })
+    .await
+    .map_err(|e| ApiError::internal(e.to_string()))?;
     Ok(HttpResponse::Ok().json(AnalysisView {
         game_id: data.game.id.clone(),
         version: data.game.version,

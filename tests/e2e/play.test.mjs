@@ -103,7 +103,13 @@ async function version(page) {
 async function refocus(page) {
   const polls = Number((await page.locator("main").getAttribute("data-polls")) || 0);
   await page.evaluate(() => window.dispatchEvent(new Event("focus")));
-  await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.polls || 0) > old, polls);
+  try {
+    await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.polls || 0) > old, polls);
+  } catch (e) {
+    // what the page was doing, for the report
+    const state = await page.evaluate(() => ({ main: { ...document.querySelector("main")?.dataset }, status: document.querySelector("[role=status]")?.textContent, hidden: document.hidden }));
+    throw new Error(`${e.message}; the page: ${JSON.stringify(state)}; console: ${JSON.stringify(watch.take())}`);
+  }
 }
 
 /** Whose turn: the page whose move panel shows. */
@@ -311,7 +317,8 @@ step("a figure decided on its own, on the tile just placed", async () => {
   await page.evaluate(async (id) => {
     const auth = { Authorization: `Bearer ${localStorage.getItem("tilepost.token")}`, "Content-Type": "application/json" };
     const p = await (await fetch(`/v1/games/${id}/placements`, { headers: auth })).json();
-    const { x, y, rotation } = p.placements[0];
+    // a placement with a spot for a figure (one without is decided by the server at once)
+    const { x, y, rotation } = p.placements.find((pl) => (pl.spots || []).length > 0) || p.placements[0];
     const r = await fetch(`/v1/games/${id}/moves`, {
       method: "POST",
       headers: auth,
@@ -643,7 +650,10 @@ step("the analysis of a running game; a finished game stepped through, its chart
   await ann.goto(gameUrl);
   const analysis = ann.getByRole("region", { name: "Analysis" });
   await analysis.getByRole("table", { name: "If the game ended now" }).waitFor();
+  // the tile tracker, folded until opened
+  await analysis.getByText(/^Tiles left: \d+$/).click();
   await analysis.getByRole("list", { name: /^Tiles left: \d+$/ }).getByRole("listitem").first().waitFor();
+  await analysis.getByRole("list", { name: /^Tiles left: \d+$/ }).getByRole("listitem").filter({ hasText: /fits in \d+ places now/ }).first().waitFor();
   await analysis
     .locator(".features li")
     .filter({ hasText: /^city of \d+ tiles/i })
