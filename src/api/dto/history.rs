@@ -121,5 +121,6 @@ pub enum ExportFormat {
 #[into_params(parameter_in = Query)]
 pub struct ExportQuery {
     /// `json` (default) or `text` (the game notation, which `tilepost replay` reads too).
+    #[param(inline)]
     pub format: Option<ExportFormat>,
 }
