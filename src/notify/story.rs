@@ -257,7 +257,7 @@ impl Since {
                     points,
                     scorers,
                 } => {
-                    let what = text_of(
+                    let what = i18n::text(
                         locale,
                         &format!("completed-{feature}"),
                         &[("tiles", (*tiles as i64).into())],
@@ -284,7 +284,7 @@ impl Since {
                     count,
                     at_end,
                 } => {
-                    let what = text_of(
+                    let what = i18n::text(
                         locale,
                         &format!("features-{feature}"),
                         &[("count", i64::from(*count).into())],
@@ -314,7 +314,7 @@ impl Since {
                     &[("player", player.into())],
                 ),
                 Happening::Message { player, message } => {
-                    let what = text_of(locale, &format!("message-{message}"), &[]);
+                    let what = i18n::text(locale, &format!("message-{message}"), &[]);
                     msg(
                         locale,
                         "since-message",
@@ -379,12 +379,6 @@ impl Since {
     }
 }
 
-/// A message's text, as an argument of another (never escaped twice: the outer message
-/// escapes its arguments for HTML).
-fn text_of(locale: &str, key: &str, args: &[(&str, i18n::Arg<'_>)]) -> String {
-    i18n::text(locale, key, args)
-}
-
 /// Names as a list in `locale`: "ann", "ann and ben", "ann, ben and cid".
 pub(crate) fn list(locale: &str, names: &[String]) -> String {
     match names {
@@ -409,18 +403,7 @@ mod tests {
 
     fn seats(n: u8) -> Vec<SeatInfo> {
         (0..n)
-            .map(|i| SeatInfo {
-                seat: i32::from(i),
-                user_id: format!("u{i}"),
-                username: format!("p{i}"),
-                email: format!("p{i}@example.com"),
-                notify_turn: true,
-                notify_finished: true,
-                joined_at: 0,
-                locale: "en".into(),
-                time_zone: "UTC".into(),
-                bot: None,
-            })
+            .map(|i| super::super::tests::seat(i32::from(i), &format!("p{i}")))
             .collect()
     }
 

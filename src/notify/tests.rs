@@ -3,7 +3,8 @@
 
 use super::*;
 
-fn seat(n: i32, name: &str) -> SeatInfo {
+/// A seat of a test game (its email and locale from its name and `en`).
+pub(super) fn seat(n: i32, name: &str) -> SeatInfo {
     SeatInfo {
         seat: n,
         user_id: format!("u{n}"),
@@ -16,6 +17,19 @@ fn seat(n: i32, name: &str) -> SeatInfo {
         time_zone: "UTC".into(),
         bot: None,
     }
+}
+
+/// An email as its snapshot holds it: type, subject, text and HTML.
+fn snapshot_of(r: &OutboxRow) -> String {
+    let v: Value = serde_json::from_str(&r.payload).unwrap_or(Value::Null);
+    let d = &v["data"];
+    format!(
+        "===== {}\nSubject: {}\n----- text\n{}----- html\n{}\n\n",
+        r.kind,
+        d["subject"].as_str().unwrap_or_default(),
+        d["text"].as_str().unwrap_or_default(),
+        d["html"].as_str().unwrap_or_default(),
+    )
 }
 
 #[test]
@@ -282,15 +296,7 @@ fn every_email_in_every_locale() {
         ];
         let mut out = String::new();
         for r in &rows {
-            let v: Value = serde_json::from_str(&r.payload).unwrap_or(Value::Null);
-            let d = &v["data"];
-            out.push_str(&format!(
-                "===== {}\nSubject: {}\n----- text\n{}----- html\n{}\n\n",
-                r.kind,
-                d["subject"].as_str().unwrap_or_default(),
-                d["text"].as_str().unwrap_or_default(),
-                d["html"].as_str().unwrap_or_default(),
-            ));
+            out.push_str(&snapshot_of(r));
         }
         assert!(!out.contains("Unknown localization"), "{out}");
         insta::assert_snapshot!(format!("emails_{locale}"), out);
@@ -334,13 +340,7 @@ fn account_emails_in_every_locale() {
             assert_eq!(d["recipient"]["email"], "bob@example.com");
             assert!(d["links"].get("unsubscribe").is_none());
             assert!(!d["html"].as_str().unwrap_or_default().contains("b<o>b"));
-            out.push_str(&format!(
-                "===== {}\nSubject: {}\n----- text\n{}----- html\n{}\n\n",
-                r.kind,
-                d["subject"].as_str().unwrap_or_default(),
-                d["text"].as_str().unwrap_or_default(),
-                d["html"].as_str().unwrap_or_default(),
-            ));
+            out.push_str(&snapshot_of(r));
         }
         assert!(!out.contains("Unknown localization"), "{out}");
         assert!(out.contains("https://tilepost.example/play/verify-email?token=tok-verify"));
