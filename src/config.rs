@@ -157,6 +157,9 @@ pub struct Config {
     /// `TILEPOST_PERSONAL_TOKENS_PER_DAY`: personal access tokens one user may create
     /// per day; default 20.
     pub personal_tokens_per_day: i64,
+    /// `TILEPOST_CALENDARS_PER_DAY`: deadline calendar addresses one user may make per
+    /// day; default 10.
+    pub calendars_per_day: i64,
     /// `TILEPOST_MOVES_PER_MINUTE`: moves one user may post per minute (also the burst),
     /// counted in each process; default 120.
     pub moves_per_minute: i64,
@@ -243,6 +246,7 @@ impl Default for Config {
             invitations_per_day: 50,
             token_cache_ms: 2_000,
             personal_tokens_per_day: 20,
+            calendars_per_day: 10,
             moves_per_minute: 120,
             webhooks_per_day: 20,
             account_emails_per_address: 10,
@@ -324,6 +328,7 @@ impl fmt::Debug for Config {
             .field("invitations_per_day", &self.invitations_per_day)
             .field("token_cache_ms", &self.token_cache_ms)
             .field("personal_tokens_per_day", &self.personal_tokens_per_day)
+            .field("calendars_per_day", &self.calendars_per_day)
             .field("moves_per_minute", &self.moves_per_minute)
             .field("webhooks_per_day", &self.webhooks_per_day)
             .field(
@@ -621,6 +626,7 @@ impl Config {
                 "TILEPOST_PERSONAL_TOKENS_PER_DAY",
                 &mut c.personal_tokens_per_day,
             ),
+            ("TILEPOST_CALENDARS_PER_DAY", &mut c.calendars_per_day),
             ("TILEPOST_MOVES_PER_MINUTE", &mut c.moves_per_minute),
             ("TILEPOST_WEBHOOKS_PER_DAY", &mut c.webhooks_per_day),
             (

@@ -887,6 +887,60 @@ function localeForm(ctx, me) {
   return form;
 }
 
+/**
+ * The deadline calendar: make a secret address (shown once, to copy into a calendar
+ * application), make a new one (the old stops working) or revoke it.
+ */
+function calendarSection(cal) {
+  const section = el(
+    "section",
+    { class: "card", "aria-labelledby": "h-calendar" },
+    el("h2", { id: "h-calendar" }, t("calendar.title")),
+    el("p", {}, t("calendar.text")),
+  );
+  const state = el("p", { id: "calendar-state" }, cal.active ? t("calendar.active", { when: when(cal.created_at) }) : t("calendar.none"));
+  const out = el("div", { id: "calendar-url" });
+  const make = el("button", { type: "button", class: "primary", id: "calendar-make" }, cal.active ? t("calendar.renew") : t("calendar.make"));
+  const revoke = el("button", { type: "button", id: "calendar-revoke", hidden: !cal.active }, t("calendar.revoke"));
+  make.addEventListener("click", async () => {
+    make.disabled = true;
+    try {
+      const c = await api.post("/v1/users/me/calendar", {});
+      const input = el("input", { type: "text", readonly: true, value: c.url, id: "calendar-address", "aria-label": t("calendar.address") });
+      out.replaceChildren(
+        el("label", { class: "field", for: "calendar-address" }, el("span", {}, t("calendar.address")), input),
+        el("p", { class: "meta" }, t("calendar.once")),
+      );
+      state.textContent = t("calendar.active", { when: when(c.created_at) });
+      make.textContent = t("calendar.renew");
+      revoke.hidden = false;
+      announce(t("calendar.made"));
+      /** @type {HTMLInputElement} */ (input).select();
+    } catch (e) {
+      fail(e);
+    } finally {
+      make.disabled = false;
+    }
+  });
+  revoke.addEventListener("click", async () => {
+    revoke.disabled = true;
+    try {
+      await api.del("/v1/users/me/calendar");
+      out.replaceChildren();
+      state.textContent = t("calendar.none");
+      make.textContent = t("calendar.make");
+      revoke.hidden = true;
+      announce(t("calendar.revoked"));
+    } catch (e) {
+      fail(e);
+    } finally {
+      revoke.disabled = false;
+    }
+  });
+  section.append(state, out, make, " ", revoke);
+  return section;
+}
+
 export async function settingsPage(ctx) {
   ctx.main.append(el("h1", {}, t("settings.title")));
   const [settings, me] = await Promise.all([api.get("/v1/users/me/notifications"), api.get("/v1/users/me")]);
@@ -922,6 +976,8 @@ export async function settingsPage(ctx) {
     });
   });
   ctx.main.append(notif);
+
+  ctx.main.append(calendarSection(await api.get("/v1/users/me/calendar")));
 
   const v = me.vacation;
   const vac = el("section", { class: "card", "aria-labelledby": "h-vac" }, el("h2", { id: "h-vac" }, t("vacation.title")));

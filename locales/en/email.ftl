@@ -149,6 +149,7 @@ changed-revoked = So that nobody who knew the old password keeps the account: { 
    *[other] { $tokens } personal access tokens were revoked
 }.
 changed-tokens = Revoked tokens: { $names }. Programs that used them need a new token.
+changed-calendar = Your deadline calendar's secret address was revoked too: make a new one in the settings and add it to your calendar again.
 changed-action = If you did not change it, choose a new password now
 changed-ignore = If you changed it yourself, there is nothing more to do.
 plan-subject = Your plan was played in tilepost game { $game }
@@ -164,3 +165,8 @@ digest-intro = Your daily digest: { $count ->
 digest-action = Open my games
 digest-line = Game { $game }, due { $deadline }
 digest-line-no-deadline = Game { $game } (no clock)
+calendar-name = tilepost: your deadlines
+calendar-description = The deadlines of your moves in tilepost's correspondence games. It updates as the games move.
+calendar-due = Your move in tilepost against { $opponents }
+calendar-due-body = Play before { $when }: { $link }
+calendar-paused = You are on vacation: the clock stands still, and the deadline moves out with the time.

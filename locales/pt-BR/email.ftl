@@ -148,6 +148,7 @@ changed-revoked = Para que ninguém que conhecia a senha antiga continue com a c
    *[other] { $tokens } tokens de acesso pessoal foram revogados
 }.
 changed-tokens = Tokens revogados: { $names }. Os programas que os usavam precisam de um novo token.
+changed-calendar = O endereço secreto do seu calendário de prazos também foi revogado: crie um novo nas configurações e adicione-o de novo ao seu calendário.
 changed-action = Se não foi você, escolha uma nova senha agora
 changed-ignore = Se foi você que alterou, não há mais nada a fazer.
 plan-subject = Seu plano foi jogado na partida { $game } do tilepost
@@ -163,3 +164,8 @@ digest-intro = Seu resumo diário: { $count ->
 digest-action = Abrir minhas partidas
 digest-line = Partida { $game }, até { $deadline }
 digest-line-no-deadline = Partida { $game } (sem relógio)
+calendar-name = tilepost: seus prazos
+calendar-description = Os prazos das suas jogadas nas partidas por correspondência do tilepost. Atualiza-se conforme as partidas andam.
+calendar-due = Sua vez no tilepost contra { $opponents }
+calendar-due-body = Jogue antes de { $when }: { $link }
+calendar-paused = Você está de férias: o relógio está parado, e o prazo se afasta com o tempo.

@@ -110,9 +110,15 @@ impl Scopes {
 
 /// A new personal access token's secret and the hash that is stored.
 pub fn new_personal_secret() -> (String, String) {
+    new_secret(PERSONAL_PREFIX)
+}
+
+/// A new secret (`prefix` and 256 random bits in base64url: 43 characters) and the hash
+/// that is stored ([`secret_hash`]).
+pub fn new_secret(prefix: &str) -> (String, String) {
     let mut bytes = [0u8; 32];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
-    let secret = format!("{PERSONAL_PREFIX}{}", URL_SAFE_NO_PAD.encode(bytes));
+    let secret = format!("{prefix}{}", URL_SAFE_NO_PAD.encode(bytes));
     let hash = secret_hash(&secret);
     (secret, hash)
 }

@@ -37,6 +37,7 @@ const ACCOUNT_MAIL_ADDRESS: &str = "account-mail-address";
 const ACCOUNT_MAIL_TARGET: &str = "account-mail-target";
 const LINK_ADDRESS: &str = "link-address";
 const EXPORT_USER: &str = "export-user";
+const CALENDAR_USER: &str = "calendar-user";
 const GAME_USER: &str = "game-user";
 const CHAT_USER: &str = "chat-user";
 const MINUTE_SECS: i64 = 60;
@@ -385,6 +386,17 @@ pub fn webhooks(st: &AppState, user_id: &str) -> Vec<Limit> {
         st.config.webhooks_per_day,
         DAY_SECS,
         "webhook endpoints created a day",
+    )]
+}
+
+/// New deadline calendar addresses made by `user_id` (`TILEPOST_CALENDARS_PER_DAY`).
+pub fn calendars(st: &AppState, user_id: &str) -> Vec<Limit> {
+    vec![Limit::quota(
+        CALENDAR_USER,
+        user_id,
+        st.config.calendars_per_day,
+        DAY_SECS,
+        "calendar addresses a day",
     )]
 }
 

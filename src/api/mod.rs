@@ -8,6 +8,7 @@ pub mod account;
 pub mod analysis;
 pub mod auth;
 pub mod automation;
+pub mod calendar;
 pub mod chat;
 pub mod clock;
 pub mod dto;
@@ -174,6 +175,10 @@ where
                 .service(webhooks::rotate_webhook_secret)
                 .service(webhooks::list_webhook_deliveries)
                 .service(webhooks::redeliver_webhook_delivery)
+                .service(calendar::get_calendar)
+                .service(calendar::create_calendar)
+                .service(calendar::delete_calendar)
+                .service(calendar::get_calendar_feed)
                 .service(webhooks::get_notification_settings)
                 .service(webhooks::update_notification_settings)
                 .service(webhooks::get_unsubscribe)

@@ -64,6 +64,7 @@ problem_codes! {
     UserNotFound = ("user-not-found", 404, "No such user"),
     DeliveryNotFound = ("delivery-not-found", 404, "No such delivery"),
     SeekNotFound = ("seek-not-found", 404, "No such seek"),
+    CalendarNotFound = ("calendar-not-found", 404, "No such calendar"),
     MethodNotAllowed = ("method-not-allowed", 405, "Method not allowed"),
     RequestTimeout = ("request-timeout", 408, "Request not received in time"),
     StaleVersion = ("stale-version", 409, "The game has moved on"),

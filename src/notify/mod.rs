@@ -905,6 +905,12 @@ pub fn password_changed(
             i18n::html(loc, "changed-tokens", &args),
         ));
     }
+    if revoked.calendar {
+        paragraphs.push((
+            i18n::text(loc, "changed-calendar", &args),
+            i18n::html(loc, "changed-calendar", &args),
+        ));
+    }
     account_message(
         "account.password_changed",
         to,
@@ -923,6 +929,7 @@ pub fn password_changed(
         json!({"revoked": {
             "sessions": revoked.sessions,
             "personal_tokens": revoked.personal_tokens,
+            "calendar": revoked.calendar,
         }}),
         now,
     )

@@ -328,6 +328,7 @@ fn account_emails_in_every_locale() {
                 &Revoked {
                     sessions: 2,
                     personal_tokens: vec!["ci bot".into(), "phone".into()],
+                    calendar: true,
                 },
                 at,
             ),

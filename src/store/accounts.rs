@@ -7,7 +7,7 @@ use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
 use super::schema::{
-    access_tokens, account_tokens, chat_messages, game_invites, game_seats, games,
+    access_tokens, account_tokens, calendar_feeds, chat_messages, game_invites, game_seats, games,
     idempotency_keys, limit_attempts, notification_prefs, outbox, retired_usernames,
     standing_orders, stream_events, turn_plans, users, vacations, webhook_attempts,
     webhook_deliveries, webhook_endpoints,
@@ -138,6 +138,8 @@ fn take_link(
 pub struct Revoked {
     pub sessions: usize,
     pub personal_tokens: Vec<String>,
+    /// The deadline calendar's secret URL (it shows the account's games).
+    pub calendar: bool,
 }
 
 /// Sets the password hash (the user's row is written first, so that a concurrent token
@@ -172,9 +174,14 @@ fn change_password(
         .flatten()
         .collect();
     diesel::delete(personal).execute(c)?;
+    let calendar =
+        diesel::delete(calendar_feeds::table.filter(calendar_feeds::user_id.eq(user_id)))
+            .execute(c)?
+            > 0;
     Ok(Revoked {
         sessions,
         personal_tokens,
+        calendar,
     })
 }
 
@@ -481,6 +488,8 @@ impl Store {
                     ),
                 )
                 .execute(c)?;
+                diesel::delete(calendar_feeds::table.filter(calendar_feeds::user_id.eq(&user_id)))
+                    .execute(c)?;
                 // every session and personal access token of the user
                 diesel::delete(access_tokens::table.filter(access_tokens::user_id.eq(&user_id)))
                     .execute(c)?;

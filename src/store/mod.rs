@@ -9,6 +9,7 @@
 mod accounts;
 mod automation;
 mod bots;
+mod calendar;
 mod conn;
 mod corr;
 mod digest;

@@ -120,6 +120,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    calendar_feeds (user_id) {
+        user_id -> Text,
+        token_hash -> Text,
+        created_at -> Int8,
+    }
+}
+
+diesel::table! {
     reviews (game_id) {
         game_id -> Text,
         status -> Text,
@@ -349,6 +357,7 @@ diesel::joinable!(access_tokens -> users (user_id));
 diesel::joinable!(account_tokens -> users (user_id));
 diesel::joinable!(chat_messages -> games (game_id));
 diesel::joinable!(chat_messages -> users (user_id));
+diesel::joinable!(calendar_feeds -> users (user_id));
 diesel::joinable!(game_clocks -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_invites -> games (game_id));
@@ -378,6 +387,7 @@ diesel::joinable!(webhook_endpoints -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(
     access_tokens,
     account_tokens,
+    calendar_feeds,
     chat_messages,
     game_clocks,
     game_events,

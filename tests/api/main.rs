@@ -21,6 +21,7 @@ mod analysis;
 mod auth;
 mod automation;
 mod bots;
+mod calendar;
 mod cli;
 mod correspondence;
 mod deliveries;
