@@ -198,6 +198,7 @@ impl Bracket {
     /// The bracket as the stage's recorded results fill it.
     pub fn resolve(&self, state: &State, stage: usize) -> Resolution {
         let st = &state.stages[stage];
+        let entrants = state.entrants_of(stage);
         let mut tables = BTreeMap::new();
         for (r, round) in st.rounds.iter().enumerate() {
             for t in &round.tables {
@@ -217,7 +218,7 @@ impl Bracket {
         let mut eliminated_at = BTreeMap::new();
         for (i, m) in self.matches.iter().enumerate() {
             let slot = |s: Source, out: &[Resolved]| match s {
-                Source::Seed(k) => st.entrants.get(k).map_or(Slot::Empty, |p| Slot::Player(*p)),
+                Source::Seed(k) => entrants.get(k).map_or(Slot::Empty, |p| Slot::Player(*p)),
                 Source::Winner(x) => out[x].winner,
                 Source::Loser(x) => out[x].loser,
             };
@@ -299,15 +300,15 @@ impl Bracket {
     /// who started fewer games over the event starts; on equal counts, the better seed.
     pub(crate) fn pair(&self, state: &State) -> Result<Paired, Error> {
         let stage = state.current_stage();
-        let st = &state.stages[stage];
-        if st.entrants.len() < 2 {
+        let entrants = state.entrants_of(stage);
+        if entrants.len() < 2 {
             return Err(Error::NotEnoughPlayers("a knockout needs 2 players".into()));
         }
         let res = self.resolve(state, stage);
         let starts = state.starts();
         let balance = |p: usize| 2 * i64::from(starts[p].0) - i64::from(starts[p].1);
         let seed = |p: usize| {
-            st.entrants
+            entrants
                 .iter()
                 .position(|s| *s == p)
                 .unwrap_or(usize::MAX)
@@ -352,7 +353,7 @@ impl State {
         let crate::config::Format::Knockout { double } = st.config.format else {
             return None;
         };
-        let b = Bracket::new(st.entrants.len(), double);
+        let b = Bracket::new(self.entrants_of(stage).len(), double);
         let res = b.resolve(self, stage);
         let name = |s: Slot| match s {
             Slot::Player(p) => Some(self.players[p].id.clone()),

@@ -3,7 +3,8 @@
 //! (the second cycle repeats the first), optionally in groups dealt by snake seeding.
 //!
 //! **Starts.** Within a pair, the player who started fewer games over the event
-//! starts; on equal counts, the Berger table's order (reversed in the second cycle).
+//! starts; on equal counts, the Berger table's order. In the second cycle of a double
+//! round robin each pair plays with the starts of their first meeting reversed.
 //!
 //! **Withdrawal** ([`WithdrawalRule`]): a withdrawn player is not paired again. Each
 //! scheduled game they miss, once its round is paired, is a forfeit: a win for the
@@ -106,6 +107,7 @@ pub(crate) fn pair(state: &State) -> Result<Paired, Error> {
     let mut byes = Vec::new();
     for g in &groups {
         let rounds = schedule(g.len(), double);
+        let cycle = rounds.len() / if double { 2 } else { 1 };
         let Some(round) = rounds.get(r) else { continue };
         for (a, b) in round {
             match (a.map(|i| g[i]), b.map(|i| g[i])) {
@@ -115,10 +117,19 @@ pub(crate) fn pair(state: &State) -> Result<Paired, Error> {
                     if wa || wb {
                         continue;
                     }
-                    let seats = if balance(b) < balance(a) {
-                        vec![b, a]
-                    } else {
-                        vec![a, b]
+                    // the second cycle reverses the first cycle's start
+                    let first_cycle = (r >= cycle)
+                        .then(|| state.stages[stage].rounds.get(r - cycle))
+                        .flatten()
+                        .and_then(|old| {
+                            old.tables
+                                .iter()
+                                .find(|t| t.seats.contains(&a) && t.seats.contains(&b))
+                        });
+                    let seats = match first_cycle {
+                        Some(t) => vec![t.seats[1], t.seats[0]],
+                        None if balance(b) < balance(a) => vec![b, a],
+                        None => vec![a, b],
                     };
                     tables.push((seats, None));
                 }

@@ -234,7 +234,7 @@ pub(crate) fn ranked(state: &State, stage: usize) -> Vec<(usize, Vec<(TieBreak, 
     };
     let players = stage_players(state, stage);
     if let Format::Knockout { double } = st.config.format {
-        let b = Bracket::new(st.entrants.len(), double);
+        let b = Bracket::new(state.entrants_of(stage).len(), double);
         let res = b.resolve(state, stage);
         let mut v: Vec<(usize, usize)> = players
             .iter()

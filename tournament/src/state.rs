@@ -164,6 +164,16 @@ impl State {
         &self.stages[self.current_stage()]
     }
 
+    /// A stage's entrants in seed order; before the first stage's first round, the
+    /// players registered so far.
+    pub fn entrants_of(&self, stage: usize) -> Vec<usize> {
+        match self.stages.get(stage) {
+            Some(st) if stage == 0 && st.rounds.is_empty() => self.registered_in_seed_order(),
+            Some(st) => st.entrants.clone(),
+            None => Vec::new(),
+        }
+    }
+
     pub(crate) fn player_index(&self, id: &str) -> Result<usize, Error> {
         self.ids
             .get(id)
@@ -584,7 +594,7 @@ impl State {
             }
             Format::Knockout { double } => {
                 !st.rounds.is_empty() && {
-                    let b = Bracket::new(st.entrants.len(), *double);
+                    let b = Bracket::new(self.entrants_of(cur).len(), *double);
                     b.resolve(self, cur).complete
                 }
             }
@@ -614,7 +624,7 @@ impl State {
             Format::Swiss { .. } => crate::swiss::pair(self, seed)?,
             Format::RoundRobin { .. } => crate::roundrobin::pair(self)?,
             Format::Knockout { double } => {
-                let b = Bracket::new(st.entrants.len(), *double);
+                let b = Bracket::new(self.entrants_of(cur).len(), *double);
                 b.pair(self)?
             }
         };
