@@ -266,7 +266,41 @@ pub(crate) fn group_tables(f: &Field, size: usize, seed: u64) -> Paired {
     let seated: Vec<usize> = (0..n).filter(|i| !bye_idx.contains(i)).collect();
     let mut tables = greedy(f, &seated, &sizes);
     improve(f, &mut tables);
-    let _ = seed;
+    // iterated local search: perturb the best grouping (or start afresh from a random
+    // one) and improve it again, keeping the best found
+    let mut rng = rng::Rng::new(seed);
+    let mut best_cost = grouping_cost(f, &tables);
+    let tries = (4000 / seated.len().max(1)).clamp(2, 60);
+    for k in 0..tries {
+        if best_cost.0 == 0 && k >= 2 {
+            break;
+        }
+        let mut trial = tables.clone();
+        if k % 2 == 0 {
+            let mut order = seated.clone();
+            rng.shuffle(&mut order);
+            let mut it = order.into_iter();
+            trial = sizes.iter().map(|s| it.by_ref().take(*s).collect()).collect();
+        } else if trial.len() > 1 {
+            for _ in 0..3 {
+                let a = rng.below(trial.len() as u64) as usize;
+                let b = rng.below(trial.len() as u64) as usize;
+                let x = rng.below(trial[a].len() as u64) as usize;
+                let y = rng.below(trial[b].len() as u64) as usize;
+                if a != b {
+                    let (pa, pb) = (trial[a][x], trial[b][y]);
+                    trial[a][x] = pb;
+                    trial[b][y] = pa;
+                }
+            }
+        }
+        improve(f, &mut trial);
+        let c = grouping_cost(f, &trial);
+        if c < best_cost {
+            best_cost = c;
+            tables = trial;
+        }
+    }
     let mut out: Vec<Vec<usize>> = tables
         .into_iter()
         .map(|mut t| {
