@@ -307,12 +307,7 @@ impl Bracket {
         let res = self.resolve(state, stage);
         let starts = state.starts();
         let balance = |p: usize| 2 * i64::from(starts[p].0) - i64::from(starts[p].1);
-        let seed = |p: usize| {
-            entrants
-                .iter()
-                .position(|s| *s == p)
-                .unwrap_or(usize::MAX)
-        };
+        let seed = |p: usize| entrants.iter().position(|s| *s == p).unwrap_or(usize::MAX);
         let mut tables = Vec::new();
         for (m, r) in self.matches.iter().zip(&res.matches) {
             if let (Slot::Player(a), Slot::Player(b), None, Slot::Unknown) =

@@ -35,7 +35,11 @@ pub fn groups_of(state: &State, stage: usize) -> Vec<Vec<usize>> {
     let mut out = vec![Vec::new(); g];
     for (i, p) in entrants.into_iter().enumerate() {
         let lap = i / g;
-        let k = if lap % 2 == 0 { i % g } else { g - 1 - i % g };
+        let k = if lap.is_multiple_of(2) {
+            i % g
+        } else {
+            g - 1 - i % g
+        };
         out[k].push(p);
     }
     out

@@ -280,7 +280,10 @@ pub(crate) fn group_tables(f: &Field, size: usize, seed: u64) -> Paired {
             let mut order = seated.clone();
             rng.shuffle(&mut order);
             let mut it = order.into_iter();
-            trial = sizes.iter().map(|s| it.by_ref().take(*s).collect()).collect();
+            trial = sizes
+                .iter()
+                .map(|s| it.by_ref().take(*s).collect())
+                .collect();
         } else if trial.len() > 1 {
             for _ in 0..3 {
                 let a = rng.below(trial.len() as u64) as usize;

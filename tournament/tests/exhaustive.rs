@@ -70,13 +70,17 @@ fn cost2(h: &History, pairs: &[(String, Option<String>)]) -> (u32, u32) {
 }
 
 /// The best (repeats, conflicts) over every pairing of `left`.
-fn best2(h: &History, left: &mut Vec<String>, acc: &mut Vec<(String, Option<String>)>) -> (u32, u32) {
+fn best2(
+    h: &History,
+    left: &mut Vec<String>,
+    acc: &mut Vec<(String, Option<String>)>,
+) -> (u32, u32) {
     if left.is_empty() {
         return cost2(h, acc);
     }
     let a = left.remove(0);
     let mut best = (u32::MAX, u32::MAX);
-    if left.len() % 2 == 0 {
+    if left.len().is_multiple_of(2) {
         // odd count: `a` may take the bye
         acc.push((a.clone(), None));
         best = best.min(best2(h, left, acc));
@@ -142,43 +146,25 @@ fn best_grouping(h: &History, left: &[String], sizes: &[usize], acc: &mut Vec<Ve
         return repeats_of(h, acc);
     };
     // the table takes the first player left and any size−1 of the others
-    let first = left[0].clone();
     let others = &left[1..];
     let mut best = u32::MAX;
-    let mut pick = vec![false; others.len()];
-    fn choose(
-        h: &History,
-        first: &str,
-        others: &[String],
-        k: usize,
-        from: usize,
-        pick: &mut Vec<bool>,
-        rest: &[usize],
-        acc: &mut Vec<Vec<String>>,
-        best: &mut u32,
-    ) {
-        if k == 0 {
-            let mut table = vec![first.to_string()];
-            let mut remaining = Vec::new();
-            for (i, o) in others.iter().enumerate() {
-                if pick[i] {
-                    table.push(o.clone());
-                } else {
-                    remaining.push(o.clone());
-                }
+    for mask in 0u32..(1 << others.len()) {
+        if mask.count_ones() as usize != size - 1 {
+            continue;
+        }
+        let mut table = vec![left[0].clone()];
+        let mut remaining = Vec::new();
+        for (i, o) in others.iter().enumerate() {
+            if mask & (1 << i) != 0 {
+                table.push(o.clone());
+            } else {
+                remaining.push(o.clone());
             }
-            acc.push(table);
-            *best = (*best).min(best_grouping(h, &remaining, rest, acc));
-            acc.pop();
-            return;
         }
-        for i in from..others.len() {
-            pick[i] = true;
-            choose(h, first, others, k - 1, i + 1, pick, rest, acc, best);
-            pick[i] = false;
-        }
+        acc.push(table);
+        best = best.min(best_grouping(h, &remaining, rest, acc));
+        acc.pop();
     }
-    choose(h, &first, others, size - 1, 0, &mut pick, rest, acc, &mut best);
     best
 }
 

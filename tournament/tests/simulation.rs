@@ -50,7 +50,12 @@ fn swiss_with_late_entries_withdrawals_and_byes() {
             });
         }
         let p = sim.pair();
-        assert!(!p.tables.iter().any(|t| t.seats.contains(&"p005".to_string())) || round < 4);
+        assert!(
+            !p.tables
+                .iter()
+                .any(|t| t.seats.contains(&"p005".to_string()))
+                || round < 4
+        );
         sim.play_out();
     }
     assert!(sim.state.stage_complete());
@@ -61,7 +66,11 @@ fn swiss_with_late_entries_withdrawals_and_byes() {
     sim.check_byes();
     sim.check_all_decided();
     sim.check_replay();
-    let byes: usize = sim.state.stages()[0].rounds.iter().map(|r| r.byes.len()).sum();
+    let byes: usize = sim.state.stages()[0]
+        .rounds
+        .iter()
+        .map(|r| r.byes.len())
+        .sum();
     // 21 players in round 1, 23 in rounds 2 and 3, 22 from round 4
     assert_eq!(byes, 3);
 }
@@ -101,7 +110,11 @@ fn double_round_robin_8_players() {
 #[test]
 fn double_elimination_16_players_best_of_3() {
     let mut sim = Sim::new(
-        Config::single(stage(Format::Knockout { double: true }, 3, Entry::Registered)),
+        Config::single(stage(
+            Format::Knockout { double: true },
+            3,
+            Entry::Registered,
+        )),
         5,
     );
     sim.register(16);
@@ -164,9 +177,11 @@ fn swiss_30_players_at_4_player_tables() {
 #[test]
 fn swiss_then_top_8_knockout() {
     let mut config = Config::single(swiss(5, 1, 2));
-    config
-        .stages
-        .push(stage(Format::Knockout { double: false }, 3, Entry::Top { count: 8 }));
+    config.stages.push(stage(
+        Format::Knockout { double: false },
+        3,
+        Entry::Top { count: 8 },
+    ));
     let mut sim = Sim::new(config, 7);
     sim.register(40);
     sim.run_stage();
@@ -218,9 +233,11 @@ fn groups_then_playoffs() {
         1,
         Entry::Registered,
     ));
-    config
-        .stages
-        .push(stage(Format::Knockout { double: false }, 1, Entry::Top { count: 8 }));
+    config.stages.push(stage(
+        Format::Knockout { double: false },
+        1,
+        Entry::Top { count: 8 },
+    ));
     let mut sim = Sim::new(config, 8);
     sim.register(18);
     sim.run_stage();
