@@ -334,8 +334,9 @@ pub struct BracketMatchView {
     pub name: String,
     pub players: [Option<String>; 2],
     pub winner: Option<String>,
-    /// `waiting` (a player not known yet), `ready`, `playing`, `decided`, `walkover`
-    /// or `empty` (nobody to play).
+    /// `waiting` (a player not known yet), `ready`, `playing`, `decided`, `walkover`,
+    /// `empty` (nobody to play) or `not_needed` (the grand final's second match when the
+    /// winners' champion won the first).
     pub status: &'static str,
     /// (round, table) where it is played.
     pub table: Option<(u32, u32)>,
@@ -361,6 +362,7 @@ impl State {
                 .map(|(m, r)| {
                     let status = match (r.a, r.b, r.winner, r.table) {
                         (_, _, Slot::Empty, _) => "empty",
+                        (_, _, Slot::Player(_), None) if m.reset => "not_needed",
                         (Slot::Player(_), Slot::Player(_), Slot::Player(_), Some(_)) => "decided",
                         (_, _, Slot::Player(_), _) => "walkover",
                         (_, _, Slot::Unknown, Some(_)) => "playing",

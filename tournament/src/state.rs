@@ -597,7 +597,9 @@ impl State {
                 .count()
         };
         match &st.config.format {
-            Format::Swiss { rounds } => st.rounds.len() as u32 >= *rounds || active < 2,
+            Format::Swiss { rounds } => {
+                st.rounds.len() as u32 >= *rounds || (active < 2 && !st.rounds.is_empty())
+            }
             Format::RoundRobin { .. } => {
                 !st.rounds.is_empty() && crate::roundrobin::remaining_rounds(self, cur) == 0
             }
