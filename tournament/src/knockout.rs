@@ -225,10 +225,11 @@ impl Bracket {
             let (mut a, mut b) = (slot(m.a, &out), slot(m.b, &out));
             let table = tables.get(&m.name);
             if table.is_none() {
-                // a withdrawn player's unpaired match is a walkover
+                // a withdrawn player's unpaired match is a walkover: they go out here
                 for s in [&mut a, &mut b] {
                     if let Slot::Player(p) = s {
                         if state.players[*p].withdrawn {
+                            eliminated_at.insert(*p, m.depth as usize);
                             *s = Slot::Empty;
                         }
                     }
