@@ -218,6 +218,7 @@ fn swiss_then_top_8_knockout() {
     assert!(pair(0, 7) && pair(3, 4) && pair(1, 6) && pair(2, 5));
     assert_eq!(sim.state.stages()[1].rounds.len(), 3);
     assert_eq!(sim.repeats(), 0);
+    sim.check_start_rule();
     sim.check_byes();
     sim.check_all_decided();
     sim.check_replay();
