@@ -164,3 +164,10 @@ digest-intro = Your daily digest: { $count ->
 digest-action = Open my games
 digest-line = Game { $game }, due { $deadline }
 digest-line-no-deadline = Game { $game } (no clock)
+
+## Web push notifications (title and body on the device)
+push-turn-body = It is your turn. Tap to play.
+push-deadline-title = Tilepost game { $game } times out soon
+push-deadline-body = Your move is due soon: play before the deadline or you leave the game.
+push-invited-body = Tap to see game { $game } and join.
+push-chat-title = New message in tilepost game { $game }

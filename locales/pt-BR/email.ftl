@@ -163,3 +163,10 @@ digest-intro = Seu resumo diário: { $count ->
 digest-action = Abrir minhas partidas
 digest-line = Partida { $game }, até { $deadline }
 digest-line-no-deadline = Partida { $game } (sem relógio)
+
+## Notificações push (título e texto no aparelho)
+push-turn-body = É a sua vez. Toque para jogar.
+push-deadline-title = A partida { $game } do tilepost está quase acabando
+push-deadline-body = Seu prazo está acabando: jogue antes dele ou você sai da partida.
+push-invited-body = Toque para ver a partida { $game } e entrar.
+push-chat-title = Nova mensagem na partida { $game } do tilepost
