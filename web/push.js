@@ -25,10 +25,11 @@ function bytes(b64) {
   return Uint8Array.from(s, (c) => c.charCodeAt(0));
 }
 
-/** This browser's push subscription, if it has one. */
+/** This browser's push subscription, if it has one (without waiting for a worker that
+ * is not registered). */
 async function browserSubscription() {
-  const reg = await navigator.serviceWorker.ready;
-  return reg.pushManager.getSubscription();
+  const reg = await navigator.serviceWorker.getRegistration("/play");
+  return reg ? reg.pushManager.getSubscription() : null;
 }
 
 /** The endpoint of this browser's subscription (null when none). */
