@@ -91,6 +91,19 @@ pub struct Config {
     pub webhook_allow_private: bool,
     /// `TILEPOST_WEBHOOK_TIMEOUT_MS`: time limit of one delivery attempt; default 10000.
     pub webhook_timeout_ms: u64,
+    /// `TILEPOST_VAPID_PRIVATE_KEY`: the web push (VAPID) private key, base64url of the
+    /// 32-byte P-256 scalar; when unset, one is generated once and kept in the database.
+    /// Never printed.
+    pub vapid_private_key: Option<String>,
+    /// `TILEPOST_VAPID_SUBJECT`: the contact VAPID tokens name (`mailto:` or `https:`);
+    /// default: `TILEPOST_PUBLIC_URL`.
+    pub vapid_subject: Option<String>,
+    /// `TILEPOST_PUSH_ALLOW_LOOPBACK`: accept plain-http push endpoints on loopback
+    /// addresses (a push service in a test); default false.
+    pub push_allow_loopback: bool,
+    /// `TILEPOST_PUSH_SUBSCRIPTIONS_PER_DAY`: push subscriptions one user may create a
+    /// day; default 20.
+    pub push_subscriptions_per_day: i64,
     /// `TILEPOST_NOTIFY_WORKER`: run the delivery worker in this process; default true.
     pub notify_worker: bool,
     /// `TILEPOST_NOTIFY_POLL_MS`: how often the worker looks for due deliveries when it
@@ -223,6 +236,10 @@ impl Default for Config {
             email_webhook_secret: None,
             webhook_allow_private: false,
             webhook_timeout_ms: 10_000,
+            vapid_private_key: None,
+            vapid_subject: None,
+            push_allow_loopback: false,
+            push_subscriptions_per_day: 20,
             notify_worker: true,
             notify_poll_ms: 1_000,
             notify_backoff_base_ms: 30_000,
@@ -296,6 +313,16 @@ impl fmt::Debug for Config {
             )
             .field("webhook_allow_private", &self.webhook_allow_private)
             .field("webhook_timeout_ms", &self.webhook_timeout_ms)
+            .field(
+                "vapid_private_key",
+                &self.vapid_private_key.as_ref().map(|_| "***"),
+            )
+            .field("vapid_subject", &self.vapid_subject)
+            .field("push_allow_loopback", &self.push_allow_loopback)
+            .field(
+                "push_subscriptions_per_day",
+                &self.push_subscriptions_per_day,
+            )
             .field("notify_worker", &self.notify_worker)
             .field("notify_poll_ms", &self.notify_poll_ms)
             .field("notify_backoff_base_ms", &self.notify_backoff_base_ms)
@@ -526,6 +553,16 @@ impl Config {
                 problem: "out of range".into(),
             });
         }
+        c.vapid_private_key = get("TILEPOST_VAPID_PRIVATE_KEY");
+        c.vapid_subject = get("TILEPOST_VAPID_SUBJECT");
+        if let Some(k) = &c.vapid_private_key {
+            if let Err(problem) = crate::notify::push::Vapid::from_private_key(k, "") {
+                return Err(ConfigError {
+                    name: "TILEPOST_VAPID_PRIVATE_KEY",
+                    problem,
+                });
+            }
+        }
         c.email_webhook_url = get("TILEPOST_EMAIL_WEBHOOK_URL");
         c.email_webhook_secret = get("TILEPOST_EMAIL_WEBHOOK_SECRET");
         fn flag(name: &'static str, v: Option<String>, into: &mut bool) -> Result<(), ConfigError> {
@@ -547,6 +584,11 @@ impl Config {
             "TILEPOST_WEBHOOK_ALLOW_PRIVATE",
             get("TILEPOST_WEBHOOK_ALLOW_PRIVATE"),
             &mut c.webhook_allow_private,
+        )?;
+        flag(
+            "TILEPOST_PUSH_ALLOW_LOOPBACK",
+            get("TILEPOST_PUSH_ALLOW_LOOPBACK"),
+            &mut c.push_allow_loopback,
         )?;
         flag(
             "TILEPOST_NOTIFY_WORKER",
@@ -629,6 +671,10 @@ impl Config {
             ("TILEPOST_CALENDARS_PER_DAY", &mut c.calendars_per_day),
             ("TILEPOST_MOVES_PER_MINUTE", &mut c.moves_per_minute),
             ("TILEPOST_WEBHOOKS_PER_DAY", &mut c.webhooks_per_day),
+            (
+                "TILEPOST_PUSH_SUBSCRIPTIONS_PER_DAY",
+                &mut c.push_subscriptions_per_day,
+            ),
             (
                 "TILEPOST_ACCOUNT_EMAILS_PER_ADDRESS",
                 &mut c.account_emails_per_address,
@@ -715,6 +761,13 @@ fn valid_origin(o: &str) -> bool {
 }
 
 impl Config {
+    /// The contact of VAPID tokens: `TILEPOST_VAPID_SUBJECT`, else the public URL.
+    pub fn vapid_subject(&self) -> String {
+        self.vapid_subject
+            .clone()
+            .unwrap_or_else(|| self.public_url.clone())
+    }
+
     /// The delivery worker's part of the configuration.
     pub fn worker(&self) -> crate::notify::worker::WorkerConfig {
         crate::notify::worker::WorkerConfig {
@@ -722,6 +775,7 @@ impl Config {
             email_webhook_secret: self.email_webhook_secret.clone(),
             webhook_allow_private: self.webhook_allow_private,
             webhook_timeout_ms: self.webhook_timeout_ms,
+            push_allow_loopback: self.push_allow_loopback,
             notify_poll_ms: self.notify_poll_ms,
             notify_backoff_base_ms: self.notify_backoff_base_ms,
             notify_max_age_ms: self.notify_max_age_ms,

@@ -292,10 +292,35 @@ mod tests {
             // and each one resolves in that locale itself, without the fallback
             let id: LanguageIdentifier = l.parse().unwrap_or_default();
             let args: HashMap<Cow<'static, str>, FluentValue> = [
-                "name", "game", "tile", "deadline", "player", "x", "y", "points", "feature", "by",
-                "players", "first", "fields", "expires", "rules", "count", "when", "sessions",
-                "tokens", "names", "main", "extras", "last", "tiles", "scorers", "victim",
+                "name",
+                "game",
+                "tile",
+                "deadline",
+                "player",
+                "x",
+                "y",
+                "points",
+                "feature",
+                "by",
+                "players",
+                "first",
+                "fields",
+                "expires",
+                "rules",
+                "count",
+                "when",
+                "sessions",
+                "tokens",
+                "names",
+                "main",
+                "extras",
+                "last",
+                "tiles",
+                "scorers",
+                "victim",
                 "message",
+                "opponents",
+                "link",
             ]
             .into_iter()
             .map(|a| (Cow::Borrowed(a), FluentValue::from(2)))

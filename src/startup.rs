@@ -57,6 +57,15 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
         config.password_workers,
     )
     .map_err(StartError::Auth)?;
+    let vapid_key = match &config.vapid_private_key {
+        Some(k) => k.clone(),
+        None => store.setting_or_insert(
+            "vapid_private_key",
+            &crate::notify::push::Vapid::new_private_key(),
+        )?,
+    };
+    let vapid = crate::notify::push::Vapid::from_private_key(&vapid_key, &config.vapid_subject())
+        .map_err(|e| StartError::Auth(format!("the stored VAPID key: {e}")))?;
     let unsubscribe_key = {
         use sha2::Digest;
         sha2::Sha256::digest(format!("tilepost-unsubscribe:{secret}").as_bytes()).to_vec()
@@ -70,10 +79,9 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
         auth: Arc::new(auth),
         clock,
         config: Arc::new(config.clone()),
-        notifier: Arc::new(crate::notify::Notifier::new(
-            unsubscribe_key,
-            &config.public_url,
-        )),
+        notifier: Arc::new(
+            crate::notify::Notifier::new(unsubscribe_key, &config.public_url).with_vapid(vapid),
+        ),
         replays: Arc::new(crate::cache::ReplayCache::new(config.replay_cache)),
         grants: Arc::new(crate::grants::GrantCache::new(
             Duration::from_millis(config.token_cache_ms),

@@ -22,6 +22,7 @@ import { t } from "./i18n.js";
 import { el, announce, clearStatus } from "./pages.js";
 import * as pages from "./pages.js";
 import { gamePage } from "./game.js";
+import { registerWorker } from "./push.js";
 
 const main = /** @type {HTMLElement} */ (document.getElementById("main"));
 
@@ -199,3 +200,6 @@ i18n
   .use(i18n.browserLocale())
   .catch(() => {})
   .then(() => render());
+
+// the service worker: push notifications and the offline page
+registerWorker();

@@ -4,6 +4,7 @@
 import * as api from "./api.js";
 import * as i18n from "./i18n.js";
 import { t } from "./i18n.js";
+import * as push from "./push.js";
 
 /**
  * Creates an element: `el("a", {href: "/play"}, "text", child, ...)`. Attributes with
@@ -941,6 +942,70 @@ function calendarSection(cal) {
   return section;
 }
 
+/** The push notifications part of the settings: this device on or off, and each
+ * device's switches per kind. */
+async function pushSection(ctx) {
+  const card = el("section", { class: "card", id: "push", "aria-labelledby": "h-push" }, el("h2", { id: "h-push" }, t("push.title")));
+  card.append(el("p", {}, t("push.intro")));
+  if (!push.supported()) {
+    card.append(el("p", { class: "meta" }, t("push.unsupported")));
+    return card;
+  }
+  const [list, here] = await Promise.all([api.get("/v1/users/me/push-subscriptions?limit=50"), push.thisEndpoint()]);
+  const mine = list.subscriptions.find((s) => s.endpoint === here);
+  if (!mine) {
+    const label = el("input", { id: "push-label", name: "label", maxlength: "64", value: t("push.label-default"), required: true });
+    const form = el(
+      "form",
+      { class: "inline" },
+      el("label", { class: "field", for: "push-label" }, el("span", {}, t("push.label")), label),
+      el("button", { type: "submit", class: "primary" }, t("push.enable")),
+    );
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      busy(form, async () => {
+        await push.subscribeHere(/** @type {HTMLInputElement} */ (label).value.trim(), push.KINDS);
+        ctx.go("/play/settings", { replace: true });
+        announce(t("push.enabled"));
+      });
+    });
+    card.append(form);
+  }
+  card.append(el("h3", {}, t("push.devices")));
+  if (!list.subscriptions.length) card.append(el("p", { class: "meta" }, t("push.none")));
+  for (const s of list.subscriptions) {
+    const isHere = s.endpoint === here;
+    const name = isHere ? t("push.this-device", { label: s.label }) : s.label;
+    const boxes = push.KINDS.map((k) =>
+      el("label", { class: "check" }, el("input", { type: "checkbox", name: k, checked: s.kinds.includes(k) }), ` ${t(`push.kind.${k}`)}`),
+    );
+    const form = el(
+      "form",
+      { class: "device", "data-subscription": s.id },
+      el("fieldset", {}, el("legend", {}, t("push.kinds", { label: name })), ...boxes),
+      el("button", { type: "submit" }, t("settings.save")),
+      el("button", { type: "button", class: "danger", "data-remove": "1" }, t("push.remove")),
+    );
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const kinds = push.KINDS.filter((k) => /** @type {HTMLInputElement} */ (form.querySelector(`input[name=${k}]`)).checked);
+      busy(form, async () => {
+        await push.setKinds(s.id, kinds);
+        announce(t("push.saved", { label: s.label }));
+      });
+    });
+    form.querySelector("[data-remove]")?.addEventListener("click", () => {
+      busy(form, async () => {
+        await push.unsubscribe(s.id, isHere);
+        ctx.go("/play/settings", { replace: true });
+        announce(t("push.removed", { label: s.label }));
+      });
+    });
+    card.append(form);
+  }
+  return card;
+}
+
 export async function settingsPage(ctx) {
   ctx.main.append(el("h1", {}, t("settings.title")));
   const [settings, me] = await Promise.all([api.get("/v1/users/me/notifications"), api.get("/v1/users/me")]);
@@ -976,6 +1041,7 @@ export async function settingsPage(ctx) {
     });
   });
   ctx.main.append(notif);
+  ctx.main.append(await pushSection(ctx));
 
   ctx.main.append(calendarSection(await api.get("/v1/users/me/calendar")));
 

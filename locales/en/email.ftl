@@ -170,3 +170,10 @@ calendar-description = The deadlines of your moves in tilepost's correspondence 
 calendar-due = Your move in tilepost against { $opponents }
 calendar-due-body = Play before { $when }: { $link }
 calendar-paused = You are on vacation: the clock stands still, and the deadline moves out with the time.
+
+## Web push notifications (title and body on the device)
+push-turn-body = It is your turn. Tap to play.
+push-deadline-title = Tilepost game { $game } times out soon
+push-deadline-body = Your move is due soon: play before the deadline or you leave the game.
+push-invited-body = Tap to see game { $game } and join.
+push-chat-title = New message in tilepost game { $game }

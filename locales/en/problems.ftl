@@ -162,3 +162,7 @@ problem-game-not-over = The game is not over
 problem-game-not-over-detail = A rematch or a review can be asked for once the game is over.
 problem-assistance-off = No analysis during this game
 problem-assistance-off-detail = This game shows its analysis once it is over (its assistance setting).
+problem-push-subscription-not-found = No such push subscription
+problem-push-subscription-not-found-detail = You have no push subscription with this id.
+problem-push-subscription-limit-reached = Too many push subscriptions
+problem-push-subscription-limit-reached-detail = You have as many push subscriptions as allowed: delete one first.

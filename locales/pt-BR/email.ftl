@@ -169,3 +169,10 @@ calendar-description = Os prazos das suas jogadas nas partidas por correspondên
 calendar-due = Sua vez no tilepost contra { $opponents }
 calendar-due-body = Jogue antes de { $when }: { $link }
 calendar-paused = Você está de férias: o relógio está parado, e o prazo se afasta com o tempo.
+
+## Notificações push (título e texto no aparelho)
+push-turn-body = É a sua vez. Toque para jogar.
+push-deadline-title = A partida { $game } do tilepost está quase acabando
+push-deadline-body = Seu prazo está acabando: jogue antes dele ou você sai da partida.
+push-invited-body = Toque para ver a partida { $game } e entrar.
+push-chat-title = Nova mensagem na partida { $game } do tilepost

@@ -161,3 +161,7 @@ problem-game-not-over = A partida não terminou
 problem-game-not-over-detail = Uma revanche ou uma revisão só podem ser pedidas depois do fim da partida.
 problem-assistance-off = Sem análise durante esta partida
 problem-assistance-off-detail = Esta partida mostra sua análise só depois do fim (sua configuração de assistência).
+problem-push-subscription-not-found = Inscrição push inexistente
+problem-push-subscription-not-found-detail = Você não tem inscrição push com este id.
+problem-push-subscription-limit-reached = Inscrições push demais
+problem-push-subscription-limit-reached-detail = Você já tem o número máximo de inscrições push: apague uma antes.

@@ -172,7 +172,16 @@ pub async fn post_chat(
     let mut live = serde_json::to_value(&message).map_err(ApiError::internal)?;
     live["game_id"] = serde_json::json!(data.game.id);
     let stream = crate::notify::chat(&data.seats, &data.game.id, live, now);
-    if let Err(e) = st.store.add_chat(row, stream).await {
+    let pushes = crate::notify::chat_posted(
+        &st.notifier,
+        &data.seats,
+        &data.game.id,
+        &me.id,
+        &seat.username,
+        &row.body,
+        now,
+    );
+    if let Err(e) = st.store.add_chat(row, stream, pushes).await {
         reservation.release(&st).await;
         return Err(e.into());
     }

@@ -276,6 +276,10 @@ fn conflict(c: Conflict) -> (ProblemCode, &'static str) {
             ProblemCode::WebhookLimitReached,
             "you have the most webhook endpoints allowed: delete one first",
         ),
+        Conflict::PushSubscriptionLimitReached => (
+            ProblemCode::PushSubscriptionLimitReached,
+            "you have the most push subscriptions allowed: delete one first",
+        ),
         Conflict::StaleVersion | Conflict::Duplicate => (
             ProblemCode::StaleVersion,
             "the request conflicts with the current state",

@@ -404,6 +404,13 @@ path_id!(
     "you have no webhook with this id"
 );
 path_id!(
+    /// The push subscription id of a path `/users/me/push-subscriptions/{id}`.
+    PushSubscriptionId,
+    IdParam,
+    ProblemCode::PushSubscriptionNotFound,
+    "you have no push subscription with this id"
+);
+path_id!(
     /// The personal access token id of a path `/users/me/tokens/{id}`.
     TokenId,
     IdParam,

@@ -33,6 +33,7 @@ const INVITE_GAME: &str = "invite-game";
 const INVITE_USER: &str = "invite-user";
 const PERSONAL_TOKEN: &str = "personal-token";
 const WEBHOOK_ENDPOINT: &str = "webhook-endpoint";
+const PUSH_SUBSCRIPTION: &str = "push-subscription";
 const ACCOUNT_MAIL_ADDRESS: &str = "account-mail-address";
 const ACCOUNT_MAIL_TARGET: &str = "account-mail-target";
 const LINK_ADDRESS: &str = "link-address";
@@ -397,6 +398,18 @@ pub fn calendars(st: &AppState, user_id: &str) -> Vec<Limit> {
         st.config.calendars_per_day,
         DAY_SECS,
         "calendar addresses a day",
+    )]
+}
+
+/// Push subscriptions created by `user_id` (`TILEPOST_PUSH_SUBSCRIPTIONS_PER_DAY`;
+/// deleted ones still count).
+pub fn push_subscriptions(st: &AppState, user_id: &str) -> Vec<Limit> {
+    vec![Limit::quota(
+        PUSH_SUBSCRIPTION,
+        user_id,
+        st.config.push_subscriptions_per_day,
+        DAY_SECS,
+        "push subscriptions created a day",
     )]
 }
 

@@ -26,6 +26,7 @@ pub mod pictures;
 pub mod play;
 pub mod players;
 pub mod problem;
+pub mod push;
 pub mod rules;
 pub mod seats;
 pub mod seeks;
@@ -96,7 +97,7 @@ impl AppState {
         (name = "lobby", description = "Seeks: games looking for players"),
         (name = "pictures", description = "Pictures of boards and tiles, and the tile catalog"),
         (name = "health", description = "Liveness and readiness"),
-        (name = "notifications", description = "Webhook endpoints, deliveries, email settings and unsubscribe links"),
+        (name = "notifications", description = "Webhook endpoints, deliveries, email settings, unsubscribe links and web push subscriptions"),
     ),
     components(schemas(Problem, error::FieldError, dto::WebhookMessage, dto::WebhookData, dto::WebhookRecipient, dto::WebhookLinks)),
 )]
@@ -181,6 +182,11 @@ where
                 .service(calendar::get_calendar_feed)
                 .service(webhooks::get_notification_settings)
                 .service(webhooks::update_notification_settings)
+                .service(push::get_push_key)
+                .service(push::create_push_subscription)
+                .service(push::list_push_subscriptions)
+                .service(push::update_push_subscription)
+                .service(push::delete_push_subscription)
                 .service(webhooks::get_unsubscribe)
                 .service(webhooks::create_unsubscribe)
                 .service(seats::create_invitation)

@@ -119,6 +119,15 @@ pub fn parse_token_cursor(c: &str) -> Result<(i64, String), ApiError> {
     parse_pair_cursor(c, "t1")
 }
 
+/// The push subscription list's cursor: `(created_at, id)`.
+pub fn push_cursor(k: &(i64, String)) -> String {
+    pair_cursor("p1", k)
+}
+
+pub fn parse_push_cursor(c: &str) -> Result<(i64, String), ApiError> {
+    parse_pair_cursor(c, "p1")
+}
+
 /// The leaderboard's cursor: the rating (its exact bits) and the user id.
 pub fn board_cursor(k: &BoardKey) -> String {
     pair_cursor("b1", &(k.rating.to_bits() as i64, k.user_id.clone()))

@@ -12,6 +12,10 @@
 //! The client's texts are in one catalog per locale (`/play/locales/<locale>.json`),
 //! fetched by the page (see `web/i18n.js`).
 //!
+//! `sw.js` is the client's service worker (push notifications, the offline page), served
+//! with `Service-Worker-Allowed: /play` so that its scope covers `/play` itself;
+//! `manifest.webmanifest` makes the client installable.
+//!
 //! `/` redirects to the client and `/docs` to Swagger UI (`/docs/`).
 //!
 //! These pages are not part of the API: they are mounted outside the OpenAPI document.
@@ -98,6 +102,46 @@ const ASSETS: &[Asset] = &[
         content_type: "image/svg+xml",
         body: include_bytes!("../../web/icon.svg"),
     },
+    Asset {
+        name: "push.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/push.js"),
+    },
+    Asset {
+        name: "sw.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/sw.js"),
+    },
+    Asset {
+        name: "manifest.webmanifest",
+        content_type: "application/manifest+json",
+        body: include_bytes!("../../web/manifest.webmanifest"),
+    },
+    Asset {
+        name: "offline.html",
+        content_type: "text/html; charset=utf-8",
+        body: include_bytes!("../../web/offline.html"),
+    },
+    Asset {
+        name: "icons/icon-192.png",
+        content_type: "image/png",
+        body: include_bytes!("../../web/icons/icon-192.png"),
+    },
+    Asset {
+        name: "icons/icon-512.png",
+        content_type: "image/png",
+        body: include_bytes!("../../web/icons/icon-512.png"),
+    },
+    Asset {
+        name: "icons/icon-maskable-512.png",
+        content_type: "image/png",
+        body: include_bytes!("../../web/icons/icon-maskable-512.png"),
+    },
+    Asset {
+        name: "icons/apple-touch-icon.png",
+        content_type: "image/png",
+        body: include_bytes!("../../web/icons/apple-touch-icon.png"),
+    },
 ];
 
 /// The ETag of each asset (in `ASSETS` order), computed once.
@@ -175,6 +219,11 @@ async fn serve(req: HttpRequest) -> HttpResponse {
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .insert_header((header::REFERRER_POLICY, "no-referrer"))
         .insert_header((header::X_FRAME_OPTIONS, "DENY"));
+    if asset.name == "sw.js" {
+        // the worker controls every page of the client, `/play` itself included (its
+        // default scope would be `/play/`)
+        res.insert_header(("Service-Worker-Allowed", PREFIX));
+    }
     if fresh {
         res.finish()
     } else {
@@ -237,6 +286,14 @@ mod tests {
         assert_eq!(lookup("/users/ann"), index);
         assert_eq!(lookup("/users/j.doe"), index);
         assert_eq!(lookup("/users/j.doe/x.png"), None);
+        assert_eq!(
+            lookup("/icons/icon-192.png").map(|i| ASSETS[i].content_type),
+            Some("image/png")
+        );
+        assert_eq!(
+            lookup("/manifest.webmanifest").map(|i| ASSETS[i].content_type),
+            Some("application/manifest+json")
+        );
     }
 
     #[test]

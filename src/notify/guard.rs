@@ -261,6 +261,11 @@ pub fn host_ip(u: &Url) -> Option<IpAddr> {
     h.parse().ok()
 }
 
+/// Whether the URL's host is a loopback IP literal (`127.0.0.0/8`, `::1`).
+pub fn is_loopback_host(u: &Url) -> bool {
+    host_ip(u).is_some_and(|ip| ip.is_loopback())
+}
+
 /// Checks the form of a user webhook URL: absolute http(s), a host, no credentials.
 pub fn parse_url(s: &str) -> Result<Url, String> {
     if s.len() > 2048 {

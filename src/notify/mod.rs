@@ -7,6 +7,7 @@
 
 pub mod guard;
 mod layout;
+pub mod push;
 pub mod sign;
 mod story;
 pub mod worker;
@@ -51,6 +52,8 @@ pub struct Notifier {
     pub stream_wake: tokio::sync::Notify,
     unsubscribe_key: Vec<u8>,
     pub public_url: String,
+    /// The VAPID key of web push (None: pushes are not sent).
+    vapid: Option<push::Vapid>,
 }
 
 impl Notifier {
@@ -60,7 +63,18 @@ impl Notifier {
             stream_wake: tokio::sync::Notify::new(),
             unsubscribe_key,
             public_url: public_url.trim_end_matches('/').to_string(),
+            vapid: None,
         }
+    }
+
+    /// The same, sending web pushes signed with `vapid`.
+    pub fn with_vapid(mut self, vapid: push::Vapid) -> Notifier {
+        self.vapid = Some(vapid);
+        self
+    }
+
+    pub fn vapid(&self) -> Option<&push::Vapid> {
+        self.vapid.as_ref()
     }
 
     /// Wakes the worker and the live stream's reader (after a write that queued
@@ -447,6 +461,48 @@ pub fn move_made(
 /// `game.chat` for every player's live stream: the message as the chat lists it.
 pub fn chat(seats: &[SeatInfo], game_id: &str, message: Value, now: i64) -> Vec<NewStreamEvent> {
     stream_to_all(seats, game_id, "game.chat", message, now)
+}
+
+/// `game.chat_posted` for every other player (people only), pushed to their devices
+/// only (never emailed, never sent to webhook endpoints): who wrote, the start of the
+/// line (what the notification shows) and the game's link.
+pub fn chat_posted(
+    n: &Notifier,
+    seats: &[SeatInfo],
+    game_id: &str,
+    author_id: &str,
+    author: &str,
+    text: &str,
+    now: i64,
+) -> Vec<OutboxRow> {
+    let start: String = text.chars().take(200).collect();
+    let body = json!({
+        "type": crate::store::CHAT_MESSAGE,
+        "timestamp": rfc3339(now),
+        "data": {
+            "game_id": game_id,
+            "author": author,
+            "text": start,
+            "links": {"play": format!("{}/play/games/{game_id}", n.public_url)},
+        },
+    })
+    .to_string();
+    seats
+        .iter()
+        .filter(|s| s.user_id != author_id && s.bot.is_none())
+        .map(|s| OutboxRow {
+            id: format!("msg_{}", uuid::Uuid::new_v4().simple()),
+            kind: crate::store::CHAT_MESSAGE.to_string(),
+            user_id: s.user_id.clone(),
+            game_id: Some(game_id.to_string()),
+            payload: body.clone(),
+            status: OutboxStatus::Pending.as_str().into(),
+            attempts: 0,
+            next_attempt_at: now,
+            delivered_at: None,
+            created_at: now,
+        })
+        .collect()
 }
 
 fn stream_to_all(

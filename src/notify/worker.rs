@@ -20,7 +20,9 @@ use super::guard;
 use super::sign;
 use super::Notifier;
 use crate::clock::Clock;
-use crate::store::{AttemptRow, Claimed, DeliveryStatus, Next, Recorded, Store, StoreError, RELAY};
+use crate::store::{
+    AttemptRow, Claimed, DeliveryStatus, Next, Recorded, Store, StoreError, PUSH_PREFIX, RELAY,
+};
 
 const BATCH: i64 = 64;
 const MAX_DELAY_MS: i64 = 6 * 3600 * 1000;
@@ -34,6 +36,8 @@ pub struct WorkerConfig {
     pub email_webhook_secret: Option<String>,
     pub webhook_allow_private: bool,
     pub webhook_timeout_ms: u64,
+    /// Plain-http push endpoints on loopback are reached (tests).
+    pub push_allow_loopback: bool,
     pub notify_poll_ms: u64,
     pub notify_backoff_base_ms: i64,
     pub notify_max_age_ms: i64,
@@ -48,6 +52,7 @@ pub struct Worker {
     relay: Option<(String, Vec<u8>)>,
     relay_client: reqwest::Client,
     user_client: reqwest::Client,
+    push_client: reqwest::Client,
 }
 
 /// A client that follows no redirect (a `3xx` is an answer like any other, so a
@@ -135,8 +140,15 @@ impl Worker {
             user_client: client(
                 timeout,
                 Some(guard::Guarded {
-                    lookup,
+                    lookup: lookup.clone(),
                     allow_private: config.webhook_allow_private,
+                }),
+            ),
+            push_client: client(
+                timeout,
+                Some(guard::Guarded {
+                    lookup,
+                    allow_private: config.webhook_allow_private || config.push_allow_loopback,
                 }),
             ),
             config,
@@ -186,6 +198,9 @@ impl Worker {
     /// delivery was dropped without an attempt).
     async fn deliver(&self, c: Claimed, token: String) -> Result<Option<Recorded>, StoreError> {
         let d = &c.delivery;
+        if d.endpoint_id.starts_with(PUSH_PREFIX) {
+            return self.deliver_push(&c, token).await;
+        }
         let (url, key, is_relay) = if d.endpoint_id == RELAY {
             match &self.relay {
                 Some((u, k)) => (u.clone(), k.clone(), true),
@@ -210,7 +225,45 @@ impl Worker {
             .await;
         let duration_ms = started.elapsed().as_millis() as i64;
         let now = self.clock.now_ms();
-        let next = match outcome.status {
+        let next = self.next(d, &outcome, is_relay, now);
+        if let Next::DisableEndpoint(why) = &next {
+            tracing::warn!(endpoint = %d.endpoint_id, reason = %why, "webhook endpoint disabled");
+        }
+        tracing::debug!(
+            delivery = %d.id,
+            message = %c.message.id,
+            status = ?outcome.status,
+            ms = duration_ms,
+            "webhook attempt"
+        );
+        Ok(Some(Recorded {
+            attempt: AttemptRow {
+                id: uuid::Uuid::new_v4().to_string(),
+                delivery_id: d.id.clone(),
+                attempted_at,
+                http_status: outcome.status.map(i32::from),
+                duration_ms,
+                error: outcome.error,
+                excerpt: outcome.excerpt,
+            },
+            token,
+            endpoint_id: d.endpoint_id.clone(),
+            next,
+            now,
+        }))
+    }
+
+    /// What follows an attempt: delivered, retried (with backoff, or after the
+    /// `Retry-After` of a 429 or 503), given up, or the endpoint disabled (a push
+    /// subscription deleted).
+    fn next(
+        &self,
+        d: &crate::store::DeliveryRow,
+        outcome: &Outcome,
+        is_relay: bool,
+        now: i64,
+    ) -> Next {
+        match outcome.status {
             _ if outcome.forbidden => Next::DisableEndpoint(
                 outcome
                     .error
@@ -237,17 +290,57 @@ impl Worker {
                     Next::Retry(at)
                 }
             }
+        }
+    }
+
+    /// Pushes one claimed delivery to its subscription's push service: the message's
+    /// notification encrypted for the browser, with a VAPID token for the service's
+    /// origin. `404` and `410` mean the subscription is gone (it is deleted); other
+    /// `4xx` answers (but `429`) are given up; `429`, `5xx` and transport errors are
+    /// retried like webhooks.
+    async fn deliver_push(
+        &self,
+        c: &Claimed,
+        token: String,
+    ) -> Result<Option<Recorded>, StoreError> {
+        let d = &c.delivery;
+        let (Some(target), Some(vapid)) = (c.push.as_ref(), self.notifier.vapid()) else {
+            return self.drop(d.id.clone()).await;
+        };
+        let s = &target.subscription;
+        let Some(n) =
+            super::push::notification(&c.message.kind, &c.message.payload, &target.locale)
+        else {
+            return self.drop(d.id.clone()).await;
+        };
+        let attempted_at = self.clock.now_ms();
+        let started = Instant::now();
+        let outcome = match self
+            .post_push(s, &n, vapid, attempted_at.div_euclid(1000))
+            .await
+        {
+            Ok(o) => o,
+            Err(e) => Outcome {
+                status: None,
+                retry_after: None,
+                excerpt: None,
+                error: Some(format!("not sent: {e}")),
+                forbidden: true,
+            },
+        };
+        let duration_ms = started.elapsed().as_millis() as i64;
+        let now = self.clock.now_ms();
+        let next = match outcome.status {
+            Some(404 | 410) => {
+                Next::DisableEndpoint("the push service forgot the subscription".into())
+            }
+            Some(s) if (400..500).contains(&s) && s != 429 => Next::Failed,
+            _ => self.next(d, &outcome, false, now),
         };
         if let Next::DisableEndpoint(why) = &next {
-            tracing::warn!(endpoint = %d.endpoint_id, reason = %why, "webhook endpoint disabled");
+            tracing::info!(subscription = %s.id, reason = %why, "push subscription removed");
         }
-        tracing::debug!(
-            delivery = %d.id,
-            message = %c.message.id,
-            status = ?outcome.status,
-            ms = duration_ms,
-            "webhook attempt"
-        );
+        tracing::debug!(delivery = %d.id, status = ?outcome.status, ms = duration_ms, "push attempt");
         Ok(Some(Recorded {
             attempt: AttemptRow {
                 id: uuid::Uuid::new_v4().to_string(),
@@ -263,6 +356,76 @@ impl Worker {
             next,
             now,
         }))
+    }
+
+    /// Posts an encrypted notification; Err when the request cannot be built (bad keys,
+    /// a URL that is not allowed: no later attempt can succeed).
+    async fn post_push(
+        &self,
+        s: &crate::store::PushSubscriptionRow,
+        n: &super::push::Notification,
+        vapid: &super::push::Vapid,
+        now_secs: i64,
+    ) -> Result<Outcome, String> {
+        let url = guard::parse_url(&s.endpoint)?;
+        let loopback_ok = self.config.push_allow_loopback && guard::is_loopback_host(&url);
+        if url.scheme() != "https" && !loopback_ok {
+            return Err("a push endpoint must be https".into());
+        }
+        // a connection to an IP literal asks no resolver: judge it here
+        let why = guard::host_ip(&url)
+            .filter(|_| !self.config.webhook_allow_private && !loopback_ok)
+            .and_then(guard::internal);
+        if let Some(why) = why {
+            return Err(format!("the URL's address is not allowed: {why}"));
+        }
+        let enc = super::push::encrypt(s, n).map_err(|e| e.to_string())?;
+        let mut req = self
+            .push_client
+            .post(url.clone())
+            .header(
+                "authorization",
+                vapid.authorization(&super::push::origin(&url), now_secs),
+            )
+            .body(enc.body);
+        for (k, v) in enc.headers {
+            req = req.header(k, v);
+        }
+        Ok(match req.send().await {
+            Ok(r) => {
+                let status = r.status().as_u16();
+                let retry_after = r
+                    .headers()
+                    .get("retry-after")
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_string);
+                Outcome {
+                    status: Some(status),
+                    retry_after,
+                    excerpt: read_excerpt(r).await,
+                    error: None,
+                    forbidden: false,
+                }
+            }
+            Err(e) => {
+                let error = if let Some(refused) = not_allowed(&e) {
+                    format!("not sent: the address is not allowed: {refused}")
+                } else if e.is_timeout() {
+                    format!("timed out: {}", e.without_url())
+                } else if e.is_connect() {
+                    format!("could not connect: {}", e.without_url())
+                } else {
+                    format!("request failed: {}", e.without_url())
+                };
+                Outcome {
+                    status: None,
+                    retry_after: None,
+                    excerpt: None,
+                    error: Some(error),
+                    forbidden: false,
+                }
+            }
+        })
     }
 
     async fn drop(&self, id: String) -> Result<Option<Recorded>, StoreError> {

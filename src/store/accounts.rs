@@ -522,6 +522,7 @@ impl Store {
                     webhook_endpoints::table.filter(webhook_endpoints::user_id.eq(&user_id)),
                 )
                 .execute(c)?;
+                super::push::delete_all_of(c, &user_id)?;
                 diesel::delete(
                     notification_prefs::table.filter(notification_prefs::user_id.eq(&user_id)),
                 )

@@ -620,6 +620,7 @@ impl Store {
         &self,
         mut row: ChatRow,
         stream: Vec<super::NewStreamEvent>,
+        outbox: Vec<super::OutboxRow>,
     ) -> Result<i64, StoreError> {
         self.run(move |c| {
             // two writers may pick the same number: the unique key refuses one, which
@@ -634,7 +635,7 @@ impl Store {
                     diesel::insert_into(chat_messages::table)
                         .values(&row)
                         .execute(c)?;
-                    super::stream::queue(c, &[], &stream)
+                    super::stream::queue(c, &outbox, &stream)
                 });
                 match written {
                     Ok(()) => return Ok(row.n),

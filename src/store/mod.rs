@@ -16,6 +16,7 @@ mod digest;
 mod fixed;
 mod limits;
 mod lists;
+mod push;
 pub mod reviews;
 /// The tables, as `diesel print-schema` writes them from a Postgres database migrated
 /// with `migrations/postgres` (see `diesel.toml` and the README); a test checks them
@@ -48,6 +49,10 @@ pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
 pub use digest::DigestUser;
 pub use limits::{LimitKey, Reserved, Written};
 pub use lists::{ChatOrder, GameFilter, GameKey, GameListPage, Page};
+pub use push::{
+    is_push_only, push_kind_of, PushSubscriptionRow, PushTarget, CHAT_MESSAGE, PUSH_KINDS,
+    PUSH_PREFIX,
+};
 use schema::{game_events, game_seats, games, idempotency_keys, outbox, settings, users};
 pub use seed::SeedBatch;
 pub use seeks::{meets, SeekData, SeekRow, Seeker};
@@ -117,6 +122,8 @@ pub enum Conflict {
     AlreadyOnVacation,
     /// The user has the most webhook endpoints allowed.
     EndpointLimitReached,
+    /// The user has the most push subscriptions allowed.
+    PushSubscriptionLimitReached,
 }
 
 impl From<DieselError> for StoreError {

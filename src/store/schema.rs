@@ -183,6 +183,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    push_subscriptions (id) {
+        id -> Text,
+        user_id -> Text,
+        endpoint -> Text,
+        p256dh -> Text,
+        auth -> Text,
+        label -> Text,
+        kinds -> Text,
+        created_at -> Int8,
+    }
+}
+
+diesel::table! {
     ratings (user_id, pool) {
         user_id -> Text,
         pool -> Text,
@@ -369,6 +382,7 @@ diesel::joinable!(game_seats -> users (user_id));
 diesel::joinable!(games -> users (creator_id));
 diesel::joinable!(notification_prefs -> users (user_id));
 diesel::joinable!(outbox -> users (user_id));
+diesel::joinable!(push_subscriptions -> users (user_id));
 diesel::joinable!(ratings -> users (user_id));
 diesel::joinable!(seek_players -> seeks (seek_id));
 diesel::joinable!(seek_players -> users (user_id));
@@ -399,6 +413,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     limit_attempts,
     notification_prefs,
     outbox,
+    push_subscriptions,
     ratings,
     retired_usernames,
     reviews,

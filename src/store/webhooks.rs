@@ -89,8 +89,11 @@ pub struct Claimed {
     pub delivery: DeliveryRow,
     /// The message (outbox row id is the `webhook-id`).
     pub message: OutboxRow,
-    /// The user endpoint (None for the relay).
+    /// The user endpoint (None for the relay and push subscriptions).
     pub endpoint: Option<EndpointRow>,
+    /// The push subscription (deliveries whose endpoint id starts with
+    /// [`super::PUSH_PREFIX`]; None when it is gone).
+    pub push: Option<super::PushTarget>,
 }
 
 /// What an attempt decided for its delivery.
@@ -148,6 +151,9 @@ fn email_on(c: &mut DbConn, m: &OutboxRow) -> Result<bool, DieselError> {
     if is_account_message(&m.kind) {
         return Ok(true);
     }
+    if super::push::is_push_only(&m.kind) {
+        return Ok(false);
+    }
     if verified.is_none() {
         return Ok(false);
     }
@@ -185,15 +191,16 @@ fn fan_out_rows(
         if relay && email_on(c, m)? {
             targets.push(RELAY.to_string());
         }
-        let eps: Vec<EndpointRow> = if is_account_message(&m.kind) {
-            Vec::new()
-        } else {
-            webhook_endpoints::table
-                .filter(webhook_endpoints::user_id.eq(&m.user_id))
-                .filter(webhook_endpoints::enabled.eq(1))
-                .select(EndpointRow::as_select())
-                .load(c)?
-        };
+        let eps: Vec<EndpointRow> =
+            if is_account_message(&m.kind) || super::push::is_push_only(&m.kind) {
+                Vec::new()
+            } else {
+                webhook_endpoints::table
+                    .filter(webhook_endpoints::user_id.eq(&m.user_id))
+                    .filter(webhook_endpoints::enabled.eq(1))
+                    .select(EndpointRow::as_select())
+                    .load(c)?
+            };
         for e in eps {
             match e.types() {
                 Ok(types) if types.iter().any(|t| t == &m.kind || t == "*") => targets.push(e.id),
@@ -201,6 +208,9 @@ fn fan_out_rows(
                 // one broken endpoint must not stop the messages to everyone else
                 Err(err) => tracing::error!(cause = %err, "webhook endpoint skipped"),
             }
+        }
+        if !is_account_message(&m.kind) {
+            targets.extend(super::push::push_targets(c, &m.user_id, &m.kind)?);
         }
         for t in targets {
             diesel::insert_into(webhook_deliveries::table)
@@ -340,14 +350,20 @@ impl Store {
                     .filter(webhook_endpoints::id.eq_any(&ep_ids))
                     .select(EndpointRow::as_select())
                     .load(c)?;
+                let pushes = super::push::targets_of(c, &ep_ids)?;
                 Ok::<_, DieselError>(
                     rows.into_iter()
                         .map(|(d, m)| {
                             let endpoint = eps.iter().find(|e| e.id == d.endpoint_id).cloned();
+                            let push = pushes
+                                .iter()
+                                .find(|p| p.subscription.delivery_endpoint() == d.endpoint_id)
+                                .cloned();
                             Claimed {
                                 delivery: d,
                                 message: m,
                                 endpoint,
+                                push,
                             }
                         })
                         .collect(),
@@ -820,6 +836,10 @@ fn record_one(c: &mut DbConn, o: Recorded) -> Result<(), DieselError> {
     diesel::insert_into(webhook_attempts::table)
         .values(&attempt)
         .execute(c)?;
+    if let (Next::DisableEndpoint(_), true) = (&next, endpoint_id.starts_with(super::PUSH_PREFIX)) {
+        super::push::delete_gone(c, &endpoint_id)?;
+        return Ok(());
+    }
     if let (Next::DisableEndpoint(why), false) = (&next, endpoint_id == RELAY) {
         diesel::update(webhook_endpoints::table.find(&endpoint_id))
             .set((

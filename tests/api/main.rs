@@ -38,6 +38,7 @@ mod openapi;
 mod pictures;
 mod play;
 mod players;
+mod push;
 mod rated_games;
 mod relay;
 mod resilience;

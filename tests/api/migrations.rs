@@ -166,3 +166,29 @@ fn case_duplicates_before_the_migration_sqlite() {
 fn case_duplicates_before_the_migration_postgres() {
     duplicates_in_case_are_renamed_and_can_log_in(Db::Postgres);
 }
+
+/// Every migration has a version of its own (the date and number before its name), and
+/// both backends have the same migrations: diesel runs one migration per version, so a
+/// second one with the same version would never run.
+#[test]
+fn migration_versions_are_unique_and_shared_by_both_backends() {
+    let list = |backend: &str| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(format!("migrations/{backend}"))
+            .expect("migrations folder")
+            .filter_map(|e| e.ok())
+            .filter(|e| e.path().is_dir())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let pg = list("postgres");
+    assert_eq!(pg, list("sqlite"), "the same migrations on both backends");
+    let mut versions: Vec<&str> = pg
+        .iter()
+        .map(|n| n.split('_').next().unwrap_or(n))
+        .collect();
+    let n = versions.len();
+    versions.dedup();
+    assert_eq!(versions.len(), n, "two migrations share a version: {pg:?}");
+}
