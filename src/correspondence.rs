@@ -62,6 +62,52 @@ pub fn deadline(
     })
 }
 
+/// A user's reminder offsets (ms before a deadline): the hours they chose, or the
+/// server's default (one reminder `default_ms` before).
+pub fn reminder_offsets(hours: Option<&Vec<i64>>, default_ms: i64) -> Vec<i64> {
+    match hours {
+        Some(h) => h.iter().map(|h| h.saturating_mul(3_600_000)).collect(),
+        None if default_ms > 0 => vec![default_ms],
+        None => Vec::new(),
+    }
+}
+
+/// The offset of the next reminder of a turn that started at `started` and is due at
+/// `deadline`: the largest offset below `sent` (the last one sent for this turn, if any)
+/// whose moment falls after the turn started (a reminder as the turn starts would say
+/// nothing the turn's own notification does not).
+pub fn next_reminder(
+    offsets: &[i64],
+    started: i64,
+    deadline: i64,
+    sent: Option<i64>,
+) -> Option<i64> {
+    offsets
+        .iter()
+        .copied()
+        .filter(|o| *o > 0 && sent.is_none_or(|s| *o < s) && deadline - o > started)
+        .max()
+}
+
+/// The reminder to send now for a turn that started at `started`, due at `deadline`:
+/// of the offsets below `sent` whose moment has come by `now`, the smallest (the
+/// larger ones are stale: a sweep that was down, or a vacation that ended, sends one
+/// reminder, not a burst).
+pub fn due_reminder(
+    offsets: &[i64],
+    started: i64,
+    deadline: i64,
+    sent: Option<i64>,
+    now: i64,
+) -> Option<i64> {
+    offsets
+        .iter()
+        .copied()
+        .filter(|o| *o > 0 && sent.is_none_or(|s| *o < s) && deadline - o > started)
+        .filter(|o| deadline - o <= now)
+        .min()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +150,9 @@ mod tests {
             game_id: "g".into(),
             days_per_move: 2,
             reminded_turn: None,
+            planned_turn: None,
+            remind_at: None,
+            reminded_before: None,
         };
         let g = game(10 * DAY_MS);
         let vs = vec![
@@ -145,5 +194,27 @@ mod tests {
         let mut done = g.clone();
         done.status = GameStatus::Finished;
         assert!(deadline(&done, &clock, &vs, 0).is_none());
+    }
+
+    #[test]
+    fn reminders_go_out_largest_offset_first_each_once() {
+        const H: i64 = 3_600_000;
+        let offs = reminder_offsets(Some(&vec![48, 2]), 24 * H);
+        assert_eq!(offs, vec![48 * H, 2 * H]);
+        assert_eq!(reminder_offsets(None, 24 * H), vec![24 * H]);
+        assert!(reminder_offsets(None, 0).is_empty());
+        // a 3-day turn from 0: 48 h first, then 2 h, then none
+        let dl = 72 * H;
+        assert_eq!(next_reminder(&offs, 0, dl, None), Some(48 * H));
+        assert_eq!(next_reminder(&offs, 0, dl, Some(48 * H)), Some(2 * H));
+        assert_eq!(next_reminder(&offs, 0, dl, Some(2 * H)), None);
+        assert_eq!(due_reminder(&offs, 0, dl, None, 24 * H - 1), None);
+        assert_eq!(due_reminder(&offs, 0, dl, None, 24 * H), Some(48 * H));
+        // both due at once (the sweep was down): only the most urgent
+        assert_eq!(due_reminder(&offs, 0, dl, None, 71 * H), Some(2 * H));
+        assert_eq!(due_reminder(&offs, 0, dl, Some(2 * H), 71 * H), None);
+        // a 1-day turn: 48 h before is before the turn started
+        assert_eq!(next_reminder(&offs, 0, 24 * H, None), Some(2 * H));
+        assert_eq!(due_reminder(&offs, 0, 24 * H, None, 1), None);
     }
 }

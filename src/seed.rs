@@ -258,11 +258,16 @@ fn game(i: usize, o: &Options) -> SeedBatch {
         row.current_user_id = Some(user_id(u));
         row.turn_started_at = Some(last);
         if let Some(days) = clock {
+            // planned as the sweep plans them: the default reminder, unless sent
             let remind_at = last + days * DAY - DAY;
+            let sent = remind_at <= o.now;
             b.clocks.push(ClockRow {
                 game_id: id.clone(),
                 days_per_move: days as i32,
-                reminded_turn: (remind_at <= o.now).then_some(last),
+                reminded_turn: sent.then_some(last),
+                planned_turn: Some(last),
+                remind_at: (!sent && days > 1).then_some(remind_at),
+                reminded_before: sent.then_some(DAY),
             });
         }
     }

@@ -1,5 +1,7 @@
-//! The deadline sweep, inside every server process: it sends one `game.deadline_near`
-//! reminder per turn when the configured time remains, and when a deadline has passed it
+//! The deadline sweep, inside every server process: it plans each turn's reminders when
+//! it first sees the turn, sends each `game.deadline_near` reminder once when its time
+//! before the deadline remains (the hours each player chose, or the server's default),
+//! and when a deadline has passed it
 //! records the timeout through the decision service ([`crate::moves`]): the engine's
 //! `player_resigned` event with reason `timed_out`. Several processes on one database
 //! are safe: a reminder is claimed by a conditional update, and of several timeout
@@ -10,10 +12,10 @@ use std::time::Duration;
 
 use crate::cache::ReplayCache;
 use crate::config::Config;
-use crate::correspondence::deadline;
+use crate::correspondence::{deadline, due_reminder, next_reminder, reminder_offsets, DAY_MS};
 use crate::moves::{Decision, DecisionError, Decisions, Request};
 use crate::notify;
-use crate::store::{ClockRow, GameRow, Store, StoreError};
+use crate::store::{ClockRead, ClockRow, GameRow, Store, StoreError};
 
 /// What one sweep did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,81 +32,201 @@ pub async fn sweep(
     replays: &ReplayCache,
     now: i64,
 ) -> Result<Swept, StoreError> {
-    let remind_ms = config.reminder_before_secs.saturating_mul(1000);
     let mut out = Swept::default();
-    // a turn can be due for a reminder only when its base deadline minus the reminder
-    // time has passed; vacations only move deadlines out
-    let mut candidates: Vec<(GameRow, ClockRow)> =
-        store.clocked_turns(now, remind_ms, 1000).await?;
+    plan_reminders(store, config, now).await?;
+    out.reminders = send_reminders(store, config, notifier, now).await?;
+    let candidates: Vec<(GameRow, ClockRow)> =
+        store.clocked_turns(ClockRead::Due, now, 1000).await?;
     if candidates.is_empty() {
         return Ok(out);
     }
-    let since = candidates
+    let vacations = vacations_of_turns(store, &candidates, now).await?;
+    for (game, clock) in candidates {
+        let Some(d) = deadline(&game, &clock, &vacations, now) else {
+            continue;
+        };
+        if d.paused || d.at > now {
+            continue;
+        }
+        let decisions = Decisions {
+            store,
+            notifier,
+            replays,
+        };
+        let req = Request {
+            game_id: game.id.clone(),
+            decision: Decision::TimeOut { claimer: None },
+            expected_version: None,
+            idempotency: None,
+            now,
+        };
+        match decisions.record(req, |_| Ok(String::new())).await {
+            Ok(_) => out.timeouts += 1,
+            Err(DecisionError::Store(e)) => return Err(e),
+            Err(DecisionError::Corrupt(m)) => {
+                tracing::error!(game = %game.id, cause = %m, "cannot time out")
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The vacations of the players these turns wait for, since the earliest turn start.
+async fn vacations_of_turns(
+    store: &Store,
+    turns: &[(GameRow, ClockRow)],
+    now: i64,
+) -> Result<Vec<crate::store::VacationRow>, StoreError> {
+    let since = turns
         .iter()
         .filter_map(|(g, _)| g.turn_started_at)
         .min()
         .unwrap_or(now);
-    let mut users: Vec<String> = candidates
+    let mut users: Vec<String> = turns
         .iter()
         .filter_map(|(g, _)| g.current_user_id.clone())
         .collect();
     users.sort();
     users.dedup();
-    let vacations = store.vacations_of(users, since).await?;
-    for (game, clock) in candidates.drain(..) {
-        let Some(d) = deadline(&game, &clock, &vacations, now) else {
+    store.vacations_of(users, since).await
+}
+
+/// The reminder offsets of the players these turns wait for.
+async fn offsets_of_turns(
+    store: &Store,
+    config: &Config,
+    turns: &[(GameRow, ClockRow)],
+) -> Result<std::collections::HashMap<String, Vec<i64>>, StoreError> {
+    let mut users: Vec<String> = turns
+        .iter()
+        .filter_map(|(g, _)| g.current_user_id.clone())
+        .collect();
+    users.sort();
+    users.dedup();
+    let chosen = store.reminder_hours(users.clone()).await?;
+    let default_ms = config.reminder_before_secs.saturating_mul(1000);
+    Ok(users
+        .into_iter()
+        .map(|u| {
+            let o = reminder_offsets(chosen.get(&u), default_ms);
+            (u, o)
+        })
+        .collect())
+}
+
+/// The offset of the last reminder sent for the turn the clock's game is in.
+fn sent_for_turn(clock: &ClockRow, started: i64, default_ms: i64) -> Option<i64> {
+    if clock.reminded_turn != Some(started) {
+        return None;
+    }
+    // a turn reminded before reminders had offsets got the default one
+    Some(clock.reminded_before.unwrap_or(default_ms))
+}
+
+/// Plans the reminders of the turns that started since the last sweep (and of those
+/// whose player changed their reminders): when the next one is due, from the base
+/// deadline (a vacation only moves a deadline out; the sending step checks).
+async fn plan_reminders(store: &Store, config: &Config, now: i64) -> Result<(), StoreError> {
+    let turns = store.clocked_turns(ClockRead::Unplanned, now, 1000).await?;
+    if turns.is_empty() {
+        return Ok(());
+    }
+    let offsets = offsets_of_turns(store, config, &turns).await?;
+    let default_ms = config.reminder_before_secs.saturating_mul(1000);
+    for (game, clock) in &turns {
+        let (Some(user), Some(started)) = (&game.current_user_id, game.turn_started_at) else {
             continue;
         };
-        if d.paused {
+        let base = started + clock.days_per_move as i64 * DAY_MS;
+        let sent = sent_for_turn(clock, started, default_ms);
+        let offs = offsets.get(user).map(Vec::as_slice).unwrap_or_default();
+        let next = next_reminder(offs, started, base, sent).map(|o| base - o);
+        store
+            .plan_reminders(game.id.clone(), started, next, sent)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Sends the reminders due at `now`, each once: the smallest offset whose moment has
+/// come (see [`due_reminder`]), then plans the next. Returns how many went out.
+async fn send_reminders(
+    store: &Store,
+    config: &Config,
+    notifier: &notify::Notifier,
+    now: i64,
+) -> Result<usize, StoreError> {
+    let turns = store.clocked_turns(ClockRead::Reminders, now, 1000).await?;
+    if turns.is_empty() {
+        return Ok(0);
+    }
+    let vacations = vacations_of_turns(store, &turns, now).await?;
+    let offsets = offsets_of_turns(store, config, &turns).await?;
+    let default_ms = config.reminder_before_secs.saturating_mul(1000);
+    let mut sent_count = 0;
+    for (game, clock) in &turns {
+        let (Some(user), Some(started), Some(planned)) =
+            (&game.current_user_id, game.turn_started_at, clock.remind_at)
+        else {
             continue;
-        }
-        if d.at <= now {
-            let decisions = Decisions {
-                store,
-                notifier,
-                replays,
-            };
-            let req = Request {
-                game_id: game.id.clone(),
-                decision: Decision::TimeOut { claimer: None },
-                expected_version: None,
-                idempotency: None,
-                now,
-            };
-            match decisions.record(req, |_| Ok(String::new())).await {
-                Ok(_) => out.timeouts += 1,
-                Err(DecisionError::Store(e)) => return Err(e),
-                Err(DecisionError::Corrupt(m)) => {
-                    tracing::error!(game = %game.id, cause = %m, "cannot time out")
-                }
-                Err(_) => {}
-            }
-        } else if d.at - remind_ms <= now && clock.reminded_turn != game.turn_started_at {
-            let (Some(user), Some(started)) = (&game.current_user_id, game.turn_started_at) else {
-                continue;
-            };
-            let Some(data) = store.load_game(game.id.clone(), false).await? else {
-                continue;
-            };
-            let Some(seat) = data.seats.iter().find(|s| &s.user_id == user) else {
-                continue;
-            };
-            // only for players who want turn notifications (for the others the turn is
-            // marked as handled, so that the next sweeps skip it)
-            let row = seat
-                .notify_turn
-                .then(|| notify::deadline_near(notifier, seat, &game.id, d.at, now));
-            let sent = row.is_some();
-            if store
-                .claim_reminder(game.id.clone(), user.clone(), started, row)
-                .await?
-                && sent
-            {
-                out.reminders += 1;
-            }
+        };
+        let Some(d) = deadline(game, clock, &vacations, now) else {
+            continue;
+        };
+        let offs = offsets.get(user).map(Vec::as_slice).unwrap_or_default();
+        let sent = sent_for_turn(clock, started, default_ms);
+        let due = if d.paused {
+            None
+        } else {
+            due_reminder(offs, started, d.at, sent, now)
+        };
+        let Some(o) = due else {
+            // not yet (a vacation moved the deadline out): plan it anew
+            let next = next_reminder(offs, started, d.at, sent).map(|o| (d.at - o).max(now + 1));
+            store
+                .claim_reminder(
+                    game.id.clone(),
+                    user.clone(),
+                    started,
+                    planned,
+                    None,
+                    next,
+                    None,
+                )
+                .await?;
+            continue;
+        };
+        let next = next_reminder(offs, started, d.at, Some(o)).map(|n| d.at - n);
+        let Some(data) = store.load_game(game.id.clone(), false).await? else {
+            continue;
+        };
+        let Some(seat) = data.seats.iter().find(|s| &s.user_id == user) else {
+            continue;
+        };
+        // only for players who want turn notifications (for the others the reminder is
+        // marked as handled, so that the next sweeps skip it)
+        let row = seat
+            .notify_turn
+            .then(|| notify::deadline_near(notifier, seat, &game.id, d.at, now));
+        let queued = row.is_some();
+        if store
+            .claim_reminder(
+                game.id.clone(),
+                user.clone(),
+                started,
+                planned,
+                Some(o),
+                next,
+                row,
+            )
+            .await?
+            && queued
+        {
+            sent_count += 1;
         }
     }
-    Ok(out)
+    Ok(sent_count)
 }
 
 /// Sends the daily digests due at `now`: each user whose digest hour has come in their

@@ -1020,12 +1020,22 @@ export async function settingsPage(ctx) {
       ` ${eventName(type)}`,
     ),
   );
+  const reminders = el("input", {
+    type: "text",
+    name: "reminder_hours",
+    id: "set-reminders",
+    inputmode: "numeric",
+    value: (settings.reminder_hours || []).join(", "),
+    "aria-describedby": "set-reminders-hint",
+  });
   const notif = el(
     "form",
     { class: "card", "aria-labelledby": "h-email" },
     el("h2", { id: "h-email" }, t("settings.email-title")),
     el("p", {}, t("settings.email-to", { email: me.email })),
     el("fieldset", {}, el("legend", {}, t("settings.email-when")), ...boxes),
+    el("label", { class: "field", for: "set-reminders" }, el("span", {}, t("settings.reminders")), reminders),
+    el("p", { class: "meta", id: "set-reminders-hint" }, t("settings.reminders-hint")),
     el("button", { type: "submit", class: "primary" }, t("settings.save")),
   );
   notif.addEventListener("submit", (ev) => {
@@ -1035,8 +1045,11 @@ export async function settingsPage(ctx) {
       const input = /** @type {HTMLInputElement} */ (i);
       email[input.name] = input.checked;
     });
+    const text = /** @type {HTMLInputElement} */ (reminders).value.trim();
+    const hours = text ? text.split(/[\s,;]+/).filter(Boolean).map(Number) : [];
     busy(notif, async () => {
-      await api.patch("/v1/users/me/notifications", { email });
+      const saved = await api.patch("/v1/users/me/notifications", { email, reminder_hours: hours });
+      /** @type {HTMLInputElement} */ (reminders).value = saved.reminder_hours.join(", ");
       announce(t("settings.email-saved"));
     });
   });

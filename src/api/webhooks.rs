@@ -351,8 +351,25 @@ async fn settings_of(st: &AppState, user_id: &str) -> Result<NotificationSetting
             EVENT_TYPES.iter().map(|s| s.to_string()).collect(),
         )
         .await?;
+    let chosen = st
+        .store
+        .reminder_hours(vec![user_id.to_string()])
+        .await?
+        .remove(user_id);
+    let reminder_default = chosen.is_none();
+    let reminder_hours = chosen.unwrap_or_else(|| {
+        let secs = st.config.reminder_before_secs;
+        if secs > 0 {
+            // the default in whole hours (at least one)
+            vec![(secs / 3600).max(1)]
+        } else {
+            Vec::new()
+        }
+    });
     Ok(NotificationSettings {
         email: prefs.into_iter().collect(),
+        reminder_hours,
+        reminder_default,
     })
 }
 
@@ -377,14 +394,15 @@ pub async fn get_notification_settings(
     Ok(HttpResponse::Ok().json(settings_of(&st, &me.id).await?))
 }
 
-/// Turn email of some event types on or off.
+/// Turn email of some event types on or off, and choose the reminders.
 ///
 /// Types not listed stay as they are. This is what an unsubscribe link changes too;
-/// webhook endpoints are not affected.
+/// webhook endpoints are not affected. `reminder_hours`, when given, replaces the hours
+/// before each deadline when a reminder goes out.
 #[utoipa::path(
     operation_id = "update_notification_settings",
     tag = "notifications",
-    request_body = NotificationSettings,
+    request_body = NotificationChanges,
     security(("bearer" = ["account"])),
     responses(
         (status = 200, description = "The switches after the change", body = NotificationSettings),
@@ -396,8 +414,22 @@ pub async fn get_notification_settings(
 pub async fn update_notification_settings(
     st: web::Data<AppState>,
     me: CurrentUser,
-    body: ApiJson<NotificationSettings>,
+    body: ApiJson<NotificationChanges>,
 ) -> Result<HttpResponse, ApiError> {
+    if let Some(Some(hours)) = &body.0.reminder_hours {
+        let mut sorted = hours.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if hours.len() > 5
+            || sorted.len() != hours.len()
+            || hours.iter().any(|h| !(1..=336).contains(h))
+        {
+            return Err(ApiError::validation(
+                "reminder_hours",
+                "at most 5 distinct whole hours from 1 to 336",
+            ));
+        }
+    }
     for k in body.0.email.keys() {
         if !EVENT_TYPES.contains(&k.as_str()) {
             return Err(ApiError::validation(
@@ -406,9 +438,22 @@ pub async fn update_notification_settings(
             ));
         }
     }
-    st.store
-        .set_email_prefs(me.id.clone(), body.0.email.into_iter().collect())
-        .await?;
+    let NotificationChanges {
+        email,
+        reminder_hours,
+    } = body.0;
+    if !email.is_empty() {
+        st.store
+            .set_email_prefs(me.id.clone(), email.into_iter().collect())
+            .await?;
+    }
+    if let Some(hours) = reminder_hours {
+        let hours = hours.map(|mut h| {
+            h.sort_unstable_by(|a, b| b.cmp(a));
+            h
+        });
+        st.store.set_reminder_hours(me.id.clone(), hours).await?;
+    }
     Ok(HttpResponse::Ok().json(settings_of(&st, &me.id).await?))
 }
 

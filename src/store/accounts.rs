@@ -8,9 +8,9 @@ use diesel::result::Error as DieselError;
 
 use super::schema::{
     access_tokens, account_tokens, calendar_feeds, chat_messages, game_invites, game_seats, games,
-    idempotency_keys, limit_attempts, notification_prefs, outbox, retired_usernames,
-    standing_orders, stream_events, turn_plans, users, vacations, webhook_attempts,
-    webhook_deliveries, webhook_endpoints,
+    idempotency_keys, limit_attempts, notification_prefs, outbox, reminder_settings,
+    retired_usernames, standing_orders, stream_events, turn_plans, users, vacations,
+    webhook_attempts, webhook_deliveries, webhook_endpoints,
 };
 use super::{
     load_seats, ChatRow, GameRow, OutboxRow, SeatInfo, Store, StoreError, TxError, UserRow,
@@ -490,6 +490,10 @@ impl Store {
                 .execute(c)?;
                 diesel::delete(calendar_feeds::table.filter(calendar_feeds::user_id.eq(&user_id)))
                     .execute(c)?;
+                diesel::delete(
+                    reminder_settings::table.filter(reminder_settings::user_id.eq(&user_id)),
+                )
+                .execute(c)?;
                 // every session and personal access token of the user
                 diesel::delete(access_tokens::table.filter(access_tokens::user_id.eq(&user_id)))
                     .execute(c)?;

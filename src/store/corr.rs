@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
-use super::schema::{chat_messages, game_clocks, game_invites, vacations};
+use super::schema::{chat_messages, game_clocks, game_invites, reminder_settings, vacations};
 use super::schema::{game_events, game_seats, games, outbox, users};
 use super::{
     load_game, lock_open_game, AutomationRows, Conflict, DbConn, GameData, GameRecord, GameRow,
@@ -20,7 +20,14 @@ use super::{
 pub struct ClockRow {
     pub game_id: String,
     pub days_per_move: i32,
+    /// The turn (its start) of the last reminder sent.
     pub reminded_turn: Option<i64>,
+    /// The turn (its start) whose reminders are planned in `remind_at`.
+    pub planned_turn: Option<i64>,
+    /// When the next reminder of `planned_turn` is due (none: no more).
+    pub remind_at: Option<i64>,
+    /// The offset before the deadline (ms) of the last reminder sent for `reminded_turn`.
+    pub reminded_before: Option<i64>,
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
@@ -67,6 +74,14 @@ pub struct ChatRow {
     pub created_at: i64,
 }
 
+/// Which running turns [`Store::clocked_turns`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockRead {
+    Unplanned,
+    Reminders,
+    Due,
+}
+
 /// What a user is waited for.
 #[derive(Clone, Debug, Default)]
 pub struct WaitingCounts {
@@ -108,6 +123,9 @@ impl Store {
                     game_id,
                     days_per_move,
                     reminded_turn: None,
+                    planned_turn: None,
+                    remind_at: None,
+                    reminded_before: None,
                 })
                 .execute(c)?;
             Ok(())
@@ -151,84 +169,131 @@ impl Store {
         .await
     }
 
-    /// The running turns the sweep must look at, at `now`: those whose reminder may be
-    /// due (`remind_ms` before the base deadline) and was not sent for this turn, and
-    /// those whose base deadline has passed. Base deadlines: a vacation only moves a
-    /// deadline out, so the caller decides with the vacations. At most `limit` of each
-    /// kind, the earliest deadlines first. Both reads go through partial indexes of
-    /// `game_clocks` by base deadline (kept by triggers), so a sweep reads only the turns
-    /// that need it, however many games are running.
+    /// The running turns the sweep must look at, by `which`, at most `limit` of them,
+    /// the earliest first. Each read goes through a partial index of `game_clocks`
+    /// (kept by triggers and the sweep), so a sweep reads only the turns that need it,
+    /// however many games are running:
+    /// - [`ClockRead::Unplanned`]: turns whose reminders are not planned yet;
+    /// - [`ClockRead::Reminders`]: turns whose next reminder is due at `now`;
+    /// - [`ClockRead::Due`]: turns whose base deadline has passed (a vacation only moves
+    ///   a deadline out, so the caller decides with the vacations).
+    ///
+    /// The server's own bots never time out and get no reminders.
     pub async fn clocked_turns(
         &self,
+        which: ClockRead,
         now: i64,
-        remind_ms: i64,
         limit: i64,
     ) -> Result<Vec<(GameRow, ClockRow)>, StoreError> {
         self.run(move |c| {
-            // (the first read's condition is the partial index `clocks_unreminded`'s)
-            let reads = [
-                (
-                    now.saturating_add(remind_ms),
-                    "game_clocks.reminded_turn IS DISTINCT FROM game_clocks.turn_started_at",
-                ),
-                (now, "1 = 1"),
-            ];
-            let mut out: Vec<(GameRow, ClockRow)> = Vec::new();
-            let mut seen = std::collections::HashSet::new();
-            for (until, condition) in reads {
-                let rows: Vec<(GameRecord, ClockRow)> = game_clocks::table
-                    .inner_join(games::table)
+            let q = game_clocks::table
+                .inner_join(games::table)
+                .filter(games::status.eq(GameStatus::Active.as_str()))
+                .filter(diesel::dsl::not(
+                    games::current_user_id.eq_any(
+                        users::table
+                            .filter(users::bot.eq_any(super::BOT_LEVELS))
+                            .select(users::id.nullable()),
+                    ),
+                ))
+                .select((GameRecord::as_select(), ClockRow::as_select()))
+                .limit(limit)
+                .into_boxed();
+            let q = match which {
+                // (the conditions are the partial indexes' `clocks_unplanned`,
+                // `clocks_remind` and `clocks_due`)
+                ClockRead::Unplanned => q
                     .filter(game_clocks::due_at.is_not_null())
-                    .filter(game_clocks::due_at.le(until))
-                    .filter(diesel::dsl::sql::<diesel::sql_types::Bool>(condition))
-                    .filter(games::status.eq(GameStatus::Active.as_str()))
-                    // the server's own bots never time out
-                    .filter(diesel::dsl::not(
-                        games::current_user_id.eq_any(
-                            users::table
-                                .filter(users::bot.eq_any(super::BOT_LEVELS))
-                                .select(users::id.nullable()),
-                        ),
+                    .filter(diesel::dsl::sql::<diesel::sql_types::Bool>(
+                        "game_clocks.planned_turn IS DISTINCT FROM game_clocks.turn_started_at",
                     ))
-                    .order(game_clocks::due_at.asc())
-                    .limit(limit)
-                    .select((GameRecord::as_select(), ClockRow::as_select()))
-                    .load(c)?;
-                for (g, k) in rows {
-                    if seen.insert(g.id.clone()) {
-                        out.push((GameRow::try_from(g)?, k));
-                    }
-                }
-            }
-            Ok(out)
+                    .order(game_clocks::due_at.asc()),
+                ClockRead::Reminders => q
+                    .filter(game_clocks::remind_at.is_not_null())
+                    .filter(game_clocks::remind_at.le(now))
+                    .filter(
+                        game_clocks::planned_turn
+                            .nullable()
+                            .eq(games::turn_started_at),
+                    )
+                    .order(game_clocks::remind_at.asc()),
+                ClockRead::Due => q
+                    .filter(game_clocks::due_at.is_not_null())
+                    .filter(game_clocks::due_at.le(now))
+                    .order(game_clocks::due_at.asc()),
+            };
+            let rows: Vec<(GameRecord, ClockRow)> = q.load(c)?;
+            rows.into_iter()
+                .map(|(g, k)| Ok((GameRow::try_from(g)?, k)))
+                .collect()
         })
         .await
     }
 
-    /// Records the reminder of the turn that started at `turn_started` and writes its
-    /// outbox row (none: the player wants no reminder, the turn is only marked as
-    /// handled), once: of several processes racing, exactly one gets `true`. Nothing
-    /// happens when the turn has moved on.
+    /// Plans the reminders of the turn that started at `turn_started`: the next one due
+    /// at `remind_at` (none: no reminder for this turn), with the offset of the last
+    /// one already sent for it (`reminded_before`). Nothing happens when the turn has
+    /// moved on; `true` when planned.
+    pub async fn plan_reminders(
+        &self,
+        game_id: String,
+        turn_started: i64,
+        remind_at: Option<i64>,
+        reminded_before: Option<i64>,
+    ) -> Result<bool, StoreError> {
+        self.run(move |c| {
+            let n = diesel::update(
+                game_clocks::table
+                    .filter(game_clocks::game_id.eq(&game_id))
+                    .filter(game_clocks::turn_started_at.eq(turn_started)),
+            )
+            .set((
+                game_clocks::planned_turn.eq(Some(turn_started)),
+                game_clocks::remind_at.eq(remind_at),
+                game_clocks::reminded_before.eq(reminded_before),
+            ))
+            .execute(c)?;
+            Ok(n > 0)
+        })
+        .await
+    }
+
+    /// Records the reminder `offset` ms before the deadline of the turn that started at
+    /// `turn_started` (planned at `planned`), plans the next at `next`, and writes the
+    /// reminder's outbox row (none: the player wants no reminder, the turn is only marked
+    /// as handled), once: of several processes racing, exactly one gets `true`. Nothing
+    /// happens when the turn has moved on or the plan changed. With `row` none and
+    /// `offset` none, only moves the plan to `next` (a vacation moved the deadline).
+    #[allow(clippy::too_many_arguments)]
     pub async fn claim_reminder(
         &self,
         game_id: String,
         user_id: String,
         turn_started: i64,
+        planned: i64,
+        offset: Option<i64>,
+        next: Option<i64>,
         row: Option<OutboxRow>,
     ) -> Result<bool, StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
-                let n = diesel::update(
-                    game_clocks::table
-                        .filter(game_clocks::game_id.eq(&game_id))
-                        .filter(
-                            game_clocks::reminded_turn
-                                .is_null()
-                                .or(game_clocks::reminded_turn.ne(turn_started)),
-                        ),
-                )
-                .set(game_clocks::reminded_turn.eq(Some(turn_started)))
-                .execute(c)?;
+                let target = game_clocks::table
+                    .filter(game_clocks::game_id.eq(&game_id))
+                    .filter(game_clocks::planned_turn.eq(turn_started))
+                    .filter(game_clocks::turn_started_at.eq(turn_started))
+                    .filter(game_clocks::remind_at.eq(planned));
+                let n = match offset {
+                    Some(o) => diesel::update(target)
+                        .set((
+                            game_clocks::reminded_turn.eq(Some(turn_started)),
+                            game_clocks::reminded_before.eq(Some(o)),
+                            game_clocks::remind_at.eq(next),
+                        ))
+                        .execute(c)?,
+                    None => diesel::update(target)
+                        .set(game_clocks::remind_at.eq(next))
+                        .execute(c)?,
+                };
                 if n == 0 {
                     return Ok(false);
                 }
@@ -253,6 +318,63 @@ impl Store {
                 DieselError::RollbackTransaction => Ok(false),
                 other => Err(StoreError::from(other)),
             })
+        })
+        .await
+    }
+
+    /// The reminder hours these users chose (largest first); users who chose none are
+    /// missing (they get the server's default).
+    pub async fn reminder_hours(
+        &self,
+        user_ids: Vec<String>,
+    ) -> Result<HashMap<String, Vec<i64>>, StoreError> {
+        self.run(move |c| {
+            let rows: Vec<(String, String)> = reminder_settings::table
+                .filter(reminder_settings::user_id.eq_any(&user_ids))
+                .select((reminder_settings::user_id, reminder_settings::hours))
+                .load(c)?;
+            Ok(rows
+                .into_iter()
+                .filter_map(|(u, h)| serde_json::from_str::<Vec<i64>>(&h).ok().map(|h| (u, h)))
+                .collect())
+        })
+        .await
+    }
+
+    /// Sets the reminder hours of a user (`None`: back to the server's default) and has
+    /// the reminders of the turns waiting for them planned anew by the next sweep (the
+    /// ones already sent for a turn stay sent).
+    pub async fn set_reminder_hours(
+        &self,
+        user_id: String,
+        hours: Option<Vec<i64>>,
+    ) -> Result<(), StoreError> {
+        self.run(move |c| {
+            Ok(c.transaction(|c| {
+                diesel::delete(reminder_settings::table.find(&user_id)).execute(c)?;
+                if let Some(h) = &hours {
+                    diesel::insert_into(reminder_settings::table)
+                        .values((
+                            reminder_settings::user_id.eq(&user_id),
+                            reminder_settings::hours
+                                .eq(serde_json::to_string(h).unwrap_or_else(|_| "[]".into())),
+                        ))
+                        .execute(c)?;
+                }
+                diesel::update(
+                    game_clocks::table.filter(
+                        game_clocks::game_id.eq_any(
+                            games::table
+                                .filter(games::current_user_id.eq(&user_id))
+                                .filter(games::status.eq(GameStatus::Active.as_str()))
+                                .select(games::id),
+                        ),
+                    ),
+                )
+                .set(game_clocks::planned_turn.eq(None::<i64>))
+                .execute(c)?;
+                Ok::<_, DieselError>(())
+            })?)
         })
         .await
     }

@@ -45,7 +45,7 @@ pub use automation::{AutomationRows, OrderRow, PlanRow, EVERY_GAME};
 pub use bots::{BotTurn, BOT_LEVELS};
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
-pub use corr::{ChatRow, ClockRow, InviteInfo, VacationRow, WaitingCounts};
+pub use corr::{ChatRow, ClockRead, ClockRow, InviteInfo, VacationRow, WaitingCounts};
 pub use digest::DigestUser;
 pub use limits::{LimitKey, Reserved, Written};
 pub use lists::{ChatOrder, GameFilter, GameKey, GameListPage, Page};

@@ -45,6 +45,9 @@ diesel::table! {
         reminded_turn -> Nullable<Int8>,
         turn_started_at -> Nullable<Int8>,
         due_at -> Nullable<Int8>,
+        planned_turn -> Nullable<Int8>,
+        remind_at -> Nullable<Int8>,
+        reminded_before -> Nullable<Int8>,
     }
 }
 
@@ -124,6 +127,13 @@ diesel::table! {
         user_id -> Text,
         token_hash -> Text,
         created_at -> Int8,
+    }
+}
+
+diesel::table! {
+    reminder_settings (user_id) {
+        user_id -> Text,
+        hours -> Text,
     }
 }
 
@@ -415,6 +425,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     outbox,
     push_subscriptions,
     ratings,
+    reminder_settings,
     retired_usernames,
     reviews,
     seek_players,

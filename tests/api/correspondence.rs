@@ -113,6 +113,104 @@ fn reminder_at_the_configured_time(kind: Db) {
     assert!(timeouts(&ann, &id).is_empty());
 }
 
+/// Reminders the player chooses (48 h and 2 h before) on a 3-day clock: each goes out
+/// once, at its time, by the sweep under the injected clock; the settings say so; a
+/// change replans the turn without sending again what was sent; a reminder that would
+/// fall before the turn started is skipped.
+fn chosen_reminders_each_go_out_once(kind: Db) {
+    let app = app_with_reminder(kind, 24);
+    let ann = app.user("ann");
+    let ben = app.user("ben");
+    for who in [&ann, &ben] {
+        let s = who.get("/v1/users/me/notifications");
+        assert_eq!(s.ok()["reminder_hours"], json!([24]));
+        assert_eq!(s.json["reminder_default"], true);
+        let r = who.request(
+            "PATCH",
+            "/v1/users/me/notifications",
+            Some(&json!({"reminder_hours": [2, 48]}).to_string()),
+            &[],
+        );
+        assert_eq!(r.ok()["reminder_hours"], json!([48, 2]), "{}", r.text);
+        assert_eq!(r.json["reminder_default"], false);
+    }
+    for bad in [
+        json!([0]),
+        json!([337]),
+        json!([2, 2]),
+        json!([1, 2, 3, 4, 5, 6]),
+    ] {
+        ann.request(
+            "PATCH",
+            "/v1/users/me/notifications",
+            Some(&json!({ "reminder_hours": bad }).to_string()),
+            &[],
+        )
+        .problem(400, "validation-failed");
+    }
+    let start = app.clock.now_ms();
+    let id = clocked_game(&[&ann, &ben], Some(3));
+    let late = pending_client(&[&ann, &ben], &id);
+    let sent = |app: &TestApp| outbox(app, late, "game.deadline_near").len();
+    assert_eq!(sweep(&app).reminders, 0);
+    app.clock.advance_ms(24 * HOUR - 1);
+    assert_eq!(sweep(&app).reminders, 0);
+    assert_eq!(sent(&app), 0);
+    app.clock.advance_ms(1);
+    assert_eq!(sweep(&app).reminders, 1, "48 h before");
+    assert_eq!(sweep(&app).reminders, 0, "once");
+    assert_eq!(sent(&app), 1);
+    // a change of mind replans the turn: 48 h was sent, 2 h is still to come
+    let r = late.request(
+        "PATCH",
+        "/v1/users/me/notifications",
+        Some(&json!({"reminder_hours": [48, 2]}).to_string()),
+        &[],
+    );
+    r.ok();
+    assert_eq!(sweep(&app).reminders, 0, "not sent again");
+    app.clock.advance_ms(46 * HOUR - 1);
+    assert_eq!(sweep(&app).reminders, 0);
+    app.clock.advance_ms(1);
+    assert_eq!(sweep(&app).reminders, 1, "2 h before");
+    assert_eq!(sweep(&app).reminders, 0, "once");
+    let rows = outbox(&app, late, "game.deadline_near");
+    assert_eq!(rows.len(), 2);
+    for r in &rows {
+        let body: Value = serde_json::from_str(&r.payload).unwrap();
+        assert_eq!(body["data"]["deadline"], rfc3339(start + 3 * DAY));
+    }
+    // the next turn (3 days again) gets its own reminders: play the late player's
+    // turn out
+    app.clock.advance_ms(HOUR);
+    while pending_client(&[&ann, &ben], &id).user_id == late.user_id {
+        let a = late.get(&format!("/v1/games/{id}/actions"));
+        let a = a.ok().clone();
+        late.post(
+            &format!("/v1/games/{id}/moves"),
+            json!({"expected_version": a["version"], "actions": [a["actions"][0].clone()]}),
+        )
+        .ok();
+    }
+    let next = pending_client(&[&ann, &ben], &id);
+    assert_ne!(next.user_id, late.user_id);
+    assert_eq!(sweep(&app).reminders, 0);
+    app.clock.advance_ms(24 * HOUR);
+    assert_eq!(sweep(&app).reminders, 1, "the next turn's 48 h");
+    assert_eq!(outbox(&app, next, "game.deadline_near").len(), 1);
+    // no reminders at all
+    next.request(
+        "PATCH",
+        "/v1/users/me/notifications",
+        Some(&json!({"reminder_hours": []}).to_string()),
+        &[],
+    )
+    .ok();
+    app.clock.advance_ms(47 * HOUR - 1);
+    assert_eq!(sweep(&app).reminders, 0, "none chosen");
+    assert_eq!(outbox(&app, next, "game.deadline_near").len(), 1);
+}
+
 /// A missed deadline: the sweep records the engine's resignation with reason
 /// `timed_out`, the late player's figures leave and they rank last, the others play on
 /// to the end, and the late player gets `game.timed_out`.
@@ -723,6 +821,7 @@ fn turn_emails_carry_the_deadline(kind: Db) {
 
 each_db!(
     reminder_at_the_configured_time,
+    chosen_reminders_each_go_out_once,
     timeout_forfeits_and_the_game_goes_on,
     claim_after_the_deadline,
     vacation_pauses_and_resumes_deadlines,

@@ -284,6 +284,11 @@ fn token_of_a_missing_user_is_401_everywhere(app: &TestApp) {
             "create_personal_token",
             json!({"name": "bot", "scopes": ["game:read"]}),
         ),
+        (
+            "create_push_subscription",
+            json!({"endpoint": "https://push.example/x", "keys": {"p256dh": "x", "auth": "x"}}),
+        ),
+        ("update_push_subscription", json!({"label": "phone"})),
     ];
     let doc = tilepost::api::openapi_value();
     let mut checked = 0;

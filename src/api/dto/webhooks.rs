@@ -105,6 +105,34 @@ pub struct NotificationSettings {
         example = json!({"game.turn_started": true, "game.finished": false})
     )]
     pub email: BTreeMap<String, bool>,
+    /// Hours before each deadline when a reminder (`game.deadline_near`) goes out, by
+    /// every channel the caller allows, largest first: the caller's choice, or the
+    /// server's default (`TILEPOST_REMINDER_BEFORE_SECS`).
+    #[schema(example = json!([48, 2]))]
+    pub reminder_hours: Vec<i64>,
+    /// Whether `reminder_hours` is the server's default (the caller chose none).
+    pub reminder_default: bool,
+}
+
+/// Changes to the notification settings: the email switches named (the others stay as
+/// they are) and, when given, the reminder hours.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NotificationChanges {
+    /// Event type → whether the email relay gets a message for the caller.
+    #[serde(default)]
+    #[schema(
+        value_type = EmailSwitches,
+        example = json!({"game.turn_started": true, "game.finished": false})
+    )]
+    pub email: BTreeMap<String, bool>,
+    /// Hours before each deadline when a reminder goes out: at most 5 distinct whole
+    /// hours from 1 to 336 (14 days), in any order; `[]` for no reminders, `null` for the
+    /// server's default. Each goes out once per turn, when its time remains (one that
+    /// falls before the turn started is skipped).
+    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
+    #[schema(value_type = Option<Vec<i64>>, nullable, example = json!([48, 2]))]
+    pub reminder_hours: Option<Option<Vec<i64>>>,
 }
 
 /// Whether the email relay gets a message for each event type; a change may name any
