@@ -72,6 +72,17 @@ pub async fn sweep(
     Ok(out)
 }
 
+/// The players these turns wait for, each once.
+fn waiting_users(turns: &[(GameRow, ClockRow)]) -> Vec<String> {
+    let mut users: Vec<String> = turns
+        .iter()
+        .filter_map(|(g, _)| g.current_user_id.clone())
+        .collect();
+    users.sort();
+    users.dedup();
+    users
+}
+
 /// The vacations of the players these turns wait for, since the earliest turn start.
 async fn vacations_of_turns(
     store: &Store,
@@ -83,13 +94,7 @@ async fn vacations_of_turns(
         .filter_map(|(g, _)| g.turn_started_at)
         .min()
         .unwrap_or(now);
-    let mut users: Vec<String> = turns
-        .iter()
-        .filter_map(|(g, _)| g.current_user_id.clone())
-        .collect();
-    users.sort();
-    users.dedup();
-    store.vacations_of(users, since).await
+    store.vacations_of(waiting_users(turns), since).await
 }
 
 /// The reminder offsets of the players these turns wait for.
@@ -98,12 +103,7 @@ async fn offsets_of_turns(
     config: &Config,
     turns: &[(GameRow, ClockRow)],
 ) -> Result<std::collections::HashMap<String, Vec<i64>>, StoreError> {
-    let mut users: Vec<String> = turns
-        .iter()
-        .filter_map(|(g, _)| g.current_user_id.clone())
-        .collect();
-    users.sort();
-    users.dedup();
+    let users = waiting_users(turns);
     let chosen = store.reminder_hours(users.clone()).await?;
     let default_ms = config.reminder_before_secs.saturating_mul(1000);
     Ok(users
