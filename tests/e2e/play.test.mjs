@@ -447,8 +447,21 @@ step("the game page, mid-game (screenshot)", async () => {
   await page.getByRole("link", { name: "Settings" }).click();
   await page.getByRole("heading", { name: "Email notifications" }).waitFor();
   await page.getByLabel("It is my turn").uncheck();
+  await page.getByLabel("Remind me before a deadline (hours)").fill("2, 48");
   await page.getByRole("button", { name: "Save" }).click();
   await status(page, "Notification settings saved.");
+  assert.equal(await page.getByLabel("Remind me before a deadline (hours)").inputValue(), "48, 2");
+  // the deadline calendar: made (its address shown once, and it serves a calendar),
+  // then revoked (the address stops working)
+  await page.getByRole("button", { name: "Make a calendar address" }).click();
+  await status(page, "Calendar address made.");
+  const feed = await page.getByLabel("Calendar address").inputValue();
+  const ics = await fetch(feed);
+  assert.equal(ics.status, 200);
+  assert.match(await ics.text(), /^BEGIN:VCALENDAR\r\n/);
+  await page.getByRole("button", { name: "Revoke the address" }).click();
+  await status(page, "Calendar address revoked.");
+  assert.equal((await fetch(feed)).status, 404);
   await page.getByRole("button", { name: "Start a vacation" }).click();
   await status(page, "Vacation started.");
   await page.getByRole("button", { name: "End my vacation now" }).click();
