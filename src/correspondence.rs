@@ -1,7 +1,9 @@
 //! Correspondence play: the deadline of a pending decision.
 //!
 //! A game created with `options.days_per_move` has a clock: the pending decision is due
-//! `days_per_move` days after its turn started (`games.turn_started_at`), plus the time
+//! `days_per_move` days after its turn started (`games.turn_started_at`); with
+//! `options.time_bank`, when the bank the player started the turn with runs out
+//! ([`ClockRule`]); plus, either way, the time
 //! the deciding player spent on vacation since then (their clock stands still). The
 //! deadline sweep ([`crate::sweep`]) reminds and times out; the decision service
 //! ([`crate::moves`]) checks a claimed timeout against the same deadline.
@@ -10,17 +12,7 @@
 
 use crate::store::{ClockRow, GameRow, GameStatus, VacationRow};
 
-/// One day in milliseconds.
-pub const DAY_MS: i64 = 86_400_000;
-
-/// How long `user_id`'s clock stood still (vacations) between `since` and `now`.
-pub fn paused_ms(vacations: &[VacationRow], user_id: &str, since: i64, now: i64) -> i64 {
-    vacations
-        .iter()
-        .filter(|v| v.user_id == user_id)
-        .map(|v| (v.end().min(now) - v.started_at.max(since)).max(0))
-        .sum()
-}
+pub use crate::store::{paused_ms, settle_bank, ClockRule, DAY_MS, HOUR_MS};
 
 /// The vacation of `user_id` that is on at `now`, if any.
 pub fn vacation_on<'a>(
@@ -43,6 +35,15 @@ pub struct Deadline {
     pub paused: bool,
 }
 
+/// The time the current turn's player had when it started: the days per move, or the
+/// bank they started it with.
+pub fn turn_allowance(clock: &ClockRow) -> i64 {
+    match clock.rule() {
+        ClockRule::PerMove { days } => i64::from(days) * DAY_MS,
+        ClockRule::Bank { initial, .. } => clock.turn_bank_ms.unwrap_or(initial),
+    }
+}
+
 /// The deadline of a running game's pending decision, if it has a clock.
 pub fn deadline(
     game: &GameRow,
@@ -55,7 +56,7 @@ pub fn deadline(
     }
     let started = game.turn_started_at?;
     let user = game.current_user_id.as_deref()?;
-    let base = started + clock.days_per_move as i64 * DAY_MS;
+    let base = started + turn_allowance(clock);
     Some(Deadline {
         at: base + paused_ms(vacations, user, started, now),
         paused: vacation_on(vacations, user, now).is_some(),
@@ -146,14 +147,7 @@ mod tests {
 
     #[test]
     fn vacations_move_the_deadline_by_the_time_they_overlap_the_turn() {
-        let clock = ClockRow {
-            game_id: "g".into(),
-            days_per_move: 2,
-            reminded_turn: None,
-            planned_turn: None,
-            remind_at: None,
-            reminded_before: None,
-        };
+        let clock = ClockRow::new("g".into(), ClockRule::PerMove { days: 2 });
         let g = game(10 * DAY_MS);
         let vs = vec![
             // before the turn: no effect

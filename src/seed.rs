@@ -262,12 +262,14 @@ fn game(i: usize, o: &Options) -> SeedBatch {
             let remind_at = last + days * DAY - DAY;
             let sent = remind_at <= o.now;
             b.clocks.push(ClockRow {
-                game_id: id.clone(),
-                days_per_move: days as i32,
                 reminded_turn: sent.then_some(last),
                 planned_turn: Some(last),
                 remind_at: (!sent && days > 1).then_some(remind_at),
                 reminded_before: sent.then_some(DAY),
+                ..ClockRow::new(
+                    id.clone(),
+                    crate::correspondence::ClockRule::PerMove { days: days as i32 },
+                )
             });
         }
     }

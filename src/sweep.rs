@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use crate::cache::ReplayCache;
 use crate::config::Config;
-use crate::correspondence::{deadline, due_reminder, next_reminder, reminder_offsets, DAY_MS};
+use crate::correspondence::{
+    deadline, due_reminder, next_reminder, reminder_offsets, turn_allowance,
+};
 use crate::moves::{Decision, DecisionError, Decisions, Request};
 use crate::notify;
 use crate::store::{ClockRead, ClockRow, GameRow, Store, StoreError};
@@ -138,7 +140,7 @@ async fn plan_reminders(store: &Store, config: &Config, now: i64) -> Result<(), 
         let (Some(user), Some(started)) = (&game.current_user_id, game.turn_started_at) else {
             continue;
         };
-        let base = started + clock.days_per_move as i64 * DAY_MS;
+        let base = started + turn_allowance(clock);
         let sent = sent_for_turn(clock, started, default_ms);
         let offs = offsets.get(user).map(Vec::as_slice).unwrap_or_default();
         let next = next_reminder(offs, started, base, sent).map(|o| base - o);

@@ -188,6 +188,14 @@ export async function gamePage(ctx, id) {
           v.clock.paused ? ` ${t("game.paused")}` : ".",
         );
       }
+      if (v.clock && v.clock.banks && v.clock.banks.length) {
+        const name = (seat) => (v.players.find((p) => p.seat === seat) || {}).username || String(seat);
+        const hours = (m) => t("game.bank-hours", { hours: Math.floor(m / 60), minutes: String(m % 60).padStart(2, "0") });
+        turnline.append(
+          " ",
+          el("span", { class: "banks" }, t("game.banks", { banks: v.clock.banks.map((b) => `${name(b.player)} ${hours(b.minutes_left)}`).join(", ") })),
+        );
+      }
     }
     turnline.append(` ${t("game.tiles-left", { count: v.tiles_left })}`);
     if (v.hand && v.hand.length) turnline.append(` ${t("game.hand", { tiles: words(v.hand.map(tileName)) })}`);

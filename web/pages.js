@@ -342,6 +342,38 @@ function clockFields() {
   };
 }
 
+/**
+ * A time bank instead of days per move (with the clock on): each player's bank of hours
+ * at the start, the hours each of their turns adds, and the most a bank holds.
+ * `value()` is the request's `time_bank`, or null when it is not chosen.
+ */
+function bankFields() {
+  const on = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", name: "time_bank" }));
+  const initial = field(t("new.bank-initial"), { type: "number", name: "bank_initial", min: 1, max: 2160, value: 240 });
+  const per = field(t("new.bank-per-move"), { type: "number", name: "bank_per_move", min: 0, max: 720, value: 36 });
+  const max = field(t("new.bank-max"), { type: "number", name: "bank_max", min: 1, max: 2160, value: 480 });
+  const inputs = [initial, per, max].map((f) => /** @type {HTMLInputElement} */ (f.querySelector("input")));
+  const sync = () => inputs.forEach((i) => (i.disabled = !on.checked));
+  on.addEventListener("change", sync);
+  sync();
+  return {
+    node: el(
+      "fieldset",
+      { class: "time-bank" },
+      el("legend", {}, t("new.bank")),
+      el("label", { class: "check" }, on, ` ${t("new.bank-use")}`),
+      el("p", { class: "meta" }, t("new.bank-hint")),
+      initial,
+      per,
+      max,
+    ),
+    value: () =>
+      on.checked
+        ? { initial_hours: Number(inputs[0].value), hours_per_move: Number(inputs[1].value), max_hours: Number(inputs[2].value) }
+        : null,
+  };
+}
+
 export async function newGamePage(ctx) {
   // the tiles (for the expansions) and the house rules, then the page at once
   const [catalog, rules] = await Promise.all([api.tiles(), api.get("/v1/rules")]);
@@ -367,6 +399,7 @@ export async function newGamePage(ctx) {
     ),
   );
   const clock = clockFields();
+  const bank = bankFields();
   const form = el(
     "form",
     { class: "card" },
@@ -374,6 +407,7 @@ export async function newGamePage(ctx) {
     expansionsField(catalog),
     house,
     ...clock.nodes,
+    bank.node,
     field(t("new.invite"), { name: "invite", autocomplete: "off", autocapitalize: "none" }),
     el(
       "div",
@@ -411,7 +445,9 @@ export async function newGamePage(ctx) {
     /** @type {any} GameOptions */
     const options = {};
     const days = clock.days();
-    if (days !== null) options.days_per_move = days;
+    const timeBank = days !== null ? bank.value() : null;
+    if (timeBank) options.time_bank = timeBank;
+    else if (days !== null) options.days_per_move = days;
     if (f.get("preset") && f.get("preset") !== "standard") options.preset = String(f.get("preset"));
     const chosen = {};
     for (const [k, v] of f.entries()) if (k.startsWith("rule:") && v) chosen[k.slice(5)] = String(v);

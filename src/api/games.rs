@@ -11,7 +11,7 @@ use super::extract::{ApiJson, CurrentUser, GameId, MaybeUser};
 use super::load::{self, load_state, require_started, signed_in, view_response};
 use super::views;
 use super::AppState;
-use crate::correspondence as corr;
+use crate::correspondence::{self as corr, ClockRule, HOUR_MS};
 use crate::store::{GameFilter, GameRow, UserRow};
 
 fn setup_error(e: SetupError) -> ApiError {
@@ -118,16 +118,57 @@ async fn created_game(
     Ok(resp)
 }
 
-/// Checks `options.days_per_move` and `invite` of a new game; returns the clock and the
-/// invited users.
+/// The clock a new game's options ask for: days per move or a time bank (not both).
+pub(crate) fn clock_of(
+    days_per_move: Option<i64>,
+    bank: Option<TimeBank>,
+) -> Result<Option<ClockRule>, ApiError> {
+    check_days_per_move("options.days_per_move", days_per_move)?;
+    match (days_per_move, bank) {
+        (Some(_), Some(_)) => Err(ApiError::validation(
+            "options.time_bank",
+            "a game has days per move or a time bank, not both",
+        )),
+        (Some(d), None) => Ok(Some(ClockRule::PerMove { days: d as i32 })),
+        (None, None) => Ok(None),
+        (None, Some(b)) => {
+            if !(1..=2160).contains(&b.initial_hours) {
+                return Err(ApiError::validation(
+                    "options.time_bank.initial_hours",
+                    "1 to 2160 hours",
+                ));
+            }
+            if !(0..=720).contains(&b.hours_per_move) {
+                return Err(ApiError::validation(
+                    "options.time_bank.hours_per_move",
+                    "0 to 720 hours",
+                ));
+            }
+            let max = b.max_hours.unwrap_or(b.initial_hours);
+            if !(b.initial_hours..=2160).contains(&max) {
+                return Err(ApiError::validation(
+                    "options.time_bank.max_hours",
+                    "from initial_hours to 2160 hours",
+                ));
+            }
+            Ok(Some(ClockRule::Bank {
+                initial: b.initial_hours * HOUR_MS,
+                increment: b.hours_per_move * HOUR_MS,
+                max: max * HOUR_MS,
+            }))
+        }
+    }
+}
+
+/// Checks the clock and `invite` of a new game; returns the clock and the invited
+/// users.
 pub async fn check_new_game(
     st: &AppState,
     me: &CurrentUser,
     seats: i64,
-    days_per_move: Option<i64>,
+    clock: Option<ClockRule>,
     invite: &[String],
-) -> Result<(Option<i32>, Vec<UserRow>), ApiError> {
-    check_days_per_move("options.days_per_move", days_per_move)?;
+) -> Result<(Option<ClockRule>, Vec<UserRow>), ApiError> {
     if invite.len() as i64 > seats - 1 {
         return Err(ApiError::validation(
             "invite",
@@ -148,7 +189,7 @@ pub async fn check_new_game(
         }
         users.push(u);
     }
-    Ok((days_per_move.map(|d| d as i32), users))
+    Ok((clock, users))
 }
 
 /// Records a new game's clock and invitations (with their `game.invited` rows).
@@ -156,7 +197,7 @@ pub async fn set_up_new_game(
     st: &AppState,
     game_id: &str,
     creator: &str,
-    clock: Option<i32>,
+    clock: Option<ClockRule>,
     invited: Vec<UserRow>,
 ) -> Result<(), ApiError> {
     if let Some(d) = clock {
@@ -249,8 +290,11 @@ pub async fn create_game(
             "a game with the server's computer opponents cannot be rated",
         ));
     }
-    let days_per_move = r.options.as_ref().and_then(|o| o.days_per_move);
-    let (clock, invited) = check_new_game(&st, &me, r.seats, days_per_move, &r.invite).await?;
+    let clock = clock_of(
+        r.options.as_ref().and_then(|o| o.days_per_move),
+        r.options.as_ref().and_then(|o| o.time_bank),
+    )?;
+    let (clock, invited) = check_new_game(&st, &me, r.seats, clock, &r.invite).await?;
     let preset = r.options.as_ref().and_then(|o| o.preset.clone());
     let values = r
         .options
@@ -314,7 +358,11 @@ pub async fn create_game(
                 bot,
                 now,
                 false,
-                crate::moves::start_plan(st.notifier.clone(), now, clock),
+                crate::moves::start_plan(
+                    st.notifier.clone(),
+                    now,
+                    clock.map(ClockRule::first_allowance),
+                ),
             )
             .await?;
     }
@@ -635,7 +683,7 @@ pub async fn create_rematch(
         .clocks_of(vec![data.game.id.clone()])
         .await?
         .remove(&data.game.id)
-        .map(|c| c.days_per_move);
+        .map(|c| c.rule());
     let reservation = super::limits::reserve(&st, super::limits::games(&st, &me.id)).await?;
     let now = st.clock.now_ms();
     let old = &data.game;
@@ -701,7 +749,11 @@ pub async fn create_rematch(
                 bot,
                 now,
                 true,
-                crate::moves::start_plan(st.notifier.clone(), now, clock),
+                crate::moves::start_plan(
+                    st.notifier.clone(),
+                    now,
+                    clock.map(ClockRule::first_allowance),
+                ),
             )
             .await?;
     }

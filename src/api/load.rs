@@ -8,7 +8,9 @@ use actix_web::http::header;
 use actix_web::HttpResponse;
 use tilepost_engine::Game;
 
-use super::dto::{ClockView, GameStatus, GameView, InvitationView, VacationView};
+use super::dto::{
+    BankLeft, ClockView, GameStatus, GameView, InvitationView, TimeBank, VacationView,
+};
 use super::error::{ApiError, ProblemCode};
 use super::extract::{GameId, MAX_ID_LEN};
 use super::views;
@@ -199,8 +201,44 @@ async fn decorate(st: &AppState, view: &mut GameView, data: &GameData) -> Result
             Some(_) => corr::deadline(g, &clock, &extras.turn_vacations, now),
             None => None,
         };
+        let (time_bank, banks) = match clock.rule() {
+            corr::ClockRule::Bank {
+                initial,
+                increment,
+                max,
+            } => {
+                let current = g.current_user_id.as_deref();
+                let banks = data
+                    .seats
+                    .iter()
+                    .map(|s| {
+                        let left = if Some(s.user_id.as_str()) == current {
+                            d.map_or(0, |d| (d.at - now).max(0))
+                        } else {
+                            extras.banks.get(&s.user_id).copied().unwrap_or(initial)
+                        };
+                        BankLeft {
+                            player: s.seat.clamp(0, 255) as u8,
+                            minutes_left: left / 60_000,
+                        }
+                    })
+                    .collect();
+                let hours = |ms: i64| ms / corr::HOUR_MS;
+                (
+                    Some(TimeBank {
+                        initial_hours: hours(initial),
+                        hours_per_move: hours(increment),
+                        max_hours: Some(hours(max)),
+                    }),
+                    banks,
+                )
+            }
+            corr::ClockRule::PerMove { .. } => (None, Vec::new()),
+        };
         view.clock = Some(ClockView {
             days_per_move: clock.days_per_move.clamp(0, 255) as u8,
+            time_bank,
+            banks,
             deadline: d.map(|d| rfc3339(d.at)),
             paused: d.is_some_and(|d| d.paused),
         });

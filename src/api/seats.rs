@@ -19,15 +19,15 @@ fn seat_error(e: StoreError) -> ApiError {
     }
 }
 
-/// The clock of a game (its days per move), for the first turn's deadline.
-async fn days_per_move(st: &AppState, id: &GameId) -> Result<Option<i32>, ApiError> {
+/// The time the first turn of a game has (its clock's), for its deadline.
+async fn first_allowance(st: &AppState, id: &GameId) -> Result<Option<i64>, ApiError> {
     let key = id.as_str().to_string();
     Ok(st
         .store
         .clocks_of(vec![key.clone()])
         .await?
         .remove(&key)
-        .map(|c| c.days_per_move))
+        .map(|c| c.rule().first_allowance()))
 }
 
 /// Takes a seat through the invitation rules (used by `join` too).
@@ -50,7 +50,7 @@ async fn take_seat(
         }
     }
     let now = st.clock.now_ms();
-    let days = days_per_move(st, id).await?;
+    let days = first_allowance(st, id).await?;
     st.store
         .take_seat(
             id.as_str().to_string(),
@@ -136,7 +136,7 @@ pub async fn start_game(
         ));
     }
     let now = st.clock.now_ms();
-    let days = days_per_move(&st, &id).await?;
+    let days = first_allowance(&st, &id).await?;
     st.store
         .start_game(
             id.as_str().to_string(),

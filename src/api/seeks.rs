@@ -307,7 +307,12 @@ pub async fn join_seek(
             me.id.clone(),
             now,
             game,
-            crate::moves::start_plan(st.notifier.clone(), now, s.days_per_move),
+            crate::moves::start_plan(
+                st.notifier.clone(),
+                now,
+                s.days_per_move
+                    .map(|d| i64::from(d) * crate::correspondence::DAY_MS),
+            ),
         )
         .await
         .map_err(seek_error)?;

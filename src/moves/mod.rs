@@ -520,12 +520,22 @@ impl Decisions<'_> {
                     } else {
                         data.game.turn_started_at.unwrap_or(now)
                     };
-                    let deadline = self
-                        .store
-                        .clocks_of(vec![gid.clone()])
-                        .await?
-                        .remove(&gid)
-                        .map(|c| started + i64::from(c.days_per_move) * correspondence::DAY_MS);
+                    let deadline = match self.store.clocks_of(vec![gid.clone()]).await?.remove(&gid)
+                    {
+                        Some(c) => {
+                            let allowance = match c.rule() {
+                                correspondence::ClockRule::Bank { initial, .. } if turn_changed => {
+                                    self.store
+                                        .seat_bank(gid.clone(), s.user_id.clone())
+                                        .await?
+                                        .unwrap_or(initial)
+                                }
+                                _ => correspondence::turn_allowance(&c),
+                            };
+                            Some(started + allowance)
+                        }
+                        None => None,
+                    };
                     let rules = game.house_rules().to_values();
                     let scores = scores_of(&game, &data.seats);
                     outbox.push(notify::turn_started(
@@ -592,6 +602,14 @@ impl Decisions<'_> {
             expected_version: expected,
             events: recorded.events.iter().map(|(r, _, _)| r.clone()).collect(),
             status,
+            ended_turn: if turn_changed {
+                data.game
+                    .current_user_id
+                    .clone()
+                    .zip(data.game.turn_started_at)
+            } else {
+                None
+            },
             current_user_id,
             turn_changed,
             now,
@@ -820,12 +838,12 @@ fn config_of(row: &GameRow, players: u8, seed: u64) -> Result<GameConfig, SetupE
 /// What the store runs when a game starts: the creation event (with a fresh secret seed)
 /// and the decisions the server takes at once (forced ones and standing orders; plans
 /// can only be left in a running game), `game.started` for every player and the first
-/// real decision's notification (with its deadline when the game has a clock of
-/// `days_per_move`).
+/// real decision's notification (with its deadline when the game has a clock: `first_turn`,
+/// the time the first turn has, see [`correspondence::ClockRule::first_allowance`]).
 pub fn start_plan(
     notifier: Arc<Notifier>,
     now: i64,
-    days_per_move: Option<i32>,
+    first_turn: Option<i64>,
 ) -> impl FnOnce(&GameRow, &[SeatInfo], &AutomationRows) -> Result<StartPlan, String> + Send + 'static
 {
     move |row, seats, rows| {
@@ -877,7 +895,7 @@ pub fn start_plan(
                     version,
                     tile: tile.as_deref(),
                     decision: pending.map(|p| p.phase.name()),
-                    deadline: days_per_move.map(|d| now + i64::from(d) * correspondence::DAY_MS),
+                    deadline: first_turn.map(|f| now + f),
                     rules: Some(&row.rules),
                     scores: &scores_of(&game, seats),
                     board_size: Some(board_size(&game)),

@@ -28,6 +28,59 @@ pub struct ClockRow {
     pub remind_at: Option<i64>,
     /// The offset before the deadline (ms) of the last reminder sent for `reminded_turn`.
     pub reminded_before: Option<i64>,
+    /// A time bank (see [`ClockRule`]): each player's bank at the
+    /// start, what each of their turns adds, and the most a bank holds; none with days
+    /// per move.
+    pub bank_initial_ms: Option<i64>,
+    pub bank_increment_ms: Option<i64>,
+    pub bank_max_ms: Option<i64>,
+    /// With a bank: the bank the current turn's player had when it started (kept by the
+    /// triggers on `games`).
+    pub turn_bank_ms: Option<i64>,
+}
+
+impl ClockRow {
+    /// A new game's clock of this rule.
+    pub fn new(game_id: String, rule: ClockRule) -> ClockRow {
+        let (days, bank) = match rule {
+            ClockRule::PerMove { days } => (days, None),
+            ClockRule::Bank {
+                initial,
+                increment,
+                max,
+            } => (0, Some((initial, increment, max))),
+        };
+        ClockRow {
+            game_id,
+            days_per_move: days,
+            reminded_turn: None,
+            planned_turn: None,
+            remind_at: None,
+            reminded_before: None,
+            bank_initial_ms: bank.map(|b| b.0),
+            bank_increment_ms: bank.map(|b| b.1),
+            bank_max_ms: bank.map(|b| b.2),
+            turn_bank_ms: None,
+        }
+    }
+
+    /// The clock's rule.
+    pub fn rule(&self) -> ClockRule {
+        match (
+            self.bank_initial_ms,
+            self.bank_increment_ms,
+            self.bank_max_ms,
+        ) {
+            (Some(initial), increment, max) => ClockRule::Bank {
+                initial,
+                increment: increment.unwrap_or(0),
+                max: max.unwrap_or(initial),
+            },
+            _ => ClockRule::PerMove {
+                days: self.days_per_move,
+            },
+        }
+    }
 }
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
@@ -74,6 +127,120 @@ pub struct ChatRow {
     pub created_at: i64,
 }
 
+/// With a time bank: takes from `user`'s bank what their turn that started at `started`
+/// used until `now` (less their vacation time), adds the increment (at most the
+/// maximum), and sets the clock of the turn that starts now for `next` (the trigger on
+/// `games` ran before this bank changed). Nothing without a bank.
+pub(super) fn settle_bank_tx(
+    c: &mut DbConn,
+    game_id: &str,
+    user: &str,
+    started: i64,
+    now: i64,
+    next: Option<&str>,
+) -> Result<(), TxError> {
+    let clock: Option<ClockRow> = game_clocks::table
+        .find(game_id)
+        .select(ClockRow::as_select())
+        .first(c)
+        .optional()?;
+    let Some(clock) = clock else {
+        return Ok(());
+    };
+    let rule = clock.rule();
+    let ClockRule::Bank { initial, .. } = rule else {
+        return Ok(());
+    };
+    let vacations = vacations_q(c, &[user.to_string()], started).map_err(TxError::Store)?;
+    let used = now - started - paused_ms(&vacations, user, started, now);
+    let mut banks = banks_q(c, game_id)?;
+    let left = settle_bank(rule, banks.get(user).copied().unwrap_or(initial), used);
+    diesel::update(
+        game_seats::table
+            .filter(game_seats::game_id.eq(game_id))
+            .filter(game_seats::user_id.eq(user)),
+    )
+    .set(game_seats::bank_ms.eq(Some(left)))
+    .execute(c)?;
+    banks.insert(user.to_string(), left);
+    if let Some(next) = next {
+        let bank = banks.get(next).copied().unwrap_or(initial);
+        diesel::update(game_clocks::table.find(game_id))
+            .set((
+                game_clocks::turn_bank_ms.eq(Some(bank)),
+                game_clocks::due_at.eq(Some(now + bank)),
+            ))
+            .execute(c)?;
+    }
+    Ok(())
+}
+
+/// The time banks of a game's players as their last turns left them (players without a
+/// turn yet are missing).
+fn banks_q(c: &mut DbConn, game_id: &str) -> Result<HashMap<String, i64>, DieselError> {
+    let rows: Vec<(String, Option<i64>)> = game_seats::table
+        .filter(game_seats::game_id.eq(game_id))
+        .select((game_seats::user_id, game_seats::bank_ms))
+        .load(c)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(u, b)| b.map(|b| (u, b)))
+        .collect())
+}
+
+/// One day in milliseconds.
+pub const DAY_MS: i64 = 86_400_000;
+
+/// One hour in milliseconds.
+pub const HOUR_MS: i64 = 3_600_000;
+
+/// A game's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockRule {
+    /// Each turn is due `days` after it started.
+    PerMove { days: i32 },
+    /// Each player has a bank: `initial` ms at the start; a turn is due when the bank it
+    /// started with has run out; after each of the player's turns the bank is what was
+    /// left, plus `increment`, at most `max` ([`settle_bank`]).
+    Bank {
+        initial: i64,
+        increment: i64,
+        max: i64,
+    },
+}
+
+impl ClockRule {
+    /// The time a player has for the game's first turn.
+    pub fn first_allowance(self) -> i64 {
+        match self {
+            ClockRule::PerMove { days } => i64::from(days) * DAY_MS,
+            ClockRule::Bank { initial, .. } => initial,
+        }
+    }
+}
+
+/// What is left of a bank of `bank` ms after a turn that used `used` ms (its length less
+/// the time its player was on vacation): the rest plus the increment, at most the
+/// maximum, never below zero.
+pub fn settle_bank(rule: ClockRule, bank: i64, used: i64) -> i64 {
+    match rule {
+        ClockRule::PerMove { .. } => bank,
+        ClockRule::Bank { increment, max, .. } => (bank - used.max(0))
+            .max(0)
+            .saturating_add(increment)
+            .min(max),
+    }
+}
+
+/// How long `user_id`'s clock stood still (vacations) between `since` and `now`.
+pub fn paused_ms(vacations: &[VacationRow], user_id: &str, since: i64, now: i64) -> i64 {
+    vacations
+        .iter()
+        .filter(|v| v.user_id == user_id)
+        .map(|v| (v.end().min(now) - v.started_at.max(since)).max(0))
+        .sum()
+}
+
 /// Which running turns [`Store::clocked_turns`] reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClockRead {
@@ -116,21 +283,25 @@ fn pending_invites(
 impl Store {
     // ----- clocks -------------------------------------------------------------------
 
-    pub async fn set_clock(&self, game_id: String, days_per_move: i32) -> Result<(), StoreError> {
+    pub async fn set_clock(&self, game_id: String, rule: ClockRule) -> Result<(), StoreError> {
         self.run(move |c| {
             diesel::insert_into(game_clocks::table)
-                .values(ClockRow {
-                    game_id,
-                    days_per_move,
-                    reminded_turn: None,
-                    planned_turn: None,
-                    remind_at: None,
-                    reminded_before: None,
-                })
+                .values(ClockRow::new(game_id, rule))
                 .execute(c)?;
             Ok(())
         })
         .await
+    }
+
+    /// What is left of `user_id`'s time bank in a game after their last turn (none: no
+    /// turn yet, or no bank).
+    pub async fn seat_bank(
+        &self,
+        game_id: String,
+        user_id: String,
+    ) -> Result<Option<i64>, StoreError> {
+        self.run(move |c| Ok(banks_q(c, &game_id)?.remove(&user_id)))
+            .await
     }
 
     /// The clocks of these games (games without a clock are missing).
@@ -159,11 +330,16 @@ impl Store {
                 _ => Vec::new(),
             };
             let invites = invites_q(c, &game_id)?;
+            let banks = match &clock {
+                Some(k) if k.bank_initial_ms.is_some() => banks_q(c, &game_id)?,
+                _ => HashMap::new(),
+            };
             Ok(GameExtras {
                 vacations,
                 clock,
                 turn_vacations,
                 invites,
+                banks,
             })
         })
         .await
@@ -784,6 +960,8 @@ pub struct GameExtras {
     pub clock: Option<ClockRow>,
     pub turn_vacations: Vec<VacationRow>,
     pub invites: Vec<InviteInfo>,
+    /// With a time bank: each player's bank as their last turn left it.
+    pub banks: HashMap<String, i64>,
 }
 
 pub(super) fn clocks_q(

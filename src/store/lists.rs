@@ -13,7 +13,7 @@
 //! | 2 | open | as group 1 |
 //! | 3 | finished | as group 1 |
 //!
-//! A deadline is `turn_started_at + days_per_move + the time the caller spent on
+//! A deadline is `turn_started_at + days_per_move (or the turn's time bank) + the time the caller spent on
 //! vacation since the turn started`. With `V(t)` the caller's vacation time before `t`,
 //! that is `turn_started_at + days_per_move - V(turn_started_at) + V(now)`; `V(now)` is
 //! the same for every game of group 0 (the caller decides in all of them), so the query
@@ -74,7 +74,7 @@ fn urgency() -> &'static str {
         );
         format!(
             "COALESCE((SELECT games.turn_started_at \
-             + CAST(gc.days_per_move AS BIGINT) * 86400000 \
+             + COALESCE(gc.turn_bank_ms, CAST(gc.days_per_move AS BIGINT) * 86400000) \
              - CAST(COALESCE((SELECT SUM(CASE WHEN {upto} > v.started_at \
                  THEN {upto} - v.started_at ELSE 0 END) \
                FROM vacations v WHERE v.user_id = games.current_user_id), 0) AS BIGINT) \

@@ -45,7 +45,10 @@ pub use automation::{AutomationRows, OrderRow, PlanRow, EVERY_GAME};
 pub use bots::{BotTurn, BOT_LEVELS};
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
-pub use corr::{ChatRow, ClockRead, ClockRow, InviteInfo, VacationRow, WaitingCounts};
+pub use corr::{
+    paused_ms, settle_bank, ChatRow, ClockRead, ClockRow, ClockRule, InviteInfo, VacationRow,
+    WaitingCounts, DAY_MS, HOUR_MS,
+};
 pub use digest::DigestUser;
 pub use limits::{LimitKey, Reserved, Written};
 pub use lists::{ChatOrder, GameFilter, GameKey, GameListPage, Page};
@@ -437,6 +440,9 @@ pub struct Append {
     pub status: GameStatus,
     pub current_user_id: Option<String>,
     pub turn_changed: bool,
+    /// The turn these events end (its player and start), when the turn changes: with a
+    /// time bank, what it used is taken from the player's bank.
+    pub ended_turn: Option<(String, i64)>,
     pub now: i64,
     pub idempotency: Option<IdempotencyRow>,
     pub outbox: Vec<OutboxRow>,
@@ -814,6 +820,18 @@ impl Store {
                 };
                 if n == 0 {
                     return Err(TxError::Store(StoreError::Conflict(Conflict::StaleVersion)));
+                }
+                if let Some((user, started)) = &a.ended_turn {
+                    corr::settle_bank_tx(
+                        c,
+                        &a.game_id,
+                        user,
+                        *started,
+                        a.now,
+                        a.current_user_id
+                            .as_deref()
+                            .filter(|_| a.status == GameStatus::Active),
+                    )?;
                 }
                 for ev in &a.events {
                     diesel::insert_into(game_events::table)

@@ -48,6 +48,10 @@ diesel::table! {
         planned_turn -> Nullable<Int8>,
         remind_at -> Nullable<Int8>,
         reminded_before -> Nullable<Int8>,
+        bank_initial_ms -> Nullable<Int8>,
+        bank_increment_ms -> Nullable<Int8>,
+        bank_max_ms -> Nullable<Int8>,
+        turn_bank_ms -> Nullable<Int8>,
     }
 }
 
@@ -98,6 +102,7 @@ diesel::table! {
         seat -> Int4,
         user_id -> Text,
         joined_at -> Int8,
+        bank_ms -> Nullable<Int8>,
     }
 }
 

@@ -18,9 +18,13 @@ pub struct GameOptions {
     /// first. A game created with it is a sandbox game.
     #[schema(max_items = 500)]
     pub tile_order: Option<Vec<String>>,
-    /// Days per move, 1 to 14; without it the game has no clock.
+    /// Days per move, 1 to 14; without it (and without `time_bank`) the game has no
+    /// clock.
     #[schema(minimum = 1, maximum = 14)]
     pub days_per_move: Option<i64>,
+    /// A time bank instead of days per move: each player's own bank of hours, which
+    /// their turns draw on and each of their turns adds to.
+    pub time_bank: Option<super::clock::TimeBank>,
     /// A named set of house rules (`GET /v1/rules` lists the presets: `standard`,
     /// `first_edition`, `tournament`, ...); `rules` applies on top of it.
     #[schema(max_length = 64)]

@@ -47,7 +47,7 @@ pub struct CreatePushSubscriptionRequest {
     pub expiration_time: Option<serde_json::Value>,
     pub keys: PushKeys,
     /// A name for the device, shown in the list (1 to 64 characters; default `browser`).
-    #[schema(max_length = 64, example = "phone")]
+    #[schema(min_length = 1, max_length = 64, example = "phone")]
     pub label: Option<String>,
     /// The kinds to push (`your_turn`, `deadline_near`, `chat`, `invitation`); default all.
     #[schema(example = json!(["your_turn", "deadline_near"]))]
@@ -58,7 +58,8 @@ pub struct CreatePushSubscriptionRequest {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdatePushSubscriptionRequest {
-    #[schema(max_length = 64)]
+    /// A new name for the device (1 to 64 characters, no control characters).
+    #[schema(min_length = 1, max_length = 64)]
     pub label: Option<String>,
     /// The kinds to push; an empty list pauses the device.
     pub kinds: Option<Vec<String>>,

@@ -131,7 +131,7 @@ pub struct NotificationChanges {
     /// server's default. Each goes out once per turn, when its time remains (one that
     /// falls before the turn started is skipped).
     #[serde(default, deserialize_with = "crate::api::extract::nullable")]
-    #[schema(value_type = Option<Vec<i64>>, nullable, example = json!([48, 2]))]
+    #[schema(value_type = Option<Vec<i64>>, nullable, max_items = 5, example = json!([48, 2]))]
     pub reminder_hours: Option<Option<Vec<i64>>>,
 }
 
