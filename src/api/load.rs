@@ -8,7 +8,7 @@ use actix_web::http::header;
 use actix_web::HttpResponse;
 use tilepost_engine::Game;
 
-use super::dto::{ClockView, GameStatus, GameView, InvitationView, VacationView};
+use super::dto::{ClockView, GameStatus, GameTournament, GameView, InvitationView, VacationView};
 use super::error::{ApiError, ProblemCode};
 use super::extract::{GameId, MAX_ID_LEN};
 use super::views;
@@ -183,6 +183,16 @@ async fn decorate(st: &AppState, view: &mut GameView, data: &GameData) -> Result
         .game_extras(g.id.clone(), users, now, turn.clone())
         .await?;
     let vacations = extras.vacations;
+    view.tournament = st.store.tournament_of_game(g.id.clone()).await?.map(
+        |(id, name, stage, round, table, game)| GameTournament {
+            id,
+            name,
+            stage: stage.max(0) as u32,
+            round: round.max(0) as u32,
+            table: table.max(0) as u32,
+            game: game.max(0) as u32,
+        },
+    );
     view.on_vacation = data
         .seats
         .iter()
