@@ -436,6 +436,11 @@ pub async fn list_tournaments(
 }
 
 /// A tournament: its settings, state and where it stands.
+///
+/// The settings as created, the status (`registering`, `running`, `ended`), the
+/// players registered, the stage and round being played with the round's start,
+/// deadline (the round cap) and the date the next round waits for, and whether the
+/// caller is registered.
 #[utoipa::path(
     operation_id = "get_tournament",
     tag = "tournaments",
@@ -884,6 +889,9 @@ pub async fn list_tournament_rounds(
 }
 
 /// A knockout stage's bracket, match by match.
+///
+/// Each match with its players (once known), its winner, its status and the round
+/// and table where it is played; byes for the best seeds are walkovers.
 #[utoipa::path(
     operation_id = "get_tournament_bracket",
     tag = "tournaments",

@@ -241,6 +241,9 @@ fn a_swiss_runs_its_rounds_through_real_games(app: &TestApp) {
     assert_eq!(ended["tournaments"].as_array().map(Vec::len), Some(1));
     let reg = org.get("/v1/tournaments?status=registering").ok().clone();
     assert_eq!(reg["tournaments"].as_array().map(Vec::len), Some(0));
+    app.user("eve")
+        .post(&format!("/v1/tournaments/{id}/join"), json!({}))
+        .problem(409, "tournament-ended");
 }
 
 /// Refusals, each with its code.
@@ -320,6 +323,22 @@ fn refusals_have_codes(app: &TestApp) {
     .ok();
     ann.post(&format!("/v1/tournaments/{with_bots}/join"), json!({}))
         .problem(409, "tournament-full");
+    // a knockout takes nobody once its first round is paired
+    let r = org.post(
+        "/v1/tournaments",
+        json!({"name": "cup", "stages": [{"format": "knockout"}]}),
+    );
+    let cup = r.ok()["id"].as_str().expect("id").to_string();
+    let bob = app.user("bob");
+    for p in [&ann, &bob] {
+        p.post(&format!("/v1/tournaments/{cup}/join"), json!({}))
+            .ok();
+    }
+    org.post(&format!("/v1/tournaments/{cup}/start"), json!({}))
+        .ok();
+    app.user("cid")
+        .post(&format!("/v1/tournaments/{cup}/join"), json!({}))
+        .problem(409, "registration-closed");
 }
 
 /// A round with a calendar date waits for it: the sweep pairs it when it comes, and a
