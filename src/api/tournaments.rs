@@ -279,7 +279,7 @@ async fn tournament_view(
             WithdrawalRule::ForfeitUnplayed => WithdrawalRuleKind::ForfeitUnplayed,
             WithdrawalRule::RemoveUnderHalf => WithdrawalRuleKind::RemoveUnderHalf,
         },
-        round_cap: (c.round_cap.days > 0).then(|| RoundCapSettings {
+        round_cap: (c.round_cap.days > 0).then_some(RoundCapSettings {
             days: c.round_cap.days,
             decision: match c.round_cap.decision {
                 CapDecision::ScoreIfEndedNow => CapRule::ScoreIfEndedNow,

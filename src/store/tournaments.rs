@@ -141,8 +141,12 @@ pub type PlayerGame = (String, i32, i32, i32, i32, GameStatus);
 /// The keyset of the player's-games list: `(stage, round, table, game)`.
 pub type PlayerGameKey = (i32, i32, i32, i32);
 
+/// A link row with its game's status: `(game_id, stage, round, table, game, result_seq,
+/// status)`.
+type LinkRow = (String, i32, i32, i32, i32, Option<i64>, String);
+
 fn open_games(c: &mut DbConn, id: &str) -> Result<Vec<LinkedGame>, StoreError> {
-    let rows: Vec<(String, i32, i32, i32, i32, Option<i64>, String)> = tournament_games::table
+    let rows: Vec<LinkRow> = tournament_games::table
         .inner_join(games::table)
         .filter(tournament_games::tournament_id.eq(id))
         .filter(tournament_games::result_seq.is_null())
