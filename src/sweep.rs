@@ -64,8 +64,7 @@ pub async fn sweep(
             Ok(r) => {
                 out.timeouts += 1;
                 if r.status == GameStatus::Finished {
-                    crate::tournaments::game_ended(store, notifier, replays, &r.game_id, now)
-                        .await;
+                    crate::tournaments::game_ended(store, notifier, replays, &r.game_id, now).await;
                 }
             }
             Err(DecisionError::Store(e)) => return Err(e),

@@ -22,8 +22,8 @@ use super::schema::{
     users,
 };
 use super::{
-    load_game, start_game_tx, AutomationRows, ClockRow, Conflict, GameRecord, GameRow, GameStatus,
-    OutboxRow, SeatInfo, StartPlan, Store, StoreError, TournamentStatus, TxError,
+    load_game, start_game_tx, AutomationRows, Conflict, GameRecord, GameRow, GameStatus, OutboxRow,
+    SeatInfo, StartPlan, Store, StoreError, TournamentStatus, TxError,
 };
 
 /// A tournament's summary row.
@@ -304,11 +304,10 @@ fn write_tx(
         }
         if let Some(d) = g.days_per_move {
             diesel::insert_into(game_clocks::table)
-                .values(ClockRow {
-                    game_id: g.game.id.clone(),
-                    days_per_move: d,
-                    reminded_turn: None,
-                })
+                .values((
+                    game_clocks::game_id.eq(&g.game.id),
+                    game_clocks::days_per_move.eq(d),
+                ))
                 .execute(c)?;
         }
         diesel::insert_into(tournament_games::table)
