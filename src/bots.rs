@@ -38,6 +38,7 @@ pub async fn play_turn(
     turn: &BotTurn,
     playouts: u32,
     now: i64,
+    tournament_notifier: Option<&Arc<Notifier>>,
 ) -> Result<bool, DecisionError> {
     let Some(level) = Level::from_name(&turn.level) else {
         return Ok(false);
@@ -82,7 +83,21 @@ pub async fn play_turn(
         now,
     };
     match decisions.record(req, |_| Ok(String::new())).await {
-        Ok(_) => Ok(true),
+        Ok(r) => {
+            if r.status == crate::store::GameStatus::Finished {
+                if let Some(n) = tournament_notifier {
+                    crate::tournaments::game_ended(
+                        decisions.store,
+                        n,
+                        decisions.replays,
+                        &r.game_id,
+                        now,
+                    )
+                    .await;
+                }
+            }
+            Ok(true)
+        }
         Err(DecisionError::Stale(_)) => Ok(false),
         Err(e) => Err(e),
     }
@@ -124,6 +139,7 @@ pub async fn run_bots(
                 &turn,
                 config.bot_playouts,
                 clock.now_ms(),
+                Some(&notifier),
             )
             .await
             {

@@ -148,6 +148,13 @@ pub struct Config {
     pub games_per_hour: i64,
     /// `TILEPOST_OPEN_SEEKS`: open seeks one user may have in the lobby; default 5.
     pub open_seeks: i64,
+    /// `TILEPOST_TOURNAMENTS_PER_DAY`: tournaments one user may create per day;
+    /// default 5.
+    pub tournaments_per_day: i64,
+    /// `TILEPOST_TOURNAMENT_ENTRIES_PER_HOUR`: tournament registrations and
+    /// withdrawals one user may make per hour (an organiser's computer opponents
+    /// included); default 60.
+    pub tournament_entries_per_hour: i64,
     /// `TILEPOST_SEEK_HOURS`: an open seek nobody fills closes after this many hours;
     /// default 168 (a week).
     pub seek_hours: i64,
@@ -256,6 +263,8 @@ impl Default for Config {
             trusted_proxies: Vec::new(),
             games_per_hour: 30,
             open_seeks: 5,
+            tournaments_per_day: 5,
+            tournament_entries_per_hour: 60,
             seek_hours: 168,
             rated_games_per_pair_per_day: crate::store::DEFAULT_RATED_PAIR_LIMIT,
             chat_per_minute: 20,
@@ -345,6 +354,11 @@ impl fmt::Debug for Config {
             .field("trusted_proxies", &self.trusted_proxies)
             .field("games_per_hour", &self.games_per_hour)
             .field("open_seeks", &self.open_seeks)
+            .field("tournaments_per_day", &self.tournaments_per_day)
+            .field(
+                "tournament_entries_per_hour",
+                &self.tournament_entries_per_hour,
+            )
             .field("seek_hours", &self.seek_hours)
             .field(
                 "rated_games_per_pair_per_day",
@@ -656,6 +670,11 @@ impl Config {
             ("TILEPOST_SIGNUP_WINDOW_SECS", &mut c.signup_window_secs),
             ("TILEPOST_GAMES_PER_HOUR", &mut c.games_per_hour),
             ("TILEPOST_OPEN_SEEKS", &mut c.open_seeks),
+            ("TILEPOST_TOURNAMENTS_PER_DAY", &mut c.tournaments_per_day),
+            (
+                "TILEPOST_TOURNAMENT_ENTRIES_PER_HOUR",
+                &mut c.tournament_entries_per_hour,
+            ),
             ("TILEPOST_SEEK_HOURS", &mut c.seek_hours),
             (
                 "TILEPOST_RATED_GAMES_PER_PAIR_PER_DAY",

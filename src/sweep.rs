@@ -17,7 +17,7 @@ use crate::correspondence::{
 };
 use crate::moves::{Decision, DecisionError, Decisions, Request};
 use crate::notify;
-use crate::store::{ClockRead, ClockRow, GameRow, Store, StoreError};
+use crate::store::{ClockRead, ClockRow, GameRow, GameStatus, Store, StoreError};
 
 /// What one sweep did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub struct Swept {
 pub async fn sweep(
     store: &Store,
     config: &Config,
-    notifier: &notify::Notifier,
+    notifier: &std::sync::Arc<notify::Notifier>,
     replays: &ReplayCache,
     now: i64,
 ) -> Result<Swept, StoreError> {
@@ -63,7 +63,12 @@ pub async fn sweep(
             now,
         };
         match decisions.record(req, |_| Ok(String::new())).await {
-            Ok(_) => out.timeouts += 1,
+            Ok(r) => {
+                out.timeouts += 1;
+                if r.status == GameStatus::Finished {
+                    crate::tournaments::game_ended(store, notifier, replays, &r.game_id, now).await;
+                }
+            }
             Err(DecisionError::Store(e)) => return Err(e),
             Err(DecisionError::Corrupt(m)) => {
                 tracing::error!(game = %game.id, cause = %m, "cannot time out")
@@ -319,6 +324,12 @@ pub async fn run_sweeper(
             }
             Ok(_) => {}
             Err(e) => tracing::warn!(cause = %e, "deadline sweep failed"),
+        }
+        // tournaments: results of ended games, round caps, rounds whose date came
+        match crate::tournaments::sweep(&store, &notifier, &replays, clock.now_ms()).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(tournaments = n, "tournaments advanced"),
+            Err(e) => tracing::warn!(cause = %e, "tournament sweep failed"),
         }
         match digests(&store, &notifier, clock.now_ms()).await {
             Ok(0) => {}

@@ -50,6 +50,9 @@ pub async fn claim_timeout(
         .decisions()
         .record(req, |r| super::moves::move_result(r, &me.id))
         .await?;
+    if r.status == crate::store::GameStatus::Finished {
+        super::tournaments::game_ended(&st, &r.game_id).await;
+    }
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .body(r.answer))

@@ -41,6 +41,8 @@ const EXPORT_USER: &str = "export-user";
 const CALENDAR_USER: &str = "calendar-user";
 const GAME_USER: &str = "game-user";
 const CHAT_USER: &str = "chat-user";
+const TOURNAMENT_USER: &str = "tournament-user";
+const TOURNAMENT_ENTRY_USER: &str = "tournament-entry-user";
 const MINUTE_SECS: i64 = 60;
 const HOUR_SECS: i64 = 3600;
 const DAY_SECS: i64 = 86_400;
@@ -331,6 +333,29 @@ pub fn games(st: &AppState, user_id: &str) -> Vec<Limit> {
         st.config.games_per_hour,
         HOUR_SECS,
         "games an hour",
+    )]
+}
+
+/// Tournaments created by `user_id` (`TILEPOST_TOURNAMENTS_PER_DAY`).
+pub fn tournaments(st: &AppState, user_id: &str) -> Vec<Limit> {
+    vec![Limit::quota(
+        TOURNAMENT_USER,
+        user_id,
+        st.config.tournaments_per_day,
+        DAY_SECS,
+        "tournaments a day",
+    )]
+}
+
+/// Tournament registrations and withdrawals by `user_id`, the computer opponents an
+/// organiser enters included (`TILEPOST_TOURNAMENT_ENTRIES_PER_HOUR`).
+pub fn tournament_entries(st: &AppState, user_id: &str) -> Vec<Limit> {
+    vec![Limit::quota(
+        TOURNAMENT_ENTRY_USER,
+        user_id,
+        st.config.tournament_entries_per_hour,
+        HOUR_SECS,
+        "tournament registrations an hour",
     )]
 }
 

@@ -9,7 +9,8 @@ use actix_web::HttpResponse;
 use tilepost_engine::Game;
 
 use super::dto::{
-    BankLeft, ClockView, GameStatus, GameView, InvitationView, TimeBank, VacationView,
+    BankLeft, ClockView, GameStatus, GameTournament, GameView, InvitationView, TimeBank,
+    VacationView,
 };
 use super::error::{ApiError, ProblemCode};
 use super::extract::{GameId, MAX_ID_LEN};
@@ -185,6 +186,16 @@ async fn decorate(st: &AppState, view: &mut GameView, data: &GameData) -> Result
         .game_extras(g.id.clone(), users, now, turn.clone())
         .await?;
     let vacations = extras.vacations;
+    view.tournament = st.store.tournament_of_game(g.id.clone()).await?.map(
+        |(id, name, stage, round, table, game)| GameTournament {
+            id,
+            name,
+            stage: stage.max(0) as u32,
+            round: round.max(0) as u32,
+            table: table.max(0) as u32,
+            game: game.max(0) as u32,
+        },
+    );
     view.on_vacation = data
         .seats
         .iter()

@@ -32,6 +32,7 @@ pub mod seats;
 pub mod seeks;
 pub mod stream;
 pub mod tokens;
+pub mod tournaments;
 pub mod users;
 pub mod views;
 pub mod webhooks;
@@ -95,6 +96,7 @@ impl AppState {
         (name = "games", description = "Games, moves and history"),
         (name = "players", description = "Public profiles, ratings and the leaderboard"),
         (name = "lobby", description = "Seeks: games looking for players"),
+        (name = "tournaments", description = "Tournaments: Swiss, round robin and knockout events whose rounds are real games"),
         (name = "pictures", description = "Pictures of boards and tiles, and the tile catalog"),
         (name = "health", description = "Liveness and readiness"),
         (name = "notifications", description = "Webhook endpoints, deliveries, email settings, unsubscribe links and web push subscriptions"),
@@ -198,7 +200,19 @@ where
                 .service(seeks::list_seeks)
                 .service(seeks::get_seek)
                 .service(seeks::join_seek)
-                .service(seeks::delete_seek),
+                .service(seeks::delete_seek)
+                .service(tournaments::create_tournament)
+                .service(tournaments::list_tournaments)
+                .service(tournaments::get_tournament)
+                .service(tournaments::join_tournament)
+                .service(tournaments::leave_tournament)
+                .service(tournaments::add_tournament_bot)
+                .service(tournaments::start_tournament)
+                .service(tournaments::get_tournament_standings)
+                .service(tournaments::list_tournament_rounds)
+                .service(tournaments::get_tournament_bracket)
+                .service(tournaments::list_tournament_events)
+                .service(tournaments::list_tournament_games),
         )
 }
 

@@ -215,10 +215,15 @@ async fn record(
         .record(req, move |r| move_result(r, &viewer))
         .await
     {
-        Ok(r) => Ok(HttpResponse::Ok()
-            .content_type("application/json")
-            .insert_header((header::ETAG, format!("\"{}\"", r.version)))
-            .body(r.answer)),
+        Ok(r) => {
+            if r.status == crate::store::GameStatus::Finished {
+                super::tournaments::game_ended(st, &r.game_id).await;
+            }
+            Ok(HttpResponse::Ok()
+                .content_type("application/json")
+                .insert_header((header::ETAG, format!("\"{}\"", r.version)))
+                .body(r.answer))
+        }
         Err(e @ (DecisionError::Stale(_) | DecisionError::IdempotencyKeyInUse)) => {
             // another writer won; a retry of the same request may have been it
             match idempotent_answer(st, &me.id, &idem).await? {

@@ -277,6 +277,7 @@ pub fn game_view(
         clock: None,
         invitations: Vec::new(),
         on_vacation: Vec::new(),
+        tournament: None,
     }
 }
 

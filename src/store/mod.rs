@@ -28,6 +28,7 @@ mod standing;
 mod status;
 mod stream;
 mod tokens;
+mod tournaments;
 mod webhooks;
 
 use std::collections::BTreeMap;
@@ -64,10 +65,11 @@ pub use standing::{
 };
 pub use status::{
     Assistance, DecidedBy, DeliveryStatus, GameStatus, InvitationState, InviteStatus, OutboxStatus,
-    Outcome, ReviewState, SeekStatus, Visibility,
+    Outcome, ReviewState, SeekStatus, TournamentStatus, Visibility,
 };
 pub use stream::{NewStreamEvent, StreamEvent};
 pub use tokens::{TokenGrant, TokenRow, PERSONAL, SESSION};
+pub use tournaments::*;
 pub use webhooks::*;
 
 /// Why a store operation failed.

@@ -286,6 +286,49 @@ diesel::table! {
 }
 
 diesel::table! {
+    tournament_events (tournament_id, seq) {
+        tournament_id -> Text,
+        seq -> Int8,
+        event_type -> Text,
+        event_version -> Int4,
+        payload -> Text,
+        actor_id -> Nullable<Text>,
+        created_at -> Int8,
+    }
+}
+
+diesel::table! {
+    tournament_games (game_id) {
+        game_id -> Text,
+        tournament_id -> Text,
+        stage -> Int4,
+        round -> Int4,
+        table_no -> Int4,
+        game_no -> Int4,
+        result_seq -> Nullable<Int8>,
+    }
+}
+
+diesel::table! {
+    tournaments (id) {
+        id -> Text,
+        name -> Text,
+        organiser_id -> Text,
+        status -> Text,
+        config -> Text,
+        version -> Int8,
+        players -> Int4,
+        current_stage -> Int4,
+        current_round -> Int4,
+        round_started_at -> Nullable<Int8>,
+        round_deadline -> Nullable<Int8>,
+        next_round_at -> Nullable<Int8>,
+        created_at -> Int8,
+        updated_at -> Int8,
+    }
+}
+
+diesel::table! {
     turn_plans (game_id, user_id, tile) {
         game_id -> Text,
         user_id -> Text,
@@ -405,6 +448,10 @@ diesel::joinable!(seeks -> games (game_id));
 diesel::joinable!(seeks -> users (creator_id));
 diesel::joinable!(standing_orders -> users (user_id));
 diesel::joinable!(stream_events -> users (user_id));
+diesel::joinable!(tournament_events -> tournaments (tournament_id));
+diesel::joinable!(tournament_games -> games (game_id));
+diesel::joinable!(tournament_games -> tournaments (tournament_id));
+diesel::joinable!(tournaments -> users (organiser_id));
 diesel::joinable!(turn_plans -> games (game_id));
 diesel::joinable!(turn_plans -> users (user_id));
 diesel::joinable!(user_stats -> users (user_id));
@@ -438,6 +485,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     settings,
     standing_orders,
     stream_events,
+    tournament_events,
+    tournament_games,
+    tournaments,
     turn_plans,
     user_stats,
     users,

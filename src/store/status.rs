@@ -164,6 +164,19 @@ column_enum! {
     }
 }
 
+// `tournaments.status`
+column_enum! {
+    /// Where a tournament is in its life.
+    TournamentStatus {
+        /// Taking registrations; no round paired yet.
+        Registering => "registering",
+        /// Rounds are being played.
+        Running => "running",
+        /// Its last stage has finished: the standings are final.
+        Ended => "ended",
+    }
+}
+
 impl InvitationState {
     /// How an invitation stored as `stored` reads once the game has (or has not) started.
     pub fn of(stored: InviteStatus, started: bool) -> InvitationState {

@@ -170,6 +170,8 @@ pub fn test_config(url: &str) -> Config {
         invitations_per_day: 100_000,
         webhooks_per_day: 100_000,
         moves_per_minute: 100_000,
+        tournaments_per_day: 100_000,
+        tournament_entries_per_hour: 100_000,
         ..Config::default()
     }
 }

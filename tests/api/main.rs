@@ -46,5 +46,6 @@ mod schema;
 mod stream;
 mod tidy;
 mod tokens;
+mod tournaments;
 mod trust;
 mod writes;

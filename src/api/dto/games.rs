@@ -251,6 +251,10 @@ pub struct GameView {
     pub invitations: Vec<InvitationView>,
     /// Players on vacation now (their clocks stand still).
     pub on_vacation: Vec<VacationView>,
+    /// The tournament the game belongs to, with its stage, round, table and game of
+    /// the match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<super::GameTournament>,
 }
 
 /// A game in a list.

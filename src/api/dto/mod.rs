@@ -18,6 +18,7 @@ pub mod players;
 pub mod push;
 pub mod seats;
 pub mod tokens;
+pub mod tournaments;
 pub mod users;
 pub mod webhooks;
 
@@ -37,5 +38,6 @@ pub use seats::*;
 pub use tilepost_engine::figures::{FigureKind, MagicFigure};
 pub use tilepost_engine::{Action, RuleCatalog, RulePreset, RuleVariant};
 pub use tokens::*;
+pub use tournaments::*;
 pub use users::*;
 pub use webhooks::*;

@@ -1,0 +1,3 @@
+DROP TABLE tournament_games;
+DROP TABLE tournament_events;
+DROP TABLE tournaments;

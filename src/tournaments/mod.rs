@@ -1,0 +1,764 @@
+//! Recording tournament decisions: the one application service that writes to a
+//! tournament, as [`crate::moves`] is for games.
+//!
+//! Every write (creation, a registration, a withdrawal, the organiser's start, and the
+//! progress the server makes on its own: results of ended games, the round cap's
+//! decisions, stage ends, the next round's pairing and its games) runs inside one
+//! transaction of [`Store::tournament_write`], under the tournament's row lock: the log
+//! is read and replayed there with the pure tournament crate, which validates the
+//! decision and computes what follows; the new events, the games of a new round
+//! (created and started with the games' own machinery, seated in the start order the
+//! pairing chose) and the summary row are written in the same transaction. A pairing is
+//! therefore computed once, by the one writer holding the lock, from the log as it is;
+//! a second process arriving at the same moment waits for the lock, replays the log with
+//! the pairing in it and has nothing left to do.
+//!
+//! Results flow back from games by [`advance`]: it is called after a decision that
+//! ended a game (the move and resignation handlers, the bot worker, the deadline
+//! sweep) and by the sweep for every tournament that has an ended game without a
+//! recorded result, a round past its cap or a round whose calendar date came, so no
+//! event waits for nobody even when a process stopped between a game's end and its
+//! result.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use tilepost_tournament::{
+    CapDecision, Decision as TDecision, Event, GameResult, State, Tournament,
+};
+
+use crate::cache::ReplayCache;
+use crate::moves::{Decision, Decisions, Request};
+use crate::notify::Notifier;
+use crate::store::{
+    Assistance, GameRow, GameStatus, LinkedGame, NewTournamentGame, Outcome, Store, StoreError,
+    TournamentCtx, TournamentEventRow, TournamentRow, TournamentStatus, TournamentWrite,
+    Visibility,
+};
+
+/// A day in milliseconds.
+const DAY_MS: i64 = 86_400_000;
+
+/// The most rounds one call advances through (rounds without a game to play, such as a
+/// round of byes, follow each other at once).
+const MAX_STEPS: usize = 64;
+
+/// Everything fixed when a tournament is created: the crate's config (stages, formats,
+/// match length, table size, rank points, tie-breaks, bye value, withdrawal rule,
+/// round cap) and the server's own settings for its games.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub config: tilepost_tournament::Config,
+    /// The clock of each game: days per move (`None`: no clock).
+    #[serde(default)]
+    pub days_per_move: Option<u32>,
+    /// Whether the organiser may enter the server's computer opponents.
+    #[serde(default)]
+    pub computer_opponents: bool,
+    /// Expansion ids of every game (empty: the base game).
+    #[serde(default)]
+    pub expansions: Vec<String>,
+    /// The earliest start of each round, counted over the whole event (ms since the
+    /// epoch; a round without a date starts when the one before ends).
+    #[serde(default)]
+    pub round_starts: Vec<i64>,
+    /// The most players who may register.
+    pub max_players: u32,
+}
+
+/// Why a tournament decision was not recorded.
+#[derive(Debug)]
+pub enum TournamentError {
+    NotFound,
+    /// Only the organiser may do this.
+    NotOrganiser,
+    /// The tournament crate refused the decision.
+    Refused(tilepost_tournament::Error),
+    /// The tournament has started (a start asked twice, …).
+    AlreadyStarted,
+    /// The tournament has ended.
+    Ended,
+    /// The most players allowed are registered.
+    Full,
+    /// The organiser did not allow computer opponents.
+    ComputerOpponentsNotAllowed,
+    Store(StoreError),
+    /// The log cannot be replayed or a stored row cannot be read.
+    Corrupt(String),
+}
+
+impl From<StoreError> for TournamentError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound => TournamentError::NotFound,
+            other => TournamentError::Store(other),
+        }
+    }
+}
+
+/// Decodes a tournament's stored rows.
+pub fn decode(rows: &[TournamentEventRow]) -> Result<Vec<Event>, String> {
+    rows.iter()
+        .map(|r| {
+            Event::decode(&r.event_type, r.event_version.max(0) as u32, &r.payload)
+                .map_err(|e| format!("tournament {} event {}: {e}", r.tournament_id, r.seq))
+        })
+        .collect()
+}
+
+/// The settings of a stored row.
+pub fn settings_of(row: &TournamentRow) -> Result<Settings, String> {
+    serde_json::from_str(&row.config).map_err(|e| format!("tournament {}: {e}", row.id))
+}
+
+/// Replays a log into its state.
+pub fn replay(rows: &[TournamentEventRow]) -> Result<State, String> {
+    let events = decode(rows)?;
+    Tournament::replay(&events).map_err(|e| format!("replay: {e}"))
+}
+
+/// The service (cheap to build per request).
+pub struct Tournaments<'a> {
+    pub store: &'a Store,
+    pub notifier: &'a Arc<Notifier>,
+    pub replays: &'a ReplayCache,
+}
+
+/// Appends `event` to the write (applied to `state` first: a refused event changes
+/// nothing and refuses the write).
+fn push(
+    state: &mut State,
+    w: &mut TournamentWrite,
+    ctx: &TournamentCtx,
+    event: Event,
+    actor: Option<&str>,
+    now: i64,
+) -> Result<i64, TournamentError> {
+    state.apply(&event).map_err(TournamentError::Refused)?;
+    let seq = ctx.row.version + w.events.len() as i64 + 1;
+    let (kind, version, payload) = event.encode();
+    w.events.push(TournamentEventRow {
+        tournament_id: ctx.row.id.clone(),
+        seq,
+        event_type: kind.to_string(),
+        event_version: version as i32,
+        payload,
+        actor_id: actor.map(str::to_string),
+        created_at: now,
+    });
+    Ok(seq)
+}
+
+/// The state of the log as the transaction sees it.
+fn state_of(ctx: &TournamentCtx) -> Result<(State, Settings), TournamentError> {
+    let state = replay(&ctx.events).map_err(TournamentError::Corrupt)?;
+    let settings = settings_of(&ctx.row).map_err(TournamentError::Corrupt)?;
+    Ok((state, settings))
+}
+
+/// A table's players (ids) in its seat order.
+fn table_seats(state: &State, stage: u32, round: u32, table: u32) -> Option<Vec<String>> {
+    let st = state.stages().get(stage as usize)?;
+    let r = st.rounds.get(round.checked_sub(1)? as usize)?;
+    let t = r.tables.iter().find(|t| t.table == table)?;
+    Some(
+        t.seats
+            .iter()
+            .filter_map(|p| state.players().get(*p).map(|p| p.id.clone()))
+            .collect(),
+    )
+}
+
+/// An ended game's result in the table's seat order: each player's score; players who
+/// resigned or ran out of time forfeit.
+fn result_of(seats: &[String], game: &LinkedGame) -> GameResult {
+    let mut scores = Vec::with_capacity(seats.len());
+    let mut forfeits = Vec::new();
+    for (i, id) in seats.iter().enumerate() {
+        match game.results.iter().find(|(u, _, _)| u == id) {
+            Some((_, score, outcome)) => {
+                scores.push(i64::from(*score));
+                if outcome != Outcome::Finished.as_str() {
+                    forfeits.push(i as u8);
+                }
+            }
+            None => {
+                scores.push(0);
+                forfeits.push(i as u8);
+            }
+        }
+    }
+    GameResult {
+        scores,
+        decision: (!forfeits.is_empty() && forfeits.len() < seats.len())
+            .then_some(TDecision::Forfeit { seats: forfeits }),
+    }
+}
+
+/// Everything the server does on its own once the log says so: the results of ended
+/// games (and of games decided at the round cap, `capped`), stage ends, the next
+/// round's pairing when its time has come, and the games of the pending matches.
+fn progress(
+    state: &mut State,
+    settings: &Settings,
+    ctx: &TournamentCtx,
+    w: &mut TournamentWrite,
+    capped: &HashMap<String, GameResult>,
+    notifier: &Arc<Notifier>,
+    now: i64,
+) -> Result<(), TournamentError> {
+    let key = |g: &LinkedGame| {
+        (
+            g.stage as u32,
+            g.round as u32,
+            g.table_no as u32,
+            g.game_no as u32,
+        )
+    };
+    let links: HashMap<(u32, u32, u32, u32), &LinkedGame> =
+        ctx.open_games.iter().map(|g| (key(g), g)).collect();
+    // the results
+    for p in state.pending_games() {
+        let Some(g) = links.get(&(p.stage, p.round, p.table, p.game)) else {
+            continue;
+        };
+        let Some(seats) = table_seats(state, p.stage, p.round, p.table) else {
+            continue;
+        };
+        let result = if g.status == GameStatus::Finished && !g.results.is_empty() {
+            result_of(&seats, g)
+        } else if let Some(r) = capped.get(&g.game_id) {
+            r.clone()
+        } else {
+            continue;
+        };
+        let e = Event::ResultRecorded {
+            stage: p.stage,
+            round: p.round,
+            table: p.table,
+            game: p.game,
+            result,
+        };
+        let seq = push(state, w, ctx, e, None, now)?;
+        w.results.push((g.game_id.clone(), seq));
+    }
+    // stage ends and new rounds
+    let played_rounds = |s: &State| s.stages().iter().map(|st| st.rounds.len()).sum::<usize>();
+    for _ in 0..MAX_STEPS {
+        if state.is_finished() {
+            w.status = Some(TournamentStatus::Ended);
+            w.round_deadline = Some(None);
+            w.next_round_at = Some(None);
+            break;
+        }
+        if !state.pending_games().is_empty() {
+            break;
+        }
+        if state.stage_complete() {
+            let e = state.finish_stage().map_err(TournamentError::Refused)?;
+            push(state, w, ctx, e, None, now)?;
+            continue;
+        }
+        let k = played_rounds(state);
+        if let Some(at) = settings.round_starts.get(k).copied().filter(|at| *at > now) {
+            // the round waits for its date; the sweep pairs it then
+            if ctx.row.next_round_at != Some(at) {
+                w.next_round_at = Some(Some(at));
+            }
+            if ctx.row.round_deadline.is_some() {
+                w.round_deadline = Some(None);
+            }
+            break;
+        }
+        let pairing = state
+            .next_pairing(rand::random::<u64>())
+            .map_err(TournamentError::Refused)?;
+        let (stage, round) = (pairing.stage, pairing.round);
+        push(state, w, ctx, pairing.into_event(), None, now)?;
+        let cap = settings.config.round_cap.days;
+        w.current = Some((stage as i32, round as i32));
+        w.round_started_at = Some(Some(now));
+        w.round_deadline = Some((cap > 0).then(|| now + i64::from(cap) * DAY_MS));
+        w.next_round_at = Some(None);
+    }
+    // the games of the pending matches that have none yet
+    for p in state.pending_games() {
+        if links.contains_key(&(p.stage, p.round, p.table, p.game)) {
+            continue;
+        }
+        let days = settings.days_per_move.map(|d| d as i32);
+        let game = GameRow {
+            id: uuid::Uuid::new_v4().to_string(),
+            creator_id: ctx.row.organiser_id.clone(),
+            status: GameStatus::Open,
+            seats: p.start_order.len() as i32,
+            expansions: settings.expansions.clone(),
+            tile_order: None,
+            version: 0,
+            current_user_id: None,
+            created_at: now,
+            updated_at: now,
+            turn_started_at: None,
+            rules: BTreeMap::new(),
+            rated: false,
+            visibility: Visibility::Public,
+            bot_accounts: true,
+            assistance: Assistance::Scores,
+        };
+        w.games.push(NewTournamentGame {
+            game,
+            players: p.start_order.clone(),
+            days_per_move: days,
+            stage: p.stage as i32,
+            round: p.round as i32,
+            table_no: p.table as i32,
+            game_no: p.game as i32,
+            start: Box::new(crate::moves::start_plan(
+                notifier.clone(),
+                now,
+                days.map(|d| i64::from(d) * crate::correspondence::DAY_MS),
+            )),
+        });
+    }
+    Ok(())
+}
+
+impl Tournaments<'_> {
+    /// Creates a tournament (`tournament_created`, with the validated config).
+    pub async fn create(
+        &self,
+        organiser_id: &str,
+        name: String,
+        settings: Settings,
+        now: i64,
+    ) -> Result<TournamentRow, TournamentError> {
+        State::new(settings.config.clone()).map_err(TournamentError::Refused)?;
+        let id = uuid::Uuid::new_v4().to_string();
+        let config = serde_json::to_string(&settings)
+            .map_err(|e| TournamentError::Corrupt(e.to_string()))?;
+        let row = TournamentRow {
+            id: id.clone(),
+            name,
+            organiser_id: organiser_id.to_string(),
+            status: TournamentStatus::Registering.as_str().to_string(),
+            config,
+            version: 1,
+            players: 0,
+            current_stage: 0,
+            current_round: 0,
+            round_started_at: None,
+            round_deadline: None,
+            next_round_at: None,
+            created_at: now,
+            updated_at: now,
+        };
+        let (kind, version, payload) = Event::TournamentCreated {
+            config: settings.config,
+        }
+        .encode();
+        let first = TournamentEventRow {
+            tournament_id: id,
+            seq: 1,
+            event_type: kind.to_string(),
+            event_version: version as i32,
+            payload,
+            actor_id: Some(organiser_id.to_string()),
+            created_at: now,
+        };
+        self.store.create_tournament(row.clone(), first).await?;
+        Ok(row)
+    }
+
+    /// Registers `user_id` (with their rating for the seeding).
+    pub async fn register(
+        &self,
+        id: &str,
+        user_id: &str,
+        rating: Option<i32>,
+        actor: &str,
+        now: i64,
+    ) -> Result<(), TournamentError> {
+        let (user, actor) = (user_id.to_string(), actor.to_string());
+        let notifier = self.notifier.clone();
+        self.store
+            .tournament_write(id.to_string(), now, move |ctx| {
+                let (mut state, settings) = state_of(ctx)?;
+                if ctx.row.status() == Some(TournamentStatus::Ended) {
+                    return Err(TournamentError::Ended);
+                }
+                if state.players().len() as u32 >= settings.max_players {
+                    return Err(TournamentError::Full);
+                }
+                let mut w = TournamentWrite::default();
+                let e = Event::PlayerRegistered {
+                    player: user,
+                    rating,
+                };
+                push(&mut state, &mut w, ctx, e, Some(&actor), now)?;
+                w.players = Some(state.players().len() as i32);
+                if ctx.row.status() == Some(TournamentStatus::Running) {
+                    // a late entry is paired from the next round
+                    progress(
+                        &mut state,
+                        &settings,
+                        ctx,
+                        &mut w,
+                        &HashMap::new(),
+                        &notifier,
+                        now,
+                    )?;
+                }
+                Ok((w, ()))
+            })
+            .await?
+    }
+
+    /// Withdraws `user_id` (between their games).
+    pub async fn withdraw(&self, id: &str, user_id: &str, now: i64) -> Result<(), TournamentError> {
+        let user = user_id.to_string();
+        let notifier = self.notifier.clone();
+        self.store
+            .tournament_write(id.to_string(), now, move |ctx| {
+                let (mut state, settings) = state_of(ctx)?;
+                if ctx.row.status() == Some(TournamentStatus::Ended) {
+                    return Err(TournamentError::Ended);
+                }
+                let mut w = TournamentWrite::default();
+                let e = Event::PlayerWithdrew {
+                    player: user.clone(),
+                };
+                push(&mut state, &mut w, ctx, e, Some(&user), now)?;
+                if ctx.row.status() == Some(TournamentStatus::Running) {
+                    // a withdrawal can end a stage (or give a walkover)
+                    progress(
+                        &mut state,
+                        &settings,
+                        ctx,
+                        &mut w,
+                        &HashMap::new(),
+                        &notifier,
+                        now,
+                    )?;
+                }
+                Ok((w, ()))
+            })
+            .await?
+    }
+
+    /// The organiser starts the event: the first round is paired and its games start.
+    pub async fn start(&self, id: &str, by: &str, now: i64) -> Result<(), TournamentError> {
+        let by = by.to_string();
+        let notifier = self.notifier.clone();
+        self.store
+            .tournament_write(id.to_string(), now, move |ctx| {
+                if ctx.row.organiser_id != by {
+                    return Err(TournamentError::NotOrganiser);
+                }
+                match ctx.row.status() {
+                    Some(TournamentStatus::Registering) => {}
+                    Some(TournamentStatus::Ended) => return Err(TournamentError::Ended),
+                    _ => return Err(TournamentError::AlreadyStarted),
+                }
+                let (mut state, settings) = state_of(ctx)?;
+                let active = state.players().iter().filter(|p| !p.withdrawn).count();
+                if active < 2 {
+                    return Err(TournamentError::Refused(
+                        tilepost_tournament::Error::NotEnoughPlayers(
+                            "at least 2 players must be registered".into(),
+                        ),
+                    ));
+                }
+                let mut w = TournamentWrite {
+                    status: Some(TournamentStatus::Running),
+                    ..Default::default()
+                };
+                progress(
+                    &mut state,
+                    &settings,
+                    ctx,
+                    &mut w,
+                    &HashMap::new(),
+                    &notifier,
+                    now,
+                )?;
+                Ok((w, ()))
+            })
+            .await?
+    }
+
+    /// Records what the server decides on its own (see [`progress`]): results of ended
+    /// games, the round cap's decisions when the round's deadline has passed, stage
+    /// ends and the next round. Returns whether anything was written.
+    pub async fn advance(&self, id: &str, now: i64) -> Result<bool, TournamentError> {
+        let Some(row) = self.store.tournament(id.to_string()).await? else {
+            return Err(TournamentError::NotFound);
+        };
+        if row.status() != Some(TournamentStatus::Running) {
+            return Ok(false);
+        }
+        let settings = settings_of(&row).map_err(TournamentError::Corrupt)?;
+        let capped = match row.round_deadline {
+            Some(d) if d <= now => self.cap_decisions(&row, &settings, now).await?,
+            _ => HashMap::new(),
+        };
+        let notifier = self.notifier.clone();
+        let capped_for_tx = capped.clone();
+        let wrote = self
+            .store
+            .tournament_write(id.to_string(), now, move |ctx| {
+                if ctx.row.status() != Some(TournamentStatus::Running) {
+                    return Ok::<_, TournamentError>((TournamentWrite::default(), false));
+                }
+                let (mut state, settings) = state_of(ctx)?;
+                let mut w = TournamentWrite::default();
+                progress(
+                    &mut state,
+                    &settings,
+                    ctx,
+                    &mut w,
+                    &capped_for_tx,
+                    &notifier,
+                    now,
+                )?;
+                let wrote = !w.is_empty();
+                Ok((w, wrote))
+            })
+            .await??;
+        if wrote && settings.config.round_cap.decision == CapDecision::Forfeit {
+            // a game decided at the cap by forfeit ends: its forfeiting players leave it
+            self.end_forfeited(&capped, now).await;
+        }
+        Ok(wrote)
+    }
+
+    /// The results of the current round's unfinished games at the round cap: scored as
+    /// if they ended now, or a forfeit of the player who used the most time (the sum of
+    /// their moves' times, the turn they are on counted up to now), the others ranked
+    /// by their score now.
+    async fn cap_decisions(
+        &self,
+        row: &TournamentRow,
+        settings: &Settings,
+        now: i64,
+    ) -> Result<HashMap<String, GameResult>, TournamentError> {
+        let mut out = HashMap::new();
+        let Some((_, rows)) = self.store.tournament_with_log(row.id.clone()).await? else {
+            return Ok(out);
+        };
+        let state = replay(&rows).map_err(TournamentError::Corrupt)?;
+        let decisions = Decisions {
+            store: self.store,
+            notifier: self.notifier,
+            replays: self.replays,
+        };
+        let pending = state.pending_games();
+        let mut rounds: Vec<(i32, i32)> = pending
+            .iter()
+            .map(|p| (p.stage as i32, p.round as i32))
+            .collect();
+        rounds.dedup();
+        let games = self
+            .store
+            .tournament_games_of(row.id.clone(), rounds)
+            .await?;
+        for p in pending {
+            let Some(seats) = table_seats(&state, p.stage, p.round, p.table) else {
+                continue;
+            };
+            let key = (
+                p.stage as i32,
+                p.round as i32,
+                p.table as i32,
+                p.game as i32,
+            );
+            let Some((game_id, status)) = games.get(&key).cloned() else {
+                continue;
+            };
+            if status != GameStatus::Active {
+                continue;
+            }
+            let (data, game) = match decisions.current(&game_id).await {
+                Ok(x) => x,
+                Err(e) => {
+                    tracing::warn!(game = %game_id, cause = ?e, "a capped game cannot be read");
+                    continue;
+                }
+            };
+            let user_of_seat = |s: usize| {
+                data.seats
+                    .iter()
+                    .find(|x| x.seat == s as i32)
+                    .map(|x| x.user_id.clone())
+            };
+            let by_user = |values: &[i32]| -> HashMap<String, i32> {
+                values
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| user_of_seat(i).map(|u| (u, *v)))
+                    .collect()
+            };
+            let result = match settings.config.round_cap.decision {
+                CapDecision::ScoreIfEndedNow => {
+                    let scores = by_user(&game.final_scores_now());
+                    GameResult {
+                        scores: seats
+                            .iter()
+                            .map(|u| i64::from(scores.get(u).copied().unwrap_or(0)))
+                            .collect(),
+                        decision: Some(TDecision::ScoreIfEndedNow),
+                    }
+                }
+                CapDecision::Forfeit => {
+                    let current: Vec<i32> = game.players().iter().map(|p| p.score).collect();
+                    let scores = by_user(&current);
+                    let log = self
+                        .store
+                        .events_upto(game_id.clone(), data.game.version)
+                        .await?;
+                    let mut steps: Vec<crate::standing::Step> = log
+                        .iter()
+                        .map(|r| crate::standing::Step {
+                            actor: if r.decided_by.is_none() {
+                                r.actor_id.clone()
+                            } else {
+                                None
+                            },
+                            decider: None,
+                            at: r.created_at,
+                        })
+                        .collect();
+                    // the turn being played counts up to now
+                    steps.push(crate::standing::Step {
+                        actor: data.game.current_user_id.clone(),
+                        decider: None,
+                        at: now,
+                    });
+                    let times = crate::standing::move_times(&steps);
+                    let used = |u: &String| times.get(u).map(|t| t.1).unwrap_or(0);
+                    let slowest = seats
+                        .iter()
+                        .enumerate()
+                        .max_by_key(|(i, u)| (used(u), usize::MAX - i))
+                        .map(|(i, _)| i as u8)
+                        .unwrap_or(0);
+                    GameResult {
+                        scores: seats
+                            .iter()
+                            .map(|u| i64::from(scores.get(u).copied().unwrap_or(0)))
+                            .collect(),
+                        decision: Some(TDecision::Forfeit {
+                            seats: vec![slowest],
+                        }),
+                    }
+                }
+            };
+            out.insert(game_id, result);
+        }
+        Ok(out)
+    }
+
+    /// Ends the games decided at the cap by forfeit: their forfeiting players resign.
+    async fn end_forfeited(&self, capped: &HashMap<String, GameResult>, now: i64) {
+        let decisions = Decisions {
+            store: self.store,
+            notifier: self.notifier,
+            replays: self.replays,
+        };
+        for (game_id, result) in capped {
+            let Some(TDecision::Forfeit { seats }) = &result.decision else {
+                continue;
+            };
+            let Ok(Some(link)) = self.store.tournament_of_game(game_id.clone()).await else {
+                continue;
+            };
+            let Ok(Some((_, rows))) = self.store.tournament_with_log(link.0.clone()).await else {
+                continue;
+            };
+            let Ok(state) = replay(&rows) else { continue };
+            let Some(table) = table_seats(&state, link.2 as u32, link.3 as u32, link.4 as u32)
+            else {
+                continue;
+            };
+            for s in seats {
+                let Some(user) = table.get(usize::from(*s)) else {
+                    continue;
+                };
+                let req = Request {
+                    game_id: game_id.clone(),
+                    decision: Decision::Resign {
+                        user_id: user.clone(),
+                    },
+                    expected_version: None,
+                    idempotency: None,
+                    now,
+                };
+                if let Err(e) = decisions.record(req, |_| Ok(String::new())).await {
+                    tracing::warn!(game = %game_id, cause = ?e, "a capped game could not be ended");
+                }
+            }
+        }
+    }
+}
+
+/// Advances the tournament of a game that may just have ended (nothing when the game is
+/// in no tournament). Failures are logged: the sweep records the result later.
+pub async fn game_ended(
+    store: &Store,
+    notifier: &Arc<Notifier>,
+    replays: &ReplayCache,
+    game_id: &str,
+    now: i64,
+) {
+    let link = match store.tournament_of_game(game_id.to_string()).await {
+        Ok(Some(l)) => l,
+        Ok(None) => return,
+        Err(e) => {
+            tracing::warn!(game = %game_id, cause = %e, "tournament of a game unreadable");
+            return;
+        }
+    };
+    let t = Tournaments {
+        store,
+        notifier,
+        replays,
+    };
+    if let Err(e) = t.advance(&link.0, now).await {
+        tracing::warn!(tournament = %link.0, cause = ?e, "tournament not advanced after a game");
+    }
+}
+
+/// One pass over the tournaments that need the server: ended games without a recorded
+/// result, rounds past their cap, rounds whose date has come. Returns how many were
+/// advanced.
+pub async fn sweep(
+    store: &Store,
+    notifier: &Arc<Notifier>,
+    replays: &ReplayCache,
+    now: i64,
+) -> Result<usize, StoreError> {
+    let ids = store.due_tournaments(now, 100).await?;
+    let t = Tournaments {
+        store,
+        notifier,
+        replays,
+    };
+    let mut n = 0;
+    let mut seen = HashSet::new();
+    for id in ids {
+        if !seen.insert(id.clone()) {
+            continue;
+        }
+        match t.advance(&id, now).await {
+            Ok(true) => n += 1,
+            Ok(false) => {}
+            Err(TournamentError::Store(e)) => return Err(e),
+            Err(e) => tracing::error!(tournament = %id, cause = ?e, "tournament not advanced"),
+        }
+    }
+    if n > 0 {
+        notifier.wake();
+    }
+    Ok(n)
+}
