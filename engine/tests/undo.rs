@@ -13,8 +13,8 @@ mod common;
 use common::{Table, BLUE, RED};
 use tilepost_engine::expansions::max_players;
 use tilepost_engine::rng::Rng;
-use tilepost_engine::{Event, Expansion, ExpansionSet, Game, GameConfig, NoEffects};
 use tilepost_engine::PlayError;
+use tilepost_engine::{Event, Expansion, ExpansionSet, Game, GameConfig, NoEffects};
 
 /// Random games played with undos.
 const GAMES: u64 = 300;
@@ -66,7 +66,9 @@ fn play(seed: u64, stats: &mut Stats) {
         }
         assert!(game.check_undo(p.player, may.saturating_add(1)).is_err());
         // the player's own last decision revealed something: past a reveal
-        if may == 0 && matches!(log.last(), Some(Event::Decided { player, .. }) if *player == p.player) {
+        if may == 0
+            && matches!(log.last(), Some(Event::Decided { player, .. }) if *player == p.player)
+        {
             assert_eq!(game.check_undo(p.player, 1), Err(PlayError::UndoPastReveal));
             stats.past_reveal += 1;
         }
@@ -147,7 +149,13 @@ fn a_tile_placed_alone_is_taken_back_and_the_next_draw_is_the_same() {
     assert_eq!(t.game.check_undo(BLUE, 1), Err(PlayError::UndoNotYours));
     assert_eq!(t.game.check_undo(RED, 2), Err(PlayError::UndoPastReveal));
     let (g, e) = t.game.undo(&t.log, RED, 1).expect("undo");
-    assert_eq!(e, Event::Undone { player: RED, count: 1 });
+    assert_eq!(
+        e,
+        Event::Undone {
+            player: RED,
+            count: 1
+        }
+    );
     assert!(g.same_state(&fresh));
     assert_eq!(g.version(), 3);
     t.game = g;

@@ -551,7 +551,8 @@ pub async fn list_placements(
 /// Each option is an action exactly as `POST /v1/games/{id}/moves` takes it, for every
 /// kind of decision (placing a tile, deploying a figure, the choices of the
 /// expansions); the version says which state they are for. Who may read the game may
-/// read its actions.
+/// read its actions. `undo` says whether the signed-in caller may take back their last
+/// decision now (`POST /v1/games/{id}/undo`).
 #[utoipa::path(
     operation_id = "list_actions",
     tag = "games",
@@ -583,6 +584,7 @@ pub async fn list_actions(
         } else {
             Vec::new()
         },
+        undo: seat.is_some_and(|s| crate::moves::undo_allowed(&data.game) && game.undoable(s) > 0),
     }))
 }
 

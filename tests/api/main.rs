@@ -47,4 +47,5 @@ mod stream;
 mod tidy;
 mod tokens;
 mod trust;
+mod undo;
 mod writes;

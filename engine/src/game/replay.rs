@@ -91,7 +91,9 @@ impl Game {
                 Ok(())
             }
             Some(e) => self.apply(e, sink),
-            None => Err(PlayError::LogMismatch(format!("the log has no event {index}"))),
+            None => Err(PlayError::LogMismatch(format!(
+                "the log has no event {index}"
+            ))),
         }
     }
 
