@@ -115,7 +115,8 @@ async fn review_one(
                 }
             }
         }
-        game.apply(e, &mut NoEffects).map_err(|e| e.to_string())?;
+        game.apply_at(&events, i, &mut NoEffects)
+            .map_err(|e| e.to_string())?;
     }
     save(
         store,

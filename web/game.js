@@ -52,6 +52,8 @@ function describeDecision(d, who) {
       return t("history.no-figure", { who });
     case "player_resigned":
       return t("history.resigned", { who });
+    case "undone":
+      return t("history.undone", { who });
     default:
       return `${who}: ${String(d.type).replace(/_/g, " ")}.`;
   }
@@ -334,6 +336,30 @@ export async function gamePage(ctx, id) {
     }
   }
 
+  /** Takes back the caller's last decision (offered when …/actions says `undo`). */
+  async function undoLast() {
+    if (sending) return;
+    sending = true;
+    panel.querySelectorAll("button").forEach((b) => (b.disabled = true));
+    try {
+      await api.post(`/v1/games/${enc}/undo`, { expected_version: view.version });
+      sel = null;
+      choice = null;
+      announce(t("move.undone"));
+      await load();
+    } catch (e) {
+      if (e instanceof api.ApiProblem && e.code === "stale-version") {
+        announce(t("move.stale"), true);
+        await load();
+      } else {
+        fail(e);
+        panel.querySelectorAll("button").forEach((b) => (b.disabled = false));
+      }
+    } finally {
+      sending = false;
+    }
+  }
+
   function placeTilePanel() {
     const p = current();
     const tile = tileToPlace();
@@ -575,6 +601,11 @@ export async function gamePage(ctx, id) {
       }
       panel.hidden = !title;
       if (title) panel.append(el("h2", { id: "h-move" }, title), body);
+      if (title && myTurn() && actions && actions.undo) {
+        const undo = el("button", { type: "button", "data-focus": "undo", title: t("move.undo-hint") }, t("move.undo"));
+        undo.addEventListener("click", undoLast);
+        panel.append(el("div", { class: "row" }, undo));
+      }
     });
   }
 

@@ -130,7 +130,7 @@ fn walk(
         if let Event::Decided { player, action, .. } = e {
             f(&game, i, (*player, action));
         }
-        game.apply(e, &mut NoEffects)
+        game.apply_at(events, i, &mut NoEffects)
             .map_err(|e| ReviewError::Replay(e.to_string()))?;
     }
     if !game.is_over() {

@@ -192,6 +192,15 @@ pub enum PlayError {
     /// (see `Game::play_move`).
     #[error("a move ends with the action that draws a tile, rolls the die or draws a message: send the actions after it as a new move")]
     MovePastHiddenInformation,
+    /// An undo by a player whose decision is not pending, or of another player's decision.
+    #[error("only the player whose decision is pending may take back their own decisions")]
+    UndoNotYours,
+    /// An undo of a decision taken before hidden information entered the game.
+    #[error("a decision may not be taken back once a tile was drawn, the die rolled or a message drawn after it")]
+    UndoPastReveal,
+    /// An undo with no decision of the player to take back.
+    #[error("there is no decision of yours to take back")]
+    NothingToUndo,
 }
 
 impl PlayError {
@@ -224,6 +233,9 @@ impl PlayError {
         "move-past-hidden-information",
         "tile-not-in-hand",
         "tile-not-named",
+        "undo-not-yours",
+        "undo-past-reveal",
+        "nothing-to-undo",
     ];
 
     /// Stable kebab-case code for clients.
@@ -259,6 +271,9 @@ impl PlayError {
             PlayError::MovePastHiddenInformation => "move-past-hidden-information",
             PlayError::TileNotInHand(_) => "tile-not-in-hand",
             PlayError::TileNotNamed => "tile-not-named",
+            PlayError::UndoNotYours => "undo-not-yours",
+            PlayError::UndoPastReveal => "undo-past-reveal",
+            PlayError::NothingToUndo => "nothing-to-undo",
         }
     }
 }

@@ -2,7 +2,7 @@
 //! version, serialised as JSON.
 //!
 //! Only decisions are stored (game created with its seed, each player's decision, a
-//! player leaving). A decision is stored as the [`Action`] the engine accepted, with the
+//! player leaving, a player taking decisions back). A decision is stored as the [`Action`] the engine accepted, with the
 //! player (and for a tile the tile drawn): the action's JSON form is the public, stable
 //! format clients post, so no second copy of it is kept here. A kind of action is stored
 //! under its own name; the kinds recorded before that keep their older names (`RENAMED`,
@@ -52,6 +52,10 @@ pub enum Event {
         /// Why: `resigned` or `timed_out`.
         reason: String,
     },
+    /// A player took back their last `count` decisions (all their own, none before the
+    /// last reveal of hidden information: see `crate::game::Game::undo`). Replay derives
+    /// the game without them.
+    Undone { player: u8, count: u8 },
 }
 
 /// What a `pass` declined; each is stored under its own type name.
@@ -152,6 +156,10 @@ enum Lifecycle {
         #[serde(default = "default_reason")]
         reason: String,
     },
+    Undone {
+        player: u8,
+        count: u8,
+    },
 }
 
 fn default_reason() -> String {
@@ -202,6 +210,7 @@ impl Event {
                 }
             },
             Event::PlayerResigned { .. } => "player_resigned",
+            Event::Undone { .. } => "undone",
         }
     }
 
@@ -214,7 +223,9 @@ impl Event {
     pub fn player(&self) -> Option<u8> {
         match self {
             Event::GameCreated { .. } => None,
-            Event::Decided { player, .. } | Event::PlayerResigned { player, .. } => Some(*player),
+            Event::Decided { player, .. }
+            | Event::PlayerResigned { player, .. }
+            | Event::Undone { player, .. } => Some(*player),
         }
     }
 
@@ -237,7 +248,8 @@ impl Event {
 
     /// Reads the stored form, upcasting older versions.
     pub fn decode(kind: &str, version: u32, payload: &str) -> Result<Event, EventError> {
-        let known = matches!(kind, "game_created" | "player_resigned") || action_of(kind).is_some();
+        let known = matches!(kind, "game_created" | "player_resigned" | "undone")
+            || action_of(kind).is_some();
         if !known {
             return Err(EventError::UnknownType(kind.to_string()));
         }
@@ -284,6 +296,10 @@ impl Event {
                 player: *player,
                 reason: reason.clone(),
             },
+            Event::Undone { player, count } => Lifecycle::Undone {
+                player: *player,
+                count: *count,
+            },
             Event::Decided {
                 player,
                 action,
@@ -309,7 +325,7 @@ impl Event {
     fn from_json(mut v: serde_json::Value) -> Result<Event, serde_json::Error> {
         use serde::de::Error;
         let kind = v.get("type").and_then(|t| t.as_str()).unwrap_or_default();
-        if matches!(kind, "game_created" | "player_resigned") {
+        if matches!(kind, "game_created" | "player_resigned" | "undone") {
             return Ok(match serde_json::from_value(v)? {
                 Lifecycle::GameCreated {
                     seed,
@@ -327,6 +343,7 @@ impl Event {
                 Lifecycle::PlayerResigned { player, reason } => {
                     Event::PlayerResigned { player, reason }
                 }
+                Lifecycle::Undone { player, count } => Event::Undone { player, count },
             });
         }
         let (name, declined) = action_of(kind)
@@ -380,7 +397,7 @@ mod tests {
 
     /// One stored row of every type name ever written, as it was written (keys sorted, as
     /// `encode` writes them).
-    const STORED: [(&str, &str); 32] = [
+    const STORED: [(&str, &str); 33] = [
         (
             "game_created",
             r#"{"expansions":["river"],"players":2,"seed":"18446744073709551615"}"#,
@@ -446,6 +463,7 @@ mod tests {
         ("message_action_taken", r#"{"player":0}"#),
         ("message_points_taken", r#"{"player":0}"#),
         ("player_resigned", r#"{"player":1,"reason":"timed_out"}"#),
+        ("undone", r#"{"count":1,"player":0}"#),
     ];
 
     #[test]

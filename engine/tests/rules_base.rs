@@ -1025,6 +1025,9 @@ fn every_error_code_is_listed() {
         E::MovePastHiddenInformation,
         E::TileNotInHand("base/D".into()),
         E::TileNotNamed,
+        E::UndoNotYours,
+        E::UndoPastReveal,
+        E::NothingToUndo,
     ];
     let mut seen = std::collections::BTreeSet::new();
     for e in &all {

@@ -330,7 +330,8 @@ fn timeline(events: &[Event]) -> Result<Vec<TimelinePoint>, String> {
         ) {
             out.push(point(&game, i));
         }
-        game.apply(e, &mut NoEffects).map_err(|e| e.to_string())?;
+        game.apply_at(events, i, &mut NoEffects)
+            .map_err(|e| e.to_string())?;
     }
     out.push(point(&game, events.len()));
     Ok(out)

@@ -305,6 +305,14 @@ impl From<DecisionError> for ApiError {
             DecisionError::NotInGame => ApiError::new(P::NotInGame, "you have left this game"),
             DecisionError::Stale(current) => ApiError::stale(current),
             DecisionError::Refused { index, error } => ApiError::refused(&error, index),
+            DecisionError::UndoNotAllowed => ApiError::new(
+                P::UndoNotAllowed,
+                "a rated game or a tournament's game allows no undo",
+            ),
+            DecisionError::UndoRefused(error) => match P::from_code(error.code()) {
+                Some(code) => ApiError::new(code, error.to_string()),
+                None => ApiError::internal(format!("rules engine: {error}")),
+            },
             DecisionError::NoClock => ApiError::new(P::NoClock, "this game has no clock"),
             DecisionError::NotDue(at) => ApiError::new(
                 P::DeadlineNotReached,

@@ -599,7 +599,8 @@ pub async fn list_placements(
 /// Each option is an action exactly as `POST /v1/games/{id}/moves` takes it, for every
 /// kind of decision (placing a tile, deploying a figure, the choices of the
 /// expansions); the version says which state they are for. Who may read the game may
-/// read its actions.
+/// read its actions. `undo` says whether the signed-in caller may take back their last
+/// decision now (`POST /v1/games/{id}/undo`).
 #[utoipa::path(
     operation_id = "list_actions",
     tag = "games",
@@ -622,6 +623,17 @@ pub async fn list_actions(
     let (data, game) = load_state(&st, &id, me).await?;
     let game = require_started(&data, game)?;
     let seat = views::viewer_seat(&data.seats, me);
+    let undo = match seat {
+        Some(s) if game.undoable(s) > 0 => {
+            let in_tournament = st
+                .store
+                .tournament_of_game(data.game.id.clone())
+                .await?
+                .is_some();
+            crate::moves::undo_allowed(&data.game, in_tournament)
+        }
+        _ => false,
+    };
     Ok(HttpResponse::Ok().json(ActionsView {
         game_id: data.game.id.clone(),
         version: data.game.version,
@@ -631,6 +643,7 @@ pub async fn list_actions(
         } else {
             Vec::new()
         },
+        undo,
     }))
 }
 

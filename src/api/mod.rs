@@ -153,6 +153,7 @@ where
                 .service(stream::get_stream)
                 .service(history::list_events)
                 .service(moves::resign_game)
+                .service(moves::undo_decision)
                 .service(pictures::get_board_svg)
                 .service(pictures::get_board_png)
                 .service(pictures::list_tiles)

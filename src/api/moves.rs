@@ -172,6 +172,79 @@ pub async fn submit_move(
     resp
 }
 
+/// Take back the caller's last decision, before anything hidden is revealed.
+///
+/// In a casual game the player whose decision is pending may take back their own
+/// decisions since hidden information last entered the game (a tile drawn, the die
+/// rolled, a message drawn, a tile of a hand placed): for example a tile placed alone,
+/// before its figure. Each undo takes back the last such decision (with the forced
+/// decisions the server took for the player after it) and is itself recorded in the
+/// game's history (`undone`); what the decision caused is undone with it, and the next
+/// tile drawn is the one that would have been drawn. Never in rated games
+/// (`undo-not-allowed`), never past a reveal (`undo-past-reveal`), never another
+/// player's decision (`undo-not-yours`). `GET …/actions` says whether the caller may undo
+/// now (`undo`). An undo counts as a move against `TILEPOST_MOVES_PER_MINUTE`.
+#[utoipa::path(
+    operation_id = "undo_decision",
+    tag = "games",
+    params(
+        ("id" = String, Path, description = "Game id"),
+        ("Idempotency-Key" = Option<String>, Header, pattern = "^[!-~]{1,255}$", description = "Makes a retried request return the first response instead of acting twice: 1 to 255 visible ASCII characters"),
+        ("If-Match" = Option<String>, Header, pattern = "^(W/)?\"?[0-9]{1,18}\"?$", description = "The expected game version, instead of `expected_version`"),
+    ),
+    request_body = UndoRequest,
+    security(("bearer" = ["game:play"])),
+    responses(
+        (status = 200, description = "The decision was taken back; the answer lists the `undone` event", body = MoveResult),
+        (status = 400, description = "Invalid request (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not a player of this game, a rated game, or not the caller's decision to take back (`not-a-player`, `undo-not-allowed`, `undo-not-yours`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The version moved on, the game is not running, hidden information entered the game since the caller's last decision, or the caller has no decision to take back (`stale-version`, `game-not-started`, `game-over`, `undo-past-reveal`, `nothing-to-undo`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "The Idempotency-Key was used for another request (`idempotency-key-reused`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many moves this minute (`rate-limited`, `TILEPOST_MOVES_PER_MINUTE`); `Retry-After` says when to retry. Every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/games/{id}/undo")]
+pub async fn undo_decision(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    req: HttpRequest,
+    id: GameId,
+    body: ApiJson<UndoRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let header_version = if_match(&req)?;
+    let expected = match (body.0.expected_version, header_version) {
+        (Some(b), Some(h)) if b != h => {
+            return Err(ApiError::validation(
+                "expected_version",
+                "differs from If-Match",
+            ))
+        }
+        (Some(v), _) | (None, Some(v)) => v,
+        (None, None) => {
+            return Err(ApiError::validation(
+                "expected_version",
+                "send expected_version (or an If-Match header)",
+            ))
+        }
+    };
+    let idem = idempotency(&req, &expected)?;
+    if let Some(resp) = idempotent_answer(&st, &me.id, &idem).await? {
+        return Ok(resp);
+    }
+    let quota = st.moves.take(&me.id)?;
+    let decision = Decision::Undo {
+        user_id: me.id.clone(),
+    };
+    let mut resp = record(&st, &me, id, decision, Some(expected), idem).await;
+    match &mut resp {
+        Ok(r) => quota.apply(r),
+        Err(e) => e.headers.extend(quota.headers()),
+    }
+    resp
+}
+
 /// The answer to a recorded move or resignation for `viewer`, its caller (also stored
 /// with its idempotency key).
 pub fn move_result(r: &Recorded, viewer: &str) -> Result<String, String> {

@@ -56,6 +56,10 @@ pub enum Decision {
     /// No decision of its own: the server takes what a player's new standing orders or
     /// plans decide now (nothing is written when they decide nothing).
     Settle { user_id: String },
+    /// A seated player takes back their last decision (with the forced ones the server
+    /// took for them after it), before anything hidden was revealed; see
+    /// [`undo_allowed`] and `Game::undo`.
+    Undo { user_id: String },
 }
 
 impl Decision {
@@ -64,7 +68,8 @@ impl Decision {
         match self {
             Decision::Play { user_id, .. }
             | Decision::Resign { user_id }
-            | Decision::Settle { user_id } => Some(user_id),
+            | Decision::Settle { user_id }
+            | Decision::Undo { user_id } => Some(user_id),
             Decision::TimeOut { claimer } => claimer.as_deref(),
         }
     }
@@ -128,6 +133,11 @@ pub enum DecisionError {
         index: usize,
         error: PlayError,
     },
+    /// The game allows no undo (rated; see [`undo_allowed`]).
+    UndoNotAllowed,
+    /// The engine refused the undo (`undo-not-yours`, `undo-past-reveal`,
+    /// `nothing-to-undo`).
+    UndoRefused(PlayError),
     /// A timeout of a game without a clock.
     NoClock,
     /// A timeout claimed before the deadline (given).
@@ -231,17 +241,28 @@ impl Decisions<'_> {
             }
             Decision::Play { user_id, .. }
             | Decision::Resign { user_id }
-            | Decision::Settle { user_id } => {
+            | Decision::Settle { user_id }
+            | Decision::Undo { user_id } => {
                 seat_of(&data.seats, user_id).ok_or_else(|| not_a_player(&data))?;
                 if data.game.status == GameStatus::Open || data.game.version < 1 {
                     return Err(DecisionError::NotStarted);
                 }
                 if matches!(
                     req.decision,
-                    Decision::Play { .. } | Decision::Settle { .. }
+                    Decision::Play { .. } | Decision::Settle { .. } | Decision::Undo { .. }
                 ) && data.game.status == GameStatus::Finished
                 {
                     return Err(DecisionError::GameOver);
+                }
+                if matches!(req.decision, Decision::Undo { .. }) {
+                    let in_tournament = self
+                        .store
+                        .tournament_of_game(data.game.id.clone())
+                        .await?
+                        .is_some();
+                    if !undo_allowed(&data.game, in_tournament) {
+                        return Err(DecisionError::UndoNotAllowed);
+                    }
                 }
                 None
             }
@@ -251,11 +272,19 @@ impl Decisions<'_> {
             return Err(DecisionError::Stale(Some(expected)));
         }
         let mut loaded = self.load(data).await?;
-        let mut outcomes: Vec<Step> = decide(&mut loaded, &req.decision, deadline, req.now)?
-            .into_iter()
-            .map(|(e, fx)| (e, fx, None))
-            .collect();
-        self.settle(&mut loaded, &mut outcomes).await?;
+        let mut outcomes: Vec<Step> = Vec::new();
+        if let Decision::Undo { user_id } = &req.decision {
+            // nothing is settled after an undo: the decisions the server took for the
+            // player after their own were taken back with it
+            outcomes.push(self.undo(&mut loaded, user_id).await?);
+        } else {
+            outcomes.extend(
+                decide(&mut loaded, &req.decision, deadline, req.now)?
+                    .into_iter()
+                    .map(|(e, fx)| (e, fx, None)),
+            );
+            self.settle(&mut loaded, &mut outcomes).await?;
+        }
         if outcomes.is_empty() {
             // nothing to record (a settling that decided nothing)
             let mut recorded = Recorded {
@@ -270,6 +299,33 @@ impl Decisions<'_> {
             return Ok(recorded);
         }
         self.append(req, loaded, outcomes, answer).await
+    }
+
+    /// The undo of `user_id`'s last decision on the loaded game (which becomes the game
+    /// after it): the log is read to take it back.
+    async fn undo(&self, loaded: &mut Loaded, user_id: &str) -> Result<Step, DecisionError> {
+        let seat = seat_of(&loaded.data.seats, user_id).ok_or(DecisionError::NotAPlayer)?;
+        let id = loaded.data.game.id.clone();
+        let rows = self
+            .store
+            .events_upto(id.clone(), loaded.data.game.version)
+            .await?;
+        let events = decode_events(&rows).map_err(DecisionError::Corrupt)?;
+        // never more than the engine lets the player take back (it refuses none then)
+        let count = undo_count(&rows, &events)
+            .min(loaded.game.undoable(seat))
+            .max(1);
+        let (game, event) = loaded
+            .game
+            .undo(&events, seat, count)
+            .map_err(|e| match e {
+                PlayError::GameOver => DecisionError::GameOver,
+                PlayError::LogMismatch(m) => DecisionError::Corrupt(format!("game {id}: {m}")),
+                error => DecisionError::UndoRefused(error),
+            })?;
+        loaded.game = game;
+        loaded.log = None;
+        Ok((event, Vec::new(), None))
     }
 
     /// Takes the decisions the server takes for the players after `outcomes` (see
@@ -710,7 +766,8 @@ impl Decisions<'_> {
                         };
                         (actor, decider)
                     }
-                    Event::GameCreated { .. } => (None, None),
+                    // neither is a move
+                    Event::GameCreated { .. } | Event::Undone { .. } => (None, None),
                 };
                 standing::Step {
                     actor,
@@ -752,6 +809,38 @@ impl Decisions<'_> {
     }
 }
 
+/// Whether a game lets its players take decisions back: casual games do; rated games
+/// and a tournament's games (`in_tournament`) never do (both are fixed when the game is
+/// created).
+pub fn undo_allowed(game: &GameRow, in_tournament: bool) -> bool {
+    !game.rated && !in_tournament
+}
+
+/// How many decisions an undo takes back: the decisions in effect (those earlier undos
+/// did not take back), counted back from the last one to the last the player took
+/// themselves (the forced ones the server took after it go with it).
+fn undo_count(rows: &[EventRow], events: &[Event]) -> u8 {
+    let mut effective: Vec<usize> = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        match e {
+            Event::Undone { count, .. } => {
+                effective.truncate(effective.len().saturating_sub(*count as usize))
+            }
+            _ => effective.push(i),
+        }
+    }
+    let mut count = 0u8;
+    for &i in effective.iter().rev() {
+        count = count.saturating_add(1);
+        let forced =
+            rows.get(i).and_then(|r| r.decided_by.as_deref()) == Some(DecidedBy::System.as_str());
+        if !forced || !matches!(events.get(i), Some(Event::Decided { .. })) {
+            break;
+        }
+    }
+    count.max(1)
+}
+
 /// Lets the engine judge the decision on the replayed game; returns what it produced.
 fn decide(
     loaded: &mut Loaded,
@@ -785,7 +874,7 @@ fn decide(
             })?;
             Ok(vec![(o.event, o.effects)])
         }
-        Decision::Settle { .. } => Ok(Vec::new()),
+        Decision::Settle { .. } | Decision::Undo { .. } => Ok(Vec::new()),
         Decision::TimeOut { claimer } => {
             let pending = game.pending().ok_or(DecisionError::NotRunning)?;
             let late = seat_at(seats, pending.player)

@@ -48,4 +48,5 @@ mod tidy;
 mod tokens;
 mod tournaments;
 mod trust;
+mod undo;
 mod writes;

@@ -178,19 +178,25 @@ fn every_problem_code_is_tested() {
 
 /// The engine does no IO: no database, web, async runtime, clock or global randomness.
 /// Every code the rules engine can refuse a move with is named in the document's answers
-/// of `POST /v1/games/{id}/moves` (except `log-mismatch`, an internal error).
+/// of `POST /v1/games/{id}/moves` (except `log-mismatch`, an internal error), and every
+/// code it refuses an undo with in those of `POST /v1/games/{id}/undo`.
 #[test]
 fn every_rules_error_code_is_documented() {
     let doc: Value = serde_json::from_str(&tilepost::api::openapi_json()).unwrap();
-    let responses = &doc["paths"]["/v1/games/{id}/moves"]["post"]["responses"];
-    let text = responses.to_string();
+    let undo = ["undo-not-yours", "undo-past-reveal", "nothing-to-undo"];
     for code in tilepost_engine::PlayError::CODES {
         if *code == "log-mismatch" {
             continue;
         }
+        let path = if undo.contains(code) {
+            "/v1/games/{id}/undo"
+        } else {
+            "/v1/games/{id}/moves"
+        };
+        let text = doc["paths"][path]["post"]["responses"].to_string();
         assert!(
             text.contains(&format!("`{code}`")),
-            "{code} is not named in the answers of POST …/moves"
+            "{code} is not named in the answers of POST {path}"
         );
     }
 }

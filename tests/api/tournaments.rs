@@ -181,6 +181,31 @@ fn a_swiss_runs_its_rounds_through_real_games(app: &TestApp) {
             assert_eq!(mine["games"].as_array().map(Vec::len), Some(round));
             assert_eq!(mine["games"][round - 1]["game_id"], gid.as_str());
         }
+        if round == 1 {
+            // no undo in a tournament's game: a tile placed alone stays placed
+            let (gid, seats) = &games[0];
+            let first = players
+                .iter()
+                .find(|p| p.user_id == seats[0])
+                .expect("a player");
+            let a = first.get(&format!("/v1/games/{gid}/actions")).ok().clone();
+            first
+                .post(
+                    &format!("/v1/games/{gid}/moves"),
+                    json!({"expected_version": a["version"], "actions": [a["actions"][0].clone()]}),
+                )
+                .ok();
+            let a = first.get(&format!("/v1/games/{gid}/actions")).ok().clone();
+            if a["pending"]["user_id"] == seats[0].as_str() {
+                assert_eq!(a["undo"], false);
+                first
+                    .post(
+                        &format!("/v1/games/{gid}/undo"),
+                        json!({"expected_version": a["version"]}),
+                    )
+                    .problem(403, "undo-not-allowed");
+            }
+        }
         for (i, (gid, _)) in games.iter().enumerate() {
             play_random(&refs, gid, 7 + i as u64);
         }

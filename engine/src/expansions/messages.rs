@@ -93,6 +93,14 @@ impl Table {
         self.messages.as_deref().and_then(|m| m.drawn)
     }
 
+    /// How far the message stack has been read: messages drawn so far and the stack's
+    /// size (a message drawn leaves it, one put back joins it at the bottom).
+    pub(crate) fn message_mark(&self) -> (u8, usize) {
+        self.messages
+            .as_deref()
+            .map_or((0, 0), |m| (m.draws, m.stack.len()))
+    }
+
     /// The face-down message stack, top first (hidden from the players).
     pub(crate) fn message_stack(&self) -> &[u8] {
         self.messages.as_deref().map_or(&[], |m| &m.stack)

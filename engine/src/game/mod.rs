@@ -11,7 +11,8 @@
 //! pending decision), [`play`] (the one gate), [`turn`] (the turn pipeline, stage by
 //! stage), [`scoring`] (completed features, final scoring, ranking), [`resign`] (a player
 //! leaving), [`replay`] (a game rebuilt from its log) and [`moves`] (several actions as
-//! one move, ending at the first that reveals hidden information) and [`view`] (what one seat
+//! one move, ending at the first that reveals hidden information), [`undo`] (decisions
+//! taken back before anything is revealed) and [`view`] (what one seat
 //! may see, and games sampled from it for computer opponents). The rules of each
 //! expansion live in `crate::expansions`, one file per expansion, with its state.
 
@@ -26,6 +27,7 @@ mod resign;
 mod scoring;
 mod setup;
 mod turn;
+mod undo;
 pub mod view;
 
 pub use crate::action::Action;
@@ -121,6 +123,8 @@ pub struct Game {
     pub(crate) version: u32,
     pub(crate) sandbox: bool,
     pub(crate) ranking: Vec<RankEntry>,
+    /// Who took the decisions since the last reveal (what may be undone).
+    pub(crate) trail: undo::Trail,
 }
 
 impl std::ops::Deref for Game {
@@ -236,5 +240,6 @@ impl Game {
             + self.score_track.as_deref().map_or(0, |t| t.heap_bytes())
             + self.robbers.as_deref().map_or(0, |r| r.heap_bytes())
             + self.messages.as_deref().map_or(0, |m| m.heap_bytes())
+            + self.trail.heap_bytes()
     }
 }

@@ -63,8 +63,8 @@ impl Game {
     }
 
     /// The one gate: checks an action against the pending decision and applies it (live
-    /// and on replay).
-    pub(crate) fn step(
+    /// and on replay; reached through [`Game::step`], which keeps the undo trail).
+    pub(crate) fn step_inner(
         &mut self,
         player: u8,
         action: &Action,

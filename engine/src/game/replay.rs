@@ -1,5 +1,6 @@
 //! Replay: a game rebuilt from its event log.
 
+use super::undo::Checkpoint;
 use super::*;
 
 impl Game {
@@ -33,10 +34,28 @@ impl Game {
         }
         let mut g = Game::from_creation(first, sink)
             .map_err(|source| ReplayError::Setup { index: 0, source })?;
+        // an undo rebuilds the game from its last reveal point: kept while one lies ahead
+        let last_undo = events
+            .iter()
+            .rposition(|e| matches!(e, Event::Undone { .. }));
+        let track = |i: usize| last_undo.is_some_and(|u| i < u);
+        let mut checkpoint = Checkpoint::new();
+        if track(0) {
+            checkpoint.note(&g, 0);
+        }
         after_each(0, sink);
         for (i, e) in events.iter().enumerate().skip(1) {
-            g.apply(e, sink)
-                .map_err(|source| ReplayError::Play { index: i, source })?;
+            if let Event::Undone { player, count } = e {
+                g = checkpoint
+                    .undo(&g, events, *player, *count)
+                    .map_err(|source| ReplayError::Play { index: i, source })?;
+            } else {
+                g.apply(e, sink)
+                    .map_err(|source| ReplayError::Play { index: i, source })?;
+                if track(i) {
+                    checkpoint.note(&g, i);
+                }
+            }
             after_each(i, sink);
         }
         Ok(g)
@@ -56,13 +75,39 @@ impl Game {
         Game::replay(&events)
     }
 
-    /// Applies one stored decision event (validated like a live action).
+    /// Applies event `index` of `log` to the game replayed from the events before it:
+    /// like [`Game::apply`], and an undo too (which needs the log: the game is replayed
+    /// up to it).
+    pub fn apply_at(
+        &mut self,
+        log: &[Event],
+        index: usize,
+        sink: &mut impl EffectSink,
+    ) -> Result<(), PlayError> {
+        match log.get(index) {
+            Some(Event::Undone { .. }) => {
+                *self = Game::replay(&log[..=index])
+                    .map_err(|e| PlayError::LogMismatch(e.to_string()))?;
+                Ok(())
+            }
+            Some(e) => self.apply(e, sink),
+            None => Err(PlayError::LogMismatch(format!(
+                "the log has no event {index}"
+            ))),
+        }
+    }
+
+    /// Applies one stored decision event (validated like a live action). An undo needs
+    /// the log: see [`Game::apply_at`].
     pub fn apply(&mut self, e: &Event, sink: &mut impl EffectSink) -> Result<(), PlayError> {
         match e {
             Event::GameCreated { .. } => {
                 Err(PlayError::LogMismatch("a second game_created".into()))
             }
             Event::PlayerResigned { player, .. } => self.resign_into(*player, sink),
+            Event::Undone { .. } => Err(PlayError::LogMismatch(
+                "an undo is applied with its log (Game::apply_at)".into(),
+            )),
             Event::Decided {
                 player,
                 action,

@@ -30,6 +30,7 @@ impl Game {
             return Err(PlayError::NotInGame(player));
         }
         self.players[player as usize].active = false;
+        self.end_trail();
         if sink.enabled() {
             sink.push(Effect::PlayerLeft { player });
         }

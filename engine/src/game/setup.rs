@@ -204,6 +204,7 @@ impl Game {
             version: 1,
             sandbox: tile_order.is_some(),
             ranking: Vec::new(),
+            trail: Default::default(),
         };
         g.run(Stage::Start, sink);
         Ok(g)

@@ -355,4 +355,8 @@ pub struct ActionsView {
     pub pending: Option<PendingView>,
     /// Every legal option, as a complete action.
     pub actions: Vec<Action>,
+    /// Whether the signed-in caller may take back their last decision now (`POST
+    /// /v1/games/{id}/undo`): a casual game, the pending decision theirs, and a decision
+    /// of theirs since hidden information last entered the game.
+    pub undo: bool,
 }

@@ -30,7 +30,8 @@ pub struct HistoryEntry {
     /// The decision, `{"type": "tile_placed", "seat": 0, "tile": "base/U", "x": 1, "y": 0,
     /// "rotation": 90}` and so on: `game_created` (players, expansions, sandbox),
     /// `tile_placed`, `figure_placed`, `figure_skipped`, `abbot_returned`,
-    /// `player_resigned`, ... (never the seed or the pile).
+    /// `player_resigned`, `undone` (seat, count: the player took back their last `count`
+    /// decisions, see `POST /v1/games/{id}/undo`), ... (never the seed or the pile).
     #[schema(value_type = Object)]
     pub decision: serde_json::Value,
     /// What the engine derived: `tile_drawn` (seat, tile), `tile_to_hand` (seat, and the

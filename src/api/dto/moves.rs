@@ -19,7 +19,16 @@ pub struct MoveRequest {
     pub actions: Vec<Action>,
 }
 
-/// The result of a move or a resignation.
+/// An undo: the caller's last decision taken back.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UndoRequest {
+    /// The game version the undo was decided on (or send `If-Match`).
+    #[schema(minimum = 0)]
+    pub expected_version: Option<i64>,
+}
+
+/// The result of a move, an undo or a resignation.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct MoveResult {
     pub game_id: String,
