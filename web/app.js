@@ -7,6 +7,8 @@
 //   /play/games/{id}            a game: board, move, scores, history, chat
 //   /play/users/{username}      a player's profile: record, ratings, recent games
 //   /play/leaderboard           the best established ratings of a pool (?pool=expansions)
+//   /play/tournaments           tournaments; /play/tournaments/new creates one;
+//   /play/tournaments/{id}      an event: join, start, standings, rounds, bracket
 //   /play/settings              account (address, password, data, deletion), email
 //                               notifications and vacation
 //   /play/forgot-password       ask for a password reset link
@@ -22,6 +24,7 @@ import { t } from "./i18n.js";
 import { el, announce, clearStatus } from "./pages.js";
 import * as pages from "./pages.js";
 import { gamePage } from "./game.js";
+import * as tournaments from "./tournaments.js";
 import { registerWorker } from "./push.js";
 
 const main = /** @type {HTMLElement} */ (document.getElementById("main"));
@@ -52,6 +55,7 @@ function nav() {
     link("/play/games", t("nav.games"));
     link("/play/new", t("nav.new"));
     link("/play/lobby", t("nav.lobby"));
+    link("/play/tournaments", t("nav.tournaments"));
     link("/play/leaderboard", t("nav.leaderboard"));
     link("/play/settings", t("nav.settings"));
     const out = el("button", { type: "button", class: "linkish" }, t("nav.logout", { name: user }));
@@ -134,6 +138,7 @@ async function render() {
   const open = ["/play/login", "/play/signup", "/play/forgot-password", "/play/reset-password", "/play/verify-email", "/play/leaderboard"];
   const gameMatch = path.match(/^\/play\/games\/([^/]+)$/);
   const userMatch = path.match(/^\/play\/users\/([^/]+)$/);
+  const tournamentMatch = path.match(/^\/play\/tournaments\/([^/]+)$/);
   if (!loggedIn && !open.includes(path) && !gameMatch && !userMatch) {
     sessionStorage.setItem("tilepost.next", location.pathname);
     history.replaceState(null, "", "/play/login");
@@ -146,6 +151,9 @@ async function render() {
     else if (path === "/play/new") await pages.newGamePage(ctx);
     else if (path === "/play/lobby") await pages.lobbyPage(ctx);
     else if (path === "/play/leaderboard") await pages.leaderboardPage(ctx);
+    else if (path === "/play/tournaments") await tournaments.tournamentsPage(ctx);
+    else if (path === "/play/tournaments/new") await tournaments.newTournamentPage(ctx);
+    else if (tournamentMatch) await tournaments.tournamentPage(ctx, decodeURIComponent(tournamentMatch[1]));
     else if (path === "/play/settings") await pages.settingsPage(ctx);
     else if (path === "/play/forgot-password") await pages.forgotPasswordPage(ctx);
     else if (path === "/play/reset-password") await pages.resetPasswordPage(ctx);

@@ -9,6 +9,7 @@ import { el, announce, fail, when, relative, fill, playerLink, playerLinks } fro
 import { t, list as words, describeTile } from "./i18n.js";
 import { drawBoard, figureIcon, featureName, spotWords, aFigure, figureWord, figureCount, featureWord } from "./board.js";
 import { analysisCard, reviewCard } from "./analysis.js";
+import { gameTournamentLine } from "./tournaments.js";
 
 /** How often the page looks for news while the live stream is down. */
 const POLL_MS = 15000;
@@ -97,6 +98,8 @@ export async function gamePage(ctx, id) {
 
   const h1 = el("h1", {}, t("game.title", { game: id.slice(0, 8) }));
   const turnline = el("p", { class: "turnline" });
+  // the tournament and round the game belongs to, if any
+  const tourBox = el("div");
   const panel = el("section", { class: "panel", "aria-labelledby": "h-move" });
   const wrap = el("div", { class: "board-wrap", tabindex: "0", role: "region", "aria-label": t("game.board") });
   const side = el("div", { class: "side" });
@@ -107,6 +110,7 @@ export async function gamePage(ctx, id) {
   const reviewBox = el("div");
   ctx.main.append(
     h1,
+    tourBox,
     turnline,
     el("div", { class: "layout" }, panel, wrap, el("div", { class: "aside" }, side, analysisBox, chatBox)),
     reviewBox,
@@ -167,6 +171,7 @@ export async function gamePage(ctx, id) {
 
   function renderTop() {
     const v = view;
+    tourBox.replaceChildren(...(v.tournament ? [gameTournamentLine(v.tournament)] : []));
     turnline.replaceChildren();
     if (v.status === "open") {
       turnline.append(t("game.waiting-line", { taken: v.players.length, seats: v.seats }));

@@ -73,6 +73,11 @@ const ASSETS: &[Asset] = &[
         body: include_bytes!("../../web/game.js"),
     },
     Asset {
+        name: "tournaments.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/tournaments.js"),
+    },
+    Asset {
         name: "pages.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_bytes!("../../web/pages.js"),

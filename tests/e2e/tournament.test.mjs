@@ -1,0 +1,123 @@
+// A tournament in headless Chromium: the organiser creates an event from the page, two
+// players join from the event page, the organiser starts it (the first round is paired),
+// a player goes from the event page to their game (which says which tournament and
+// round it belongs to), the game is played to its end, and the event page's standings
+// show the result.
+//
+// The game itself is played through the API (the client's own requests, as
+// play.test.mjs does by clicking): what is tested here is the event's pages.
+//
+// Environment: TILEPOST_URL (the running server), CHROMIUM (default /usr/bin/chromium).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { launch, Watch } from "./browser.mjs";
+
+const BASE = process.env.TILEPOST_URL;
+if (!BASE) throw new Error("set TILEPOST_URL to the running server");
+const SUFFIX = Date.now().toString(36).slice(-5);
+const ANN = `tan${SUFFIX}`;
+const BEN = `tben${SUFFIX}`;
+const PASSWORD = "correct horse battery";
+
+/** @type {import("playwright-core").Browser} */
+let browser;
+/** @type {Record<string, import("playwright-core").Page>} */
+const pages = {};
+/** @type {Record<string, string>} */
+const tokens = {};
+const watch = new Watch();
+
+async function api(method, path, body, who) {
+  const r = await fetch(BASE + path, {
+    method,
+    headers: { "Content-Type": "application/json", ...(who ? { Authorization: `Bearer ${tokens[who]}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : null };
+}
+
+async function status(page, re) {
+  await page.locator("#status").filter({ hasText: re }).waitFor();
+}
+
+before(async () => {
+  browser = await launch();
+  for (const name of [ANN, BEN]) {
+    const r = await api("POST", "/v1/users", { username: name, email: `${name}@example.com`, password: PASSWORD });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const t = await api("POST", "/v1/auth/token", { username: name, password: PASSWORD });
+    tokens[name] = t.body.access_token;
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, baseURL: BASE, locale: "en-US" });
+    context.setDefaultTimeout(15000);
+    const page = await context.newPage();
+    watch.page(page, name);
+    await page.goto("/play/login");
+    await page.evaluate(([tk, n]) => {
+      localStorage.setItem("tilepost.token", tk);
+      localStorage.setItem("tilepost.username", n);
+    }, [tokens[name], name]);
+    pages[name] = page;
+  }
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+test("an event created, joined and started from its pages; its game played; the standings follow", async () => {
+  const ann = pages[ANN];
+  const ben = pages[BEN];
+  // create, from the list's link
+  await ann.goto("/play/tournaments");
+  await ann.getByRole("heading", { name: "Tournaments" }).waitFor();
+  await ann.getByRole("link", { name: "Create a tournament" }).click();
+  await ann.getByLabel("Name").fill(`Spring open ${SUFFIX}`);
+  await ann.getByLabel("Rounds (Swiss)").fill("1");
+  await ann.getByRole("button", { name: "Create the tournament" }).click();
+  await ann.waitForURL((u) => /^\/play\/tournaments\/(?!new$)[^/]+$/.test(u.pathname));
+  const eventUrl = new URL(ann.url()).pathname;
+  await ann.getByRole("heading", { name: `Spring open ${SUFFIX}` }).waitFor();
+  // both join from the event page
+  await ann.getByRole("button", { name: "Join" }).click();
+  await status(ann, /You are registered/);
+  await ben.goto(eventUrl);
+  await ben.getByRole("button", { name: "Join" }).click();
+  await status(ben, /You are registered/);
+  // the organiser starts it: the first round is paired
+  await ann.goto(eventUrl);
+  await ann.getByRole("button", { name: "Start the tournament" }).click();
+  await status(ann, /first round is paired/);
+  await ann.getByRole("heading", { name: "Stage 1, round 1" }).waitFor();
+  // from the event page to the game, which names its event and round
+  await ann.getByRole("link", { name: "Play your next game" }).click();
+  await ann.waitForURL("**/play/games/*");
+  const gameId = new URL(ann.url()).pathname.split("/").pop();
+  await ann.locator(".game-tournament").filter({ hasText: "Stage 1, round 1" }).waitFor();
+  // the game played to its end (each player's first listed option)
+  for (let i = 0; i < 400; i++) {
+    const a = await api("GET", `/v1/games/${gameId}/actions`, undefined, ANN);
+    if (!a.body.pending) break;
+    const who = a.body.pending.username;
+    const r = await api("POST", `/v1/games/${gameId}/moves`, { expected_version: a.body.version, actions: [a.body.actions[0]] }, who);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  }
+  const g = await api("GET", `/v1/games/${gameId}`, undefined, ANN);
+  assert.equal(g.body.status, "finished");
+  // the event page: ended, the standings with the result
+  await ben.goto(eventUrl);
+  await ben.getByText(/ended/).first().waitFor();
+  const rows = ben.locator("#standings tbody tr");
+  await rows.nth(1).waitFor();
+  assert.equal(await rows.count(), 2);
+  const first = (await rows.nth(0).innerText()).split("\t");
+  const second = (await rows.nth(1).innerText()).split("\t");
+  assert.equal(first[0], "1");
+  // a win is 1 point at a 2-player table (a draw: half each)
+  assert.ok(Number(first[2]) >= Number(second[2]));
+  assert.equal(Number(first[2]) + Number(second[2]), 1);
+  // the round's table shows the game's scores
+  await ben.locator("a.tournament-game").filter({ hasText: /\d+–\d+/ }).first().waitFor();
+  assert.deepEqual(watch.take(), []);
+});

@@ -1,0 +1,271 @@
+// Tournaments: the list of events, creating one, and an event's page (join, leave,
+// start, the player's next game, standings with tie-breaks, rounds with their tables
+// and games, a knockout's bracket). Everything is read from /v1/tournaments.
+
+import * as api from "./api.js";
+import { t } from "./i18n.js";
+import { el, announce, fail, field, playerLink, when } from "./pages.js";
+
+/** A tournament's status in words. */
+function statusName(s) {
+  return t(`tournament.status.${s}`);
+}
+
+/** A stage's format in words ("Swiss, 5 rounds", "knockout, best of 3"). */
+function stageName(s) {
+  const parts = [t(`tournament.format.${s.format}`)];
+  if (s.format === "swiss" && s.rounds) parts.push(t("tournament.rounds", { count: s.rounds }));
+  if (s.double) parts.push(t("tournament.double"));
+  if (s.best_of && s.best_of > 1) parts.push(t("tournament.best-of", { count: s.best_of }));
+  if (s.table_size && s.table_size > 2) parts.push(t("tournament.table-size", { count: s.table_size }));
+  if (s.top) parts.push(t("tournament.top", { count: s.top }));
+  return parts.join(", ");
+}
+
+/** A number of points as players write it (1, 1.5). */
+function points(x) {
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
+
+export async function tournamentsPage(ctx) {
+  ctx.main.append(
+    el("h1", {}, t("tournaments.title")),
+    el("p", {}, t("tournaments.intro"), " ", el("a", { href: "/play/tournaments/new", id: "new-tournament" }, t("tournaments.new"))),
+  );
+  const list = await api.get("/v1/tournaments?limit=50");
+  if (!list.tournaments.length) {
+    ctx.main.append(el("p", { class: "empty" }, t("tournaments.none")));
+    return;
+  }
+  ctx.main.append(
+    el(
+      "ul",
+      { class: "tournaments" },
+      ...list.tournaments.map((x) =>
+        el(
+          "li",
+          {},
+          el("a", { href: `/play/tournaments/${x.id}` }, x.name),
+          ` · ${statusName(x.status)} · ${t("tournament.players", { count: x.players })} · ${x.stages.map(stageName).join(" → ")}`,
+        ),
+      ),
+    ),
+  );
+}
+
+export async function newTournamentPage(ctx) {
+  ctx.main.append(el("h1", {}, t("tournaments.new")));
+  const format = el(
+    "select",
+    { name: "format", id: "t-format" },
+    ...["swiss", "round_robin", "knockout"].map((f) => el("option", { value: f }, t(`tournament.format.${f}`))),
+  );
+  const bestOf = el("select", { name: "best_of", id: "t-best-of" }, ...[1, 3, 5].map((n) => el("option", { value: n }, String(n))));
+  const table = el("select", { name: "table_size", id: "t-table" }, ...[2, 3, 4, 5, 6].map((n) => el("option", { value: n }, String(n))));
+  const form = el(
+    "form",
+    { class: "card" },
+    field(t("tournament.name"), { name: "name", required: true, maxlength: 80, id: "t-name" }),
+    el("label", { class: "field", for: "t-format" }, el("span", {}, t("tournament.format")), format),
+    field(t("tournament.swiss-rounds"), { type: "number", name: "rounds", min: 1, max: 20, value: 5 }),
+    el("label", { class: "check" }, el("input", { type: "checkbox", name: "double" }), ` ${t("tournament.double-field")}`),
+    el("label", { class: "field", for: "t-best-of" }, el("span", {}, t("tournament.best-of-field")), bestOf),
+    el("label", { class: "field", for: "t-table" }, el("span", {}, t("tournament.table-size-field")), table),
+    field(t("tournament.top-field"), { type: "number", name: "top", min: 0, max: 64, value: 0 }),
+    field(t("tournament.days"), { type: "number", name: "days_per_move", min: 1, max: 14, value: 3 }),
+    field(t("tournament.max-players"), { type: "number", name: "max_players", min: 2, max: 1024, value: 64 }),
+    el("label", { class: "check" }, el("input", { type: "checkbox", name: "computer_opponents" }), ` ${t("tournament.bots-allowed")}`),
+    el("button", { type: "submit", class: "primary" }, t("tournament.create")),
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const f = new FormData(form);
+    const first = { format: String(f.get("format")), best_of: Number(f.get("best_of")) };
+    if (first.format === "swiss") {
+      first.rounds = Number(f.get("rounds"));
+      first.table_size = Number(f.get("table_size"));
+    } else if (f.has("double")) first.double = true;
+    const stages = [first];
+    const top = Number(f.get("top"));
+    if (top > 1) stages.push({ format: "knockout", top, best_of: Number(f.get("best_of")) });
+    const body = {
+      name: String(f.get("name")).trim(),
+      stages,
+      days_per_move: Number(f.get("days_per_move")),
+      max_players: Number(f.get("max_players")),
+      computer_opponents: f.has("computer_opponents"),
+    };
+    const button = /** @type {HTMLButtonElement} */ (form.querySelector("button"));
+    button.disabled = true;
+    try {
+      const made = await api.post("/v1/tournaments", body);
+      announce(t("tournament.created"));
+      ctx.go(`/play/tournaments/${made.id}`);
+    } catch (e) {
+      fail(e);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  ctx.main.append(form);
+}
+
+/** The standings of a stage as a table (rank, player, points, tie-breaks). */
+function standingsTable(page) {
+  const kinds = page.standings.length ? page.standings[0].tie_breaks.map((b) => b.kind) : [];
+  return el(
+    "table",
+    { class: "standings", id: "standings" },
+    el("caption", {}, t("tournament.standings")),
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        el("th", { scope: "col" }, t("tournament.rank")),
+        el("th", { scope: "col" }, t("tournament.player")),
+        el("th", { scope: "col" }, t("tournament.points")),
+        el("th", { scope: "col" }, t("tournament.games")),
+        ...kinds.map((k) => el("th", { scope: "col" }, t(`tournament.tb.${k}`))),
+      ),
+    ),
+    el(
+      "tbody",
+      {},
+      ...page.standings.map((s) =>
+        el(
+          "tr",
+          { class: s.withdrawn ? "withdrawn" : null },
+          el("td", {}, String(s.rank)),
+          el("th", { scope: "row" }, playerLink(s.player.username)),
+          el("td", {}, points(s.points)),
+          el("td", {}, String(s.games)),
+          ...s.tie_breaks.map((b) => el("td", {}, points(b.value))),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The rounds: each table's players (start order) and its games with their results. */
+function roundsSection(rounds) {
+  const section = el("section", { class: "card", "aria-labelledby": "h-rounds" }, el("h2", { id: "h-rounds" }, t("tournament.rounds-title")));
+  for (const r of rounds.rounds) {
+    const items = r.tables.map((tb) => {
+      const games = tb.games.map((g) => {
+        const label = g.scores ? g.scores.join("–") : g.status ? t(`tournament.game.${g.status}`) : t("tournament.game.pending");
+        return g.game_id ? el("a", { href: `/play/games/${g.game_id}`, class: "tournament-game" }, label) : el("span", {}, label);
+      });
+      return el(
+        "li",
+        {},
+        tb.bracket ? `${tb.bracket}: ` : "",
+        ...tb.players.flatMap((p, i) => (i ? [" – ", playerLink(p.username)] : [playerLink(p.username)])),
+        " · ",
+        ...games.flatMap((g, i) => (i ? [", ", g] : [g])),
+      );
+    });
+    const byes = r.byes.length ? [el("li", {}, t("tournament.byes", { names: r.byes.map((p) => p.username).join(", ") }))] : [];
+    section.append(
+      el("h3", {}, t("tournament.round", { stage: r.stage + 1, round: r.round })),
+      el("ul", { class: "tables" }, ...items, ...byes),
+    );
+  }
+  if (!rounds.rounds.length) section.append(el("p", { class: "empty" }, t("tournament.no-rounds")));
+  return section;
+}
+
+export async function tournamentPage(ctx, id) {
+  const v = await api.get(`/v1/tournaments/${encodeURIComponent(id)}`);
+  const me = api.username();
+  ctx.main.append(el("h1", {}, v.name));
+  const facts = [
+    `${statusName(v.status)} · ${t("tournament.players", { count: v.players })} · ${t("tournament.organised-by", { name: v.organiser })}`,
+    v.stages.map(stageName).join(" → "),
+  ];
+  if (v.days_per_move) facts.push(t("tournament.clock", { days: v.days_per_move }));
+  if (v.status === "running") facts.push(t("tournament.current", { stage: v.current_stage + 1, round: v.current_round }));
+  if (v.round_deadline) facts.push(t("tournament.deadline", { when: when(v.round_deadline) }));
+  if (v.next_round_at) facts.push(t("tournament.next-round", { when: when(v.next_round_at) }));
+  ctx.main.append(el("section", { class: "card" }, ...facts.map((f) => el("p", {}, f)), actions(ctx, v, me)));
+
+  if (v.registered && v.status !== "registering") {
+    const mine = await api.get(`/v1/tournaments/${encodeURIComponent(id)}/games?player=me`);
+    const next = mine.games.find((g) => g.status === "active");
+    ctx.main.append(
+      el(
+        "p",
+        { class: "next-game" },
+        next ? el("a", { href: `/play/games/${next.game_id}`, id: "next-game" }, t("tournament.your-next-game")) : t("tournament.no-next-game"),
+      ),
+    );
+  }
+  if (v.status === "registering") return;
+  const stage = v.status === "ended" ? Math.max(0, v.stages.length - 1) : v.current_stage;
+  for (let s = 0; s <= stage; s++) {
+    if (v.stages[s] && v.stages[s].format === "knockout") {
+      const b = await api.get(`/v1/tournaments/${encodeURIComponent(id)}/bracket?stage=${s}`);
+      ctx.main.append(
+        el(
+          "section",
+          { class: "card bracket", "aria-labelledby": `h-bracket-${s}` },
+          el("h2", { id: `h-bracket-${s}` }, t("tournament.bracket", { stage: s + 1 })),
+          el(
+            "ul",
+            {},
+            ...b.matches.map((m) =>
+              el(
+                "li",
+                {},
+                `${m.name}: `,
+                m.players.map((p) => (p ? p.username : t("tournament.to-come"))).join(" – "),
+                m.winner ? ` · ${t("tournament.winner", { name: m.winner.username })}` : "",
+              ),
+            ),
+          ),
+        ),
+      );
+    } else {
+      const st = await api.get(`/v1/tournaments/${encodeURIComponent(id)}/standings?stage=${s}&limit=200`);
+      ctx.main.append(el("section", { class: "card" }, el("h2", {}, t("tournament.stage", { stage: s + 1 })), standingsTable(st)));
+    }
+  }
+  ctx.main.append(roundsSection(await api.get(`/v1/tournaments/${encodeURIComponent(id)}/rounds?limit=50`)));
+}
+
+/** Join, leave and start (the organiser) as the event allows. */
+function actions(ctx, v, me) {
+  const box = el("div", { class: "row" });
+  const act = (label, path, done) => {
+    const b = el("button", { type: "button", class: "primary" }, label);
+    b.addEventListener("click", async () => {
+      b.disabled = true;
+      try {
+        await api.post(`/v1/tournaments/${encodeURIComponent(v.id)}/${path}`, {});
+        announce(done);
+        ctx.go(location.pathname, { replace: true });
+      } catch (e) {
+        b.disabled = false;
+        fail(e);
+      }
+    });
+    box.append(b, " ");
+  };
+  if (!me || v.status === "ended") return box;
+  if (!v.registered && v.status === "registering") act(t("tournament.join"), "join", t("tournament.joined"));
+  if (v.registered) act(t("tournament.leave"), "leave", t("tournament.left"));
+  if (v.organiser === me && v.status === "registering") act(t("tournament.start"), "start", t("tournament.started"));
+  return box;
+}
+
+/** The line of a game page that says which event and round the game belongs to. */
+export function gameTournamentLine(tournament) {
+  return el(
+    "p",
+    { class: "game-tournament" },
+    el("a", { href: `/play/tournaments/${tournament.id}` }, tournament.name),
+    ` · ${t("tournament.round", { stage: tournament.stage + 1, round: tournament.round })}`,
+    tournament.game > 0 ? ` · ${t("tournament.match-game", { game: tournament.game + 1 })}` : "",
+  );
+}
