@@ -289,6 +289,12 @@ fn token_of_a_missing_user_is_401_everywhere(app: &TestApp) {
             json!({"endpoint": "https://push.example/x", "keys": {"p256dh": "x", "auth": "x"}}),
         ),
         ("update_push_subscription", json!({"label": "phone"})),
+        ("undo_decision", json!({})),
+        (
+            "create_tournament",
+            json!({"name": "open", "stages": [{"format": "swiss", "rounds": 3}]}),
+        ),
+        ("add_tournament_bot", json!({"level": "random"})),
     ];
     let doc = tilepost::api::openapi_value();
     let mut checked = 0;
