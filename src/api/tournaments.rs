@@ -963,7 +963,10 @@ pub async fn list_tournament_events(
     let id = id.into_inner();
     check_id(&id)?;
     let limit = super::paging::limit(q.limit)?;
-    let after = q.after.unwrap_or(0).max(0);
+    let after = q.after.unwrap_or(0);
+    if after < 0 {
+        return Err(ApiError::validation("after", "0 or more"));
+    }
     st.store
         .tournament(id.clone())
         .await?

@@ -181,6 +181,7 @@ pub struct TournamentListQuery {
     /// Only tournaments in this state.
     pub status: Option<TournamentStatus>,
     /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
     /// `next_cursor` of the previous page.
     pub cursor: Option<String>,
@@ -248,6 +249,7 @@ pub struct StageQuery {
     /// The stage (0-based; default the one being played).
     pub stage: Option<u32>,
     /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
     /// `next_cursor` of the previous page.
     pub cursor: Option<String>,
@@ -314,6 +316,7 @@ pub struct RoundList {
 #[into_params(parameter_in = Query)]
 pub struct PageQuery {
     /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
     /// `next_cursor` of the previous page.
     pub cursor: Option<String>,
@@ -372,8 +375,10 @@ pub struct TournamentEventList {
 #[into_params(parameter_in = Query)]
 pub struct TournamentEventsQuery {
     /// Events after this `seq` (default 0).
+    #[param(minimum = 0)]
     pub after: Option<i64>,
     /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
 }
 
@@ -402,6 +407,7 @@ pub struct TournamentGamesQuery {
     /// `me` (default) or a user id.
     pub player: Option<String>,
     /// Page size, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
     /// `next_cursor` of the previous page.
     pub cursor: Option<String>,
