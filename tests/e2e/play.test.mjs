@@ -104,7 +104,9 @@ async function refocus(page) {
   const polls = Number((await page.locator("main").getAttribute("data-polls")) || 0);
   await page.evaluate(() => window.dispatchEvent(new Event("focus")));
   try {
-    await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.polls || 0) > old, polls);
+    // a debug server answering while both pages' analyses of a game with every
+    // expansion run can take longer than the default 10 seconds
+    await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.polls || 0) > old, polls, { timeout: 30000 });
   } catch (e) {
     // what the page was doing, for the report
     const state = await page.evaluate(() => ({ main: { ...document.querySelector("main")?.dataset }, status: document.querySelector("[role=status]")?.textContent, hidden: document.hidden }));
