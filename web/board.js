@@ -45,7 +45,11 @@ const SPOT_XY = {
 };
 
 export function spotXY(spot) {
-  return SPOT_XY[spot] || [50, 68];
+  if (SPOT_XY[spot]) return SPOT_XY[spot];
+  // a catalog feature id (an inner field): below the centre, side by side by its number,
+  // so that two on one tile do not cover each other
+  const n = Math.max(1, Number(String(spot).replace(/\D+/g, "")) || 1);
+  return [32 + ((n - 1) % 3) * 18, 68 + (Math.floor((n - 1) / 3) % 2) * 14];
 }
 
 /** Names of the features by the letter of their catalog id (`c1` city, `r2` road, ...). */
