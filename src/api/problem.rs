@@ -71,6 +71,7 @@ problem_codes! {
     SeekNotFound = ("seek-not-found", 404, "No such seek"),
     CalendarNotFound = ("calendar-not-found", 404, "No such calendar"),
     TournamentNotFound = ("tournament-not-found", 404, "No such tournament"),
+    BracketNotFound = ("bracket-not-found", 404, "No such bracket"),
     MethodNotAllowed = ("method-not-allowed", 405, "Method not allowed"),
     RequestTimeout = ("request-timeout", 408, "Request not received in time"),
     StaleVersion = ("stale-version", 409, "The game has moved on"),

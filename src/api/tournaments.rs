@@ -899,9 +899,8 @@ pub async fn list_tournament_rounds(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The bracket", body = BracketView),
-        (status = 400, description = "No such stage, or not a knockout (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament (`tournament-not-found`), or the stage is not a knockout being or been played (`bracket-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/bracket")]
@@ -914,7 +913,10 @@ pub async fn get_tournament_bracket(
     let (_, state) = load(&st, &id.into_inner()).await?;
     let stage = q.stage.unwrap_or(state.current_stage() as u32);
     let matches = state.bracket(stage as usize).ok_or_else(|| {
-        ApiError::validation("stage", "not a knockout stage being or been played")
+        ApiError::new(
+            ProblemCode::BracketNotFound,
+            "this stage is not a knockout stage being or been played",
+        )
     })?;
     let names = players_of(&st, &state).await?;
     Ok(HttpResponse::Ok().json(BracketView {

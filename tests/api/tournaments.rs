@@ -305,6 +305,11 @@ fn refusals_have_codes(app: &TestApp) {
         .get("/v1/tournaments")
         .problem(401, "unauthorized");
     let id = create(&org, 3, json!({}));
+    // a Swiss has no bracket, nor has a stage the event does not have
+    for stage in ["", "?stage=0", "?stage=2147483646"] {
+        ann.get(&format!("/v1/tournaments/{id}/bracket{stage}"))
+            .problem(404, "bracket-not-found");
+    }
     org.post(
         &format!("/v1/tournaments/{id}/bots"),
         json!({"level": "random"}),
