@@ -29,8 +29,11 @@ import { registerWorker } from "./push.js";
 
 const main = /** @type {HTMLElement} */ (document.getElementById("main"));
 
-/** The page being shown stops its timers when another one replaces it. */
-let leaving = () => {};
+/** What the page being shown stops (timers, the live stream, listeners) when another one
+ * replaces it: every part of a page may add its own. */
+let leaving = [];
+/** Counts the pages shown: a page that is no longer the one shown stops at once. */
+let shown = 0;
 
 /** Goes to a path of the client (history entry + render). */
 export function go(path, { replace = false } = {}) {
@@ -114,8 +117,8 @@ async function adoptSettings() {
 }
 
 async function render() {
-  leaving();
-  leaving = () => {};
+  for (const f of leaving.splice(0)) f();
+  const page = ++shown;
   let path = location.pathname.replace(/\/+$/, "") || "/play";
   if (path === "/play") {
     path = "/play/games";
@@ -128,7 +131,8 @@ async function render() {
     go,
     /** @param {() => void} f */
     onLeave(f) {
-      leaving = f;
+      if (page === shown) leaving.push(f);
+      else f();
     },
   };
   nav();

@@ -362,6 +362,10 @@ export async function gamePage(ctx, id) {
       }
     } finally {
       sending = false;
+      if (pollAfterSend) {
+        pollAfterSend = false;
+        poll();
+      }
     }
   }
 

@@ -591,6 +591,16 @@ step("a player's name leads to their profile, and the profile to the leaderboard
   await ben.locator("table.scores").getByRole("link", { name: ANN, exact: true }).click();
   await ben.waitForURL(`**/play/users/${ANN}`);
   await ben.getByRole("heading", { name: `${ANN}'s profile` }).waitFor();
+  // the finished game's page stopped when the profile replaced it (its live stream, its
+  // timers, its refresh on focus): a refocus asks nothing of that game any more
+  const seekId = seekGameUrl.split("/").pop();
+  const asked = ben.waitForRequest((r) => r.url().includes(`/v1/games/${seekId}`), { timeout: 3000 }).then(
+    () => true,
+    () => false,
+  );
+  await ben.evaluate(() => window.dispatchEvent(new Event("focus")));
+  assert.equal(await asked, false, "the game page left behind still refreshes its game");
+  assert.equal(await ben.locator("main").getAttribute("data-polls"), null);
   // ben resigns the rematch at once: a rated game too short to count
   const rematch = rematchUrl.split("/").pop();
   await resignElsewhere(ben, rematch);
