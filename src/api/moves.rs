@@ -133,22 +133,7 @@ pub async fn submit_move(
     body: ApiJson<MoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let r = body.0;
-    let header_version = if_match(&req)?;
-    let expected = match (r.expected_version, header_version) {
-        (Some(b), Some(h)) if b != h => {
-            return Err(ApiError::validation(
-                "expected_version",
-                "differs from If-Match",
-            ))
-        }
-        (Some(v), _) | (None, Some(v)) => v,
-        (None, None) => {
-            return Err(ApiError::validation(
-                "expected_version",
-                "send expected_version (or an If-Match header)",
-            ))
-        }
-    };
+    let expected = expected_version(r.expected_version, &req)?;
     if r.actions.is_empty() || r.actions.len() > MAX_ACTIONS {
         return Err(ApiError::validation(
             "actions",
@@ -156,20 +141,11 @@ pub async fn submit_move(
         ));
     }
     let idem = idempotency(&req, &(&r.actions, expected))?;
-    if let Some(resp) = idempotent_answer(&st, &me.id, &idem).await? {
-        return Ok(resp);
-    }
-    let quota = st.moves.take(&me.id)?;
     let decision = Decision::Play {
         user_id: me.id.clone(),
         actions: r.actions,
     };
-    let mut resp = record(&st, &me, id, decision, Some(expected), idem).await;
-    match &mut resp {
-        Ok(r) => quota.apply(r),
-        Err(e) => e.headers.extend(quota.headers()),
-    }
-    resp
+    record_counted(&st, &me, id, decision, expected, idem).await
 }
 
 /// Take back the caller's last decision, before anything hidden is revealed.
@@ -213,31 +189,45 @@ pub async fn undo_decision(
     id: GameId,
     body: ApiJson<UndoRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let header_version = if_match(&req)?;
-    let expected = match (body.0.expected_version, header_version) {
-        (Some(b), Some(h)) if b != h => {
-            return Err(ApiError::validation(
-                "expected_version",
-                "differs from If-Match",
-            ))
-        }
-        (Some(v), _) | (None, Some(v)) => v,
-        (None, None) => {
-            return Err(ApiError::validation(
-                "expected_version",
-                "send expected_version (or an If-Match header)",
-            ))
-        }
-    };
+    let expected = expected_version(body.0.expected_version, &req)?;
     let idem = idempotency(&req, &expected)?;
-    if let Some(resp) = idempotent_answer(&st, &me.id, &idem).await? {
-        return Ok(resp);
-    }
-    let quota = st.moves.take(&me.id)?;
     let decision = Decision::Undo {
         user_id: me.id.clone(),
     };
-    let mut resp = record(&st, &me, id, decision, Some(expected), idem).await;
+    record_counted(&st, &me, id, decision, expected, idem).await
+}
+
+/// The version a write expects, from the body or `If-Match` (which must agree).
+fn expected_version(body: Option<i64>, req: &HttpRequest) -> Result<i64, ApiError> {
+    match (body, if_match(req)?) {
+        (Some(b), Some(h)) if b != h => Err(ApiError::validation(
+            "expected_version",
+            "differs from If-Match",
+        )),
+        (Some(v), _) | (None, Some(v)) => Ok(v),
+        (None, None) => Err(ApiError::validation(
+            "expected_version",
+            "send expected_version (or an If-Match header)",
+        )),
+    }
+}
+
+/// Records a decision that counts against the moves limit: the stored answer for a
+/// repeated Idempotency-Key, else the limit's turn, then the decision, with the limit's
+/// headers on the answer either way.
+async fn record_counted(
+    st: &AppState,
+    me: &CurrentUser,
+    id: GameId,
+    decision: Decision,
+    expected: i64,
+    idem: Option<Idempotency>,
+) -> Result<HttpResponse, ApiError> {
+    if let Some(resp) = idempotent_answer(st, &me.id, &idem).await? {
+        return Ok(resp);
+    }
+    let quota = st.moves.take(&me.id)?;
+    let mut resp = record(st, me, id, decision, Some(expected), idem).await;
     match &mut resp {
         Ok(r) => quota.apply(r),
         Err(e) => e.headers.extend(quota.headers()),
