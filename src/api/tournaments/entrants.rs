@@ -1,0 +1,200 @@
+//! Entering and running an event: registration, withdrawal, computer opponents, the
+//! start.
+
+use super::*;
+
+/// Register for a tournament.
+///
+/// Before the first round; a Swiss first stage also takes late entries (paired from the
+/// next round, with no points). The caller's rating in the base game seeds them.
+/// Registrations and withdrawals are limited per user and hour
+/// (`TILEPOST_TOURNAMENT_ENTRIES_PER_HOUR`).
+#[utoipa::path(
+    operation_id = "join_tournament",
+    tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    security(("bearer" = ["game:play"])),
+    responses(
+        (status = 200, description = "The caller is registered; the tournament", body = TournamentView),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Already registered, registration closed, the tournament full or over (`already-registered`, `registration-closed`, `tournament-full`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many registrations this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tournaments/{id}/join")]
+pub async fn join_tournament(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    check_id(&id)?;
+    let rating = st
+        .store
+        .rating_of(me.id.clone(), crate::standing::Pool::Base)
+        .await?
+        .map(|r| r.rating.round() as i32);
+    let reservation =
+        crate::api::limits::reserve(&st, crate::api::limits::tournament_entries(&st, &me.id))
+            .await?;
+    let now = st.clock.now_ms();
+    if let Err(e) = service(&st)
+        .register(&id, &me.id, rating, &me.id, now)
+        .await
+    {
+        reservation.release(&st).await;
+        return Err(e.into());
+    }
+    let quota = reservation.keep();
+    st.notifier.wake();
+    let mut resp = view_of(&st, &id, &me.id).await?;
+    quota.apply(&mut resp);
+    Ok(resp)
+}
+
+/// Withdraw from a tournament.
+///
+/// Between games: refused while the caller has a game of the round to play. Results
+/// stand (see the withdrawal rule); a withdrawn player is not paired again.
+#[utoipa::path(
+    operation_id = "leave_tournament",
+    tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    security(("bearer" = ["game:play"])),
+    responses(
+        (status = 200, description = "The caller withdrew; the tournament", body = TournamentView),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not registered (or withdrawn already), a game still to play, or the tournament over (`not-registered`, `already-registered`, `game-to-play`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many registrations this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tournaments/{id}/leave")]
+pub async fn leave_tournament(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    check_id(&id)?;
+    let reservation =
+        crate::api::limits::reserve(&st, crate::api::limits::tournament_entries(&st, &me.id))
+            .await?;
+    if let Err(e) = service(&st).withdraw(&id, &me.id, st.clock.now_ms()).await {
+        reservation.release(&st).await;
+        return Err(e.into());
+    }
+    let quota = reservation.keep();
+    st.notifier.wake();
+    let mut resp = view_of(&st, &id, &me.id).await?;
+    quota.apply(&mut resp);
+    Ok(resp)
+}
+
+/// Enter a computer opponent (the organiser only, when the settings allow them).
+///
+/// Each entry is a computer opponent account of the level (`bot-<level>-<n>`), which
+/// the server plays in its games.
+#[utoipa::path(
+    operation_id = "add_tournament_bot",
+    tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    request_body = AddTournamentBotRequest,
+    security(("bearer" = ["game:play"])),
+    responses(
+        (status = 200, description = "The computer opponent is registered; the tournament", body = TournamentView),
+        (status = 400, description = "Unknown level (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the organiser, or computer opponents not allowed (`not-organiser`, `computer-opponents-not-allowed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Registration closed, the tournament full or over (`registration-closed`, `tournament-full`, `tournament-ended`, `already-registered`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many registrations this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tournaments/{id}/bots")]
+pub async fn add_tournament_bot(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: web::Path<String>,
+    body: ApiJson<AddTournamentBotRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    let level = body.0.level;
+    if !crate::bots::LEVELS.contains(&level.as_str()) {
+        return Err(ApiError::validation(
+            "level",
+            format!("one of {}", crate::bots::LEVELS.join(", ")),
+        ));
+    }
+    let (row, state) = load(&st, &id).await?;
+    if row.organiser_id != me.id {
+        return Err(TournamentError::NotOrganiser.into());
+    }
+    let settings = settings_of(&row).map_err(ApiError::internal)?;
+    if !settings.computer_opponents {
+        return Err(TournamentError::ComputerOpponentsNotAllowed.into());
+    }
+    // the next account of this level not yet in the event
+    let names = players_of(&st, &state).await?;
+    let taken = names
+        .values()
+        .filter(|p| p.bot.as_deref() == Some(level.as_str()))
+        .count();
+    let k = u8::try_from(taken + 1).map_err(|_| {
+        ApiError::new(
+            ProblemCode::TournamentFull,
+            "no more computer opponents of this level",
+        )
+    })?;
+    let reservation =
+        crate::api::limits::reserve(&st, crate::api::limits::tournament_entries(&st, &me.id))
+            .await?;
+    let now = st.clock.now_ms();
+    let bot = match st.store.bot_user(level, k, now).await {
+        Ok(b) => b,
+        Err(e) => {
+            reservation.release(&st).await;
+            return Err(e.into());
+        }
+    };
+    if let Err(e) = service(&st).register(&id, &bot, None, &me.id, now).await {
+        reservation.release(&st).await;
+        return Err(e.into());
+    }
+    let quota = reservation.keep();
+    let mut resp = view_of(&st, &id, &me.id).await?;
+    quota.apply(&mut resp);
+    Ok(resp)
+}
+
+/// Start a tournament (the organiser only).
+///
+/// Registration closes (except late entries into a Swiss first stage); the first
+/// round is paired and its games start, each seated in the start order the pairing
+/// chose. Later rounds start when the one before ends (or on their calendar date).
+#[utoipa::path(
+    operation_id = "start_tournament",
+    tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    security(("bearer" = ["game:play"])),
+    responses(
+        (status = 200, description = "The tournament is running; the tournament", body = TournamentView),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Started already, over, or fewer than 2 players (`tournament-started`, `tournament-ended`, `not-enough-players`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tournaments/{id}/start")]
+pub async fn start_tournament(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    check_id(&id)?;
+    service(&st).start(&id, &me.id, st.clock.now_ms()).await?;
+    st.notifier.wake();
+    view_of(&st, &id, &me.id).await
+}
