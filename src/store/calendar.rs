@@ -2,6 +2,7 @@
 //! A new feed replaces the old one in one statement pair under the user's row, so two
 //! requests that arrive together leave exactly one feed and the other URL dead.
 
+use super::accounts::lock_user;
 use diesel::prelude::*;
 
 use super::schema::{calendar_feeds, users};
@@ -19,9 +20,7 @@ impl Store {
         self.run(move |c| {
             Ok(c.transaction(|c| {
                 // the user's row first: replacements of one user are serialised
-                diesel::update(users::table.find(&user_id))
-                    .set(users::id.eq(&user_id))
-                    .execute(c)?;
+                lock_user(c, &user_id)?;
                 diesel::delete(calendar_feeds::table.find(&user_id)).execute(c)?;
                 diesel::insert_into(calendar_feeds::table)
                     .values((

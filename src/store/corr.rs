@@ -2,6 +2,7 @@
 //! vacations, invitations and reserved seats, leaving and aborting open games, chat, and
 //! the counts of games waiting for a user.
 
+use super::accounts::lock_user;
 use std::collections::HashMap;
 
 use diesel::prelude::*;
@@ -570,10 +571,7 @@ impl Store {
     pub async fn start_vacation(&self, row: VacationRow) -> Result<(), StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
-                // a write first, so that SQLite queues concurrent starts
-                diesel::update(users::table.find(&row.user_id))
-                    .set(users::id.eq(&row.user_id))
-                    .execute(c)?;
+                lock_user(c, &row.user_id)?;
                 let on: Vec<VacationRow> = vacations::table
                     .filter(vacations::user_id.eq(&row.user_id))
                     .filter(vacations::ended_at.is_null())

@@ -8,6 +8,7 @@
 //! attempt records and pruning. A push service that answers `404` or `410` has forgotten
 //! the subscription: it is deleted ([`delete_gone`]).
 
+use super::accounts::lock_user;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
@@ -197,10 +198,7 @@ impl Store {
         self.run(move |c| {
             c.transaction(|c| {
                 // a write first: SQLite queues concurrent creations, Postgres locks the user
-                let n = diesel::update(users::table.find(&row.user_id))
-                    .set(users::id.eq(&row.user_id))
-                    .execute(c)?;
-                if n == 0 {
+                if !lock_user(c, &row.user_id)? {
                     return Err(TxError::Store(StoreError::UnknownUser));
                 }
                 let earlier: Vec<String> = push_subscriptions::table

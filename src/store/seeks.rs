@@ -1,6 +1,7 @@
 //! The lobby: seeks (games looking for players), and the game a full seek becomes, made
 //! in the transaction that takes its last seat.
 
+use super::accounts::lock_user;
 use std::collections::HashMap;
 
 use diesel::prelude::*;
@@ -130,10 +131,7 @@ impl Store {
     pub async fn create_seek(&self, row: SeekRow, max_open: i64) -> Result<(), StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
-                // a write first: SQLite queues concurrent creations, Postgres locks the user
-                diesel::update(users::table.find(&row.creator_id))
-                    .set(users::id.eq(&row.creator_id))
-                    .execute(c)?;
+                lock_user(c, &row.creator_id)?;
                 let open: i64 = seeks::table
                     .filter(seeks::creator_id.eq(&row.creator_id))
                     .filter(seeks::status.eq(SeekStatus::Seeking.as_str()))

@@ -3,6 +3,7 @@
 //! a token is valid only while its row and its user exist, which one query reads (a
 //! join), so a request costs one round trip whatever its token.
 
+use super::accounts::lock_user;
 use diesel::prelude::*;
 
 use super::schema::{access_tokens, users};
@@ -75,9 +76,7 @@ impl Store {
         self.run(move |c| {
             c.transaction(|c| {
                 if let Some(sid) = &made_by {
-                    diesel::update(users::table.find(&row.user_id))
-                        .set(users::id.eq(&row.user_id))
-                        .execute(c)?;
+                    lock_user(c, &row.user_id)?;
                     let live: Option<String> = access_tokens::table
                         .filter(access_tokens::id.eq(sid))
                         .filter(access_tokens::user_id.eq(&row.user_id))

@@ -8,6 +8,7 @@
 //! single-statement claim on SQLite, whose writers are serialised), posts them and
 //! records each attempt.
 
+use super::accounts::lock_user;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
@@ -420,11 +421,7 @@ impl Store {
     pub async fn create_endpoint(&self, row: EndpointRow, max: i64) -> Result<(), StoreError> {
         self.run(move |c| {
             c.transaction(|c| {
-                // a write first: SQLite queues concurrent creations, Postgres locks the user
-                let n = diesel::update(users::table.find(&row.user_id))
-                    .set(users::id.eq(&row.user_id))
-                    .execute(c)?;
-                if n == 0 {
+                if !lock_user(c, &row.user_id)? {
                     return Err(TxError::Store(StoreError::UnknownUser));
                 }
                 let have: i64 = webhook_endpoints::table
