@@ -380,44 +380,43 @@ impl Tournaments<'_> {
         actor: &str,
         now: i64,
     ) -> Result<(), TournamentError> {
-        let (user, actor) = (user_id.to_string(), actor.to_string());
-        let notifier = self.notifier.clone();
-        self.store
-            .tournament_write(id.to_string(), now, move |ctx| {
-                let (mut state, settings) = state_of(ctx)?;
-                if ctx.row.status() == Some(TournamentStatus::Ended) {
-                    return Err(TournamentError::Ended);
-                }
-                if state.players().len() as u32 >= settings.max_players {
-                    return Err(TournamentError::Full);
-                }
-                let mut w = TournamentWrite::default();
-                let e = Event::PlayerRegistered {
-                    player: user,
-                    rating,
-                };
-                push(&mut state, &mut w, ctx, e, Some(&actor), now)?;
-                w.players = Some(state.players().len() as i32);
-                if ctx.row.status() == Some(TournamentStatus::Running) {
-                    // a late entry is paired from the next round
-                    progress(
-                        &mut state,
-                        &settings,
-                        ctx,
-                        &mut w,
-                        &HashMap::new(),
-                        &notifier,
-                        now,
-                    )?;
-                }
-                Ok((w, ()))
+        let user = user_id.to_string();
+        self.entry(id, actor, now, move |state, settings| {
+            if state.players().len() as u32 >= settings.max_players {
+                return Err(TournamentError::Full);
+            }
+            Ok(Event::PlayerRegistered {
+                player: user,
+                rating,
             })
-            .await?
+        })
+        .await
     }
 
     /// Withdraws `user_id` (between their games).
     pub async fn withdraw(&self, id: &str, user_id: &str, now: i64) -> Result<(), TournamentError> {
         let user = user_id.to_string();
+        self.entry(id, user_id, now, move |_, _| {
+            Ok(Event::PlayerWithdrew { player: user })
+        })
+        .await
+    }
+
+    /// Records an entry or a withdrawal (`make` says which, or refuses it), never once the
+    /// event has ended. While the event runs, what it changes follows at once: a late
+    /// entry is paired from the next round, a withdrawal can end a stage or give a
+    /// walkover.
+    async fn entry<F>(
+        &self,
+        id: &str,
+        actor: &str,
+        now: i64,
+        make: F,
+    ) -> Result<(), TournamentError>
+    where
+        F: FnOnce(&State, &Settings) -> Result<Event, TournamentError> + Send + 'static,
+    {
+        let actor = actor.to_string();
         let notifier = self.notifier.clone();
         self.store
             .tournament_write(id.to_string(), now, move |ctx| {
@@ -425,13 +424,11 @@ impl Tournaments<'_> {
                 if ctx.row.status() == Some(TournamentStatus::Ended) {
                     return Err(TournamentError::Ended);
                 }
+                let e = make(&state, &settings)?;
                 let mut w = TournamentWrite::default();
-                let e = Event::PlayerWithdrew {
-                    player: user.clone(),
-                };
-                push(&mut state, &mut w, ctx, e, Some(&user), now)?;
+                push(&mut state, &mut w, ctx, e, Some(&actor), now)?;
+                w.players = Some(state.players().len() as i32);
                 if ctx.row.status() == Some(TournamentStatus::Running) {
-                    // a withdrawal can end a stage (or give a walkover)
                     progress(
                         &mut state,
                         &settings,
