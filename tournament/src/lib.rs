@@ -9,6 +9,7 @@
 //! randomness. Randomness enters as data (the seed given to a pairing, the event's
 //! draw seed). Every rule is stated in the crate's README.md.
 
+pub mod audit;
 pub mod config;
 pub mod error;
 pub mod event;
@@ -20,6 +21,7 @@ pub mod standings;
 pub mod state;
 pub mod swiss;
 
+pub use audit::{audit, Audit};
 pub use config::{
     CapDecision, Config, Entry, Format, RoundCap, StageConfig, TieBreak, WithdrawalRule,
 };

@@ -11,9 +11,6 @@ pub struct Sim {
     pub events: Vec<Event>,
     pub state: State,
     pub rng: Rng,
-    /// Each pairing with each 2-player table's start balances (first seat, second
-    /// seat) just before it was paired.
-    pub balances_at_pairing: Vec<Vec<(i64, i64)>>,
 }
 
 pub fn swiss(rounds: u32, best_of: u8, table_size: u8) -> StageConfig {
@@ -33,7 +30,6 @@ impl Sim {
             events: vec![created],
             state,
             rng: Rng::new(seed),
-            balances_at_pairing: Vec::new(),
         }
     }
 
@@ -73,14 +69,6 @@ impl Sim {
     pub fn pair(&mut self) -> Pairing {
         let seed = self.rng.next_u64();
         let p = self.state.next_pairing(seed).expect("pairing");
-        let b = self.balance();
-        self.balances_at_pairing.push(
-            p.tables
-                .iter()
-                .filter(|t| t.seats.len() == 2)
-                .map(|t| (b[&t.seats[0]], b[&t.seats[1]]))
-                .collect(),
-        );
         self.push(p.clone().into_event());
         p
     }
@@ -131,78 +119,45 @@ impl Sim {
         self.push(fin);
     }
 
+    /// The audit of the log so far.
+    pub fn audit(&self) -> audit::Audit {
+        audit::audit(&self.events).expect("the log audits")
+    }
+
     /// Replay from scratch equals the incrementally maintained state.
     pub fn check_replay(&self) {
         let replayed = Tournament::replay(&self.events).expect("replays");
         assert_eq!(replayed, self.state);
-        for s in 0..self.state.stages().len() {
-            assert_eq!(replayed.standings_of(s), self.state.standings_of(s));
-        }
+        assert!(self.audit().replay_agrees);
     }
 
     /// Every game finished or decided, every table's match over.
     pub fn check_all_decided(&self) {
         assert!(self.state.pending_games().is_empty());
-        for (s, st) in self.state.stages().iter().enumerate() {
-            for r in &st.rounds {
-                for t in &r.tables {
-                    assert!(
-                        matches!(self.state.table_status(s, t), MatchStatus::Decided { .. }),
-                        "stage {s} table {} undecided",
-                        t.table
-                    );
-                }
-            }
-        }
+        assert_eq!(self.audit().undecided, 0);
     }
 
     /// Nobody has more than one bye in a stage.
     pub fn check_byes(&self) {
-        for st in self.state.stages() {
-            let mut count = BTreeMap::new();
-            for r in &st.rounds {
-                for b in &r.byes {
-                    *count.entry(*b).or_insert(0) += 1;
-                }
-            }
-            assert!(count.values().all(|c| *c <= 1), "{count:?}");
-        }
+        assert!(self.audit().most_byes <= 1, "{:?}", self.audit());
     }
 
     /// Repeat meetings per stage.
     pub fn repeats(&self) -> usize {
-        let mut n = 0;
-        for st in self.state.stages() {
-            let mut met = BTreeMap::new();
-            for r in &st.rounds {
-                for t in &r.tables {
-                    for (i, a) in t.seats.iter().enumerate() {
-                        for b in &t.seats[i + 1..] {
-                            let k = (*a.min(b), *a.max(b));
-                            let c = met.entry(k).or_insert(0);
-                            if *c > 0 {
-                                n += 1;
-                            }
-                            *c += 1;
-                        }
-                    }
-                }
-            }
-        }
-        n
+        self.audit().repeats
     }
 
     /// At every 2-player pairing the start went to the player who had started less
     /// (or as much).
     pub fn check_start_rule(&self) {
-        for round in &self.balances_at_pairing {
-            for (a, b) in round {
-                assert!(a <= b, "the first seat had started more: {a} > {b}");
-            }
-        }
+        assert_eq!(
+            self.audit().start_rule_broken,
+            0,
+            "the first seat had started more"
+        );
     }
 
     pub fn max_imbalance(&self) -> i64 {
-        self.balance().values().map(|b| b.abs()).max().unwrap_or(0)
+        self.audit().start_imbalance
     }
 }
