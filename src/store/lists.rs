@@ -347,7 +347,7 @@ impl Store {
             let clocks = if ids.is_empty() {
                 HashMap::new()
             } else {
-                super::corr::clocks_q(c, &ids)?
+                super::clocks::clocks_q(c, &ids)?
             };
             let waiting: Vec<&&GameData> = running
                 .iter()

@@ -10,6 +10,7 @@ mod accounts;
 mod automation;
 mod bots;
 mod calendar;
+mod clocks;
 mod conn;
 mod corr;
 mod digest;
@@ -44,12 +45,10 @@ use thiserror::Error;
 pub use accounts::{AccountExport, AccountToken, ExportedGame, Revoked, TokenPurpose};
 pub use automation::{AutomationRows, OrderRow, PlanRow, EVERY_GAME};
 pub use bots::{BotTurn, BOT_LEVELS};
+pub use clocks::{paused_ms, settle_bank, ClockRead, ClockRow, ClockRule, DAY_MS, HOUR_MS};
 pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
-pub use corr::{
-    paused_ms, settle_bank, ChatRow, ClockRead, ClockRow, ClockRule, InviteInfo, VacationRow,
-    WaitingCounts, DAY_MS, HOUR_MS,
-};
+pub use corr::{ChatRow, InviteInfo, VacationRow, WaitingCounts};
 pub use digest::DigestUser;
 pub use limits::{LimitKey, Reserved, Written};
 pub use lists::{ChatOrder, GameFilter, GameKey, GameListPage, Page};
@@ -824,7 +823,7 @@ impl Store {
                     return Err(TxError::Store(StoreError::Conflict(Conflict::StaleVersion)));
                 }
                 if let Some((user, started)) = &a.ended_turn {
-                    corr::settle_bank_tx(
+                    clocks::settle_bank_tx(
                         c,
                         &a.game_id,
                         user,
