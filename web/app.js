@@ -23,6 +23,8 @@ import * as i18n from "./i18n.js";
 import { t } from "./i18n.js";
 import { el, announce, clearStatus } from "./pages.js";
 import * as pages from "./pages.js";
+import { settingsPage } from "./settings.js";
+import { profilePage, leaderboardPage } from "./players.js";
 import { gamePage } from "./game.js";
 import * as tournaments from "./tournaments.js";
 import { registerWorker } from "./push.js";
@@ -154,16 +156,16 @@ async function render() {
     else if (path === "/play/games") await pages.gamesPage(ctx);
     else if (path === "/play/new") await pages.newGamePage(ctx);
     else if (path === "/play/lobby") await pages.lobbyPage(ctx);
-    else if (path === "/play/leaderboard") await pages.leaderboardPage(ctx);
+    else if (path === "/play/leaderboard") await leaderboardPage(ctx);
     else if (path === "/play/tournaments") await tournaments.tournamentsPage(ctx);
     else if (path === "/play/tournaments/new") await tournaments.newTournamentPage(ctx);
     else if (tournamentMatch) await tournaments.tournamentPage(ctx, decodeURIComponent(tournamentMatch[1]));
-    else if (path === "/play/settings") await pages.settingsPage(ctx);
+    else if (path === "/play/settings") await settingsPage(ctx);
     else if (path === "/play/forgot-password") await pages.forgotPasswordPage(ctx);
     else if (path === "/play/reset-password") await pages.resetPasswordPage(ctx);
     else if (path === "/play/verify-email") await pages.verifyEmailPage(ctx);
     else if (gameMatch) await gamePage(ctx, decodeURIComponent(gameMatch[1]));
-    else if (userMatch) await pages.profilePage(ctx, decodeURIComponent(userMatch[1]));
+    else if (userMatch) await profilePage(ctx, decodeURIComponent(userMatch[1]));
     else {
       main.append(el("h1", {}, t("page.not-found")), el("p", {}, el("a", { href: "/play/games" }, t("nav.games"))));
     }

@@ -83,6 +83,16 @@ const ASSETS: &[Asset] = &[
         body: include_bytes!("../../web/pages.js"),
     },
     Asset {
+        name: "players.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/players.js"),
+    },
+    Asset {
+        name: "settings.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/settings.js"),
+    },
+    Asset {
         name: "i18n.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_bytes!("../../web/i18n.js"),
