@@ -1,5 +1,6 @@
 //! Correspondence play: clocks driven through the server's injectable clock (no real
-//! days pass), reminders, timeouts by the sweep and by claim, vacations, invitations,
+//! days pass), the default reminder (chosen reminders and time banks are in
+//! `clocks.rs`), timeouts by the sweep and by claim, vacations, invitations,
 //! the my-turn list, chat, the export replayed by `tilepost replay`, and two servers on
 //! one Postgres timing a player out exactly once.
 
@@ -11,15 +12,15 @@ use tilepost::store::OutboxRow;
 
 use crate::common::*;
 
-const HOUR: i64 = 3_600_000;
-const DAY: i64 = 24 * HOUR;
+pub(crate) const HOUR: i64 = 3_600_000;
+pub(crate) const DAY: i64 = 24 * HOUR;
 
-fn block<F: std::future::Future>(f: F) -> F::Output {
+pub(crate) fn block<F: std::future::Future>(f: F) -> F::Output {
     actix_web::rt::System::new().block_on(f)
 }
 
 /// One pass of the deadline sweep of `app`'s server at its clock's time.
-fn sweep(app: &TestApp) -> tilepost::sweep::Swept {
+pub(crate) fn sweep(app: &TestApp) -> tilepost::sweep::Swept {
     let st = &app.server.state;
     block(tilepost::sweep::sweep(
         &st.store,
@@ -31,7 +32,7 @@ fn sweep(app: &TestApp) -> tilepost::sweep::Swept {
     .expect("sweep")
 }
 
-fn outbox(app: &TestApp, user: &Client, kind: &str) -> Vec<OutboxRow> {
+pub(crate) fn outbox(app: &TestApp, user: &Client, kind: &str) -> Vec<OutboxRow> {
     block(app.server.state.store.outbox_for_user(user.user_id.clone()))
         .expect("outbox")
         .into_iter()
@@ -39,12 +40,12 @@ fn outbox(app: &TestApp, user: &Client, kind: &str) -> Vec<OutboxRow> {
         .collect()
 }
 
-fn events(c: &Client, id: &str) -> Vec<Value> {
+pub(crate) fn events(c: &Client, id: &str) -> Vec<Value> {
     let r = c.get(&format!("/v1/games/{id}/events?limit=200"));
     r.ok()["events"].as_array().cloned().unwrap_or_default()
 }
 
-fn timeouts(c: &Client, id: &str) -> Vec<Value> {
+pub(crate) fn timeouts(c: &Client, id: &str) -> Vec<Value> {
     events(c, id)
         .into_iter()
         .filter(|e| e["decision"]["type"] == "player_resigned")
@@ -52,7 +53,7 @@ fn timeouts(c: &Client, id: &str) -> Vec<Value> {
 }
 
 /// Creates a started game of these players with a clock of `days` per move (or none).
-fn clocked_game(players: &[&Client], days: Option<i64>) -> String {
+pub(crate) fn clocked_game(players: &[&Client], days: Option<i64>) -> String {
     let opts = match days {
         Some(d) => json!({"days_per_move": d}),
         None => Value::Null,
@@ -63,7 +64,7 @@ fn clocked_game(players: &[&Client], days: Option<i64>) -> String {
     id
 }
 
-fn pending_client<'a>(players: &[&'a Client], id: &str) -> &'a Client {
+pub(crate) fn pending_client<'a>(players: &[&'a Client], id: &str) -> &'a Client {
     let v = players[0].get(&format!("/v1/games/{id}"));
     client_for(players, &v.ok()["pending"])
 }
@@ -71,7 +72,7 @@ fn pending_client<'a>(players: &[&'a Client], id: &str) -> &'a Client {
 /// A server whose tokens outlive the days the tests let pass. The notification worker is
 /// off: these tests read the outbox rows as the moves wrote them (a row the worker has
 /// not handled yet is "not sent", which abort relies on).
-fn corr_app(kind: Db, tweak: impl FnOnce(&mut tilepost::config::Config)) -> TestApp {
+pub(crate) fn corr_app(kind: Db, tweak: impl FnOnce(&mut tilepost::config::Config)) -> TestApp {
     TestApp::with(kind, |c| {
         c.token_ttl_secs = 400 * 86_400;
         c.notify_worker = false;
@@ -79,7 +80,7 @@ fn corr_app(kind: Db, tweak: impl FnOnce(&mut tilepost::config::Config)) -> Test
     })
 }
 
-fn app_with_reminder(kind: Db, hours: i64) -> TestApp {
+pub(crate) fn app_with_reminder(kind: Db, hours: i64) -> TestApp {
     corr_app(kind, |c| c.reminder_before_secs = hours * 3600)
 }
 
@@ -111,264 +112,6 @@ fn reminder_at_the_configured_time(kind: Db) {
     assert!(body["data"]["text"].as_str().unwrap().contains("due by"));
     // nothing timed out yet
     assert!(timeouts(&ann, &id).is_empty());
-}
-
-/// Reminders the player chooses (48 h and 2 h before) on a 3-day clock: each goes out
-/// once, at its time, by the sweep under the injected clock; the settings say so; a
-/// change replans the turn without sending again what was sent; a reminder that would
-/// fall before the turn started is skipped.
-fn chosen_reminders_each_go_out_once(kind: Db) {
-    let app = app_with_reminder(kind, 24);
-    let ann = app.user("ann");
-    let ben = app.user("ben");
-    for who in [&ann, &ben] {
-        let s = who.get("/v1/users/me/notifications");
-        assert_eq!(s.ok()["reminder_hours"], json!([24]));
-        assert_eq!(s.json["reminder_default"], true);
-        let r = who.request(
-            "PATCH",
-            "/v1/users/me/notifications",
-            Some(&json!({"reminder_hours": [2, 48]}).to_string()),
-            &[],
-        );
-        assert_eq!(r.ok()["reminder_hours"], json!([48, 2]), "{}", r.text);
-        assert_eq!(r.json["reminder_default"], false);
-    }
-    for bad in [
-        json!([0]),
-        json!([337]),
-        json!([2, 2]),
-        json!([1, 2, 3, 4, 5, 6]),
-    ] {
-        ann.request(
-            "PATCH",
-            "/v1/users/me/notifications",
-            Some(&json!({ "reminder_hours": bad }).to_string()),
-            &[],
-        )
-        .problem(400, "validation-failed");
-    }
-    let start = app.clock.now_ms();
-    let id = clocked_game(&[&ann, &ben], Some(3));
-    let late = pending_client(&[&ann, &ben], &id);
-    let sent = |app: &TestApp| outbox(app, late, "game.deadline_near").len();
-    assert_eq!(sweep(&app).reminders, 0);
-    app.clock.advance_ms(24 * HOUR - 1);
-    assert_eq!(sweep(&app).reminders, 0);
-    assert_eq!(sent(&app), 0);
-    app.clock.advance_ms(1);
-    assert_eq!(sweep(&app).reminders, 1, "48 h before");
-    assert_eq!(sweep(&app).reminders, 0, "once");
-    assert_eq!(sent(&app), 1);
-    // a change of mind replans the turn: 48 h was sent, 2 h is still to come
-    let r = late.request(
-        "PATCH",
-        "/v1/users/me/notifications",
-        Some(&json!({"reminder_hours": [48, 2]}).to_string()),
-        &[],
-    );
-    r.ok();
-    assert_eq!(sweep(&app).reminders, 0, "not sent again");
-    app.clock.advance_ms(46 * HOUR - 1);
-    assert_eq!(sweep(&app).reminders, 0);
-    app.clock.advance_ms(1);
-    assert_eq!(sweep(&app).reminders, 1, "2 h before");
-    assert_eq!(sweep(&app).reminders, 0, "once");
-    let rows = outbox(&app, late, "game.deadline_near");
-    assert_eq!(rows.len(), 2);
-    for r in &rows {
-        let body: Value = serde_json::from_str(&r.payload).unwrap();
-        assert_eq!(body["data"]["deadline"], rfc3339(start + 3 * DAY));
-    }
-    // the next turn (3 days again) gets its own reminders: play the late player's
-    // turn out
-    app.clock.advance_ms(HOUR);
-    while pending_client(&[&ann, &ben], &id).user_id == late.user_id {
-        let a = late.get(&format!("/v1/games/{id}/actions"));
-        let a = a.ok().clone();
-        late.post(
-            &format!("/v1/games/{id}/moves"),
-            json!({"expected_version": a["version"], "actions": [a["actions"][0].clone()]}),
-        )
-        .ok();
-    }
-    let next = pending_client(&[&ann, &ben], &id);
-    assert_ne!(next.user_id, late.user_id);
-    assert_eq!(sweep(&app).reminders, 0);
-    app.clock.advance_ms(24 * HOUR);
-    assert_eq!(sweep(&app).reminders, 1, "the next turn's 48 h");
-    assert_eq!(outbox(&app, next, "game.deadline_near").len(), 1);
-    // no reminders at all
-    next.request(
-        "PATCH",
-        "/v1/users/me/notifications",
-        Some(&json!({"reminder_hours": []}).to_string()),
-        &[],
-    )
-    .ok();
-    app.clock.advance_ms(47 * HOUR - 1);
-    assert_eq!(sweep(&app).reminders, 0, "none chosen");
-    assert_eq!(outbox(&app, next, "game.deadline_near").len(), 1);
-}
-
-/// Plays out the pending player's turn (their first option each time); returns them.
-fn play_turn<'a>(players: &[&'a Client], id: &str) -> &'a Client {
-    let who = pending_client(players, id);
-    while pending_client(players, id).user_id == who.user_id {
-        let a = who.get(&format!("/v1/games/{id}/actions"));
-        let a = a.ok().clone();
-        who.post(
-            &format!("/v1/games/{id}/moves"),
-            json!({"expected_version": a["version"], "actions": [a["actions"][0].clone()]}),
-        )
-        .ok();
-    }
-    who
-}
-
-/// The minutes left of `player`'s bank in the game view.
-fn bank_left(v: &Value, player: u64) -> i64 {
-    v["clock"]["banks"]
-        .as_array()
-        .and_then(|b| b.iter().find(|x| x["player"].as_u64() == Some(player)))
-        .and_then(|x| x["minutes_left"].as_i64())
-        .unwrap_or(-1)
-}
-
-/// A time bank of 48 hours, 24 added per turn, at most 60: each turn is due when the
-/// bank it started with runs out; what a turn used (less vacation time) is taken, the
-/// increment added, the maximum kept; the view shows every bank; the sweep times the
-/// player out exactly when their bank says.
-fn time_bank_runs_out_exactly_when_it_says(kind: Db) {
-    let app = corr_app(kind, |_| {});
-    let ann = app.user("ann");
-    let ben = app.user("ben");
-    for (bank, field) in [
-        (
-            json!({"initial_hours": 0, "hours_per_move": 1}),
-            "options.time_bank.initial_hours",
-        ),
-        (
-            json!({"initial_hours": 10, "hours_per_move": 721}),
-            "options.time_bank.hours_per_move",
-        ),
-        (
-            json!({"initial_hours": 10, "hours_per_move": 1, "max_hours": 9}),
-            "options.time_bank.max_hours",
-        ),
-    ] {
-        let r = ann.post(
-            "/v1/games",
-            json!({"seats": 2, "options": {"time_bank": bank}}),
-        );
-        r.problem(400, "validation-failed");
-        assert!(r.text.contains(field), "{}", r.text);
-    }
-    ann.post(
-        "/v1/games",
-        json!({"seats": 2, "options": {"days_per_move": 2, "time_bank": {"initial_hours": 10, "hours_per_move": 1}}}),
-    )
-    .problem(400, "validation-failed");
-    let bank = json!({"initial_hours": 48, "hours_per_move": 24, "max_hours": 60});
-    let start = app.clock.now_ms();
-    let id = start_game(&[&ann, &ben], json!({ "time_bank": bank }));
-    let players = [&ann, &ben];
-    let v = ann.get(&format!("/v1/games/{id}"));
-    let v = v.ok().clone();
-    assert_eq!(v["clock"]["time_bank"], bank);
-    assert_eq!(v["clock"]["days_per_move"], 0);
-    assert_eq!(v["clock"]["deadline"], rfc3339(start + 48 * HOUR));
-    let first = pending_client(&players, &id);
-    let second = if first.user_id == ann.user_id {
-        &ben
-    } else {
-        &ann
-    };
-    let seat_of = |c: &Client| -> u64 {
-        v["players"]
-            .as_array()
-            .and_then(|ps| ps.iter().find(|p| p["user_id"] == c.user_id.as_str()))
-            .and_then(|p| p["seat"].as_u64())
-            .unwrap_or(9)
-    };
-    assert_eq!(bank_left(&v, seat_of(first)), 48 * 60);
-    assert_eq!(bank_left(&v, seat_of(second)), 48 * 60);
-    // the first player uses 10 hours: 38 left, 24 added, 60 at most → 60
-    app.clock.advance_ms(10 * HOUR);
-    play_turn(&players, &id);
-    let t1 = app.clock.now_ms();
-    let v = ann.get(&format!("/v1/games/{id}"));
-    let v = v.ok().clone();
-    assert_eq!(bank_left(&v, seat_of(first)), 60 * 60);
-    assert_eq!(
-        v["clock"]["deadline"],
-        rfc3339(t1 + 48 * HOUR),
-        "the second's own bank"
-    );
-    // the second uses 47 hours: 1 left + 24 = 25
-    app.clock.advance_ms(47 * HOUR);
-    play_turn(&players, &id);
-    let t2 = app.clock.now_ms();
-    let v = ann.get(&format!("/v1/games/{id}"));
-    let v = v.ok().clone();
-    assert_eq!(bank_left(&v, seat_of(second)), 25 * 60);
-    assert_eq!(v["clock"]["deadline"], rfc3339(t2 + 60 * HOUR));
-    assert_eq!(bank_left(&v, seat_of(first)), 60 * 60);
-    // the first uses 50 hours of 60: 10 + 24 = 34
-    app.clock.advance_ms(50 * HOUR);
-    play_turn(&players, &id);
-    let t3 = app.clock.now_ms();
-    // the second has 25 hours: the sweep times them out at exactly t3 + 25 h
-    app.clock.advance_ms(25 * HOUR - 1);
-    assert_eq!(sweep(&app).timeouts, 0);
-    let v = ann.get(&format!("/v1/games/{id}"));
-    assert_eq!(v.ok()["clock"]["deadline"], rfc3339(t3 + 25 * HOUR));
-    assert_eq!(
-        bank_left(&v.json, seat_of(second)),
-        0,
-        "less than a minute left"
-    );
-    assert_eq!(bank_left(&v.json, seat_of(first)), 34 * 60);
-    app.clock.advance_ms(1);
-    assert_eq!(sweep(&app).timeouts, 1);
-    let t = timeouts(&ann, &id);
-    assert_eq!(t.len(), 1);
-    assert_eq!(t[0]["actor"]["user_id"], second.user_id.as_str());
-}
-
-/// A vacation stops a time bank too: the turn's deadline moves out by the time on
-/// vacation, and that time is not taken from the bank.
-fn time_bank_stands_still_on_vacation(kind: Db) {
-    let app = corr_app(kind, |_| {});
-    let ann = app.user("ann");
-    let ben = app.user("ben");
-    let players = [&ann, &ben];
-    let start = app.clock.now_ms();
-    let id = start_game(
-        &players,
-        json!({"time_bank": {"initial_hours": 48, "hours_per_move": 0}}),
-    );
-    let first = pending_client(&players, &id);
-    app.clock.advance_ms(HOUR);
-    let until = rfc3339(app.clock.now_ms() + DAY);
-    first
-        .post("/v1/users/me/vacation", json!({ "until": until }))
-        .ok();
-    app.clock.advance_ms(DAY + HOUR);
-    let v = ann.get(&format!("/v1/games/{id}"));
-    assert_eq!(
-        v.ok()["clock"]["deadline"],
-        rfc3339(start + 48 * HOUR + DAY)
-    );
-    // 2 hours used, the day on vacation not
-    play_turn(&players, &id);
-    let v = ann.get(&format!("/v1/games/{id}"));
-    let seat = v.ok()["players"]
-        .as_array()
-        .and_then(|ps| ps.iter().find(|p| p["user_id"] == first.user_id.as_str()))
-        .and_then(|p| p["seat"].as_u64())
-        .unwrap_or(9);
-    assert_eq!(bank_left(&v.json, seat), 46 * 60);
 }
 
 /// A missed deadline: the sweep records the engine's resignation with reason
@@ -981,9 +724,6 @@ fn turn_emails_carry_the_deadline(kind: Db) {
 
 each_db!(
     reminder_at_the_configured_time,
-    chosen_reminders_each_go_out_once,
-    time_bank_runs_out_exactly_when_it_says,
-    time_bank_stands_still_on_vacation,
     timeout_forfeits_and_the_game_goes_on,
     claim_after_the_deadline,
     vacation_pauses_and_resumes_deadlines,

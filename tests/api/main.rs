@@ -23,6 +23,7 @@ mod automation;
 mod bots;
 mod calendar;
 mod cli;
+mod clocks;
 mod correspondence;
 mod deliveries;
 mod edges;
