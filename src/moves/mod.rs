@@ -14,16 +14,22 @@
 //! last turn, and then one read of the log with one replay gives both the state and the
 //! effects.
 //!
-//! Also here: the plan that starts a game (the creation event with a fresh secret seed
-//! and the first notifications), which the store runs inside the transaction that
-//! takes the last seat.
+//! Beside it: `start`, the plan that starts a game (the creation event with a fresh
+//! secret seed and the first notifications), which the store runs inside the
+//! transaction that takes the last seat; and `undo`, taking decisions back before a
+//! reveal.
 
 pub mod auto;
+mod start;
+mod undo;
+
+pub use start::start_plan;
+pub use undo::undo_allowed;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tilepost_engine::{Action, Effect, Event, Expansion, Game, GameConfig, PlayError, SetupError};
+use tilepost_engine::{Action, Effect, Event, Game, PlayError};
 
 use self::auto::Automation;
 
@@ -32,8 +38,8 @@ use crate::correspondence::{self, Deadline};
 use crate::notify::{self, Notifier};
 use crate::standing;
 use crate::store::{
-    Append, AutomationRows, Conflict, DecidedBy, Ending, EventRow, GameData, GameRow, GameStatus,
-    IdempotencyRow, Outcome, PlayerEnd, SeatInfo, StartPlan, Store, StoreError, Visibility,
+    Append, Conflict, DecidedBy, Ending, EventRow, GameData, GameStatus, IdempotencyRow, Outcome,
+    PlayerEnd, SeatInfo, Store, StoreError, Visibility,
 };
 
 /// An event to append with its effects and who took the decision (`None`: the
@@ -299,33 +305,6 @@ impl Decisions<'_> {
             return Ok(recorded);
         }
         self.append(req, loaded, outcomes, answer).await
-    }
-
-    /// The undo of `user_id`'s last decision on the loaded game (which becomes the game
-    /// after it): the log is read to take it back.
-    async fn undo(&self, loaded: &mut Loaded, user_id: &str) -> Result<Step, DecisionError> {
-        let seat = seat_of(&loaded.data.seats, user_id).ok_or(DecisionError::NotAPlayer)?;
-        let id = loaded.data.game.id.clone();
-        let rows = self
-            .store
-            .events_upto(id.clone(), loaded.data.game.version)
-            .await?;
-        let events = decode_events(&rows).map_err(DecisionError::Corrupt)?;
-        // never more than the engine lets the player take back (it refuses none then)
-        let count = undo_count(&rows, &events)
-            .min(loaded.game.undoable(seat))
-            .max(1);
-        let (game, event) = loaded
-            .game
-            .undo(&events, seat, count)
-            .map_err(|e| match e {
-                PlayError::GameOver => DecisionError::GameOver,
-                PlayError::LogMismatch(m) => DecisionError::Corrupt(format!("game {id}: {m}")),
-                error => DecisionError::UndoRefused(error),
-            })?;
-        loaded.game = game;
-        loaded.log = None;
-        Ok((event, Vec::new(), None))
     }
 
     /// Takes the decisions the server takes for the players after `outcomes` (see
@@ -809,38 +788,6 @@ impl Decisions<'_> {
     }
 }
 
-/// Whether a game lets its players take decisions back: casual games do; rated games
-/// and a tournament's games (`in_tournament`) never do (both are fixed when the game is
-/// created).
-pub fn undo_allowed(game: &GameRow, in_tournament: bool) -> bool {
-    !game.rated && !in_tournament
-}
-
-/// How many decisions an undo takes back: the decisions in effect (those earlier undos
-/// did not take back), counted back from the last one to the last the player took
-/// themselves (the forced ones the server took after it go with it).
-fn undo_count(rows: &[EventRow], events: &[Event]) -> u8 {
-    let mut effective: Vec<usize> = Vec::new();
-    for (i, e) in events.iter().enumerate() {
-        match e {
-            Event::Undone { count, .. } => {
-                effective.truncate(effective.len().saturating_sub(*count as usize))
-            }
-            _ => effective.push(i),
-        }
-    }
-    let mut count = 0u8;
-    for &i in effective.iter().rev() {
-        count = count.saturating_add(1);
-        let forced =
-            rows.get(i).and_then(|r| r.decided_by.as_deref()) == Some(DecidedBy::System.as_str());
-        if !forced || !matches!(events.get(i), Some(Event::Decided { .. })) {
-            break;
-        }
-    }
-    count.max(1)
-}
-
 /// Lets the engine judge the decision on the replayed game; returns what it produced.
 fn decide(
     loaded: &mut Loaded,
@@ -905,99 +852,6 @@ fn decide(
             })?;
             Ok(vec![(o.event, o.effects)])
         }
-    }
-}
-
-// ----- starting a game -----------------------------------------------------------------
-
-fn config_of(row: &GameRow, players: u8, seed: u64) -> Result<GameConfig, SetupError> {
-    let mut expansions = Vec::new();
-    for id in &row.expansions {
-        expansions.push(Expansion::from_id(id).ok_or(SetupError::UnknownExpansion(id.clone()))?);
-    }
-    Ok(GameConfig {
-        players,
-        expansions,
-        tile_order: row.tile_order.clone(),
-        seed,
-        rules: tilepost_engine::HouseRules::from_values(&row.rules).map_err(SetupError::Rules)?,
-    })
-}
-
-/// What the store runs when a game starts: the creation event (with a fresh secret seed)
-/// and the decisions the server takes at once (forced ones and standing orders; plans
-/// can only be left in a running game), `game.started` for every player and the first
-/// real decision's notification (with its deadline when the game has a clock: `first_turn`,
-/// the time the first turn has, see [`correspondence::ClockRule::first_allowance`]).
-pub fn start_plan(
-    notifier: Arc<Notifier>,
-    now: i64,
-    first_turn: Option<i64>,
-) -> impl FnOnce(&GameRow, &[SeatInfo], &AutomationRows) -> Result<StartPlan, String> + Send + 'static
-{
-    move |row, seats, rows| {
-        let config =
-            config_of(row, seats.len() as u8, rand::random::<u64>()).map_err(|e| e.to_string())?;
-        let (mut game, event) = Game::new(&config).map_err(|e| e.to_string())?;
-        let mut automation = Automation::from_rows(rows, &row.id, |u| seat_of(seats, u));
-        automation.plans.clear();
-        let taken = auto::settle(&mut game, &automation).map_err(|b| b.0)?;
-        let mut events = vec![(event, None)];
-        events.extend(taken.into_iter().map(|t| (t.outcome.event, Some(t.by))));
-        let events: Vec<EventRow> = events
-            .into_iter()
-            .enumerate()
-            .map(|(i, (e, by))| {
-                let (kind, version, payload) = e.encode();
-                EventRow {
-                    game_id: row.id.clone(),
-                    seq: i as i64 + 1,
-                    event_type: kind.to_string(),
-                    event_version: version as i32,
-                    payload,
-                    actor_id: None,
-                    created_at: now,
-                    decided_by: by.map(|b: DecidedBy| b.as_str().to_string()),
-                }
-            })
-            .collect();
-        let version = events.len() as i64;
-        let pending = game.pending();
-        let first_seat = pending.map(|p| p.player).unwrap_or(0);
-        let tile = pending
-            .and_then(|p| p.tile)
-            .map(|t| tilepost_engine::catalog().get(t).id.clone());
-        let first = seat_at(seats, first_seat);
-        let mut outbox = notify::started(
-            &notifier,
-            seats,
-            &row.id,
-            first.map(|s| s.username.as_str()).unwrap_or_default(),
-            now,
-        );
-        if let Some(s) = first.filter(|_| !game.is_over()) {
-            outbox.push(notify::turn_started(
-                &notifier,
-                s,
-                &notify::Turn {
-                    game_id: &row.id,
-                    version,
-                    tile: tile.as_deref(),
-                    decision: pending.map(|p| p.phase.name()),
-                    deadline: first_turn.map(|f| now + f),
-                    rules: Some(&row.rules),
-                    scores: &scores_of(&game, seats),
-                    board_size: Some(board_size(&game)),
-                },
-                &notify::Since::default(),
-                now,
-            ));
-        }
-        Ok(StartPlan {
-            events,
-            first_seat: first_seat as i32,
-            outbox,
-        })
     }
 }
 

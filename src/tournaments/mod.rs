@@ -13,7 +13,7 @@
 //! a second process arriving at the same moment waits for the lock, replays the log with
 //! the pairing in it and has nothing left to do.
 //!
-//! Results flow back from games by [`advance`]: it is called after a decision that
+//! Results flow back from games by [`Tournaments::advance`]: it is called after a decision that
 //! ended a game (the move and resignation handlers, the bot worker, the deadline
 //! sweep) and by the sweep for every tournament that has an ended game without a
 //! recorded result, a round past its cap or a round whose calendar date came, so no
@@ -485,7 +485,7 @@ impl Tournaments<'_> {
             .await?
     }
 
-    /// Records what the server decides on its own (see [`progress`]): results of ended
+    /// Records what the server decides on its own (see `progress`): results of ended
     /// games, the round cap's decisions when the round's deadline has passed, stage
     /// ends and the next round. Returns whether anything was written.
     pub async fn advance(&self, id: &str, now: i64) -> Result<bool, TournamentError> {
