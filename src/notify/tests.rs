@@ -2,6 +2,7 @@
 //! every locale is held by a snapshot (`src/notify/snapshots/`).
 
 use super::*;
+use crate::store::Revoked;
 
 /// A seat of a test game (its email and locale from its name and `en`).
 pub(super) fn seat(n: i32, name: &str) -> SeatInfo {
