@@ -1,7 +1,8 @@
-//! Accounts beyond sign-up: single-use email links (address confirmation, password
-//! reset) stored as hashes, password and address changes, the export of a user's own
-//! data, and deletion (the row stays, anonymised, so that the seats of its games keep a
-//! name; everything personal goes).
+//! Accounts: sign-up (names unique in any case, and kept from reuse for a while after a
+//! deletion), reading and changing a user's row; single-use email links (address
+//! confirmation, password reset) stored as hashes, password and address changes, the
+//! export of a user's own data, and deletion (the row stays, anonymised, so that the
+//! seats of its games keep a name; everything personal goes).
 
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
@@ -13,7 +14,8 @@ use super::schema::{
     webhook_attempts, webhook_deliveries, webhook_endpoints,
 };
 use super::{
-    load_seats, ChatRow, GameRow, OutboxRow, SeatInfo, Store, StoreError, TxError, UserRow,
+    load_seats, lower, ChatRow, Conflict, GameRow, OutboxRow, SeatInfo, Store, StoreError, TxError,
+    UserChanges, UserRow, BOT_ACCOUNT,
 };
 
 /// What an emailed link is for.
@@ -216,6 +218,138 @@ pub(super) fn lock_user(c: &mut super::conn::DbConn, user_id: &str) -> Result<bo
 }
 
 impl Store {
+    // ----- users --------------------------------------------------------------------
+
+    /// Stores a new account, unless its name (in any case) is taken or was the name of
+    /// an account deleted within the last `retired_days` days (0: ever).
+    pub async fn create_user(&self, row: UserRow, retired_days: i64) -> Result<(), StoreError> {
+        use super::schema::retired_usernames;
+        self.run(move |c| {
+            c.transaction(|c| {
+                diesel::insert_into(users::table)
+                    .values(&row)
+                    .execute(c)
+                    .map_err(|e| {
+                        TxError::Store(match StoreError::from(e) {
+                            StoreError::Conflict(_) => {
+                                StoreError::Conflict(Conflict::UsernameTaken)
+                            }
+                            other => other,
+                        })
+                    })?;
+                // checked after the insert: a deletion of the name's account that commits
+                // meanwhile held the name's unique key until then, so its retirement is
+                // seen here
+                let mut retired = retired_usernames::table
+                    .filter(retired_usernames::name.eq(row.username.to_lowercase()))
+                    .into_boxed();
+                if retired_days > 0 {
+                    retired = retired.filter(
+                        retired_usernames::retired_at
+                            .gt(row.created_at - retired_days.saturating_mul(86_400_000)),
+                    );
+                }
+                let taken: i64 = retired.count().get_result(c)?;
+                if taken > 0 {
+                    return Err(TxError::Store(StoreError::Conflict(
+                        Conflict::UsernameTaken,
+                    )));
+                }
+                Ok(())
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
+    pub async fn user_by_username(&self, name: String) -> Result<Option<UserRow>, StoreError> {
+        self.run(move |c| {
+            Ok(users::table
+                .filter(lower(users::username).eq(name.to_lowercase()))
+                .filter(users::deleted_at.is_null())
+                .select(UserRow::as_select())
+                .first(c)
+                .optional()?)
+        })
+        .await
+    }
+
+    /// The user of an id, unless the account was deleted.
+    pub async fn user_by_id(&self, id: String) -> Result<Option<UserRow>, StoreError> {
+        self.run(move |c| {
+            Ok(users::table
+                .find(id)
+                .filter(users::deleted_at.is_null())
+                .select(UserRow::as_select())
+                .first(c)
+                .optional()?)
+        })
+        .await
+    }
+
+    /// Applies `changes` to a user's account; the account as it is then.
+    pub async fn update_user(
+        &self,
+        id: String,
+        changes: UserChanges,
+    ) -> Result<Option<UserRow>, StoreError> {
+        let UserChanges {
+            notify_turn,
+            notify_finished,
+            locale,
+            time_zone,
+            bot,
+            digest_hour,
+        } = changes;
+        self.run(move |c| {
+            c.transaction(|c| {
+                if let Some(h) = digest_hour {
+                    diesel::update(users::table.find(&id))
+                        .set(users::digest_hour.eq(h))
+                        .execute(c)?;
+                }
+                if let Some(b) = bot {
+                    // only a person's account and a marked one change; the server's own
+                    // bots stay what they are
+                    diesel::update(
+                        users::table
+                            .find(&id)
+                            .filter(users::bot.is_null().or(users::bot.eq(BOT_ACCOUNT))),
+                    )
+                    .set(users::bot.eq(b.then_some(BOT_ACCOUNT)))
+                    .execute(c)?;
+                }
+                if let Some(l) = locale {
+                    diesel::update(users::table.find(&id))
+                        .set(users::locale.eq(l))
+                        .execute(c)?;
+                }
+                if let Some(z) = time_zone {
+                    diesel::update(users::table.find(&id))
+                        .set(users::time_zone.eq(z))
+                        .execute(c)?;
+                }
+                if let Some(t) = notify_turn {
+                    diesel::update(users::table.find(&id))
+                        .set(users::notify_turn.eq(t as i32))
+                        .execute(c)?;
+                }
+                if let Some(f) = notify_finished {
+                    diesel::update(users::table.find(&id))
+                        .set(users::notify_finished.eq(f as i32))
+                        .execute(c)?;
+                }
+                users::table
+                    .find(&id)
+                    .select(UserRow::as_select())
+                    .first(c)
+                    .optional()
+            })
+            .map_err(StoreError::from)
+        })
+        .await
+    }
+
     /// The live accounts with this address (in any case) that confirmed it.
     pub async fn verified_users_by_email(
         &self,

@@ -14,6 +14,7 @@ mod clocks;
 mod conn;
 mod corr;
 mod digest;
+mod error;
 mod fixed;
 mod limits;
 mod lists;
@@ -40,7 +41,6 @@ use actix_web::web;
 use diesel::prelude::*;
 use diesel::r2d2;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use thiserror::Error;
 
 pub use accounts::{AccountExport, AccountToken, ExportedGame, Revoked, TokenPurpose};
 pub use automation::{AutomationRows, OrderRow, PlanRow, EVERY_GAME};
@@ -50,6 +50,8 @@ pub use conn::{redact, Backend};
 use conn::{DbConn, Pool};
 pub use corr::{ChatRow, InviteInfo, VacationRow, WaitingCounts};
 pub use digest::DigestUser;
+use error::user_reference;
+pub use error::{Conflict, StoreError};
 pub use limits::{LimitKey, Reserved, Written};
 pub use lists::{ChatOrder, GameFilter, GameKey, GameListPage, Page};
 pub use push::{
@@ -70,106 +72,6 @@ pub use stream::{NewStreamEvent, StreamEvent};
 pub use tokens::{TokenGrant, TokenRow, PERSONAL, SESSION};
 pub use tournaments::*;
 pub use webhooks::*;
-
-/// Why a store operation failed.
-#[derive(Debug, Error)]
-pub enum StoreError {
-    /// A uniqueness or state conflict.
-    #[error("conflict: {0:?}")]
-    Conflict(Conflict),
-    #[error("not found")]
-    NotFound,
-    /// A user the operation names (the caller of a token) does not exist.
-    #[error("unknown user")]
-    UnknownUser,
-    /// A stored row cannot be read as what it should hold; `row` names it (`game …`).
-    #[error("{row}: corrupt row: {detail}")]
-    Corrupt { row: String, detail: String },
-    /// The database cannot be reached (pool time-out, lost connection).
-    #[error("database unavailable: {0}")]
-    Unavailable(String),
-    #[error("configuration: {0}")]
-    Config(String),
-    /// A refusal decided by a caller's callback inside a transaction.
-    #[error("rejected: {0}")]
-    Rejected(String),
-    #[error("database error: {0}")]
-    Internal(String),
-}
-
-/// The kinds of conflict a write can meet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Conflict {
-    /// A unique key refused a row (a concurrent writer chose the same key).
-    Duplicate,
-    /// The game moved on from the expected version.
-    StaleVersion,
-    UsernameTaken,
-    /// The user has a seat at the game already.
-    AlreadySeated,
-    /// The game is no longer open.
-    GameAlreadyStarted,
-    /// The user has no pending invitation to the game.
-    NotInvited,
-    /// Every free seat is reserved for an invited user.
-    NoOpenSeat,
-    /// The user has no seat at the game.
-    NotSeated,
-    /// The seek is full or expired.
-    SeekClosed,
-    /// The user has the most open seeks allowed.
-    SeekLimitReached,
-    /// The game has moves (it cannot be aborted).
-    GameHasMoves,
-    /// Another request with the same idempotency key is being recorded.
-    IdempotencyKeyInUse,
-    AlreadyOnVacation,
-    /// The user has the most webhook endpoints allowed.
-    EndpointLimitReached,
-    /// The user has the most push subscriptions allowed.
-    PushSubscriptionLimitReached,
-}
-
-impl From<DieselError> for StoreError {
-    fn from(e: DieselError) -> Self {
-        match e {
-            DieselError::NotFound => StoreError::NotFound,
-            DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
-                StoreError::Conflict(Conflict::Duplicate)
-            }
-            DieselError::DatabaseError(
-                DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
-                info,
-            ) => StoreError::Unavailable(info.message().to_string()),
-            DieselError::DatabaseError(DatabaseErrorKind::Unknown, info)
-                if is_connection_message(info.message()) =>
-            {
-                StoreError::Unavailable(info.message().to_string())
-            }
-            other => StoreError::Internal(other.to_string()),
-        }
-    }
-}
-
-/// A write naming a user (a seat, a game's creator): a foreign key that refuses it
-/// means the user does not exist.
-fn user_reference(e: DieselError) -> StoreError {
-    match e {
-        DieselError::DatabaseError(DatabaseErrorKind::ForeignKeyViolation, _) => {
-            StoreError::UnknownUser
-        }
-        other => other.into(),
-    }
-}
-
-fn is_connection_message(m: &str) -> bool {
-    let m = m.to_ascii_lowercase();
-    m.contains("connection")
-        || m.contains("terminating")
-        || m.contains("server closed")
-        || m.contains("shutting down")
-        || m.contains("starting up")
-}
 
 diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
 
@@ -577,138 +479,6 @@ impl Store {
         self.run(|c| {
             diesel::sql_query("SELECT 1").execute(c)?;
             Ok(())
-        })
-        .await
-    }
-
-    // ----- users --------------------------------------------------------------------
-
-    /// Stores a new account, unless its name (in any case) is taken or was the name of
-    /// an account deleted within the last `retired_days` days (0: ever).
-    pub async fn create_user(&self, row: UserRow, retired_days: i64) -> Result<(), StoreError> {
-        use schema::retired_usernames;
-        self.run(move |c| {
-            c.transaction(|c| {
-                diesel::insert_into(users::table)
-                    .values(&row)
-                    .execute(c)
-                    .map_err(|e| {
-                        TxError::Store(match StoreError::from(e) {
-                            StoreError::Conflict(_) => {
-                                StoreError::Conflict(Conflict::UsernameTaken)
-                            }
-                            other => other,
-                        })
-                    })?;
-                // checked after the insert: a deletion of the name's account that commits
-                // meanwhile held the name's unique key until then, so its retirement is
-                // seen here
-                let mut retired = retired_usernames::table
-                    .filter(retired_usernames::name.eq(row.username.to_lowercase()))
-                    .into_boxed();
-                if retired_days > 0 {
-                    retired = retired.filter(
-                        retired_usernames::retired_at
-                            .gt(row.created_at - retired_days.saturating_mul(86_400_000)),
-                    );
-                }
-                let taken: i64 = retired.count().get_result(c)?;
-                if taken > 0 {
-                    return Err(TxError::Store(StoreError::Conflict(
-                        Conflict::UsernameTaken,
-                    )));
-                }
-                Ok(())
-            })
-            .map_err(StoreError::from)
-        })
-        .await
-    }
-
-    pub async fn user_by_username(&self, name: String) -> Result<Option<UserRow>, StoreError> {
-        self.run(move |c| {
-            Ok(users::table
-                .filter(lower(users::username).eq(name.to_lowercase()))
-                .filter(users::deleted_at.is_null())
-                .select(UserRow::as_select())
-                .first(c)
-                .optional()?)
-        })
-        .await
-    }
-
-    /// The user of an id, unless the account was deleted.
-    pub async fn user_by_id(&self, id: String) -> Result<Option<UserRow>, StoreError> {
-        self.run(move |c| {
-            Ok(users::table
-                .find(id)
-                .filter(users::deleted_at.is_null())
-                .select(UserRow::as_select())
-                .first(c)
-                .optional()?)
-        })
-        .await
-    }
-
-    /// Applies `changes` to a user's account; the account as it is then.
-    pub async fn update_user(
-        &self,
-        id: String,
-        changes: UserChanges,
-    ) -> Result<Option<UserRow>, StoreError> {
-        let UserChanges {
-            notify_turn,
-            notify_finished,
-            locale,
-            time_zone,
-            bot,
-            digest_hour,
-        } = changes;
-        self.run(move |c| {
-            c.transaction(|c| {
-                if let Some(h) = digest_hour {
-                    diesel::update(users::table.find(&id))
-                        .set(users::digest_hour.eq(h))
-                        .execute(c)?;
-                }
-                if let Some(b) = bot {
-                    // only a person's account and a marked one change; the server's own
-                    // bots stay what they are
-                    diesel::update(
-                        users::table
-                            .find(&id)
-                            .filter(users::bot.is_null().or(users::bot.eq(BOT_ACCOUNT))),
-                    )
-                    .set(users::bot.eq(b.then_some(BOT_ACCOUNT)))
-                    .execute(c)?;
-                }
-                if let Some(l) = locale {
-                    diesel::update(users::table.find(&id))
-                        .set(users::locale.eq(l))
-                        .execute(c)?;
-                }
-                if let Some(z) = time_zone {
-                    diesel::update(users::table.find(&id))
-                        .set(users::time_zone.eq(z))
-                        .execute(c)?;
-                }
-                if let Some(t) = notify_turn {
-                    diesel::update(users::table.find(&id))
-                        .set(users::notify_turn.eq(t as i32))
-                        .execute(c)?;
-                }
-                if let Some(f) = notify_finished {
-                    diesel::update(users::table.find(&id))
-                        .set(users::notify_finished.eq(f as i32))
-                        .execute(c)?;
-                }
-                users::table
-                    .find(&id)
-                    .select(UserRow::as_select())
-                    .first(c)
-                    .optional()
-            })
-            .map_err(StoreError::from)
         })
         .await
     }
