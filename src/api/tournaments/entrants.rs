@@ -35,20 +35,33 @@ pub async fn join_tournament(
         .rating_of(me.id.clone(), crate::standing::Pool::Base)
         .await?
         .map(|r| r.rating.round() as i32);
-    let reservation =
-        crate::api::limits::reserve(&st, crate::api::limits::tournament_entries(&st, &me.id))
-            .await?;
     let now = st.clock.now_ms();
-    if let Err(e) = service(&st)
-        .register(&id, &me.id, rating, &me.id, now)
-        .await
-    {
-        reservation.release(&st).await;
-        return Err(e.into());
+    counted_entry(&st, &me, &id, async {
+        Ok(service(&st)
+            .register(&id, &me.id, rating, &me.id, now)
+            .await?)
+    })
+    .await
+}
+
+/// Runs an entry (a registration or a withdrawal, `entry`) under the caller's hourly
+/// limit of entries: the reservation is given back when the entry is refused, and the
+/// answer (the tournament) carries the limit's headers.
+async fn counted_entry(
+    st: &AppState,
+    me: &CurrentUser,
+    id: &str,
+    entry: impl std::future::Future<Output = Result<(), ApiError>>,
+) -> Result<HttpResponse, ApiError> {
+    let reservation =
+        crate::api::limits::reserve(st, crate::api::limits::tournament_entries(st, &me.id)).await?;
+    if let Err(e) = entry.await {
+        reservation.release(st).await;
+        return Err(e);
     }
     let quota = reservation.keep();
     st.notifier.wake();
-    let mut resp = view_of(&st, &id, &me.id).await?;
+    let mut resp = view_of(st, id, &me.id).await?;
     quota.apply(&mut resp);
     Ok(resp)
 }
@@ -78,18 +91,11 @@ pub async fn leave_tournament(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     check_id(&id)?;
-    let reservation =
-        crate::api::limits::reserve(&st, crate::api::limits::tournament_entries(&st, &me.id))
-            .await?;
-    if let Err(e) = service(&st).withdraw(&id, &me.id, st.clock.now_ms()).await {
-        reservation.release(&st).await;
-        return Err(e.into());
-    }
-    let quota = reservation.keep();
-    st.notifier.wake();
-    let mut resp = view_of(&st, &id, &me.id).await?;
-    quota.apply(&mut resp);
-    Ok(resp)
+    let now = st.clock.now_ms();
+    counted_entry(&st, &me, &id, async {
+        Ok(service(&st).withdraw(&id, &me.id, now).await?)
+    })
+    .await
 }
 
 /// Enter a computer opponent (the organiser only, when the settings allow them).
@@ -147,25 +153,12 @@ pub async fn add_tournament_bot(
             "no more computer opponents of this level",
         )
     })?;
-    let reservation =
-        crate::api::limits::reserve(&st, crate::api::limits::tournament_entries(&st, &me.id))
-            .await?;
     let now = st.clock.now_ms();
-    let bot = match st.store.bot_user(level, k, now).await {
-        Ok(b) => b,
-        Err(e) => {
-            reservation.release(&st).await;
-            return Err(e.into());
-        }
-    };
-    if let Err(e) = service(&st).register(&id, &bot, None, &me.id, now).await {
-        reservation.release(&st).await;
-        return Err(e.into());
-    }
-    let quota = reservation.keep();
-    let mut resp = view_of(&st, &id, &me.id).await?;
-    quota.apply(&mut resp);
-    Ok(resp)
+    counted_entry(&st, &me, &id, async {
+        let bot = st.store.bot_user(level, k, now).await?;
+        Ok(service(&st).register(&id, &bot, None, &me.id, now).await?)
+    })
+    .await
 }
 
 /// Start a tournament (the organiser only).
