@@ -101,6 +101,35 @@ struct Outcome {
     forbidden: bool,
 }
 
+impl Outcome {
+    /// The attempt to record for delivery `d` (claimed with `token`), made at
+    /// `attempted_at` and lasting `duration_ms`, and what follows it.
+    fn recorded(
+        self,
+        d: &crate::store::DeliveryRow,
+        token: String,
+        (attempted_at, duration_ms): (i64, i64),
+        next: Next,
+        now: i64,
+    ) -> Recorded {
+        Recorded {
+            attempt: AttemptRow {
+                id: uuid::Uuid::new_v4().to_string(),
+                delivery_id: d.id.clone(),
+                attempted_at,
+                http_status: self.status.map(i32::from),
+                duration_ms,
+                error: self.error,
+                excerpt: self.excerpt,
+            },
+            token,
+            endpoint_id: d.endpoint_id.clone(),
+            next,
+            now,
+        }
+    }
+}
+
 impl Worker {
     pub fn new(
         store: Store,
@@ -236,21 +265,13 @@ impl Worker {
             ms = duration_ms,
             "webhook attempt"
         );
-        Ok(Some(Recorded {
-            attempt: AttemptRow {
-                id: uuid::Uuid::new_v4().to_string(),
-                delivery_id: d.id.clone(),
-                attempted_at,
-                http_status: outcome.status.map(i32::from),
-                duration_ms,
-                error: outcome.error,
-                excerpt: outcome.excerpt,
-            },
+        Ok(Some(outcome.recorded(
+            d,
             token,
-            endpoint_id: d.endpoint_id.clone(),
+            (attempted_at, duration_ms),
             next,
             now,
-        }))
+        )))
     }
 
     /// What follows an attempt: delivered, retried (with backoff, or after the
@@ -341,21 +362,13 @@ impl Worker {
             tracing::info!(subscription = %s.id, reason = %why, "push subscription removed");
         }
         tracing::debug!(delivery = %d.id, status = ?outcome.status, ms = duration_ms, "push attempt");
-        Ok(Some(Recorded {
-            attempt: AttemptRow {
-                id: uuid::Uuid::new_v4().to_string(),
-                delivery_id: d.id.clone(),
-                attempted_at,
-                http_status: outcome.status.map(i32::from),
-                duration_ms,
-                error: outcome.error,
-                excerpt: outcome.excerpt,
-            },
+        Ok(Some(outcome.recorded(
+            d,
             token,
-            endpoint_id: d.endpoint_id.clone(),
+            (attempted_at, duration_ms),
             next,
             now,
-        }))
+        )))
     }
 
     /// Posts an encrypted notification; Err when the request cannot be built (bad keys,
