@@ -294,38 +294,18 @@ export async function gamePage(ctx, id) {
     renderBoard();
   }
 
-  async function submit(list) {
+  /** Runs a write of the page (`work`: a move, an undo), one at a time, with the
+   * panel's buttons off meanwhile. A stale version reloads the game (after `onStale`);
+   * a refresh asked for meanwhile runs once it is done. */
+  async function sendWith(work, onStale = () => {}) {
     if (sending) return;
     sending = true;
     panel.querySelectorAll("button").forEach((b) => (b.disabled = true));
-    const move = (actions) => api.post(`/v1/games/${enc}/moves`, { expected_version: view.version, actions });
     try {
-      const split = list.length === 2 && list[0].type === "place_tile" && (view.expansions || []).length > 0;
-      if (!split) {
-        await move(list);
-        choice = null;
-      } else {
-        // With expansions the placed tile may lead to another decision before the figure
-        // (a robber, a ferry...): send the tile alone, then the chosen figure when it is
-        // the next decision (the figure stays chosen on the page otherwise).
-        await move([list[0]]);
-        const next = await api.get(`/v1/games/${enc}/actions`);
-        const want = list[1];
-        const a = next.pending && next.pending.username === me && next.pending.kind === "place_figure"
-          ? next.actions.find((o) => o.type === want.type && (o.type === "pass" || (o.spot === want.spot && o.figure === want.figure)))
-          : undefined;
-        if (a) {
-          await api.post(`/v1/games/${enc}/moves`, { expected_version: next.version, actions: [a] });
-          choice = null;
-        }
-      }
-      sel = null;
-      announce(t("move.sent"));
-      await load();
+      await work();
     } catch (e) {
       if (e instanceof api.ApiProblem && e.code === "stale-version") {
-        sel = null;
-        choice = null;
+        onStale();
         announce(t("move.stale"), true);
         await load();
       } else {
@@ -341,32 +321,49 @@ export async function gamePage(ctx, id) {
     }
   }
 
+  function submit(list) {
+    const move = (actions) => api.post(`/v1/games/${enc}/moves`, { expected_version: view.version, actions });
+    return sendWith(
+      async () => {
+        const split = list.length === 2 && list[0].type === "place_tile" && (view.expansions || []).length > 0;
+        if (!split) {
+          await move(list);
+          choice = null;
+        } else {
+          // With expansions the placed tile may lead to another decision before the figure
+          // (a robber, a ferry...): send the tile alone, then the chosen figure when it is
+          // the next decision (the figure stays chosen on the page otherwise).
+          await move([list[0]]);
+          const next = await api.get(`/v1/games/${enc}/actions`);
+          const want = list[1];
+          const a = next.pending && next.pending.username === me && next.pending.kind === "place_figure"
+            ? next.actions.find((o) => o.type === want.type && (o.type === "pass" || (o.spot === want.spot && o.figure === want.figure)))
+            : undefined;
+          if (a) {
+            await api.post(`/v1/games/${enc}/moves`, { expected_version: next.version, actions: [a] });
+            choice = null;
+          }
+        }
+        sel = null;
+        announce(t("move.sent"));
+        await load();
+      },
+      () => {
+        sel = null;
+        choice = null;
+      },
+    );
+  }
+
   /** Takes back the caller's last decision (offered when …/actions says `undo`). */
-  async function undoLast() {
-    if (sending) return;
-    sending = true;
-    panel.querySelectorAll("button").forEach((b) => (b.disabled = true));
-    try {
+  function undoLast() {
+    return sendWith(async () => {
       await api.post(`/v1/games/${enc}/undo`, { expected_version: view.version });
       sel = null;
       choice = null;
       announce(t("move.undone"));
       await load();
-    } catch (e) {
-      if (e instanceof api.ApiProblem && e.code === "stale-version") {
-        announce(t("move.stale"), true);
-        await load();
-      } else {
-        fail(e);
-        panel.querySelectorAll("button").forEach((b) => (b.disabled = false));
-      }
-    } finally {
-      sending = false;
-      if (pollAfterSend) {
-        pollAfterSend = false;
-        poll();
-      }
-    }
+    });
   }
 
   function placeTilePanel() {
