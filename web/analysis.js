@@ -110,6 +110,14 @@ export async function analysisCard(view, tileName, nameOf) {
 export async function reviewCard(view, o) {
   const enc = encodeURIComponent(view.id);
   const card = el("section", { class: "card review", "aria-labelledby": "h-review" }, el("h2", { id: "h-review" }, t("review.title")));
+  // once the page is left, nothing more is asked of the server and the address is left
+  // alone (the card may still be on its way)
+  let left = false;
+  let timer = 0;
+  o.onLeave(() => {
+    left = true;
+    clearTimeout(timer);
+  });
   // the whole history, for the viewer's words
   /** @type {any[]} */
   const events = [];
@@ -120,6 +128,7 @@ export async function reviewCard(view, o) {
     if (p.next_after == null) break;
     after = p.next_after;
   }
+  if (left) return card;
   const last = view.version;
   const asked = Number(new URL(location.href).searchParams.get("v"));
   let at = Number.isInteger(asked) && asked >= 1 && asked <= last ? asked : last;
@@ -138,6 +147,7 @@ export async function reviewCard(view, o) {
     img,
   );
   function go(v) {
+    if (left) return;
     at = Math.max(1, Math.min(last, v));
     viewer.dataset.version = String(at);
     img.src = `/v1/games/${enc}/board.svg?version=${at}`;
@@ -158,13 +168,13 @@ export async function reviewCard(view, o) {
   card.append(el("h3", {}, t("review.step")), viewer);
   // the points over the game
   const tl = await api.get(`/v1/games/${enc}/timeline`);
+  if (left) return card;
   card.append(el("h3", {}, t("review.chart")), chart(tl, view));
   // the bot's review
   const box = el("div", { class: "bot-review" });
   card.append(el("h3", {}, t("review.bot")), box);
-  let timer = 0;
-  o.onLeave(() => clearTimeout(timer));
   async function showReview() {
+    if (left) return;
     /** @type {any} ReviewView */
     const r = await api.get(`/v1/games/${enc}/review`);
     box.replaceChildren();
@@ -192,7 +202,7 @@ export async function reviewCard(view, o) {
     }
     if (r.status !== "done") {
       box.append(el("p", { class: "meta", role: "status" }, t("review.running", { done: r.judged.length, total: r.total })));
-      timer = window.setTimeout(() => showReview().catch(fail), 3000);
+      if (!left) timer = window.setTimeout(() => showReview().catch(fail), 3000);
       return;
     }
     box.append(el("p", { class: "meta" }, t("review.done", { count: r.judged.length })));

@@ -95,6 +95,8 @@ export async function gamePage(ctx, id) {
   /** House rule tiles_in_hand: the tile of the hand being placed. */
   let handTile = null;
   let sending = false;
+  /** Set when another page replaces this one: nothing more is asked of the server. */
+  let left = false;
 
   const h1 = el("h1", {}, t("game.title", { game: id.slice(0, 8) }));
   const turnline = el("p", { class: "turnline" });
@@ -845,13 +847,13 @@ export async function gamePage(ctx, id) {
   let reviewed = false;
   let analysing = false;
   async function loadAnalysis() {
-    if (!view || view.version === analysedAt || analysing) return;
+    if (left || !view || view.version === analysedAt || analysing) return;
     analysing = true;
     analysedAt = view.version;
     try {
       const card = await analysisCard(view, tileName, nameOf);
       analysisBox.replaceChildren(...(card ? [card] : []));
-      if (view.status === "finished" && !reviewed) {
+      if (view.status === "finished" && !reviewed && !left) {
         reviewed = true;
         const describe = (e) => [describeDecision(e.decision || {}, e.actor ? e.actor.username : ""), ...describeConsequences(e.consequences, nameOf)].join(" ");
         reviewBox.replaceChildren(await reviewCard(view, { nameOf, describe, describeAction, isPlayer: Boolean(seat()), onLeave: ctx.onLeave }));
@@ -931,6 +933,7 @@ export async function gamePage(ctx, id) {
   window.addEventListener("focus", onFocus);
   document.addEventListener("keydown", onKey);
   ctx.onLeave(() => {
+    left = true;
     clearInterval(timer);
     closeStream();
     window.removeEventListener("focus", onFocus);
