@@ -101,6 +101,9 @@ async function version(page) {
 
 /** Brings the page up to date the way a player coming back to the tab does. */
 async function refocus(page) {
+  // the game page listens for the focus once it is set up, which a freshly loaded
+  // document shows by its version: a focus before that would reach nobody
+  await page.locator("main[data-version]").waitFor();
   const polls = Number((await page.locator("main").getAttribute("data-polls")) || 0);
   await page.evaluate(() => window.dispatchEvent(new Event("focus")));
   try {
