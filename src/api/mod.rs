@@ -209,6 +209,7 @@ where
                 .service(tournaments::leave_tournament)
                 .service(tournaments::add_tournament_bot)
                 .service(tournaments::start_tournament)
+                .service(tournaments::adjust_tournament)
                 .service(tournaments::get_tournament_standings)
                 .service(tournaments::list_tournament_rounds)
                 .service(tournaments::get_tournament_bracket)

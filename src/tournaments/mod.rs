@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tilepost_tournament::{
-    CapDecision, Decision as TDecision, Event, GameResult, State, Tournament,
+    Adjustment, CapDecision, Decision as TDecision, Event, GameResult, State, Tournament,
 };
 
 use crate::cache::ReplayCache;
@@ -325,6 +325,23 @@ fn progress(
     Ok(())
 }
 
+/// While the event runs, what a decision of a player or the organiser changes follows
+/// at once (see [`progress`]): a late entry paired from the next round, a walkover, a
+/// stage's end, the next round.
+fn follow(
+    state: &mut State,
+    settings: &Settings,
+    ctx: &TournamentCtx,
+    w: &mut TournamentWrite,
+    notifier: &Arc<Notifier>,
+    now: i64,
+) -> Result<(), TournamentError> {
+    if ctx.row.status() != Some(TournamentStatus::Running) {
+        return Ok(());
+    }
+    progress(state, settings, ctx, w, &HashMap::new(), notifier, now)
+}
+
 impl Tournaments<'_> {
     /// Creates a tournament (`tournament_created`, with the validated config).
     pub async fn create(
@@ -428,17 +445,38 @@ impl Tournaments<'_> {
                 let mut w = TournamentWrite::default();
                 push(&mut state, &mut w, ctx, e, Some(&actor), now)?;
                 w.players = Some(state.players().len() as i32);
-                if ctx.row.status() == Some(TournamentStatus::Running) {
-                    progress(
-                        &mut state,
-                        &settings,
-                        ctx,
-                        &mut w,
-                        &HashMap::new(),
-                        &notifier,
-                        now,
-                    )?;
+                follow(&mut state, &settings, ctx, &mut w, &notifier, now)?;
+                Ok((w, ()))
+            })
+            .await?
+    }
+
+    /// The organiser's adjustment (`organiser_adjusted`, with the reason the players
+    /// see): points in the current stage, or a recorded result replaced. Never once
+    /// the event has ended; what the adjustment changes follows at once.
+    pub async fn adjust(
+        &self,
+        id: &str,
+        by: &str,
+        adjustment: Adjustment,
+        reason: String,
+        now: i64,
+    ) -> Result<(), TournamentError> {
+        let by = by.to_string();
+        let notifier = self.notifier.clone();
+        self.store
+            .tournament_write(id.to_string(), now, move |ctx| {
+                if ctx.row.organiser_id != by {
+                    return Err(TournamentError::NotOrganiser);
                 }
+                if ctx.row.status() == Some(TournamentStatus::Ended) {
+                    return Err(TournamentError::Ended);
+                }
+                let (mut state, settings) = state_of(ctx)?;
+                let mut w = TournamentWrite::default();
+                let e = Event::OrganiserAdjusted { adjustment, reason };
+                push(&mut state, &mut w, ctx, e, Some(&by), now)?;
+                follow(&mut state, &settings, ctx, &mut w, &notifier, now)?;
                 Ok((w, ()))
             })
             .await?

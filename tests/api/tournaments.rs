@@ -377,6 +377,100 @@ fn refusals_have_codes(app: &TestApp) {
         .problem(409, "registration-closed");
 }
 
+/// The organiser's adjustments: points with a reason, then a played game's result
+/// replaced; each is in the log with its reason and the standings follow; others may
+/// not, fields must fit the kind, and nothing changes once the event is over.
+fn organiser_adjusts_with_a_reason(app: &TestApp) {
+    let org = app.user("org");
+    let (ann, ben) = (app.user("ann"), app.user("ben"));
+    let id = create(&org, 2, json!({}));
+    for p in [&ann, &ben] {
+        p.post(&format!("/v1/tournaments/{id}/join"), json!({}))
+            .ok();
+    }
+    org.post(&format!("/v1/tournaments/{id}/start"), json!({}))
+        .ok();
+    let adjust =
+        |c: &Client, body: Value| c.post(&format!("/v1/tournaments/{id}/adjustments"), body);
+    let late = json!({"kind": "points", "player": ann.user_id, "points": -1.5, "reason": "late"});
+    adjust(&ben, late.clone()).problem(403, "not-organiser");
+    for bad in [
+        json!({"kind": "points", "player": ann.user_id, "points": 0.3, "reason": "x"}),
+        json!({"kind": "points", "player": ann.user_id, "points": 0, "reason": "x"}),
+        json!({"kind": "points", "points": 1, "reason": "x"}),
+        json!({"kind": "points", "player": ann.user_id, "points": 1, "reason": " "}),
+        json!({"kind": "result", "stage": 0, "round": 1, "table": 1, "reason": "x"}),
+        // no result to replace yet
+        json!({"kind": "result", "stage": 0, "round": 1, "table": 1, "game": 0,
+               "scores": [10, 20], "reason": "x"}),
+    ] {
+        adjust(&org, bad.clone()).problem(400, "validation-failed");
+    }
+    adjust(
+        &org,
+        json!({"kind": "points", "player": "nobody", "points": 1, "reason": "x"}),
+    )
+    .problem(409, "not-registered");
+    adjust(&org, late).ok();
+    let points_of = |who: &str| {
+        served_standings(&org, &id, 0)
+            .into_iter()
+            .find(|(p, _)| p == who)
+            .map(|(_, pts)| pts)
+    };
+    assert_eq!(points_of(&ann.user_id), Some(-1.5));
+    assert_eq!(
+        served_standings(&org, &id, 0),
+        standings_from_log(&org, &id, 0)
+    );
+    // the first round's game, played to its end, then its result replaced: the second
+    // seat wins it now
+    let (gid, seats) = running_games(&org, &id).into_iter().next().expect("a game");
+    play_random(&[&ann, &ben], &gid, 3);
+    let v = org.get(&format!("/v1/tournaments/{id}")).ok().clone();
+    assert_eq!(v["current_round"], 2, "{v}");
+    adjust(
+        &org,
+        json!({"kind": "result", "stage": 0, "round": 1, "table": 1, "game": 0,
+               "scores": [10, 90], "reason": "a scoring error"}),
+    )
+    .ok();
+    let log = log_of(&org, &id);
+    let reasons: Vec<String> = log
+        .iter()
+        .filter_map(|e| match e {
+            Event::OrganiserAdjusted { reason, .. } => Some(reason.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons, ["late", "a scoring error"]);
+    let rounds = org
+        .get(&format!("/v1/tournaments/{id}/rounds"))
+        .ok()
+        .clone();
+    assert_eq!(
+        rounds["rounds"][0]["tables"][0]["games"][0]["scores"],
+        json!([10, 90])
+    );
+    let ann_won = seats[1] == ann.user_id;
+    assert_eq!(
+        points_of(&ann.user_id),
+        Some(if ann_won { -0.5 } else { -1.5 })
+    );
+    assert_eq!(
+        served_standings(&org, &id, 0),
+        standings_from_log(&org, &id, 0)
+    );
+    // the second round played, the event is over: no more adjustments
+    let (gid, _) = running_games(&org, &id).into_iter().next().expect("a game");
+    play_random(&[&ann, &ben], &gid, 4);
+    adjust(
+        &org,
+        json!({"kind": "points", "player": ben.user_id, "points": 1, "reason": "x"}),
+    )
+    .problem(409, "tournament-ended");
+}
+
 /// A round with a calendar date waits for it: the sweep pairs it when it comes, and a
 /// finished game's result reaches the log through the sweep too.
 fn a_dated_round_is_paired_by_the_sweep(kind: Db) {
@@ -829,6 +923,7 @@ fn long_tokens(kind: Db) -> TestApp {
 both!(
     a_swiss_runs_its_rounds_through_real_games,
     refusals_have_codes,
+    organiser_adjusts_with_a_reason,
 );
 
 mod timed {

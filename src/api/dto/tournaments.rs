@@ -196,6 +196,48 @@ pub struct AddTournamentBotRequest {
     pub level: String,
 }
 
+/// What an organiser's adjustment changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AdjustmentKind {
+    /// Points added to (or, negative, taken from) a player in the current stage.
+    Points,
+    /// A recorded game's result replaced.
+    Result,
+}
+
+/// An organiser's adjustment, recorded in the log with its reason.
+///
+/// `points` takes `player` and `points`; `result` takes the game (`stage`, `round`,
+/// `table`, `game`) and its new `scores` in the table's seat order.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AdjustmentRequest {
+    pub kind: AdjustmentKind,
+    /// Shown to the players with the adjustment, 1 to 500 characters.
+    #[schema(min_length = 1, max_length = 500)]
+    pub reason: String,
+    /// `points`: the player's user id.
+    #[schema(max_length = 64)]
+    pub player: Option<String>,
+    /// `points`: a multiple of 0.5 from -100 to 100, not 0.
+    #[schema(minimum = -100, maximum = 100, multiple_of = 0.5)]
+    pub points: Option<f64>,
+    /// `result`: the game's stage (0-based), round (1-based), table and game of the
+    /// match (0-based), as `…/rounds` lists them.
+    #[schema(maximum = 7)]
+    pub stage: Option<u32>,
+    #[schema(minimum = 1, maximum = 1000)]
+    pub round: Option<u32>,
+    #[schema(minimum = 1, maximum = 1000)]
+    pub table: Option<u32>,
+    #[schema(maximum = 4)]
+    pub game: Option<u32>,
+    /// `result`: one score per seat, in the table's seat order.
+    #[schema(min_items = 2, max_items = 6)]
+    pub scores: Option<Vec<i64>>,
+}
+
 /// A player as the tournament's pages show them.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct TournamentPlayer {

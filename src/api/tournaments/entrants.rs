@@ -1,5 +1,5 @@
 //! Entering and running an event: registration, withdrawal, computer opponents, the
-//! start.
+//! start, the organiser's adjustments.
 
 use super::*;
 
@@ -188,6 +188,79 @@ pub async fn start_tournament(
     let id = id.into_inner();
     check_id(&id)?;
     service(&st).start(&id, &me.id, st.clock.now_ms()).await?;
+    st.notifier.wake();
+    view_of(&st, &id, &me.id).await
+}
+
+/// Adjust the standings (the organiser only), with a reason.
+///
+/// `points` adds points to a player in the current stage (negative ones take them
+/// away); `result` replaces a recorded game's result (a knockout's only until its next
+/// round is paired). The adjustment and its reason are recorded in the log
+/// (`organiser_adjusted`), and the standings follow. Refused once the stage is over.
+#[utoipa::path(
+    operation_id = "adjust_tournament",
+    tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    request_body = AdjustmentRequest,
+    security(("bearer" = ["game:play"])),
+    responses(
+        (status = 200, description = "The adjustment is recorded; the tournament", body = TournamentView),
+        (status = 400, description = "Fields missing for the kind, points not a non-zero multiple of 0.5, or no such game or result (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The player is not in the event, or the stage or the event is over (`not-registered`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tournaments/{id}/adjustments")]
+pub async fn adjust_tournament(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: web::Path<String>,
+    body: ApiJson<AdjustmentRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    check_id(&id)?;
+    let r = body.0;
+    let reason = r.reason.trim().to_string();
+    if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
+        return Err(ApiError::validation(
+            "reason",
+            "1 to 500 characters, no control characters",
+        ));
+    }
+    let missing = |f: &str| ApiError::validation(f, "required for this kind");
+    let adjustment = match r.kind {
+        AdjustmentKind::Points => {
+            let player = r.player.ok_or_else(|| missing("player"))?;
+            let points = r.points.ok_or_else(|| missing("points"))?;
+            let halves = points * 2.0;
+            if !(-200.0..=200.0).contains(&halves) || halves.fract() != 0.0 || halves == 0.0 {
+                return Err(ApiError::validation(
+                    "points",
+                    "a multiple of 0.5 from -100 to 100, not 0",
+                ));
+            }
+            Adjustment::Points {
+                player,
+                half_points: halves as i32,
+            }
+        }
+        AdjustmentKind::Result => Adjustment::ResultCorrected {
+            stage: r.stage.ok_or_else(|| missing("stage"))?,
+            round: r.round.ok_or_else(|| missing("round"))?,
+            table: r.table.ok_or_else(|| missing("table"))?,
+            game: r.game.ok_or_else(|| missing("game"))?,
+            result: GameResult {
+                scores: r.scores.ok_or_else(|| missing("scores"))?,
+                decision: None,
+            },
+        },
+    };
+    service(&st)
+        .adjust(&id, &me.id, adjustment, reason, st.clock.now_ms())
+        .await?;
     st.notifier.wake();
     view_of(&st, &id, &me.id).await
 }

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 
 use actix_web::{get, post, web, HttpResponse};
 use tilepost_tournament::{
-    CapDecision, Config, Decision as TDecision, Entry, Format, MatchStatus, Points, RoundCap,
-    StageConfig, State, TieBreak, WithdrawalRule,
+    Adjustment, CapDecision, Config, Decision as TDecision, Entry, Format, GameResult, MatchStatus,
+    Points, RoundCap, StageConfig, State, TieBreak, WithdrawalRule,
 };
 
 use super::dto::*;
@@ -72,6 +72,8 @@ impl From<TournamentError> for ApiError {
                     E::NotEnoughPlayers(_) => ApiError::new(ProblemCode::NotEnoughPlayers, detail),
                     E::Finished => ApiError::new(ProblemCode::TournamentEnded, detail),
                     E::InvalidConfig(m) => ApiError::validation("stages", m),
+                    E::NoSuchGame { .. } => ApiError::validation("game", detail),
+                    E::InvalidResult(_) => ApiError::validation("scores", detail),
                     other => ApiError::internal(format!("tournament refused: {other}")),
                 }
             }
