@@ -1,6 +1,7 @@
 // Tournaments: the list of events, creating one, and an event's page (join, leave,
 // start, the player's next game, standings with tie-breaks, rounds with their tables
-// and games, a knockout's bracket). Everything is read from /v1/tournaments.
+// and games, a knockout's bracket, the organiser's adjustments with their reasons).
+// Everything is read from /v1/tournaments.
 
 import * as api from "./api.js";
 import { t } from "./i18n.js";
@@ -231,7 +232,114 @@ export async function tournamentPage(ctx, id) {
       ctx.main.append(el("section", { class: "card" }, el("h2", {}, t("tournament.stage", { stage: s + 1 })), standingsTable(st)));
     }
   }
-  ctx.main.append(roundsSection(await api.get(`/v1/tournaments/${encodeURIComponent(id)}/rounds?limit=50`)));
+  const rounds = await api.get(`/v1/tournaments/${encodeURIComponent(id)}/rounds?limit=50`);
+  ctx.main.append(roundsSection(rounds));
+  const made = await adjustmentsMade(id, rounds);
+  if (made) ctx.main.append(made);
+  if (v.organiser === me && v.status === "running") ctx.main.append(await adjustForm(ctx, v, rounds));
+}
+
+/** The organiser's adjustments so far, each with its reason (from the event's log;
+ * players are named as the rounds name them). */
+async function adjustmentsMade(id, rounds) {
+  const names = new Map();
+  for (const r of rounds.rounds) for (const tb of r.tables) for (const p of tb.players) names.set(p.user_id, p.username);
+  const items = [];
+  let after = 0;
+  for (let page = 0; page < 10; page++) {
+    const log = await api.get(`/v1/tournaments/${encodeURIComponent(id)}/events?after=${after}&limit=200`);
+    for (const e of log.events) {
+      if (e.type !== "organiser_adjusted") continue;
+      const a = e.payload.adjustment || {};
+      const what =
+        a.kind === "points"
+          ? t("tournament.adjusted-points", { name: names.get(a.player) || a.player, points: points(a.half_points / 2) })
+          : t("tournament.adjusted-result", { stage: (a.stage || 0) + 1, round: a.round, table: a.table });
+      items.push(el("li", {}, `${what}: ${e.payload.reason}`));
+    }
+    if (log.next_after == null) break;
+    after = log.next_after;
+  }
+  if (!items.length) return null;
+  return el("section", { class: "card", "aria-labelledby": "h-adjustments" }, el("h2", { id: "h-adjustments" }, t("tournament.adjustments")), el("ul", {}, ...items));
+}
+
+/** The organiser's form: points to a player, or a recorded game's result replaced,
+ * each with the reason the players will see. */
+async function adjustForm(ctx, v, rounds) {
+  const st = await api.get(`/v1/tournaments/${encodeURIComponent(v.id)}/standings?stage=${v.current_stage}&limit=200`);
+  const kind = el(
+    "select",
+    { name: "kind", id: "adj-kind" },
+    el("option", { value: "points" }, t("tournament.adjust-points")),
+    el("option", { value: "result" }, t("tournament.adjust-result")),
+  );
+  const player = el("select", { name: "player", id: "adj-player" }, ...st.standings.map((s) => el("option", { value: s.player.user_id }, s.player.username)));
+  // the games with a result, and their tables' players in seat order
+  const recorded = [];
+  for (const r of rounds.rounds) {
+    for (const tb of r.tables) {
+      for (const g of tb.games) {
+        if (g.scores) recorded.push({ stage: r.stage, round: r.round, table: tb.table, game: g.game, players: tb.players, scores: g.scores });
+      }
+    }
+  }
+  const game = el(
+    "select",
+    { name: "game", id: "adj-game" },
+    ...recorded.map((g, i) =>
+      el("option", { value: i }, `${t("tournament.round", { stage: g.stage + 1, round: g.round })} · ${g.players.map((p) => p.username).join(" – ")} (${g.scores.join(" – ")})`),
+    ),
+  );
+  const scores = el("div", { class: "row" });
+  const showScores = () => {
+    const g = recorded[Number(/** @type {HTMLSelectElement} */ (game).value)];
+    scores.replaceChildren(...(g ? g.players.map((p, i) => field(t("tournament.score-of", { name: p.username }), { type: "number", name: `score-${i}`, value: g.scores[i], min: -10000, max: 10000 })) : []));
+  };
+  game.addEventListener("change", showScores);
+  showScores();
+  const pointsBox = el("div", {}, el("label", { class: "field" }, el("span", {}, t("tournament.player")), player), field(t("tournament.points-change"), { type: "number", name: "points", step: 0.5, min: -100, max: 100, value: 1 }));
+  const resultBox = el("div", { hidden: true }, el("label", { class: "field" }, el("span", {}, t("tournament.game-to-correct")), game), scores);
+  kind.addEventListener("change", () => {
+    const result = /** @type {HTMLSelectElement} */ (kind).value === "result";
+    pointsBox.hidden = result;
+    resultBox.hidden = !result;
+  });
+  const form = el(
+    "form",
+    { class: "card", "aria-labelledby": "h-adjust" },
+    el("h2", { id: "h-adjust" }, t("tournament.adjust")),
+    el("label", { class: "field" }, el("span", {}, t("tournament.adjust-kind")), kind),
+    pointsBox,
+    resultBox,
+    field(t("tournament.reason"), { name: "reason", required: true, maxlength: 500, id: "adj-reason" }),
+    el("button", { type: "submit", class: "primary" }, t("tournament.adjust-submit")),
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const f = new FormData(/** @type {HTMLFormElement} */ (form));
+    const reason = String(f.get("reason") || "");
+    let body;
+    if (f.get("kind") === "points") {
+      body = { kind: "points", player: f.get("player"), points: Number(f.get("points")), reason };
+    } else {
+      const g = recorded[Number(f.get("game"))];
+      if (!g) return;
+      body = { kind: "result", stage: g.stage, round: g.round, table: g.table, game: g.game, scores: g.players.map((_, i) => Number(f.get(`score-${i}`))), reason };
+    }
+    const button = /** @type {HTMLButtonElement} */ (form.querySelector("button"));
+    button.disabled = true;
+    try {
+      await api.post(`/v1/tournaments/${encodeURIComponent(v.id)}/adjustments`, body);
+      announce(t("tournament.adjusted"));
+      ctx.go(location.pathname, { replace: true });
+    } catch (e) {
+      fail(e);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return form;
 }
 
 /** Join, leave and start (the organiser) as the event allows. */

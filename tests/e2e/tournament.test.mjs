@@ -1,8 +1,9 @@
 // A tournament in headless Chromium: the organiser creates an event from the page, two
-// players join from the event page, the organiser starts it (the first round is paired),
-// a player goes from the event page to their game (which says which tournament and
-// round it belongs to), the game is played to its end, and the event page's standings
-// show the result.
+// players join from the event page, the organiser starts it (the first round is
+// paired) and gives a player points with a reason, a player goes from the event page to
+// their game (which says which tournament and round it belongs to), the game is played
+// to its end, and the event page's standings show the result with the adjustment, whose
+// reason the players see.
 //
 // The game itself is played through the API (the client's own requests, as
 // play.test.mjs does by clicking): what is tested here is the event's pages.
@@ -66,7 +67,7 @@ after(async () => {
   await browser?.close();
 });
 
-test("an event created, joined and started from its pages; its game played; the standings follow", async () => {
+test("an event created, joined, started and adjusted from its pages; its game played; the standings follow", async () => {
   const ann = pages[ANN];
   const ben = pages[BEN];
   // create, from the list's link
@@ -90,6 +91,15 @@ test("an event created, joined and started from its pages; its game played; the 
   await ann.getByRole("button", { name: "Start the tournament" }).click();
   await status(ann, /first round is paired/);
   await ann.getByRole("heading", { name: "Stage 1, round 1" }).waitFor();
+  // the organiser gives a player points from the event page, with a reason the players
+  // see
+  await ann.getByLabel("What to adjust").selectOption("points");
+  await ann.getByLabel(/^Player/).selectOption({ label: BEN });
+  await ann.getByLabel("Points (negative to take away; in halves)").fill("1.5");
+  await ann.getByLabel("Reason (the players see it)").fill("Welcome bonus");
+  await ann.getByRole("button", { name: "Record the adjustment" }).click();
+  await status(ann, /Adjustment recorded/);
+  await ann.getByRole("region", { name: "The organiser's adjustments" }).getByText(`${BEN}: 1.5 points: Welcome bonus`).waitFor();
   // from the event page to the game, which names its event and round
   await ann.getByRole("link", { name: "Play your next game" }).click();
   await ann.waitForURL("**/play/games/*");
@@ -114,9 +124,11 @@ test("an event created, joined and started from its pages; its game played; the 
   const first = (await rows.nth(0).innerText()).split("\t");
   const second = (await rows.nth(1).innerText()).split("\t");
   assert.equal(first[0], "1");
-  // a win is 1 point at a 2-player table (a draw: half each)
+  // a win is 1 point at a 2-player table (a draw: half each), and ben has the
+  // organiser's 1.5 besides
   assert.ok(Number(first[2]) >= Number(second[2]));
-  assert.equal(Number(first[2]) + Number(second[2]), 1);
+  assert.equal(Number(first[2]) + Number(second[2]), 2.5);
+  await ben.getByRole("region", { name: "The organiser's adjustments" }).getByText("Welcome bonus", { exact: false }).waitFor();
   // the round's table shows the game's scores
   await ben.locator("a.tournament-game").filter({ hasText: /\d+–\d+/ }).first().waitFor();
   assert.deepEqual(watch.take(), []);
