@@ -66,6 +66,9 @@ pub struct Settings {
     pub round_starts: Vec<i64>,
     /// The most players who may register.
     pub max_players: u32,
+    /// The event starts by itself once `max_players` are registered.
+    #[serde(default)]
+    pub start_when_full: bool,
 }
 
 /// Why a tournament decision was not recorded.
@@ -325,6 +328,19 @@ fn progress(
     Ok(())
 }
 
+/// The event starts: it is running, and its first round is paired with its games.
+fn begin(
+    state: &mut State,
+    settings: &Settings,
+    ctx: &TournamentCtx,
+    w: &mut TournamentWrite,
+    notifier: &Arc<Notifier>,
+    now: i64,
+) -> Result<(), TournamentError> {
+    w.status = Some(TournamentStatus::Running);
+    progress(state, settings, ctx, w, &HashMap::new(), notifier, now)
+}
+
 /// While the event runs, what a decision of a player or the organiser changes follows
 /// at once (see [`progress`]): a late entry paired from the next round, a walkover, a
 /// stage's end, the next round.
@@ -446,6 +462,15 @@ impl Tournaments<'_> {
                 push(&mut state, &mut w, ctx, e, Some(&actor), now)?;
                 w.players = Some(state.players().len() as i32);
                 follow(&mut state, &settings, ctx, &mut w, &notifier, now)?;
+                // an event that starts when full starts with the entry that fills it
+                let active = state.players().iter().filter(|p| !p.withdrawn).count();
+                if settings.start_when_full
+                    && ctx.row.status() == Some(TournamentStatus::Registering)
+                    && state.players().len() as u32 >= settings.max_players
+                    && active >= 2
+                {
+                    begin(&mut state, &settings, ctx, &mut w, &notifier, now)?;
+                }
                 Ok((w, ()))
             })
             .await?
@@ -505,19 +530,8 @@ impl Tournaments<'_> {
                         ),
                     ));
                 }
-                let mut w = TournamentWrite {
-                    status: Some(TournamentStatus::Running),
-                    ..Default::default()
-                };
-                progress(
-                    &mut state,
-                    &settings,
-                    ctx,
-                    &mut w,
-                    &HashMap::new(),
-                    &notifier,
-                    now,
-                )?;
+                let mut w = TournamentWrite::default();
+                begin(&mut state, &settings, ctx, &mut w, &notifier, now)?;
                 Ok((w, ()))
             })
             .await?

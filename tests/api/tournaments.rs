@@ -471,6 +471,37 @@ fn organiser_adjusts_with_a_reason(app: &TestApp) {
     .problem(409, "tournament-ended");
 }
 
+/// An event that starts when full starts with the entry that fills it: its first
+/// round is paired and its games start, and nobody else gets in.
+fn a_full_event_starts_by_itself(app: &TestApp) {
+    let org = app.user("org");
+    let id = create(&org, 2, json!({"max_players": 2, "start_when_full": true}));
+    let v = org.get(&format!("/v1/tournaments/{id}")).ok().clone();
+    assert_eq!(v["start_when_full"], true);
+    let ann = app.user("ann");
+    let v = ann
+        .post(&format!("/v1/tournaments/{id}/join"), json!({}))
+        .ok()
+        .clone();
+    assert_eq!(v["status"], "registering");
+    let v = app
+        .user("ben")
+        .post(&format!("/v1/tournaments/{id}/join"), json!({}))
+        .ok()
+        .clone();
+    assert_eq!(
+        (v["status"].as_str(), v["current_round"].as_i64()),
+        (Some("running"), Some(1))
+    );
+    assert_eq!(running_games(&org, &id).len(), 1);
+    app.user("cid")
+        .post(&format!("/v1/tournaments/{id}/join"), json!({}))
+        .problem(409, "tournament-full");
+    // the organiser's start is not needed any more
+    org.post(&format!("/v1/tournaments/{id}/start"), json!({}))
+        .problem(409, "tournament-started");
+}
+
 /// A round with a calendar date waits for it: the sweep pairs it when it comes, and a
 /// finished game's result reaches the log through the sweep too.
 fn a_dated_round_is_paired_by_the_sweep(kind: Db) {
@@ -924,6 +955,7 @@ both!(
     a_swiss_runs_its_rounds_through_real_games,
     refusals_have_codes,
     organiser_adjusts_with_a_reason,
+    a_full_event_starts_by_itself,
 );
 
 mod timed {

@@ -134,6 +134,10 @@ pub struct CreateTournamentRequest {
     /// The most players who may register, 2 to 1024 (default 1024).
     #[schema(minimum = 2, maximum = 1024)]
     pub max_players: Option<u32>,
+    /// Start by itself as soon as `max_players` are registered (default no: the
+    /// organiser starts it).
+    #[serde(default)]
+    pub start_when_full: bool,
 }
 
 /// A tournament.
@@ -146,6 +150,8 @@ pub struct TournamentView {
     /// Players registered (withdrawn ones included).
     pub players: i32,
     pub max_players: u32,
+    /// The event starts by itself once `max_players` are registered.
+    pub start_when_full: bool,
     /// The stage being played (0-based) and its round (1-based; 0 before the first).
     pub current_stage: i32,
     pub current_round: i32,

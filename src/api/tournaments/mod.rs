@@ -222,6 +222,7 @@ fn settings_from(r: &CreateTournamentRequest) -> Result<Settings, ApiError> {
         expansions: Vec::new(),
         round_starts,
         max_players,
+        start_when_full: r.start_when_full,
     })
 }
 
@@ -273,6 +274,7 @@ async fn tournament_view(
         status: row.status().unwrap_or(TournamentStatus::Registering),
         players: row.players,
         max_players: settings.max_players,
+        start_when_full: settings.start_when_full,
         current_stage: row.current_stage,
         current_round: row.current_round,
         round_started_at: row.round_started_at.map(rfc3339),
