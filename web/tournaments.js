@@ -75,6 +75,7 @@ export async function newTournamentPage(ctx) {
     field(t("tournament.top-field"), { type: "number", name: "top", min: 0, max: 64, value: 0 }),
     field(t("tournament.days"), { type: "number", name: "days_per_move", min: 1, max: 14, value: 3 }),
     field(t("tournament.max-players"), { type: "number", name: "max_players", min: 2, max: 1024, value: 64 }),
+    el("label", { class: "check" }, el("input", { type: "checkbox", name: "start_when_full" }), ` ${t("tournament.start-when-full")}`),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "computer_opponents" }), ` ${t("tournament.bots-allowed")}`),
     el("button", { type: "submit", class: "primary" }, t("tournament.create")),
   );
@@ -95,6 +96,7 @@ export async function newTournamentPage(ctx) {
       days_per_move: Number(f.get("days_per_move")),
       max_players: Number(f.get("max_players")),
       computer_opponents: f.has("computer_opponents"),
+      start_when_full: f.has("start_when_full"),
     };
     const button = /** @type {HTMLButtonElement} */ (form.querySelector("button"));
     button.disabled = true;
@@ -186,6 +188,7 @@ export async function tournamentPage(ctx, id) {
     v.stages.map(stageName).join(" → "),
   ];
   if (v.days_per_move) facts.push(t("tournament.clock", { days: v.days_per_move }));
+  if (v.status === "registering" && v.start_when_full) facts.push(t("tournament.starts-when-full", { count: v.max_players }));
   if (v.status === "running") facts.push(t("tournament.current", { stage: v.current_stage + 1, round: v.current_round }));
   if (v.round_deadline) facts.push(t("tournament.deadline", { when: when(v.round_deadline) }));
   if (v.next_round_at) facts.push(t("tournament.next-round", { when: when(v.next_round_at) }));

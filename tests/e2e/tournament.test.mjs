@@ -4,6 +4,7 @@
 // their game (which says which tournament and round it belongs to), the game is played
 // to its end, and the event page's standings show the result with the adjustment, whose
 // reason the players see.
+// A second event starts by itself when the entry that fills it comes.
 //
 // The game itself is played through the API (the client's own requests, as
 // play.test.mjs does by clicking): what is tested here is the event's pages.
@@ -131,5 +132,28 @@ test("an event created, joined, started and adjusted from its pages; its game pl
   await ben.getByRole("region", { name: "The organiser's adjustments" }).getByText("Welcome bonus", { exact: false }).waitFor();
   // the round's table shows the game's scores
   await ben.locator("a.tournament-game").filter({ hasText: /\d+–\d+/ }).first().waitFor();
+  assert.deepEqual(watch.take(), []);
+});
+
+test("an event that starts by itself when full", async () => {
+  const ann = pages[ANN];
+  const ben = pages[BEN];
+  await ann.goto("/play/tournaments/new");
+  await ann.getByLabel("Name").fill(`Quick cup ${SUFFIX}`);
+  await ann.getByLabel("Rounds (Swiss)").fill("1");
+  await ann.getByLabel("Most players").fill("2");
+  await ann.getByLabel("Start by itself as soon as it is full").check();
+  await ann.getByRole("button", { name: "Create the tournament" }).click();
+  await ann.waitForURL((u) => /^\/play\/tournaments\/(?!new$)[^/]+$/.test(u.pathname));
+  const eventUrl = new URL(ann.url()).pathname;
+  await ann.getByText("It starts by itself once 2 players are registered.").waitFor();
+  await ann.getByRole("button", { name: "Join" }).click();
+  await status(ann, /You are registered/);
+  // the second entry fills it: the first round is paired at once
+  await ben.goto(eventUrl);
+  await ben.getByRole("button", { name: "Join" }).click();
+  await status(ben, /You are registered/);
+  await ben.getByRole("heading", { name: "Stage 1, round 1" }).waitFor();
+  await ben.getByRole("link", { name: "Play your next game" }).waitFor();
   assert.deepEqual(watch.take(), []);
 });
