@@ -248,20 +248,43 @@ fn stage_settings(s: &StageConfig) -> StageSettings {
     }
 }
 
+/// The organisers' usernames of `rows`, in one read.
+async fn organisers(
+    st: &AppState,
+    rows: &[&TournamentRow],
+) -> Result<HashMap<String, String>, ApiError> {
+    let ids = rows.iter().map(|r| r.organiser_id.clone()).collect();
+    Ok(st
+        .store
+        .usernames_of(ids)
+        .await?
+        .into_iter()
+        .map(|(id, (name, _))| (id, name))
+        .collect())
+}
+
 async fn tournament_view(
     st: &AppState,
     row: &TournamentRow,
     me: Option<&str>,
     state: Option<&State>,
 ) -> Result<TournamentView, ApiError> {
+    let names = organisers(st, &[row]).await?;
+    view_with(row, &names, me, state)
+}
+
+/// A tournament's view, its organiser named from `organisers`.
+fn view_with(
+    row: &TournamentRow,
+    organisers: &HashMap<String, String>,
+    me: Option<&str>,
+    state: Option<&State>,
+) -> Result<TournamentView, ApiError> {
     let settings = settings_of(row).map_err(ApiError::internal)?;
     let c = &settings.config;
-    let organiser = st
-        .store
-        .usernames_of(vec![row.organiser_id.clone()])
-        .await?
-        .remove(&row.organiser_id)
-        .map(|(n, _)| n)
+    let organiser = organisers
+        .get(&row.organiser_id)
+        .cloned()
         .unwrap_or_default();
     let registered = match (me, state) {
         (Some(me), Some(s)) => s.players().iter().any(|p| p.id == me && !p.withdrawn),
@@ -434,10 +457,11 @@ pub async fn list_tournaments(
         .map(|c| super::paging::parse_pair_cursor(c, "tn1"))
         .transpose()?;
     let (rows, next) = st.store.list_tournaments(q.status, after, limit).await?;
-    let mut out = Vec::with_capacity(rows.len());
-    for row in &rows {
-        out.push(tournament_view(&st, row, None, None).await?);
-    }
+    let names = organisers(&st, &rows.iter().collect::<Vec<_>>()).await?;
+    let out = rows
+        .iter()
+        .map(|row| view_with(row, &names, None, None))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(HttpResponse::Ok().json(TournamentList {
         tournaments: out,
         next_cursor: next.map(|k| super::paging::pair_cursor("tn1", &k)),
