@@ -4,6 +4,7 @@
 //! export of a user's own data, and deletion (the row stays, anonymised, so that the
 //! seats of its games keep a name; everything personal goes).
 
+use super::conn::transaction;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
@@ -225,7 +226,7 @@ impl Store {
     pub async fn create_user(&self, row: UserRow, retired_days: i64) -> Result<(), StoreError> {
         use super::schema::retired_usernames;
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 diesel::insert_into(users::table)
                     .values(&row)
                     .execute(c)
@@ -302,7 +303,7 @@ impl Store {
             digest_hour,
         } = changes;
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 if let Some(h) = digest_hour {
                     diesel::update(users::table.find(&id))
                         .set(users::digest_hour.eq(h))
@@ -372,7 +373,7 @@ impl Store {
     /// that carries it, in one transaction.
     pub async fn add_link(&self, link: AccountToken, message: OutboxRow) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 void_links(c, &link.user_id, &link.purpose, link.created_at)?;
                 diesel::insert_into(account_tokens::table)
                     .values(&link)
@@ -394,7 +395,7 @@ impl Store {
         now: i64,
     ) -> Result<Option<String>, StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 let Some(t) = take_link(c, &hash, TokenPurpose::VerifyEmail, now)? else {
                     return Ok(None);
                 };
@@ -424,7 +425,7 @@ impl Store {
         M: FnOnce(&UserRow, &Revoked) -> Option<OutboxRow> + Send + 'static,
     {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 let Some(t) = take_link(c, &hash, TokenPurpose::PasswordReset, now)? else {
                     return Ok(None);
                 };
@@ -483,7 +484,7 @@ impl Store {
         M: FnOnce(&UserRow, &Revoked) -> Option<OutboxRow> + Send + 'static,
     {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 let revoked = change_password(c, &user_id, &password_hash, Some(&keep), now)?;
                 queue_for(c, &user_id, &revoked, message)?;
                 Ok::<_, DieselError>(revoked)
@@ -503,7 +504,7 @@ impl Store {
         message: OutboxRow,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 diesel::update(users::table.find(&user_id))
                     .set((
                         users::email.eq(&email),
@@ -577,7 +578,7 @@ impl Store {
         now: i64,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 // the first statement writes, so SQLite takes its write lock at once
                 let n = diesel::update(
                     users::table

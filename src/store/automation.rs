@@ -2,6 +2,7 @@
 //! default for every game under `game_id = ''`) and conditional turns ("plans"). The
 //! rows are plain strings here; `crate::moves::auto` gives them their meaning.
 
+use super::conn::transaction;
 use diesel::prelude::*;
 
 use super::conn::DbConn;
@@ -115,7 +116,7 @@ impl Store {
         now: i64,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 for (kind, answer) in &changes {
                     diesel::delete(standing_orders::table.find((&user_id, &game_id, kind)))
                         .execute(c)?;
@@ -163,7 +164,7 @@ impl Store {
         plans: Vec<PlanRow>,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 drop_plans(c, &game_id, std::slice::from_ref(&user_id))?;
                 for p in &plans {
                     diesel::insert_into(turn_plans::table)

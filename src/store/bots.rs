@@ -24,48 +24,52 @@ pub struct BotTurn {
 
 impl Store {
     /// The account of bot number `k` (1 to 6) of `level`, made the first time it is
-    /// needed. Its password cannot be used and its address receives nothing.
+    /// needed. Its password cannot be used and its address receives nothing. Two first
+    /// uses at once make one account: the one whose insert loses reads the winner's.
     pub async fn bot_user(&self, level: String, k: u8, now: i64) -> Result<String, StoreError> {
         self.run(move |c| {
             let name = format!("bot-{level}-{k}");
-            c.transaction(|c| {
+            let find = |c: &mut super::conn::DbConn| {
                 let found: Option<(String, Option<String>)> = users::table
                     .filter(users::username.eq(&name))
                     .select((users::id, users::bot))
                     .first(c)
                     .optional()?;
-                if let Some((id, bot)) = found {
-                    if bot.as_deref() != Some(level.as_str()) {
-                        return Err(diesel::result::Error::RollbackTransaction);
-                    }
-                    return Ok(id);
+                match found {
+                    Some((id, bot)) if bot.as_deref() == Some(level.as_str()) => Ok(Some(id)),
+                    Some(_) => Err(StoreError::Conflict(super::Conflict::UsernameTaken)),
+                    None => Ok(None),
                 }
-                let id = uuid::Uuid::new_v4().to_string();
-                diesel::insert_into(users::table)
-                    .values(UserRow {
-                        id: id.clone(),
-                        username: name.clone(),
-                        email: format!("{name}@bots.invalid"),
-                        password_hash: "!".to_string(),
-                        notify_turn: 0,
-                        notify_finished: 0,
-                        created_at: now,
-                        locale: "en".to_string(),
-                        time_zone: "UTC".to_string(),
-                        email_verified_at: None,
-                        deleted_at: None,
-                        bot: Some(level.clone()),
-                        digest_hour: None,
-                    })
-                    .execute(c)?;
-                Ok(id)
-            })
-            .map_err(|e| match e {
-                diesel::result::Error::RollbackTransaction => {
-                    StoreError::Conflict(super::Conflict::UsernameTaken)
+            };
+            if let Some(id) = find(c)? {
+                return Ok(id);
+            }
+            let id = uuid::Uuid::new_v4().to_string();
+            let made = diesel::insert_into(users::table)
+                .values(UserRow {
+                    id: id.clone(),
+                    username: name.clone(),
+                    email: format!("{name}@bots.invalid"),
+                    password_hash: "!".to_string(),
+                    notify_turn: 0,
+                    notify_finished: 0,
+                    created_at: now,
+                    locale: "en".to_string(),
+                    time_zone: "UTC".to_string(),
+                    email_verified_at: None,
+                    deleted_at: None,
+                    bot: Some(level.clone()),
+                    digest_hour: None,
+                })
+                .execute(c);
+            match made.map_err(StoreError::from) {
+                Ok(_) => Ok(id),
+                // made by another request since the read above
+                Err(StoreError::Conflict(_)) => {
+                    find(c)?.ok_or(StoreError::Conflict(super::Conflict::UsernameTaken))
                 }
-                other => other.into(),
-            })
+                Err(e) => Err(e),
+            }
         })
         .await
     }

@@ -3,6 +3,7 @@
 //! requests that arrive together leave exactly one feed and the other URL dead.
 
 use super::accounts::lock_user;
+use super::conn::transaction;
 use diesel::prelude::*;
 
 use super::schema::{calendar_feeds, users};
@@ -18,7 +19,7 @@ impl Store {
         now: i64,
     ) -> Result<i64, StoreError> {
         self.run(move |c| {
-            Ok(c.transaction(|c| {
+            Ok(transaction(c, |c| {
                 // the user's row first: replacements of one user are serialised
                 lock_user(c, &user_id)?;
                 diesel::delete(calendar_feeds::table.find(&user_id)).execute(c)?;

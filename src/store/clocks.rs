@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::conn::transaction;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
@@ -338,7 +339,7 @@ impl Store {
         row: Option<OutboxRow>,
     ) -> Result<bool, StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 let target = game_clocks::table
                     .filter(game_clocks::game_id.eq(&game_id))
                     .filter(game_clocks::planned_turn.eq(turn_started))
@@ -412,7 +413,7 @@ impl Store {
         hours: Option<Vec<i64>>,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
-            Ok(c.transaction(|c| {
+            Ok(transaction(c, |c| {
                 diesel::delete(reminder_settings::table.find(&user_id)).execute(c)?;
                 if let Some(h) = &hours {
                     diesel::insert_into(reminder_settings::table)

@@ -118,6 +118,49 @@ impl ManageConnection for Manager {
 
 pub type Pool = r2d2::Pool<Manager>;
 
+/// Runs `f` in a transaction that writes. On SQLite it begins `IMMEDIATE`: the
+/// database's write lock is taken at the start (waiting up to the busy timeout), so
+/// that a transaction that reads and then writes is never refused ("database is
+/// locked") because another connection wrote between its read and its write, which
+/// a deferred transaction in WAL mode cannot wait out. On Postgres it is a plain
+/// transaction. Inside another transaction it is a savepoint, as diesel's.
+pub fn transaction<T, E, F>(c: &mut DbConn, f: F) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConn) -> Result<T, E>,
+    E: From<diesel::result::Error>,
+{
+    use diesel::connection::{AnsiTransactionManager, TransactionManager};
+    let outer = <DbConn as TransactionManager<DbConn>>::transaction_manager_status_mut(c)
+        .transaction_depth()?
+        .is_none();
+    match c {
+        DbConn::Sqlite(s) if outer => {
+            AnsiTransactionManager::begin_transaction_sql(s, "BEGIN IMMEDIATE")?
+        }
+        _ => return c.transaction(f),
+    }
+    match f(c) {
+        Ok(v) => {
+            <DbConn as TransactionManager<DbConn>>::commit_transaction(c)?;
+            Ok(v)
+        }
+        Err(e) => match <DbConn as TransactionManager<DbConn>>::rollback_transaction(c) {
+            Ok(()) | Err(diesel::result::Error::BrokenTransactionManager) => Err(e),
+            Err(rollback) => Err(rollback.into()),
+        },
+    }
+}
+
+/// Runs `f` in a transaction that only reads (one snapshot for several reads); it
+/// takes no write lock on SQLite.
+pub fn read_transaction<T, E, F>(c: &mut DbConn, f: F) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConn) -> Result<T, E>,
+    E: From<diesel::result::Error>,
+{
+    c.transaction(f)
+}
+
 /// Marks a connection that failed with a connection error as broken: the pool drops it
 /// when it is handed back ([`Manager::has_broken`]). A SQLite connection (a file) does
 /// not break that way.

@@ -6,6 +6,7 @@
 use super::accounts::lock_user;
 use std::collections::HashMap;
 
+use super::conn::transaction;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
@@ -140,7 +141,7 @@ impl Store {
     /// Starts a vacation unless one is on; the caller checks the bank.
     pub async fn start_vacation(&self, row: VacationRow) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 lock_user(c, &row.user_id)?;
                 let on: Vec<VacationRow> = vacations::table
                     .filter(vacations::user_id.eq(&row.user_id))
@@ -217,7 +218,7 @@ impl Store {
         rows: Vec<OutboxRow>,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 for (u, seat) in &invited {
                     diesel::insert_into(game_invites::table)
                         .values((
@@ -259,7 +260,7 @@ impl Store {
             + 'static,
     {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 lock_open_game(c, &game_id, now)?;
                 let data = load_game(c, &game_id, false)
                     .map_err(TxError::Store)?
@@ -332,7 +333,7 @@ impl Store {
         now: i64,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 lock_open_game(c, &game_id, now)?;
                 let n = diesel::update(
                     game_invites::table
@@ -361,7 +362,7 @@ impl Store {
         now: i64,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 lock_open_game(c, &game_id, now)?;
                 let data = load_game(c, &game_id, false)
                     .map_err(TxError::Store)?
@@ -404,7 +405,7 @@ impl Store {
     /// move was made.
     pub async fn abort_game(&self, game_id: String, now: i64) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 let n = diesel::update(
                     games::table
                         .filter(games::id.eq(&game_id))
@@ -497,7 +498,7 @@ impl Store {
                     .select(diesel::dsl::max(chat_messages::n))
                     .first(c)?;
                 row.n = last.unwrap_or(0) + 1;
-                let written = c.transaction(|c| {
+                let written = transaction(c, |c| {
                     diesel::insert_into(chat_messages::table)
                         .values(&row)
                         .execute(c)?;

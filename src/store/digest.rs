@@ -1,5 +1,6 @@
 //! The daily digest: who takes one, their waiting games, and the once-a-day mark.
 
+use super::conn::transaction;
 use diesel::prelude::*;
 
 use super::schema::{games, users};
@@ -113,7 +114,7 @@ impl Store {
         message: Option<OutboxRow>,
     ) -> Result<bool, StoreError> {
         self.run(move |c| {
-            Ok(c.transaction(|c| {
+            Ok(transaction(c, |c| {
                 let n = diesel::update(
                     users::table.find(&user_id).filter(
                         users::digest_sent_on

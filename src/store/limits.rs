@@ -12,6 +12,7 @@
 //! according to the outcome: a failed login keeps its place, a successful one releases
 //! it; a quota's place is released when the write it guarded fails.
 
+use super::conn::transaction;
 use diesel::prelude::*;
 
 use super::conn::DbConn;
@@ -84,7 +85,7 @@ impl Store {
     ) -> Result<Reserved, StoreError> {
         let reserved = self
             .run(move |c| {
-                c.transaction(|c| {
+                transaction(c, |c| {
                     let names: Vec<(&str, &str)> =
                         keys.iter().map(|k| (k.kind, k.subject.as_str())).collect();
                     lock_keys(c, &names)?;
@@ -155,7 +156,7 @@ impl Store {
         subject: String,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 lock_keys(c, &[(kind, subject.as_str())])?;
                 diesel::delete(
                     limit_attempts::table

@@ -38,6 +38,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::web;
+use conn::transaction;
 use diesel::prelude::*;
 use diesel::r2d2;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
@@ -494,7 +495,7 @@ impl Store {
     pub async fn create_game_at(&self, game: GameRow, creator_seat: i32) -> Result<(), StoreError> {
         let record = GameRecord::try_from(&game)?;
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 diesel::insert_into(games::table)
                     .values(&record)
                     .execute(c)?;
@@ -545,7 +546,7 @@ impl Store {
             + 'static,
     {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 lock_open_game(c, &game_id, now)?;
                 let data = load_game(c, &game_id, false)
                     .map_err(TxError::Store)?
@@ -562,7 +563,7 @@ impl Store {
     pub async fn append(&self, a: Append) -> Result<(), StoreError> {
         let pair_limit = self.rated_pair_limit;
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 let new_version = a.expected_version + a.events.len() as i64;
                 // The first statement writes, so SQLite takes its write lock at once and
                 // concurrent writers queue instead of failing on a stale snapshot.

@@ -9,6 +9,7 @@
 //! the subscription: it is deleted ([`delete_gone`]).
 
 use super::accounts::lock_user;
+use super::conn::transaction;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
@@ -196,7 +197,7 @@ impl Store {
         max: i64,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 // a write first: SQLite queues concurrent creations, Postgres locks the user
                 if !lock_user(c, &row.user_id)? {
                     return Err(TxError::Store(StoreError::UnknownUser));
@@ -274,7 +275,7 @@ impl Store {
         label: Option<String>,
     ) -> Result<Option<PushSubscriptionRow>, StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 let mine = push_subscriptions::table
                     .filter(push_subscriptions::user_id.eq(&user_id))
                     .filter(push_subscriptions::id.eq(&id));
@@ -305,7 +306,7 @@ impl Store {
         id: String,
     ) -> Result<bool, StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 // a write first, so that SQLite takes its lock before reading
                 let n = diesel::delete(
                     push_subscriptions::table

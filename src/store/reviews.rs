@@ -2,6 +2,7 @@
 //! player's request puts a game in it once), the claim of the next one by one worker of
 //! one process, its progress, and the result.
 
+use super::conn::transaction;
 use diesel::prelude::*;
 
 use super::schema::reviews;
@@ -49,10 +50,7 @@ impl Store {
     /// Queues a review of `game_id` (`true`), or says it has one already (`false`).
     pub async fn request_review(&self, game_id: String, now: i64) -> Result<bool, StoreError> {
         let out = self
-            .run(move |c| {
-                c.transaction(|c| queue(c, &game_id, now))
-                    .map_err(StoreError::from)
-            })
+            .run(move |c| transaction(c, |c| queue(c, &game_id, now)).map_err(StoreError::from))
             .await;
         match out {
             // another request queued it meanwhile

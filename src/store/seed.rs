@@ -2,6 +2,7 @@
 //! costs grow with it): many rows per statement, one transaction per batch. Nothing on a
 //! request's path uses this.
 
+use super::conn::transaction;
 use diesel::prelude::*;
 
 use super::conn::DbConn;
@@ -104,7 +105,7 @@ impl Store {
             .collect();
         let mut pooled = self.conn()?;
         let c: &mut DbConn = &mut pooled;
-        c.transaction(|c| {
+        transaction(c, |c| {
             insert_all!(c, users::table, b.users);
             insert_all!(c, games::table, games);
             insert_all!(c, game_seats::table, seats);

@@ -4,6 +4,7 @@
 use super::accounts::lock_user;
 use std::collections::HashMap;
 
+use super::conn::transaction;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
@@ -130,7 +131,7 @@ impl Store {
     /// `max_open` open seeks already.
     pub async fn create_seek(&self, row: SeekRow, max_open: i64) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 lock_user(c, &row.creator_id)?;
                 let open: i64 = seeks::table
                     .filter(seeks::creator_id.eq(&row.creator_id))
@@ -279,7 +280,7 @@ impl Store {
     /// is the creator's).
     pub async fn cancel_seek(&self, id: String, now: i64) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 lock_open_seek(c, &id, now)?;
                 diesel::delete(seek_players::table.filter(seek_players::seek_id.eq(&id)))
                     .execute(c)?;
@@ -308,7 +309,7 @@ impl Store {
             + 'static,
     {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 lock_open_seek(c, &id, now)?;
                 let seek: SeekRow = seeks::table
                     .find(&id)

@@ -4,6 +4,7 @@
 //! join), so a request costs one round trip whatever its token.
 
 use super::accounts::lock_user;
+use super::conn::transaction;
 use diesel::prelude::*;
 
 use super::schema::{access_tokens, users};
@@ -74,7 +75,7 @@ impl Store {
         made_by: Option<String>,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 if let Some(sid) = &made_by {
                     lock_user(c, &row.user_id)?;
                     let live: Option<String> = access_tokens::table

@@ -13,6 +13,7 @@
 
 use std::collections::HashMap;
 
+use super::conn::transaction;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
@@ -338,7 +339,7 @@ impl Store {
         first: TournamentEventRow,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 diesel::insert_into(tournaments::table)
                     .values(&row)
                     .execute(c)?;
@@ -370,7 +371,7 @@ impl Store {
         id: String,
     ) -> Result<Option<(TournamentRow, Vec<TournamentEventRow>)>, StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            super::conn::read_transaction(c, |c| {
                 let Some(row) = tournaments::table
                     .find(&id)
                     .select(TournamentRow::as_select())
@@ -463,7 +464,7 @@ impl Store {
     {
         self.run(move |c| {
             let mut refusal: Option<E> = None;
-            let out = c.transaction(|c| {
+            let out = transaction(c, |c| {
                 // the row lock first: writers of this tournament queue here
                 let n = diesel::update(tournaments::table.find(&id))
                     .set(tournaments::updated_at.eq(now))

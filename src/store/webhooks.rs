@@ -9,6 +9,7 @@
 //! records each attempt.
 
 use super::accounts::lock_user;
+use super::conn::transaction;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
@@ -244,7 +245,7 @@ impl Store {
     /// Turns up to `limit` pending outbox messages into deliveries; returns how many.
     pub async fn fan_out(&self, limit: i64, now: i64, relay: bool) -> Result<usize, StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 let rows: Vec<OutboxRow> = match c {
                     DbConn::Pg(pg) => outbox::table
                         .filter(outbox::status.eq(OutboxStatus::Pending.as_str()))
@@ -289,7 +290,7 @@ impl Store {
         token: String,
     ) -> Result<Vec<Claimed>, StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 let due = webhook_deliveries::status
                     .eq(DeliveryStatus::Pending.as_str())
                     .and(webhook_deliveries::next_attempt_at.le(now))
@@ -384,7 +385,7 @@ impl Store {
         // locks them, so that the two never wait for each other in a circle
         outcomes.sort_by(|a, b| a.attempt.delivery_id.cmp(&b.attempt.delivery_id));
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 for o in outcomes {
                     record_one(c, o)?;
                 }
@@ -420,7 +421,7 @@ impl Store {
     /// user's row lock, so that endpoints created together cannot pass the limit).
     pub async fn create_endpoint(&self, row: EndpointRow, max: i64) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 if !lock_user(c, &row.user_id)? {
                     return Err(TxError::Store(StoreError::UnknownUser));
                 }
@@ -474,7 +475,7 @@ impl Store {
     /// has no such endpoint.
     pub async fn delete_endpoint(&self, user_id: String, id: String) -> Result<bool, StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 // a write first, so that SQLite takes its lock before reading
                 let n = diesel::delete(
                     webhook_endpoints::table
@@ -649,7 +650,7 @@ impl Store {
     /// (dispatched), with their deliveries and attempts; returns how many messages.
     pub async fn prune_outbox(&self, before: i64, limit: i64) -> Result<usize, StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 let ids: Vec<String> = outbox::table
                     .filter(outbox::status.eq(OutboxStatus::Dispatched.as_str()))
                     .filter(outbox::created_at.lt(before))
@@ -682,7 +683,7 @@ impl Store {
     /// Inserts messages outside a game move (invitations, deadlines).
     pub async fn enqueue(&self, rows: Vec<OutboxRow>) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 super::stream::queue(c, &rows, &[])?;
                 Ok::<_, DieselError>(())
             })
@@ -717,7 +718,7 @@ impl Store {
         prefs: EmailPrefs,
     ) -> Result<(), StoreError> {
         self.run(move |c| {
-            c.transaction(|c| {
+            transaction(c, |c| {
                 for (k, on) in &prefs {
                     let v = *on as i32;
                     match k.as_str() {

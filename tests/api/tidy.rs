@@ -409,3 +409,20 @@ fn errors_are_not_recognised_by_their_message() {
         }
     }
 }
+
+/// Every transaction of the store begins through `store/conn.rs`, so that a transaction
+/// that writes takes SQLite's write lock at its start (`BEGIN IMMEDIATE`) and is never
+/// refused for a write that came between its read and its write.
+#[test]
+fn store_transactions_begin_in_one_place() {
+    for (rel, text) in all_sources() {
+        if rel == "store/conn.rs" {
+            continue;
+        }
+        let c = code(&text, false);
+        assert!(
+            !c.contains(".transaction("),
+            "src/{rel}: a transaction begun with diesel's own `transaction`; use store::conn::transaction"
+        );
+    }
+}

@@ -696,6 +696,49 @@ fn two_processes_pair_each_round_once() {
     drop(other);
 }
 
+/// Computer opponents added at the same moment: to one event, each request seats its own
+/// opponent; to several events, the first use of a level's account makes one account
+/// and every request is answered. Never a failure of the server.
+fn computer_opponents_added_together(app: &TestApp) {
+    let org = app.user("org");
+    let id = create(&org, 1, json!({"computer_opponents": true}));
+    let add = |o: &Client, id: &str, level: &str| {
+        o.post(
+            &format!("/v1/tournaments/{id}/bots"),
+            json!({"level": level}),
+        )
+    };
+    let statuses = |rs: Vec<Resp>| rs.iter().map(|r| r.status).collect::<Vec<_>>();
+    let answers = crate::trust::together(6, |_| add(&org, &id, "greedy"));
+    assert_eq!(statuses(answers), vec![200; 6]);
+    let v = org
+        .get(&format!("/v1/tournaments/{id}/standings"))
+        .ok()
+        .clone();
+    let mut names: Vec<String> = v["standings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| p["player"]["username"].as_str().map(str::to_string))
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        (1..=6)
+            .map(|k| format!("bot-greedy-{k}"))
+            .collect::<Vec<_>>()
+    );
+    // six organisers, six events, the first "random" opponent at once
+    let orgs: Vec<Client> = (0..6).map(|i| app.user(&format!("org{i}"))).collect();
+    let ids: Vec<String> = orgs
+        .iter()
+        .map(|o| create(o, 1, json!({"computer_opponents": true})))
+        .collect();
+    let answers = crate::trust::together(6, |i| add(&orgs[i], &ids[i], "random"));
+    assert_eq!(statuses(answers), vec![200; 6]);
+}
+
 /// A server whose login tokens outlive the days the tests move the clock on.
 fn long_tokens(kind: Db) -> TestApp {
     TestApp::with(kind, |c| c.token_ttl_secs = 60 * 86_400)
@@ -706,6 +749,7 @@ both!(
     refusals_have_codes,
     organiser_adjusts_with_a_reason,
     a_full_event_starts_by_itself,
+    computer_opponents_added_together,
 );
 
 mod timed {

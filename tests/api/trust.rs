@@ -13,7 +13,7 @@ use crate::common::*;
 
 /// Runs `n` requests released together (each on its own thread, after a barrier) and
 /// returns their answers in order.
-fn together(n: usize, f: impl Fn(usize) -> Resp + Sync) -> Vec<Resp> {
+pub(crate) fn together(n: usize, f: impl Fn(usize) -> Resp + Sync) -> Vec<Resp> {
     let barrier = Barrier::new(n);
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..n)

@@ -147,16 +147,27 @@ pub async fn add_tournament_bot(
         .values()
         .filter(|p| p.bot.as_deref() == Some(level.as_str()))
         .count();
-    let k = u8::try_from(taken + 1).map_err(|_| {
+    let no_more = || {
         ApiError::new(
             ProblemCode::TournamentFull,
             "no more computer opponents of this level",
         )
-    })?;
+    };
+    let first = u8::try_from(taken + 1).map_err(|_| no_more())?;
     let now = st.clock.now_ms();
     counted_entry(&st, &me, &id, async {
-        let bot = st.store.bot_user(level, k, now).await?;
-        Ok(service(&st).register(&id, &bot, None, &me.id, now).await?)
+        // another entry of this level made at the same moment takes the same number:
+        // the next one is tried
+        for k in first..=u8::MAX {
+            let bot = st.store.bot_user(level.clone(), k, now).await?;
+            match service(&st).register(&id, &bot, None, &me.id, now).await {
+                Err(TournamentError::Refused(tilepost_tournament::Error::AlreadyRegistered(_))) => {
+                    continue
+                }
+                other => return Ok(other?),
+            }
+        }
+        Err(no_more())
     })
     .await
 }
