@@ -83,6 +83,7 @@ fn lang(locale: &str) -> LanguageIdentifier {
 }
 
 /// An argument of a message.
+#[derive(Clone, Copy)]
 pub enum Arg<'a> {
     Str(&'a str),
     Num(i64),
@@ -321,6 +322,14 @@ mod tests {
                 "message",
                 "opponents",
                 "link",
+                "event",
+                "stage",
+                "round",
+                "games",
+                "number",
+                "rank",
+                "winner",
+                "place",
             ]
             .into_iter()
             .map(|a| (Cow::Borrowed(a), FluentValue::from(2)))

@@ -6,7 +6,7 @@ import * as api from "./api.js";
 import { t } from "./i18n.js";
 
 /** The kinds a device may want, in the server's order. */
-export const KINDS = ["your_turn", "deadline_near", "chat", "invitation"];
+export const KINDS = ["your_turn", "deadline_near", "chat", "invitation", "tournament_round"];
 
 /** Whether this browser can receive pushes at all. */
 export function supported() {

@@ -177,3 +177,24 @@ push-deadline-title = Tilepost game { $game } times out soon
 push-deadline-body = Your move is due soon: play before the deadline or you leave the game.
 push-invited-body = Tap to see game { $game } and join.
 push-chat-title = New message in tilepost game { $game }
+
+## Tournaments
+link-tournament = The event
+tround-subject = { $event }: round { $round } of stage { $stage } has started
+tround-body = Round { $round } of stage { $stage } has started: you play { $opponents }, { $games ->
+    [one] one game
+   *[other] { $games } games
+}.
+tround-game = Game { $number } ({ $game })
+tround-action = Play your first game
+tround-bye = Round { $round } of stage { $stage } has started, and you have a bye this round: it adds { $points } to your points. Your next round starts when this one ends.
+tround-bye-through = Round { $round } of stage { $stage } has started, and you go through it without a game (a bye). Your next round starts when this one ends.
+tround-note = Each game has its own clock: play every game of the round before its deadline.
+tstage-subject = { $event }: stage { $stage } is over
+tstage-qualified = Stage { $stage } is over: you placed { $rank } of { $count } and go on to the next stage.
+tstage-out = Stage { $stage } is over: you placed { $rank } of { $count }, and your event ends here. Thank you for playing.
+tfinished-subject = { $event } is over
+tfinished-won = The event is over, and you won it, of { $count } players. Congratulations!
+tfinished-body = The event is over: { $winner } won it. You placed { $place } of { $count }.
+tfinished-action = See the final standings
+push-tournament-body = Tap to see your games of the round.

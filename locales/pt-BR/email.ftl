@@ -176,3 +176,24 @@ push-deadline-title = A partida { $game } do tilepost está quase acabando
 push-deadline-body = Seu prazo está acabando: jogue antes dele ou você sai da partida.
 push-invited-body = Toque para ver a partida { $game } e entrar.
 push-chat-title = Nova mensagem na partida { $game } do tilepost
+
+## Torneios
+link-tournament = O torneio
+tround-subject = { $event }: começou a rodada { $round } da fase { $stage }
+tround-body = Começou a rodada { $round } da fase { $stage }: você joga contra { $opponents }, { $games ->
+    [one] uma partida
+   *[other] { $games } partidas
+}.
+tround-game = Partida { $number } ({ $game })
+tround-action = Jogar sua primeira partida
+tround-bye = Começou a rodada { $round } da fase { $stage }, e você folga nesta rodada: a folga soma { $points } aos seus pontos. Sua próxima rodada começa quando esta acabar.
+tround-bye-through = Começou a rodada { $round } da fase { $stage }, e você passa por ela sem jogar (folga). Sua próxima rodada começa quando esta acabar.
+tround-note = Cada partida tem o seu relógio: jogue todas as partidas da rodada antes do prazo.
+tstage-subject = { $event }: a fase { $stage } acabou
+tstage-qualified = A fase { $stage } acabou: você ficou em { $rank }º de { $count } e segue para a próxima fase.
+tstage-out = A fase { $stage } acabou: você ficou em { $rank }º de { $count }, e o torneio acaba aqui para você. Obrigado por jogar.
+tfinished-subject = { $event } acabou
+tfinished-won = O torneio acabou, e você venceu, entre { $count } jogadores. Parabéns!
+tfinished-body = O torneio acabou: { $winner } venceu. Você ficou em { $place }º de { $count }.
+tfinished-action = Ver a classificação final
+push-tournament-body = Toque para ver suas partidas da rodada.

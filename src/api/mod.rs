@@ -101,7 +101,7 @@ impl AppState {
         (name = "health", description = "Liveness and readiness"),
         (name = "notifications", description = "Webhook endpoints, deliveries, email settings, unsubscribe links and web push subscriptions"),
     ),
-    components(schemas(Problem, error::FieldError, dto::WebhookMessage, dto::WebhookData, dto::WebhookRecipient, dto::WebhookLinks)),
+    components(schemas(Problem, error::FieldError, dto::WebhookMessage, dto::WebhookData, dto::WebhookRecipient, dto::WebhookLinks, dto::TournamentWebhookMessage, dto::TournamentWebhookData, dto::TournamentWebhookLinks)),
 )]
 struct ApiDoc;
 

@@ -563,7 +563,7 @@ pub fn openapi_webhooks() -> serde_json::Value {
                     {"name": "webhook-timestamp", "in": "header", "required": true, "description": "Unix seconds of this attempt", "schema": {"type": "string"}},
                     {"name": "webhook-signature", "in": "header", "required": true, "description": "`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the secret's key", "schema": {"type": "string"}},
                 ],
-                "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/WebhookMessage"}}}},
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": if t.starts_with("tournament.") { "#/components/schemas/TournamentWebhookMessage" } else { "#/components/schemas/WebhookMessage" }}}}},
                 "responses": {
                     "2XX": {"description": "Received; not sent again"},
                     "410": {"description": "Gone: the endpoint is disabled"},

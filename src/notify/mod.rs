@@ -11,6 +11,7 @@ mod layout;
 pub mod push;
 pub mod sign;
 mod story;
+pub mod tournament;
 pub mod worker;
 
 pub use account::{password_changed, password_reset, verify_email, PasswordChange, Recipient};
@@ -34,6 +35,9 @@ pub const EVENT_TYPES: &[&str] = &[
     "game.timed_out",
     "game.plan_played",
     "game.digest",
+    "tournament.round_started",
+    "tournament.stage_ended",
+    "tournament.finished",
 ];
 
 /// Account messages: single-use links for the account's owner. They go to the email
@@ -116,6 +120,23 @@ impl Notifier {
     }
 }
 
+impl Notifier {
+    /// Links to a tournament for a message to `to`: `play` is the event's page in the
+    /// web client; the others are API resources.
+    fn tournament_links(&self, id: &str, to: &SeatInfo, kind: &str) -> Value {
+        let base = &self.public_url;
+        json!({
+            "play": format!("{base}/play/tournaments/{id}"),
+            "tournament": format!("{base}/v1/tournaments/{id}"),
+            "standings": format!("{base}/v1/tournaments/{id}/standings"),
+            "rounds": format!("{base}/v1/tournaments/{id}/rounds"),
+            "notification_settings": format!("{base}/v1/users/me/notifications"),
+            "unsubscribe": self.unsubscribe_url(&to.user_id, kind),
+            "unsubscribe_all": self.unsubscribe_url(&to.user_id, "*"),
+        })
+    }
+}
+
 /// One message: an introduction (`text`, and `html` in [`layout`] blocks), the one
 /// thing to do (`action`: its words, from the catalog, and its URL; the game's page by
 /// default), then the details (`text_after`, `html_after`). [`row`] adds the greeting
@@ -123,6 +144,7 @@ impl Notifier {
 struct Message<'a> {
     kind: &'a str,
     to: &'a SeatInfo,
+    /// The game the message is about; a tournament's id for `tournament.*` messages.
     game_id: &'a str,
     subject: String,
     /// The hidden first line of the HTML part (what a mail list shows after the subject).
@@ -164,11 +186,21 @@ impl<'a> Message<'a> {
 
 fn row(n: &Notifier, m: Message<'_>, now: i64) -> OutboxRow {
     let id = format!("msg_{}", uuid::Uuid::new_v4().simple());
-    let links = n.links(m.game_id, m.to, m.kind);
+    let about_event = m.kind.starts_with("tournament.");
+    let links = if about_event {
+        n.tournament_links(m.game_id, m.to, m.kind)
+    } else {
+        n.links(m.game_id, m.to, m.kind)
+    };
     let s = |k: &str| links[k].as_str().unwrap_or_default().to_string();
-    let (game, settings, unsub) = (s("play"), s("notification_settings"), s("unsubscribe"));
+    let (page, settings, unsub) = (s("play"), s("notification_settings"), s("unsubscribe"));
     let loc = m.to.locale.as_str();
-    let (action_key, action_url) = m.action.unwrap_or(("link-game", game));
+    let page_words = if about_event {
+        "link-tournament"
+    } else {
+        "link-game"
+    };
+    let (action_key, action_url) = m.action.unwrap_or((page_words, page));
     let greeting = [("name", (&m.to.username).into())];
     let text = format!(
         "{}\n\n{}\n{}: {action_url}\n{}{}\n--\n{}: {settings}\n{}: {unsub}\n",
@@ -197,7 +229,7 @@ fn row(n: &Notifier, m: Message<'_>, now: i64) -> OutboxRow {
         ],
     });
     let mut data = json!({
-        "game_id": m.game_id,
+        (if about_event { "tournament_id" } else { "game_id" }): m.game_id,
         "recipient": {"user_id": m.to.user_id, "email": m.to.email, "name": m.to.username},
         "subject": m.subject,
         "text": text,
@@ -225,7 +257,7 @@ fn row(n: &Notifier, m: Message<'_>, now: i64) -> OutboxRow {
         id,
         kind: m.kind.to_string(),
         user_id: m.to.user_id.clone(),
-        game_id: Some(m.game_id.to_string()),
+        game_id: (!about_event).then(|| m.game_id.to_string()),
         payload: body.to_string(),
         status: OutboxStatus::Pending.as_str().into(),
         attempts: 0,

@@ -138,6 +138,12 @@ pub fn notification(message_kind: &str, payload: &str, locale: &str) -> Option<N
             3 * 86_400,
             "normal",
         ),
+        "tournament.round_started" => (
+            data["subject"].as_str().unwrap_or_default().to_string(),
+            i18n::text(locale, "push-tournament-body", &[]),
+            3 * 86_400,
+            "normal",
+        ),
         "game.deadline_near" => (
             i18n::text(locale, "push-deadline-title", &args),
             i18n::text(locale, "push-deadline-body", &[]),
@@ -161,7 +167,10 @@ pub fn notification(message_kind: &str, payload: &str, locale: &str) -> Option<N
             "title": trimmed(&title, 120),
             "body": trimmed(&body, 240),
             "url": url,
-            "tag": format!("game-{game}"),
+            "tag": match data["tournament_id"].as_str() {
+                Some(t) => format!("tournament-{t}"),
+                None => format!("game-{game}"),
+            },
             "kind": kind,
         }),
         ttl_secs,

@@ -295,6 +295,46 @@ fn every_email_in_every_locale() {
                 0,
             ),
         ];
+        let ev = super::tournament::Event {
+            id: "7e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b",
+            name: "Worlds <2026>",
+        };
+        use super::tournament::Seat;
+        let mut rows = rows;
+        rows.extend([
+            super::tournament::round_started(
+                &n,
+                &seats[1],
+                &ev,
+                (0, 2),
+                &Seat::Table {
+                    table: 3,
+                    opponents: vec!["ann"],
+                    games: vec![gid, "0c4d5e6f-1a2b-4c3d-8e9f-a0b1c2d3e4f5"],
+                },
+                0,
+            ),
+            super::tournament::round_started(
+                &n,
+                &seats[1],
+                &ev,
+                (0, 3),
+                &Seat::Bye { points: Some(1.0) },
+                0,
+            ),
+            super::tournament::round_started(
+                &n,
+                &seats[1],
+                &ev,
+                (1, 1),
+                &Seat::Bye { points: None },
+                0,
+            ),
+            super::tournament::stage_ended(&n, &seats[1], &ev, 0, (5, 16), true, 0),
+            super::tournament::stage_ended(&n, &seats[1], &ev, 0, (12, 16), false, 0),
+            super::tournament::finished(&n, &seats[1], &ev, "ann", (2, 16), 0),
+            super::tournament::finished(&n, &seats[0], &ev, "ann", (1, 16), 0),
+        ]);
         let mut out = String::new();
         for r in &rows {
             out.push_str(&snapshot_of(r));
@@ -349,4 +389,65 @@ fn account_emails_in_every_locale() {
         assert!(out.contains("https://tilepost.example/play/reset-password?token=tok-reset"));
         insta::assert_snapshot!(format!("account_emails_{locale}"), out);
     }
+}
+
+/// A tournament message names the event (never a game as its subject), links the
+/// event's page, escapes the event's name, and carries its unsubscribe link.
+#[test]
+fn tournament_messages_link_the_event() {
+    use super::tournament::{self as t, Seat};
+    let n = Notifier::new(b"k".to_vec(), "http://t.test/");
+    let to = seat(1, "b<o>b");
+    let ev = t::Event {
+        id: "e1",
+        name: "Cup <b>",
+    };
+    let rows = [
+        t::round_started(
+            &n,
+            &to,
+            &ev,
+            (0, 1),
+            &Seat::Table {
+                table: 2,
+                opponents: vec!["ann", "cy"],
+                games: vec!["g1"],
+            },
+            0,
+        ),
+        t::round_started(&n, &to, &ev, (0, 2), &Seat::Bye { points: Some(0.5) }, 0),
+        t::stage_ended(&n, &to, &ev, 0, (3, 8), true, 0),
+        t::finished(&n, &to, &ev, "ann", (2, 8), 0),
+    ];
+    for r in &rows {
+        assert_eq!(r.game_id, None);
+        let v: Value = serde_json::from_str(&r.payload).unwrap_or(Value::Null);
+        let d = &v["data"];
+        assert_eq!(d["tournament_id"], "e1");
+        assert!(d.get("game_id").is_none());
+        assert_eq!(d["tournament_name"], "Cup <b>");
+        assert_eq!(d["links"]["play"], "http://t.test/play/tournaments/e1");
+        let unsub = d["links"]["unsubscribe"].as_str().unwrap_or_default();
+        assert!(unsub.starts_with("http://t.test/v1/unsubscribe?token="));
+        let html = d["html"].as_str().unwrap_or_default();
+        assert!(
+            !html.contains("Cup <b>") && !html.contains("b<o>b"),
+            "{html}"
+        );
+        assert_eq!(html.matches("class=\"tp-btn\" style").count(), 1, "{html}");
+    }
+    let first: Value = serde_json::from_str(&rows[0].payload).unwrap_or(Value::Null);
+    let text = first["data"]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("you play ann and cy, one game."), "{text}");
+    assert!(
+        text.contains("Play your first game: http://t.test/play/games/g1\n"),
+        "{text}"
+    );
+    assert_eq!(first["data"]["opponents"], serde_json::json!(["ann", "cy"]));
+    let bye: Value = serde_json::from_str(&rows[1].payload).unwrap_or(Value::Null);
+    assert!(bye["data"]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("it adds 0.5 to your points"));
+    assert_eq!(bye["data"]["bye"], true);
 }

@@ -21,12 +21,13 @@ use super::{Conflict, DeliveryStatus, Store, StoreError, TxError};
 pub const PUSH_PREFIX: &str = "push:";
 
 /// The notification kinds a device may want, in the order documents list them, each
-/// with the message type it is pushed for. Tournament rounds will add a kind here.
+/// with the message type it is pushed for.
 pub const PUSH_KINDS: &[(&str, &str)] = &[
     ("your_turn", "game.turn_started"),
     ("deadline_near", "game.deadline_near"),
     ("chat", CHAT_MESSAGE),
     ("invitation", "game.invited"),
+    ("tournament_round", "tournament.round_started"),
 ];
 
 /// The message type of a chat line for the other players of a game. It is pushed only:

@@ -123,6 +123,50 @@ pub struct TournamentWrite {
     /// Games whose result the new events record, with the event's seq.
     pub results: Vec<(String, i64)>,
     pub outbox: Vec<OutboxRow>,
+    /// Messages to the players, built from their accounts as this transaction reads
+    /// them.
+    pub notices: Option<Notices>,
+}
+
+/// The messages of a tournament write: `build` gets the accounts of `users` (those
+/// that exist and are not deleted, by id; computer opponents included, so that their
+/// names can be shown) and returns the rows to queue.
+pub struct Notices {
+    pub users: Vec<String>,
+    pub build: NoticeFn,
+}
+
+pub type NoticeFn = Box<dyn FnOnce(&HashMap<String, SeatInfo>) -> Vec<OutboxRow> + Send>;
+
+/// The accounts of `ids` as message recipients (seat -1).
+fn recipients(c: &mut DbConn, ids: &[String]) -> Result<HashMap<String, SeatInfo>, DieselError> {
+    use super::schema::users;
+    let mut out = HashMap::new();
+    for chunk in ids.chunks(500) {
+        let rows: Vec<super::UserRow> = users::table
+            .filter(users::id.eq_any(chunk))
+            .filter(users::deleted_at.is_null())
+            .select(super::UserRow::as_select())
+            .load(c)?;
+        for u in rows {
+            out.insert(
+                u.id.clone(),
+                SeatInfo {
+                    seat: -1,
+                    user_id: u.id,
+                    username: u.username,
+                    email: u.email,
+                    notify_turn: u.notify_turn != 0,
+                    notify_finished: u.notify_finished != 0,
+                    joined_at: u.created_at,
+                    locale: u.locale,
+                    time_zone: u.time_zone,
+                    bot: u.bot,
+                },
+            );
+        }
+    }
+    Ok(out)
 }
 
 impl TournamentWrite {
@@ -327,7 +371,12 @@ fn write_tx(
             .ok_or(TxError::Store(StoreError::NotFound))?;
         start_game_tx(c, &data, now, g.start)?;
     }
-    super::stream::queue(c, &w.outbox, &[])?;
+    let mut outbox = w.outbox;
+    if let Some(n) = w.notices {
+        let to = recipients(c, &n.users)?;
+        outbox.extend((n.build)(&to));
+    }
+    super::stream::queue(c, &outbox, &[])?;
     Ok(())
 }
 

@@ -28,6 +28,10 @@ use tilepost_tournament::{
     Adjustment, CapDecision, Decision as TDecision, Event, GameResult, State, Tournament,
 };
 
+mod notices;
+
+use notices::Happened;
+
 use crate::cache::ReplayCache;
 use crate::moves::{Decision, Decisions, Request};
 use crate::notify::Notifier;
@@ -222,6 +226,7 @@ fn progress(
     };
     let links: HashMap<(u32, u32, u32, u32), &LinkedGame> =
         ctx.open_games.iter().map(|g| (key(g), g)).collect();
+    let mut happened = Vec::new();
     // the results
     for p in state.pending_games() {
         let Some(g) = links.get(&(p.stage, p.round, p.table, p.game)) else {
@@ -251,6 +256,9 @@ fn progress(
     let played_rounds = |s: &State| s.stages().iter().map(|st| st.rounds.len()).sum::<usize>();
     for _ in 0..MAX_STEPS {
         if state.is_finished() {
+            if ctx.row.status() != Some(TournamentStatus::Ended) {
+                happened.push(Happened::Ended);
+            }
             w.status = Some(TournamentStatus::Ended);
             w.round_deadline = Some(None);
             w.next_round_at = Some(None);
@@ -261,6 +269,12 @@ fn progress(
         }
         if state.stage_complete() {
             let e = state.finish_stage().map_err(TournamentError::Refused)?;
+            if let Event::StageFinished { stage, qualified } = &e {
+                happened.push(Happened::StageEnded {
+                    stage: *stage,
+                    qualified: qualified.clone(),
+                });
+            }
             push(state, w, ctx, e, None, now)?;
             continue;
         }
@@ -279,7 +293,9 @@ fn progress(
             .next_pairing(rand::random::<u64>())
             .map_err(TournamentError::Refused)?;
         let (stage, round) = (pairing.stage, pairing.round);
-        push(state, w, ctx, pairing.into_event(), None, now)?;
+        let paired = pairing.into_event();
+        happened.push(Happened::Paired(paired.clone()));
+        push(state, w, ctx, paired, None, now)?;
         let cap = settings.config.round_cap.days;
         w.current = Some((stage as i32, round as i32));
         w.round_started_at = Some(Some(now));
@@ -325,6 +341,7 @@ fn progress(
             )),
         });
     }
+    w.notices = notices::notices(state, ctx, &w.games, happened, notifier, now);
     Ok(())
 }
 

@@ -252,7 +252,13 @@ fn turn_chat_and_gone(kind: Db) {
     assert_eq!(URL_SAFE_NO_PAD.decode(&server_key).expect("b64").len(), 65);
     assert_eq!(
         key.json["kinds"],
-        json!(["your_turn", "deadline_near", "chat", "invitation"])
+        json!([
+            "your_turn",
+            "deadline_near",
+            "chat",
+            "invitation",
+            "tournament_round"
+        ])
     );
     let browsers = [Browser::new(), Browser::new()];
     for (c, b) in [&ann, &ben].iter().zip(&browsers) {
@@ -261,7 +267,7 @@ fn turn_chat_and_gone(kind: Db) {
         let r = c.post("/v1/users/me/push-subscriptions", s);
         assert_eq!(r.status, 201, "{}", r.text);
         assert_eq!(r.json["label"], "phone");
-        assert_eq!(r.json["kinds"].as_array().map(Vec::len), Some(4));
+        assert_eq!(r.json["kinds"].as_array().map(Vec::len), Some(5));
         assert!(r.json.get("keys").is_none(), "keys are not shown again");
     }
 
@@ -380,7 +386,7 @@ fn subscriptions_api(kind: Db) {
     bad["keys"]["p256dh"] = json!(URL_SAFE_NO_PAD.encode([4u8; 65]));
     post(bad).problem(400, "validation-failed");
     let mut bad = b.subscription("https://push.example.net/a");
-    bad["kinds"] = json!(["tournament_round"]);
+    bad["kinds"] = json!(["tournament_rounds"]);
     post(bad).problem(400, "validation-failed");
     let mut bad = b.subscription("https://push.example.net/a");
     bad["extra"] = json!(1);

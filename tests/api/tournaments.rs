@@ -739,6 +739,128 @@ fn computer_opponents_added_together(app: &TestApp) {
     assert_eq!(statuses(answers), vec![200; 6]);
 }
 
+/// The players hear of the event as it moves on, on their own endpoints (and so by
+/// email and the live stream, which take the same messages): every player of a round
+/// its table, opponents and games; every player of a stage that is not the last
+/// whether they go on; everyone the winner and their place at the end.
+fn players_hear_of_rounds_stages_and_the_end(kind: Db) {
+    use crate::notifications::{endpoint, fast, wait_for, Receiver};
+    let app = TestApp::with(kind, |c| {
+        fast(c);
+        c.webhook_allow_private = true;
+    });
+    let rx = Receiver::start();
+    let org = app.user("org");
+    let names = ["ann", "ben", "cat", "dan"];
+    let players: Vec<Client> = names.iter().map(|n| app.user(n)).collect();
+    let types = json!([
+        "tournament.round_started",
+        "tournament.stage_ended",
+        "tournament.finished"
+    ]);
+    for p in &players {
+        endpoint(p, &rx.url(), types.clone());
+    }
+    let r = org.post(
+        "/v1/tournaments",
+        json!({
+            "name": "Cup",
+            "stages": [{"format": "swiss", "rounds": 1}, {"format": "knockout", "top": 2}],
+        }),
+    );
+    let id = r.ok()["id"].as_str().expect("id").to_string();
+    for p in &players {
+        p.post(&format!("/v1/tournaments/{id}/join"), json!({}))
+            .ok();
+    }
+    org.post(&format!("/v1/tournaments/{id}/start"), json!({}))
+        .ok();
+    let of = |t: &str| -> Vec<Value> {
+        rx.accepted()
+            .iter()
+            .filter(|m| m.json["type"] == t)
+            .map(|m| m.json["data"].clone())
+            .collect()
+    };
+    wait_for(&app, 0, "the first round's messages", || {
+        of("tournament.round_started").len() == 4
+    });
+    let games = running_games(&org, &id);
+    assert_eq!(games.len(), 2);
+    for m in of("tournament.round_started") {
+        assert_eq!(m["tournament_id"], id.as_str());
+        assert_eq!(m["tournament_name"], "Cup");
+        assert_eq!(
+            (m["stage"].as_u64(), m["round"].as_u64()),
+            (Some(0), Some(1))
+        );
+        let me = m["recipient"]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let game = m["games"][0].as_str().unwrap_or_default();
+        let (_, seated) = games
+            .iter()
+            .find(|(g, _)| g == game)
+            .expect("the message names a game of the round");
+        assert_eq!(seated.len(), 2);
+        let opponent = m["opponents"][0].as_str().unwrap_or_default();
+        assert_ne!(opponent, me);
+        assert!(names.contains(&opponent));
+        assert!(m["links"]["play"]
+            .as_str()
+            .is_some_and(|u| u.ends_with(&format!("/play/tournaments/{id}"))));
+    }
+    let all: Vec<&Client> = players.iter().collect();
+    for (i, (g, _)) in games.iter().enumerate() {
+        play_random(&all, g, i as u64);
+    }
+    wait_for(&app, 0, "the stage's end and the final's pairing", || {
+        of("tournament.stage_ended").len() == 4 && of("tournament.round_started").len() == 6
+    });
+    let ended = of("tournament.stage_ended");
+    assert_eq!(ended.iter().filter(|m| m["qualified"] == true).count(), 2);
+    let mut ranks: Vec<u64> = ended.iter().filter_map(|m| m["rank"].as_u64()).collect();
+    ranks.sort();
+    assert_eq!(ranks, vec![1, 2, 3, 4]);
+    let qualified: Vec<String> = ended
+        .iter()
+        .filter(|m| m["qualified"] == true)
+        .filter_map(|m| m["recipient"]["name"].as_str().map(str::to_string))
+        .collect();
+    let finalists: Vec<String> = of("tournament.round_started")
+        .iter()
+        .filter(|m| m["stage"] == 1)
+        .filter_map(|m| m["recipient"]["name"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(finalists.len(), 2);
+    assert!(finalists.iter().all(|f| qualified.contains(f)));
+    let final_games = running_games(&org, &id);
+    assert_eq!(final_games.len(), 1);
+    play_random(&all, &final_games[0].0, 9);
+    wait_for(&app, 0, "the event's end", || {
+        of("tournament.finished").len() == 4
+    });
+    let finished = of("tournament.finished");
+    let mut places: Vec<u64> = finished
+        .iter()
+        .filter_map(|m| m["place"].as_u64())
+        .collect();
+    places.sort();
+    assert_eq!(places, vec![1, 2, 3, 4]);
+    let winner = finished[0]["winner"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(finished.iter().all(|m| m["winner"] == winner.as_str()));
+    let first = finished.iter().find(|m| m["place"] == 1).expect("a winner");
+    assert_eq!(first["recipient"]["name"], winner.as_str());
+    assert!(finalists.contains(&winner));
+    // nothing more: one message per player and happening
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(rx.accepted().len(), 4 + 4 + 2 + 4);
+}
+
 /// A server whose login tokens outlive the days the tests move the clock on.
 fn long_tokens(kind: Db) -> TestApp {
     TestApp::with(kind, |c| c.token_ttl_secs = 60 * 86_400)
@@ -758,5 +880,6 @@ mod timed {
     each_db!(
         a_dated_round_is_paired_by_the_sweep,
         the_round_cap_decides_running_games,
+        players_hear_of_rounds_stages_and_the_end,
     );
 }

@@ -157,7 +157,7 @@ test("a subscription made on the settings page reaches the server", async () => 
   const s = list.body.subscriptions[0];
   assert.equal(s.endpoint, sent.endpoint);
   assert.equal(s.label, "e2e laptop");
-  assert.deepEqual(s.kinds, ["your_turn", "deadline_near", "chat", "invitation"]);
+  assert.deepEqual(s.kinds, ["your_turn", "deadline_near", "chat", "invitation", "tournament_round"]);
   // the page subscribed with the server's key
   assert.equal(await page.evaluate(() => window.__serverKey), key.body.public_key);
 
@@ -168,7 +168,7 @@ test("a subscription made on the settings page reaches the server", async () => 
   await device.getByRole("button", { name: "Save" }).click();
   await page.locator("#status").filter({ hasText: "Saved the notifications of e2e laptop." }).waitFor();
   const after = await api("GET", "/v1/users/me/push-subscriptions");
-  assert.deepEqual(after.body.subscriptions[0].kinds, ["your_turn", "deadline_near", "invitation"]);
+  assert.deepEqual(after.body.subscriptions[0].kinds, ["your_turn", "deadline_near", "invitation", "tournament_round"]);
 
   // and turned off
   await device.getByRole("button", { name: "Turn off" }).click();

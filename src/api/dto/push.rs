@@ -49,7 +49,7 @@ pub struct CreatePushSubscriptionRequest {
     /// A name for the device, shown in the list (1 to 64 characters; default `browser`).
     #[schema(min_length = 1, max_length = 64, example = "phone")]
     pub label: Option<String>,
-    /// The kinds to push (`your_turn`, `deadline_near`, `chat`, `invitation`); default all.
+    /// The kinds to push (`your_turn`, `deadline_near`, `chat`, `invitation`, `tournament_round`); default all.
     #[schema(example = json!(["your_turn", "deadline_near"]))]
     pub kinds: Option<Vec<String>>,
 }

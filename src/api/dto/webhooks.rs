@@ -157,6 +157,12 @@ pub struct EmailSwitches {
     plan_played: bool,
     #[serde(default, rename = "game.digest")]
     digest: bool,
+    #[serde(default, rename = "tournament.round_started")]
+    round_started: bool,
+    #[serde(default, rename = "tournament.stage_ended")]
+    stage_ended: bool,
+    #[serde(default, rename = "tournament.finished")]
+    tournament_finished: bool,
 }
 
 /// The unsubscribe token of a link.
@@ -230,12 +236,61 @@ pub struct WebhookData {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct WebhookMessage {
     /// `game.turn_started`, `game.invited`, `game.started`, `game.finished`,
-    /// `game.deadline_near` or `game.timed_out`.
+    /// `game.deadline_near`, `game.timed_out`, `game.plan_played` or `game.digest`
+    /// (tournament messages: [`TournamentWebhookMessage`]).
     #[serde(rename = "type")]
     pub type_: String,
     /// RFC 3339 UTC: when the event happened.
     pub timestamp: String,
     pub data: WebhookData,
+}
+
+/// Links of a tournament message.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TournamentWebhookLinks {
+    /// The event's page in the web client (`/play/tournaments/{id}`).
+    pub play: String,
+    /// The event in the API.
+    pub tournament: String,
+    pub standings: String,
+    pub rounds: String,
+    pub notification_settings: String,
+    /// Turns off email of this type, without logging in.
+    pub unsubscribe: String,
+    /// Turns off all email, without logging in.
+    pub unsubscribe_all: String,
+}
+
+/// The data of a tournament message: a ready-to-send email, plus the fields of its
+/// type: `tournament_name`, `stage` (0-based), `round`, `table` (null for a bye),
+/// `opponents` (names), `games` (ids, in the match's order), `bye`, `bye_points` (null
+/// in a knockout) for `tournament.round_started`; `tournament_name`, `stage`, `rank`,
+/// `players`, `qualified` for `tournament.stage_ended`; `tournament_name`, `winner`,
+/// `place`, `players` for `tournament.finished`.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TournamentWebhookData {
+    pub tournament_id: String,
+    pub recipient: WebhookRecipient,
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+    /// Value for a `List-Unsubscribe` header.
+    pub list_unsubscribe: String,
+    pub links: TournamentWebhookLinks,
+    #[schema(value_type = Object)]
+    #[serde(flatten)]
+    pub extra: serde_json::Value,
+}
+
+/// The body of a tournament webhook (`tournament.round_started`,
+/// `tournament.stage_ended`, `tournament.finished`), signed as every webhook.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct TournamentWebhookMessage {
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// RFC 3339 UTC: when the event happened.
+    pub timestamp: String,
+    pub data: TournamentWebhookData,
 }
 
 /// One event of the live stream (`GET /v1/stream`), as its Server-Sent Events fields.
