@@ -76,6 +76,7 @@ export async function newTournamentPage(ctx) {
     field(t("tournament.days"), { type: "number", name: "days_per_move", min: 1, max: 14, value: 3 }),
     field(t("tournament.max-players"), { type: "number", name: "max_players", min: 2, max: 1024, value: 64 }),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "start_when_full" }), ` ${t("tournament.start-when-full")}`),
+    field(t("tournament.starts-at-field"), { type: "datetime-local", name: "starts_at" }),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "computer_opponents" }), ` ${t("tournament.bots-allowed")}`),
     el("button", { type: "submit", class: "primary" }, t("tournament.create")),
   );
@@ -98,6 +99,9 @@ export async function newTournamentPage(ctx) {
       computer_opponents: f.has("computer_opponents"),
       start_when_full: f.has("start_when_full"),
     };
+    const startsAt = String(f.get("starts_at") || "");
+    // the browser's local time, sent as UTC
+    if (startsAt) body.starts_at = new Date(startsAt).toISOString();
     const button = /** @type {HTMLButtonElement} */ (form.querySelector("button"));
     button.disabled = true;
     try {
@@ -191,7 +195,8 @@ export async function tournamentPage(ctx, id) {
   if (v.status === "registering" && v.start_when_full) facts.push(t("tournament.starts-when-full", { count: v.max_players }));
   if (v.status === "running") facts.push(t("tournament.current", { stage: v.current_stage + 1, round: v.current_round }));
   if (v.round_deadline) facts.push(t("tournament.deadline", { when: when(v.round_deadline) }));
-  if (v.next_round_at) facts.push(t("tournament.next-round", { when: when(v.next_round_at) }));
+  if (v.status === "registering" && v.starts_at) facts.push(t("tournament.starts-at", { when: when(v.starts_at) }));
+  else if (v.next_round_at) facts.push(t("tournament.next-round", { when: when(v.next_round_at) }));
   ctx.main.append(el("section", { class: "card" }, ...facts.map((f) => el("p", {}, f)), actions(ctx, v, me)));
 
   if (v.registered && v.status !== "registering") {

@@ -583,7 +583,14 @@ impl Store {
                 .select(tournaments::id)
                 .limit(limit)
                 .load(c)?;
-            for t in timed {
+            // events whose start date has come
+            let starting: Vec<String> = tournaments::table
+                .filter(tournaments::status.eq(TournamentStatus::Registering.as_str()))
+                .filter(tournaments::next_round_at.le(now))
+                .select(tournaments::id)
+                .limit(limit)
+                .load(c)?;
+            for t in timed.into_iter().chain(starting) {
                 if !ids.contains(&t) {
                     ids.push(t);
                 }

@@ -73,6 +73,11 @@ pub struct Settings {
     /// The event starts by itself once `max_players` are registered.
     #[serde(default)]
     pub start_when_full: bool,
+    /// When the sweep starts the event by itself (ms since the epoch): with at least 2
+    /// players it starts, with fewer it ends without a round. The organiser may start
+    /// it earlier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starts_at: Option<i64>,
 }
 
 /// Why a tournament decision was not recorded.
@@ -400,7 +405,7 @@ impl Tournaments<'_> {
             current_round: 0,
             round_started_at: None,
             round_deadline: None,
-            next_round_at: None,
+            next_round_at: settings.starts_at,
             created_at: now,
             updated_at: now,
         };
@@ -561,10 +566,13 @@ impl Tournaments<'_> {
         let Some(row) = self.store.tournament(id.to_string()).await? else {
             return Err(TournamentError::NotFound);
         };
+        let settings = settings_of(&row).map_err(TournamentError::Corrupt)?;
+        if row.status() == Some(TournamentStatus::Registering) {
+            return self.start_on_date(id, &settings, now).await;
+        }
         if row.status() != Some(TournamentStatus::Running) {
             return Ok(false);
         }
-        let settings = settings_of(&row).map_err(TournamentError::Corrupt)?;
         let capped = match row.round_deadline {
             Some(d) if d <= now => self.cap_decisions(&row, &settings, now).await?,
             _ => HashMap::new(),
@@ -597,6 +605,39 @@ impl Tournaments<'_> {
             self.end_forfeited(&capped, now).await;
         }
         Ok(wrote)
+    }
+
+    /// The start date has come: the event starts with at least 2 players and ends
+    /// without a round with fewer (no event waits for nobody).
+    async fn start_on_date(
+        &self,
+        id: &str,
+        settings: &Settings,
+        now: i64,
+    ) -> Result<bool, TournamentError> {
+        if settings.starts_at.is_none_or(|at| at > now) {
+            return Ok(false);
+        }
+        let notifier = self.notifier.clone();
+        self.store
+            .tournament_write(id.to_string(), now, move |ctx| {
+                if ctx.row.status() != Some(TournamentStatus::Registering) {
+                    return Ok::<_, TournamentError>((TournamentWrite::default(), false));
+                }
+                let (mut state, settings) = state_of(ctx)?;
+                let mut w = TournamentWrite::default();
+                let active = state.players().iter().filter(|p| !p.withdrawn).count();
+                if active >= 2 {
+                    begin(&mut state, &settings, ctx, &mut w, &notifier, now)?;
+                } else {
+                    w.status = Some(TournamentStatus::Ended);
+                }
+                if w.next_round_at.is_none() {
+                    w.next_round_at = Some(None);
+                }
+                Ok((w, true))
+            })
+            .await?
     }
 
     /// The results of the current round's unfinished games at the round cap: scored as

@@ -861,6 +861,60 @@ fn players_hear_of_rounds_stages_and_the_end(kind: Db) {
     assert_eq!(rx.accepted().len(), 4 + 4 + 2 + 4);
 }
 
+/// A start date: the sweep starts the event when it comes (the first round paired), and
+/// ends one that has fewer than 2 players then; a date in the past is refused.
+fn an_event_starts_on_its_date(kind: Db) {
+    let app = &long_tokens(kind);
+    let org = app.user("org");
+    let (a, b) = (app.user("ann"), app.user("bob"));
+    let day = 86_400_000;
+    let at = tilepost::clock::rfc3339(app.clock.now_ms() + day);
+    let id = create(&org, 1, json!({"starts_at": at}));
+    let lonely = create(&org, 1, json!({"starts_at": at}));
+    let v = org.get(&format!("/v1/tournaments/{id}")).ok().clone();
+    assert_eq!(v["starts_at"], at.as_str());
+    for p in [&a, &b] {
+        p.post(&format!("/v1/tournaments/{id}/join"), json!({}))
+            .ok();
+    }
+    a.post(&format!("/v1/tournaments/{lonely}/join"), json!({}))
+        .ok();
+    let st = &app.server.state;
+    let sweep = || {
+        block(tilepost::tournaments::sweep(
+            &st.store,
+            &st.notifier,
+            &st.replays,
+            app.clock.now_ms(),
+        ))
+        .expect("sweep")
+    };
+    assert_eq!(sweep(), 0, "not yet");
+    app.clock.advance_ms(day + 1);
+    assert_eq!(sweep(), 2);
+    let v = org.get(&format!("/v1/tournaments/{id}")).ok().clone();
+    assert_eq!(
+        (v["status"].as_str(), v["current_round"].as_i64()),
+        (Some("running"), Some(1))
+    );
+    assert!(v["next_round_at"].is_null());
+    assert_eq!(running_games(&org, &id).len(), 1);
+    let v = org.get(&format!("/v1/tournaments/{lonely}")).ok().clone();
+    assert_eq!(v["status"], "ended");
+    assert_eq!(sweep(), 0, "each once");
+    // refused dates
+    for bad in [
+        json!({"starts_at": tilepost::clock::rfc3339(app.clock.now_ms() - 1000)}),
+        json!({"starts_at": tilepost::clock::rfc3339(app.clock.now_ms() + 400 * day)}),
+        json!({"starts_at": "tomorrow"}),
+    ] {
+        let mut body = json!({"name": "Late", "stages": [{"format": "swiss", "rounds": 1}]});
+        body["starts_at"] = bad["starts_at"].clone();
+        org.post("/v1/tournaments", body)
+            .problem(400, "validation-failed");
+    }
+}
+
 /// A server whose login tokens outlive the days the tests move the clock on.
 fn long_tokens(kind: Db) -> TestApp {
     TestApp::with(kind, |c| c.token_ttl_secs = 60 * 86_400)
@@ -881,5 +935,6 @@ mod timed {
         a_dated_round_is_paired_by_the_sweep,
         the_round_cap_decides_running_games,
         players_hear_of_rounds_stages_and_the_end,
+        an_event_starts_on_its_date,
     );
 }

@@ -143,10 +143,17 @@ test("an event that starts by itself when full", async () => {
   await ann.getByLabel("Rounds (Swiss)").fill("1");
   await ann.getByLabel("Most players").fill("2");
   await ann.getByLabel("Start by itself as soon as it is full").check();
+  // and a start date a week away, whichever comes first
+  const week = new Date(Date.now() + 7 * 86_400_000);
+  const local = new Date(week.getTime() - week.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  await ann.getByLabel("Start by itself on (optional)").fill(local);
   await ann.getByRole("button", { name: "Create the tournament" }).click();
   await ann.waitForURL((u) => /^\/play\/tournaments\/(?!new$)[^/]+$/.test(u.pathname));
   const eventUrl = new URL(ann.url()).pathname;
   await ann.getByText("It starts by itself once 2 players are registered.").waitFor();
+  await ann.getByText(/^Starts by itself on .+ \(with fewer than 2 players, it ends then\)$/).waitFor();
+  const made = await api("GET", `/v1/tournaments/${eventUrl.split("/").pop()}`, undefined, ANN);
+  assert.equal(made.body.starts_at.slice(0, 16), week.toISOString().slice(0, 16));
   await ann.getByRole("button", { name: "Join" }).click();
   await status(ann, /You are registered/);
   // the second entry fills it: the first round is paired at once

@@ -138,6 +138,10 @@ pub struct CreateTournamentRequest {
     /// organiser starts it).
     #[serde(default)]
     pub start_when_full: bool,
+    /// Start by itself at this time (RFC 3339, in the future, within a year): with at
+    /// least 2 players it starts, with fewer it ends without a round. The organiser may
+    /// start it earlier, and `start_when_full` earlier still.
+    pub starts_at: Option<String>,
 }
 
 /// A tournament.
@@ -152,6 +156,8 @@ pub struct TournamentView {
     pub max_players: u32,
     /// The event starts by itself once `max_players` are registered.
     pub start_when_full: bool,
+    /// When the event starts by itself (with fewer than 2 players, it ends then).
+    pub starts_at: Option<String>,
     /// The stage being played (0-based) and its round (1-based; 0 before the first).
     pub current_stage: i32,
     pub current_round: i32,

@@ -223,6 +223,7 @@ fn settings_from(r: &CreateTournamentRequest) -> Result<Settings, ApiError> {
         round_starts,
         max_players,
         start_when_full: r.start_when_full,
+        starts_at: None,
     })
 }
 
@@ -298,6 +299,7 @@ fn view_with(
         players: row.players,
         max_players: settings.max_players,
         start_when_full: settings.start_when_full,
+        starts_at: settings.starts_at.map(rfc3339),
         current_stage: row.current_stage,
         current_round: row.current_round,
         round_started_at: row.round_started_at.map(rfc3339),
@@ -407,9 +409,21 @@ pub async fn create_tournament(
     body: ApiJson<CreateTournamentRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let r = body.0;
-    let settings = settings_from(&r)?;
-    let reservation = super::limits::reserve(&st, super::limits::tournaments(&st, &me.id)).await?;
+    let mut settings = settings_from(&r)?;
     let now = st.clock.now_ms();
+    if let Some(s) = &r.starts_at {
+        let at = time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339)
+            .map(|t| (t.unix_timestamp_nanos() / 1_000_000) as i64)
+            .map_err(|_| ApiError::validation("starts_at", "an RFC 3339 time"))?;
+        if at <= now || at > now + 366 * 86_400_000 {
+            return Err(ApiError::validation(
+                "starts_at",
+                "in the future, within a year",
+            ));
+        }
+        settings.starts_at = Some(at);
+    }
+    let reservation = super::limits::reserve(&st, super::limits::tournaments(&st, &me.id)).await?;
     let row = match service(&st)
         .create(&me.id, r.name.trim().to_string(), settings, now)
         .await
