@@ -77,6 +77,8 @@ export async function newTournamentPage(ctx) {
     field(t("tournament.max-players"), { type: "number", name: "max_players", min: 2, max: 1024, value: 64 }),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "start_when_full" }), ` ${t("tournament.start-when-full")}`),
     field(t("tournament.starts-at-field"), { type: "datetime-local", name: "starts_at" }),
+    field(t("tournament.min-rating-field"), { type: "number", name: "min_rating", min: 0, max: 4000 }),
+    field(t("tournament.max-rating-field"), { type: "number", name: "max_rating", min: 0, max: 4000 }),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "computer_opponents" }), ` ${t("tournament.bots-allowed")}`),
     el("button", { type: "submit", class: "primary" }, t("tournament.create")),
   );
@@ -102,6 +104,10 @@ export async function newTournamentPage(ctx) {
     const startsAt = String(f.get("starts_at") || "");
     // the browser's local time, sent as UTC
     if (startsAt) body.starts_at = new Date(startsAt).toISOString();
+    for (const k of ["min_rating", "max_rating"]) {
+      const v = String(f.get(k) || "");
+      if (v) body[k] = Number(v);
+    }
     const button = /** @type {HTMLButtonElement} */ (form.querySelector("button"));
     button.disabled = true;
     try {
@@ -192,6 +198,9 @@ export async function tournamentPage(ctx, id) {
     v.stages.map(stageName).join(" → "),
   ];
   if (v.days_per_move) facts.push(t("tournament.clock", { days: v.days_per_move }));
+  if (v.min_rating != null || v.max_rating != null) {
+    facts.push(t("tournament.rating-bounds", { min: v.min_rating ?? 0, max: v.max_rating ?? 4000 }));
+  }
   if (v.status === "registering" && v.start_when_full) facts.push(t("tournament.starts-when-full", { count: v.max_players }));
   if (v.status === "running") facts.push(t("tournament.current", { stage: v.current_stage + 1, round: v.current_round }));
   if (v.round_deadline) facts.push(t("tournament.deadline", { when: when(v.round_deadline) }));

@@ -59,6 +59,7 @@ problem_codes! {
     AssistanceOff = ("assistance-off", 403, "No analysis during this game"),
     NotOrganiser = ("not-organiser", 403, "Only the organiser may do this"),
     ComputerOpponentsNotAllowed = ("computer-opponents-not-allowed", 403, "Computer opponents may not enter"),
+    RatingOutOfBounds = ("rating-out-of-bounds", 403, "Your rating is outside the event's bounds"),
     NotFound = ("not-found", 404, "Not found"),
     TokenNotFound = ("token-not-found", 404, "No such token"),
     GameNotFound = ("game-not-found", 404, "No such game"),

@@ -78,7 +78,17 @@ pub struct Settings {
     /// it earlier.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub starts_at: Option<i64>,
+    /// Bounds on the base-game rating of a player who registers (a player without a
+    /// rating counts as [`UNRATED`]); computer opponents the organiser enters are not
+    /// bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rating: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rating: Option<i32>,
 }
+
+/// The rating a player without one counts as for an event's bounds (a first rating).
+pub const UNRATED: i32 = 1500;
 
 /// Why a tournament decision was not recorded.
 #[derive(Debug)]
@@ -96,6 +106,8 @@ pub enum TournamentError {
     Full,
     /// The organiser did not allow computer opponents.
     ComputerOpponentsNotAllowed,
+    /// The player's rating is outside the event's bounds.
+    RatingOutOfBounds,
     Store(StoreError),
     /// The log cannot be replayed or a stored row cannot be read.
     Corrupt(String),
@@ -436,9 +448,16 @@ impl Tournaments<'_> {
         now: i64,
     ) -> Result<(), TournamentError> {
         let user = user_id.to_string();
+        let own = user_id == actor;
         self.entry(id, actor, now, move |state, settings| {
             if state.players().len() as u32 >= settings.max_players {
                 return Err(TournamentError::Full);
+            }
+            let r = rating.unwrap_or(UNRATED);
+            let outside = settings.min_rating.is_some_and(|m| r < m)
+                || settings.max_rating.is_some_and(|m| r > m);
+            if own && outside {
+                return Err(TournamentError::RatingOutOfBounds);
             }
             Ok(Event::PlayerRegistered {
                 player: user,

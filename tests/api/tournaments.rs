@@ -915,6 +915,49 @@ fn an_event_starts_on_its_date(kind: Db) {
     }
 }
 
+/// Rating bounds: a player registers only with a base-game rating inside them (without
+/// one, 1500); computer opponents the organiser enters are not bound; bounds out of
+/// range or crossed are refused.
+fn rating_bounds_hold_at_registration(app: &TestApp) {
+    let org = app.user("org");
+    let ann = app.user("ann");
+    let high = create(
+        &org,
+        1,
+        json!({"min_rating": 1600, "computer_opponents": true}),
+    );
+    let low = create(&org, 1, json!({"max_rating": 1400}));
+    let around = create(&org, 1, json!({"min_rating": 1500, "max_rating": 1500}));
+    let v = org.get(&format!("/v1/tournaments/{high}")).ok().clone();
+    assert_eq!(
+        (v["min_rating"].as_i64(), v["max_rating"].is_null()),
+        (Some(1600), true)
+    );
+    for id in [&high, &low] {
+        ann.post(&format!("/v1/tournaments/{id}/join"), json!({}))
+            .problem(403, "rating-out-of-bounds");
+    }
+    ann.post(&format!("/v1/tournaments/{around}/join"), json!({}))
+        .ok();
+    org.post(
+        &format!("/v1/tournaments/{high}/bots"),
+        json!({"level": "random"}),
+    )
+    .ok();
+    for bad in [
+        json!({"min_rating": -1}),
+        json!({"max_rating": 4001}),
+        json!({"min_rating": 1600, "max_rating": 1500}),
+    ] {
+        let mut body = json!({"name": "Bounded", "stages": [{"format": "swiss", "rounds": 1}]});
+        for (k, v) in bad.as_object().cloned().unwrap_or_default() {
+            body[k] = v;
+        }
+        org.post("/v1/tournaments", body)
+            .problem(400, "validation-failed");
+    }
+}
+
 /// A server whose login tokens outlive the days the tests move the clock on.
 fn long_tokens(kind: Db) -> TestApp {
     TestApp::with(kind, |c| c.token_ttl_secs = 60 * 86_400)
@@ -926,6 +969,7 @@ both!(
     organiser_adjusts_with_a_reason,
     a_full_event_starts_by_itself,
     computer_opponents_added_together,
+    rating_bounds_hold_at_registration,
 );
 
 mod timed {

@@ -147,6 +147,9 @@ test("an event that starts by itself when full", async () => {
   const week = new Date(Date.now() + 7 * 86_400_000);
   const local = new Date(week.getTime() - week.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
   await ann.getByLabel("Start by itself on (optional)").fill(local);
+  // rating bounds that a new player (1500) meets
+  await ann.getByLabel("Lowest rating to register (optional)").fill("1000");
+  await ann.getByLabel("Highest rating to register (optional)").fill("2000");
   await ann.getByRole("button", { name: "Create the tournament" }).click();
   await ann.waitForURL((u) => /^\/play\/tournaments\/(?!new$)[^/]+$/.test(u.pathname));
   const eventUrl = new URL(ann.url()).pathname;
@@ -154,6 +157,8 @@ test("an event that starts by itself when full", async () => {
   await ann.getByText(/^Starts by itself on .+ \(with fewer than 2 players, it ends then\)$/).waitFor();
   const made = await api("GET", `/v1/tournaments/${eventUrl.split("/").pop()}`, undefined, ANN);
   assert.equal(made.body.starts_at.slice(0, 16), week.toISOString().slice(0, 16));
+  assert.deepEqual([made.body.min_rating, made.body.max_rating], [1000, 2000]);
+  await ann.getByText("Open to base-game ratings from 1000 to 2000 (without a rating: 1500)").waitFor();
   await ann.getByRole("button", { name: "Join" }).click();
   await status(ann, /You are registered/);
   // the second entry fills it: the first round is paired at once

@@ -142,6 +142,12 @@ pub struct CreateTournamentRequest {
     /// least 2 players it starts, with fewer it ends without a round. The organiser may
     /// start it earlier, and `start_when_full` earlier still.
     pub starts_at: Option<String>,
+    /// Bounds on the base-game rating of players who register themselves, 0 to 4000
+    /// (a player without a rating counts as 1500; computer opponents are not bound).
+    #[schema(minimum = 0, maximum = 4000)]
+    pub min_rating: Option<i32>,
+    #[schema(minimum = 0, maximum = 4000)]
+    pub max_rating: Option<i32>,
 }
 
 /// A tournament.
@@ -158,6 +164,9 @@ pub struct TournamentView {
     pub start_when_full: bool,
     /// When the event starts by itself (with fewer than 2 players, it ends then).
     pub starts_at: Option<String>,
+    /// Bounds on the base-game rating of players who register (unrated: 1500).
+    pub min_rating: Option<i32>,
+    pub max_rating: Option<i32>,
     /// The stage being played (0-based) and its round (1-based; 0 before the first).
     pub current_stage: i32,
     pub current_round: i32,

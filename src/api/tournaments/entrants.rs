@@ -17,6 +17,7 @@ use super::*;
     responses(
         (status = 200, description = "The caller is registered; the tournament", body = TournamentView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The caller's base-game rating is outside the event's bounds (`rating-out-of-bounds`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already registered, registration closed, the tournament full or over (`already-registered`, `registration-closed`, `tournament-full`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many registrations this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),

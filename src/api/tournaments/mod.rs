@@ -52,6 +52,10 @@ impl From<TournamentError> for ApiError {
                 ProblemCode::TournamentFull,
                 "the tournament has the most players it allows",
             ),
+            TournamentError::RatingOutOfBounds => ApiError::new(
+                ProblemCode::RatingOutOfBounds,
+                "your base-game rating is outside the bounds the organiser set",
+            ),
             TournamentError::ComputerOpponentsNotAllowed => ApiError::new(
                 ProblemCode::ComputerOpponentsNotAllowed,
                 "the organiser did not allow computer opponents",
@@ -196,6 +200,17 @@ fn settings_from(r: &CreateTournamentRequest) -> Result<Settings, ApiError> {
             .map_err(|_| ApiError::validation(format!("round_starts[{i}]"), "an RFC 3339 time"))?;
         round_starts.push((t.unix_timestamp_nanos() / 1_000_000) as i64);
     }
+    for (f, v) in [("min_rating", r.min_rating), ("max_rating", r.max_rating)] {
+        if v.is_some_and(|v| !(0..=4000).contains(&v)) {
+            return Err(ApiError::validation(f, "0 to 4000"));
+        }
+    }
+    let (min_rating, max_rating) = (r.min_rating, r.max_rating);
+    if let (Some(lo), Some(hi)) = (min_rating, max_rating) {
+        if lo > hi {
+            return Err(ApiError::validation("max_rating", "at least min_rating"));
+        }
+    }
     let max_players = r.max_players.unwrap_or(1024);
     if !(2..=1024).contains(&max_players) {
         return Err(ApiError::validation("max_players", "2 to 1024"));
@@ -224,6 +239,8 @@ fn settings_from(r: &CreateTournamentRequest) -> Result<Settings, ApiError> {
         max_players,
         start_when_full: r.start_when_full,
         starts_at: None,
+        min_rating,
+        max_rating,
     })
 }
 
@@ -300,6 +317,8 @@ fn view_with(
         max_players: settings.max_players,
         start_when_full: settings.start_when_full,
         starts_at: settings.starts_at.map(rfc3339),
+        min_rating: settings.min_rating,
+        max_rating: settings.max_rating,
         current_stage: row.current_stage,
         current_round: row.current_round,
         round_started_at: row.round_started_at.map(rfc3339),
