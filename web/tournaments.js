@@ -77,6 +77,7 @@ export async function newTournamentPage(ctx) {
     field(t("tournament.max-players"), { type: "number", name: "max_players", min: 2, max: 1024, value: 64 }),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "start_when_full" }), ` ${t("tournament.start-when-full")}`),
     field(t("tournament.starts-at-field"), { type: "datetime-local", name: "starts_at" }),
+    el("label", { class: "check" }, el("input", { type: "checkbox", name: "invitation_only" }), ` ${t("tournament.invitation-only-field")}`),
     field(t("tournament.min-rating-field"), { type: "number", name: "min_rating", min: 0, max: 4000 }),
     field(t("tournament.max-rating-field"), { type: "number", name: "max_rating", min: 0, max: 4000 }),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "computer_opponents" }), ` ${t("tournament.bots-allowed")}`),
@@ -100,6 +101,7 @@ export async function newTournamentPage(ctx) {
       max_players: Number(f.get("max_players")),
       computer_opponents: f.has("computer_opponents"),
       start_when_full: f.has("start_when_full"),
+      invitation_only: f.has("invitation_only"),
     };
     const startsAt = String(f.get("starts_at") || "");
     // the browser's local time, sent as UTC
@@ -198,6 +200,7 @@ export async function tournamentPage(ctx, id) {
     v.stages.map(stageName).join(" → "),
   ];
   if (v.days_per_move) facts.push(t("tournament.clock", { days: v.days_per_move }));
+  if (v.invitation_only) facts.push(t(v.invited ? "tournament.invitation-only-invited" : "tournament.invitation-only"));
   if (v.min_rating != null || v.max_rating != null) {
     facts.push(t("tournament.rating-bounds", { min: v.min_rating ?? 0, max: v.max_rating ?? 4000 }));
   }
@@ -207,6 +210,7 @@ export async function tournamentPage(ctx, id) {
   if (v.status === "registering" && v.starts_at) facts.push(t("tournament.starts-at", { when: when(v.starts_at) }));
   else if (v.next_round_at) facts.push(t("tournament.next-round", { when: when(v.next_round_at) }));
   ctx.main.append(el("section", { class: "card" }, ...facts.map((f) => el("p", {}, f)), actions(ctx, v, me)));
+  if (v.organiser === me && v.status !== "ended") ctx.main.append(inviteForm(ctx, v));
 
   if (v.registered && v.status !== "registering") {
     const mine = await api.get(`/v1/tournaments/${encodeURIComponent(id)}/games?player=me`);
@@ -359,6 +363,33 @@ async function adjustForm(ctx, v, rounds) {
   return form;
 }
 
+/** The organiser invites a player by name (`player_invited`). */
+function inviteForm(ctx, v) {
+  const form = el(
+    "form",
+    { class: "card", "aria-labelledby": "h-invite" },
+    el("h2", { id: "h-invite" }, t("tournament.invite")),
+    field(t("tournament.invite-name"), { name: "username", required: true, maxlength: 64, id: "t-invite" }),
+    el("button", { type: "submit", class: "primary" }, t("tournament.invite-submit")),
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const username = String(new FormData(/** @type {HTMLFormElement} */ (form)).get("username") || "").trim();
+    const button = /** @type {HTMLButtonElement} */ (form.querySelector("button"));
+    button.disabled = true;
+    try {
+      await api.post(`/v1/tournaments/${encodeURIComponent(v.id)}/invitations`, { username });
+      announce(t("tournament.invited", { name: username }));
+      /** @type {HTMLFormElement} */ (form).reset();
+    } catch (e) {
+      fail(e);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return form;
+}
+
 /** Join, leave and start (the organiser) as the event allows. */
 function actions(ctx, v, me) {
   const box = el("div", { class: "row" });
@@ -378,7 +409,8 @@ function actions(ctx, v, me) {
     box.append(b, " ");
   };
   if (!me || v.status === "ended") return box;
-  if (!v.registered && v.status === "registering") act(t("tournament.join"), "join", t("tournament.joined"));
+  const mayJoin = !v.invitation_only || v.invited;
+  if (!v.registered && v.status === "registering" && mayJoin) act(t("tournament.join"), "join", t("tournament.joined"));
   if (v.registered) act(t("tournament.leave"), "leave", t("tournament.left"));
   if (v.organiser === me && v.status === "registering") act(t("tournament.start"), "start", t("tournament.started"));
   return box;

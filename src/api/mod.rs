@@ -208,6 +208,7 @@ where
                 .service(tournaments::join_tournament)
                 .service(tournaments::leave_tournament)
                 .service(tournaments::add_tournament_bot)
+                .service(tournaments::invite_to_tournament)
                 .service(tournaments::start_tournament)
                 .service(tournaments::adjust_tournament)
                 .service(tournaments::get_tournament_standings)

@@ -85,6 +85,9 @@ pub struct Settings {
     pub min_rating: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_rating: Option<i32>,
+    /// Only the players the organiser invited (`player_invited`) may register.
+    #[serde(default)]
+    pub invitation_only: bool,
 }
 
 /// The rating a player without one counts as for an event's bounds (a first rating).
@@ -108,6 +111,8 @@ pub enum TournamentError {
     ComputerOpponentsNotAllowed,
     /// The player's rating is outside the event's bounds.
     RatingOutOfBounds,
+    /// The event is by invitation only, and the player was not invited.
+    NotInvited,
     Store(StoreError),
     /// The log cannot be replayed or a stored row cannot be read.
     Corrupt(String),
@@ -456,6 +461,9 @@ impl Tournaments<'_> {
             let r = rating.unwrap_or(UNRATED);
             let outside = settings.min_rating.is_some_and(|m| r < m)
                 || settings.max_rating.is_some_and(|m| r > m);
+            if own && settings.invitation_only && !state.is_invited(&user) {
+                return Err(TournamentError::NotInvited);
+            }
             if own && outside {
                 return Err(TournamentError::RatingOutOfBounds);
             }
@@ -463,6 +471,25 @@ impl Tournaments<'_> {
                 player: user,
                 rating,
             })
+        })
+        .await
+    }
+
+    /// The organiser invites `user_id` (`player_invited`).
+    pub async fn invite(
+        &self,
+        id: &str,
+        user_id: &str,
+        by: &str,
+        organiser: &str,
+        now: i64,
+    ) -> Result<(), TournamentError> {
+        if by != organiser {
+            return Err(TournamentError::NotOrganiser);
+        }
+        let user = user_id.to_string();
+        self.entry(id, by, now, move |_, _| {
+            Ok(Event::PlayerInvited { player: user })
         })
         .await
     }

@@ -295,6 +295,7 @@ fn token_of_a_missing_user_is_401_everywhere(app: &TestApp) {
             json!({"name": "open", "stages": [{"format": "swiss", "rounds": 3}]}),
         ),
         ("add_tournament_bot", json!({"level": "random"})),
+        ("invite_to_tournament", json!({"username": "x"})),
         (
             "adjust_tournament",
             json!({"kind": "points", "player": "x", "points": 1, "reason": "x"}),

@@ -958,6 +958,50 @@ fn rating_bounds_hold_at_registration(app: &TestApp) {
     }
 }
 
+/// By invitation only: the organiser invites by name, only those invited register; an
+/// invitation is recorded once, never for a player registered, never by another user.
+fn only_the_invited_register(app: &TestApp) {
+    let org = app.user("org");
+    let (ann, bob) = (app.user("ann"), app.user("bob"));
+    let id = create(&org, 1, json!({"invitation_only": true}));
+    let invite = |c: &Client, name: &str| {
+        c.post(
+            &format!("/v1/tournaments/{id}/invitations"),
+            json!({"username": name}),
+        )
+    };
+    ann.post(&format!("/v1/tournaments/{id}/join"), json!({}))
+        .problem(403, "invitation-only");
+    bob.post(
+        &format!("/v1/tournaments/{id}/invitations"),
+        json!({"username": "bob"}),
+    )
+    .problem(403, "not-organiser");
+    invite(&org, "nobody").problem(404, "user-not-found");
+    let v = invite(&org, "ann").ok().clone();
+    assert_eq!(v["invitation_only"], true);
+    invite(&org, "ann").problem(409, "already-invited");
+    let seen = ann.get(&format!("/v1/tournaments/{id}")).ok().clone();
+    assert_eq!(seen["invited"], true);
+    ann.post(&format!("/v1/tournaments/{id}/join"), json!({}))
+        .ok();
+    invite(&org, "org").ok();
+    org.post(&format!("/v1/tournaments/{id}/join"), json!({}))
+        .ok();
+    invite(&org, "ann").problem(409, "already-registered");
+    bob.post(&format!("/v1/tournaments/{id}/join"), json!({}))
+        .problem(403, "invitation-only");
+    let log: Vec<String> = log_of(&org, &id)
+        .iter()
+        .map(|e| e.encode().0.to_string())
+        .collect();
+    assert_eq!(log.iter().filter(|t| *t == "player_invited").count(), 2);
+    // an open event takes anyone, invited or not
+    let open = create(&org, 1, json!({}));
+    bob.post(&format!("/v1/tournaments/{open}/join"), json!({}))
+        .ok();
+}
+
 /// A server whose login tokens outlive the days the tests move the clock on.
 fn long_tokens(kind: Db) -> TestApp {
     TestApp::with(kind, |c| c.token_ttl_secs = 60 * 86_400)
@@ -970,6 +1014,7 @@ both!(
     a_full_event_starts_by_itself,
     computer_opponents_added_together,
     rating_bounds_hold_at_registration,
+    only_the_invited_register,
 );
 
 mod timed {

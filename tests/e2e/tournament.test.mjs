@@ -150,6 +150,8 @@ test("an event that starts by itself when full", async () => {
   // rating bounds that a new player (1500) meets
   await ann.getByLabel("Lowest rating to register (optional)").fill("1000");
   await ann.getByLabel("Highest rating to register (optional)").fill("2000");
+  // and only the players invited
+  await ann.getByLabel("By invitation only").check();
   await ann.getByRole("button", { name: "Create the tournament" }).click();
   await ann.waitForURL((u) => /^\/play\/tournaments\/(?!new$)[^/]+$/.test(u.pathname));
   const eventUrl = new URL(ann.url()).pathname;
@@ -159,6 +161,15 @@ test("an event that starts by itself when full", async () => {
   assert.equal(made.body.starts_at.slice(0, 16), week.toISOString().slice(0, 16));
   assert.deepEqual([made.body.min_rating, made.body.max_rating], [1000, 2000]);
   await ann.getByText("Open to base-game ratings from 1000 to 2000 (without a rating: 1500)").waitFor();
+  await ann.getByText("By invitation only: the organiser invites the players").waitFor();
+  assert.equal(await ann.getByRole("button", { name: "Join" }).count(), 0);
+  for (const name of [ANN, BEN]) {
+    await ann.getByLabel("Name of the player to invite").fill(name);
+    await ann.getByRole("button", { name: "Invite", exact: true }).click();
+    await status(ann, new RegExp(`Invited ${name}\\.`));
+  }
+  await ann.reload();
+  await ann.getByText("By invitation only: you are invited").waitFor();
   await ann.getByRole("button", { name: "Join" }).click();
   await status(ann, /You are registered/);
   // the second entry fills it: the first round is paired at once

@@ -15,6 +15,8 @@ pub enum Error {
     UnknownPlayer(String),
     #[error("player {0} is already registered")]
     AlreadyRegistered(String),
+    #[error("player {0} is already invited")]
+    AlreadyInvited(String),
     #[error("player {0} has withdrawn")]
     Withdrawn(String),
     #[error("registration is closed: {0}")]

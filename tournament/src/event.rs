@@ -31,6 +31,9 @@ pub enum Event {
     },
     /// A player left, between rounds (they have no game left to play).
     PlayerWithdrew { player: String },
+    /// The organiser invited a player (an event open by invitation only takes those
+    /// invited: the server's setting, not this crate's rule).
+    PlayerInvited { player: String },
     /// A round's pairing as computed by [`crate::State::next_pairing`].
     RoundPaired {
         /// 0-based stage index.
@@ -112,10 +115,11 @@ pub enum Adjustment {
 }
 
 /// Every stored type name.
-pub const TYPE_NAMES: [&str; 7] = [
+pub const TYPE_NAMES: [&str; 8] = [
     "tournament_created",
     "player_registered",
     "player_withdrew",
+    "player_invited",
     "round_paired",
     "result_recorded",
     "organiser_adjusted",
@@ -129,6 +133,7 @@ impl Event {
             Event::TournamentCreated { .. } => "tournament_created",
             Event::PlayerRegistered { .. } => "player_registered",
             Event::PlayerWithdrew { .. } => "player_withdrew",
+            Event::PlayerInvited { .. } => "player_invited",
             Event::RoundPaired { .. } => "round_paired",
             Event::ResultRecorded { .. } => "result_recorded",
             Event::OrganiserAdjusted { .. } => "organiser_adjusted",
@@ -185,7 +190,7 @@ mod tests {
     use super::*;
 
     /// One stored row of every type name, as written (keys sorted, as `encode` writes them).
-    const STORED: [(&str, &str); 9] = [
+    const STORED: [(&str, &str); 10] = [
         (
             "tournament_created",
             r#"{"config":{"bye_half_points":2,"round_cap":{"days":14,"decision":"score_if_ended_now"},"seed":"42","stages":[{"best_of":1,"entry":{"kind":"registered"},"format":{"kind":"swiss","rounds":5},"table_size":2}],"withdrawal":"forfeit_unplayed"}}"#,
@@ -193,6 +198,7 @@ mod tests {
         ("player_registered", r#"{"player":"u1","rating":1500}"#),
         ("player_registered", r#"{"player":"u2"}"#),
         ("player_withdrew", r#"{"player":"u2"}"#),
+        ("player_invited", r#"{"player":"u5"}"#),
         (
             "round_paired",
             r#"{"byes":["u4"],"round":1,"stage":0,"tables":[{"seats":["u1","u3"],"table":1}]}"#,

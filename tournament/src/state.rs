@@ -5,7 +5,7 @@
 //! (checked for consistency, never recomputed), so a log replays the same after the
 //! pairing or tie-break code changes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::config::{Config, Entry, Format, StageConfig};
 use crate::error::Error;
@@ -119,6 +119,8 @@ pub struct State {
     pub(crate) players: Vec<Player>,
     pub(crate) ids: BTreeMap<String, usize>,
     pub(crate) stages: Vec<StageState>,
+    /// Players the organiser invited.
+    pub(crate) invited: BTreeSet<String>,
 }
 
 /// The largest score a game may record (in absolute value).
@@ -143,12 +145,23 @@ impl State {
             config,
             players: Vec::new(),
             ids: BTreeMap::new(),
+            invited: BTreeSet::new(),
             stages: vec![first],
         })
     }
 
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// Whether the organiser invited this player.
+    pub fn is_invited(&self, id: &str) -> bool {
+        self.invited.contains(id)
+    }
+
+    /// The players invited, by id.
+    pub fn invited(&self) -> impl Iterator<Item = &str> {
+        self.invited.iter().map(String::as_str)
     }
 
     pub fn players(&self) -> &[Player] {
@@ -195,6 +208,18 @@ impl State {
             Event::TournamentCreated { .. } => Err(Error::AlreadyCreated),
             Event::PlayerRegistered { player, rating } => self.register(player, *rating),
             Event::PlayerWithdrew { player } => self.withdraw(player),
+            Event::PlayerInvited { player } => {
+                if player.is_empty() || player.len() > 200 {
+                    return Err(Error::UnknownPlayer(player.clone()));
+                }
+                if self.ids.contains_key(player) {
+                    return Err(Error::AlreadyRegistered(player.clone()));
+                }
+                if !self.invited.insert(player.clone()) {
+                    return Err(Error::AlreadyInvited(player.clone()));
+                }
+                Ok(())
+            }
             Event::RoundPaired {
                 stage,
                 round,

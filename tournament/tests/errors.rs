@@ -274,3 +274,34 @@ fn random_events_never_panic_and_refusals_change_nothing() {
         }
     }
 }
+
+#[test]
+fn invitations_are_recorded_once_and_never_for_a_player_registered() {
+    let mut sim = Sim::new(Config::single(swiss(3, 1, 2)), 1);
+    sim.register(2);
+    let invite = |p: &str| Event::PlayerInvited { player: p.into() };
+    assert_eq!(
+        sim.state.clone().apply(&invite("p001")),
+        Err(Error::AlreadyRegistered("p001".into()))
+    );
+    assert_eq!(
+        sim.state.clone().apply(&invite("")),
+        Err(Error::UnknownPlayer(String::new()))
+    );
+    let mut s = sim.state.clone();
+    assert_eq!(s.apply(&invite("guest")), Ok(()));
+    assert!(s.is_invited("guest") && !s.is_invited("p001"));
+    assert_eq!(
+        s.apply(&invite("guest")),
+        Err(Error::AlreadyInvited("guest".into()))
+    );
+    // an invited player registers as any other
+    assert_eq!(
+        s.apply(&Event::PlayerRegistered {
+            player: "guest".into(),
+            rating: None
+        }),
+        Ok(())
+    );
+    assert_eq!(s.invited().collect::<Vec<_>>(), vec!["guest"]);
+}

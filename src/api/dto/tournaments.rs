@@ -148,6 +148,18 @@ pub struct CreateTournamentRequest {
     pub min_rating: Option<i32>,
     #[schema(minimum = 0, maximum = 4000)]
     pub max_rating: Option<i32>,
+    /// Only the players the organiser invites (`POST …/invitations`) may register
+    /// (default no).
+    #[serde(default)]
+    pub invitation_only: bool,
+}
+
+/// A player the organiser invites.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InviteToTournamentRequest {
+    #[schema(max_length = 64)]
+    pub username: String,
 }
 
 /// A tournament.
@@ -167,6 +179,10 @@ pub struct TournamentView {
     /// Bounds on the base-game rating of players who register (unrated: 1500).
     pub min_rating: Option<i32>,
     pub max_rating: Option<i32>,
+    /// Only the players the organiser invited may register.
+    pub invitation_only: bool,
+    /// The organiser invited the caller.
+    pub invited: bool,
     /// The stage being played (0-based) and its round (1-based; 0 before the first).
     pub current_stage: i32,
     pub current_round: i32,
@@ -416,7 +432,7 @@ pub struct BracketQuery {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct TournamentEventView {
     pub seq: i64,
-    /// `tournament_created`, `player_registered`, `player_withdrew`, `round_paired`,
+    /// `tournament_created`, `player_registered`, `player_withdrew`, `player_invited`, `round_paired`,
     /// `result_recorded`, `organiser_adjusted` or `stage_finished`.
     #[serde(rename = "type")]
     pub kind: String,

@@ -17,7 +17,7 @@ use super::*;
     responses(
         (status = 200, description = "The caller is registered; the tournament", body = TournamentView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller's base-game rating is outside the event's bounds (`rating-out-of-bounds`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The event is by invitation only and the caller was not invited, or the caller's base-game rating is outside the event's bounds (`invitation-only`, `rating-out-of-bounds`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already registered, registration closed, the tournament full or over (`already-registered`, `registration-closed`, `tournament-full`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many registrations this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
@@ -169,6 +169,54 @@ pub async fn add_tournament_bot(
             }
         }
         Err(no_more())
+    })
+    .await
+}
+
+/// Invite a player (the organiser only).
+///
+/// Recorded in the log (`player_invited`). An event created with `invitation_only`
+/// takes only the players invited; in any event an invitation marks the player as
+/// expected (`invited` in their view). Invitations count against the organiser's
+/// hourly limit of entries (`TILEPOST_TOURNAMENT_ENTRIES_PER_HOUR`).
+#[utoipa::path(
+    operation_id = "invite_to_tournament",
+    tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    request_body = InviteToTournamentRequest,
+    security(("bearer" = ["game:play"])),
+    responses(
+        (status = 200, description = "The player is invited; the tournament", body = TournamentView),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament or user (`tournament-not-found`, `user-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Invited or registered already, or the tournament over (`already-invited`, `already-registered`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many entries this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tournaments/{id}/invitations")]
+pub async fn invite_to_tournament(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: web::Path<String>,
+    body: ApiJson<InviteToTournamentRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    check_id(&id)?;
+    let (row, _) = load(&st, &id).await?;
+    if row.organiser_id != me.id {
+        return Err(TournamentError::NotOrganiser.into());
+    }
+    let name = body.0.username.trim().to_string();
+    let user = match st.store.user_by_username(name).await? {
+        Some(u) if u.deleted_at.is_none() && u.bot.is_none() => u,
+        _ => return Err(ApiError::new(ProblemCode::UserNotFound, "no such user")),
+    };
+    let now = st.clock.now_ms();
+    counted_entry(&st, &me, &id, async {
+        Ok(service(&st)
+            .invite(&id, &user.id, &me.id, &row.organiser_id, now)
+            .await?)
     })
     .await
 }

@@ -52,6 +52,10 @@ impl From<TournamentError> for ApiError {
                 ProblemCode::TournamentFull,
                 "the tournament has the most players it allows",
             ),
+            TournamentError::NotInvited => ApiError::new(
+                ProblemCode::InvitationOnly,
+                "only the players the organiser invited may register",
+            ),
             TournamentError::RatingOutOfBounds => ApiError::new(
                 ProblemCode::RatingOutOfBounds,
                 "your base-game rating is outside the bounds the organiser set",
@@ -69,6 +73,7 @@ impl From<TournamentError> for ApiError {
                         ApiError::new(ProblemCode::AlreadyRegistered, detail)
                     }
                     E::UnknownPlayer(_) => ApiError::new(ProblemCode::NotRegistered, detail),
+                    E::AlreadyInvited(_) => ApiError::new(ProblemCode::AlreadyInvited, detail),
                     E::RegistrationClosed(_) => {
                         ApiError::new(ProblemCode::RegistrationClosed, detail)
                     }
@@ -241,6 +246,7 @@ fn settings_from(r: &CreateTournamentRequest) -> Result<Settings, ApiError> {
         starts_at: None,
         min_rating,
         max_rating,
+        invitation_only: r.invitation_only,
     })
 }
 
@@ -319,6 +325,11 @@ fn view_with(
         starts_at: settings.starts_at.map(rfc3339),
         min_rating: settings.min_rating,
         max_rating: settings.max_rating,
+        invitation_only: settings.invitation_only,
+        invited: match (me, state) {
+            (Some(me), Some(s)) => s.is_invited(me),
+            _ => false,
+        },
         current_stage: row.current_stage,
         current_round: row.current_round,
         round_started_at: row.round_started_at.map(rfc3339),
