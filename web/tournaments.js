@@ -275,7 +275,9 @@ async function adjustmentsMade(id, rounds) {
       const what =
         a.kind === "points"
           ? t("tournament.adjusted-points", { name: names.get(a.player) || a.player, points: points(a.half_points / 2) })
-          : t("tournament.adjusted-result", { stage: (a.stage || 0) + 1, round: a.round, table: a.table });
+          : a.kind === "player_removed"
+            ? t("tournament.adjusted-removed", { name: names.get(a.player) || a.player })
+            : t("tournament.adjusted-result", { stage: (a.stage || 0) + 1, round: a.round, table: a.table });
       items.push(el("li", {}, `${what}: ${e.payload.reason}`));
     }
     if (log.next_after == null) break;
@@ -294,6 +296,7 @@ async function adjustForm(ctx, v, rounds) {
     { name: "kind", id: "adj-kind" },
     el("option", { value: "points" }, t("tournament.adjust-points")),
     el("option", { value: "result" }, t("tournament.adjust-result")),
+    el("option", { value: "remove" }, t("tournament.adjust-remove")),
   );
   const player = el("select", { name: "player", id: "adj-player" }, ...st.standings.map((s) => el("option", { value: s.player.user_id }, s.player.username)));
   // the games with a result, and their tables' players in seat order
@@ -319,12 +322,14 @@ async function adjustForm(ctx, v, rounds) {
   };
   game.addEventListener("change", showScores);
   showScores();
-  const pointsBox = el("div", {}, el("label", { class: "field" }, el("span", {}, t("tournament.player")), player), field(t("tournament.points-change"), { type: "number", name: "points", step: 0.5, min: -100, max: 100, value: 1 }));
+  const pointsField = field(t("tournament.points-change"), { type: "number", name: "points", step: 0.5, min: -100, max: 100, value: 1 });
+  const pointsBox = el("div", {}, el("label", { class: "field" }, el("span", {}, t("tournament.player")), player), pointsField);
   const resultBox = el("div", { hidden: true }, el("label", { class: "field" }, el("span", {}, t("tournament.game-to-correct")), game), scores);
   kind.addEventListener("change", () => {
-    const result = /** @type {HTMLSelectElement} */ (kind).value === "result";
-    pointsBox.hidden = result;
-    resultBox.hidden = !result;
+    const chosen = /** @type {HTMLSelectElement} */ (kind).value;
+    pointsBox.hidden = chosen === "result";
+    pointsField.hidden = chosen !== "points";
+    resultBox.hidden = chosen !== "result";
   });
   const form = el(
     "form",
@@ -343,6 +348,8 @@ async function adjustForm(ctx, v, rounds) {
     let body;
     if (f.get("kind") === "points") {
       body = { kind: "points", player: f.get("player"), points: Number(f.get("points")), reason };
+    } else if (f.get("kind") === "remove") {
+      body = { kind: "remove", player: f.get("player"), reason };
     } else {
       const g = recorded[Number(f.get("game"))];
       if (!g) return;

@@ -29,6 +29,7 @@ use tilepost_tournament::{
 };
 
 mod notices;
+mod organiser;
 
 use notices::Happened;
 
@@ -475,25 +476,6 @@ impl Tournaments<'_> {
         .await
     }
 
-    /// The organiser invites `user_id` (`player_invited`).
-    pub async fn invite(
-        &self,
-        id: &str,
-        user_id: &str,
-        by: &str,
-        organiser: &str,
-        now: i64,
-    ) -> Result<(), TournamentError> {
-        if by != organiser {
-            return Err(TournamentError::NotOrganiser);
-        }
-        let user = user_id.to_string();
-        self.entry(id, by, now, move |_, _| {
-            Ok(Event::PlayerInvited { player: user })
-        })
-        .await
-    }
-
     /// Withdraws `user_id` (between their games).
     pub async fn withdraw(&self, id: &str, user_id: &str, now: i64) -> Result<(), TournamentError> {
         let user = user_id.to_string();
@@ -539,37 +521,6 @@ impl Tournaments<'_> {
                 {
                     begin(&mut state, &settings, ctx, &mut w, &notifier, now)?;
                 }
-                Ok((w, ()))
-            })
-            .await?
-    }
-
-    /// The organiser's adjustment (`organiser_adjusted`, with the reason the players
-    /// see): points in the current stage, or a recorded result replaced. Never once
-    /// the event has ended; what the adjustment changes follows at once.
-    pub async fn adjust(
-        &self,
-        id: &str,
-        by: &str,
-        adjustment: Adjustment,
-        reason: String,
-        now: i64,
-    ) -> Result<(), TournamentError> {
-        let by = by.to_string();
-        let notifier = self.notifier.clone();
-        self.store
-            .tournament_write(id.to_string(), now, move |ctx| {
-                if ctx.row.organiser_id != by {
-                    return Err(TournamentError::NotOrganiser);
-                }
-                if ctx.row.status() == Some(TournamentStatus::Ended) {
-                    return Err(TournamentError::Ended);
-                }
-                let (mut state, settings) = state_of(ctx)?;
-                let mut w = TournamentWrite::default();
-                let e = Event::OrganiserAdjusted { adjustment, reason };
-                push(&mut state, &mut w, ctx, e, Some(&by), now)?;
-                follow(&mut state, &settings, ctx, &mut w, &notifier, now)?;
                 Ok((w, ()))
             })
             .await?
@@ -814,11 +765,6 @@ impl Tournaments<'_> {
 
     /// Ends the games decided at the cap by forfeit: their forfeiting players resign.
     async fn end_forfeited(&self, capped: &HashMap<String, GameResult>, now: i64) {
-        let decisions = Decisions {
-            store: self.store,
-            notifier: self.notifier,
-            replays: self.replays,
-        };
         for (game_id, result) in capped {
             let Some(TDecision::Forfeit { seats }) = &result.decision else {
                 continue;
@@ -835,20 +781,8 @@ impl Tournaments<'_> {
                 continue;
             };
             for s in seats {
-                let Some(user) = table.get(usize::from(*s)) else {
-                    continue;
-                };
-                let req = Request {
-                    game_id: game_id.clone(),
-                    decision: Decision::Resign {
-                        user_id: user.clone(),
-                    },
-                    expected_version: None,
-                    idempotency: None,
-                    now,
-                };
-                if let Err(e) = decisions.record(req, |_| Ok(String::new())).await {
-                    tracing::warn!(game = %game_id, cause = ?e, "a capped game could not be ended");
+                if let Some(user) = table.get(usize::from(*s)) {
+                    self.leave(game_id, user, now).await;
                 }
             }
         }

@@ -1002,6 +1002,82 @@ fn only_the_invited_register(app: &TestApp) {
         .ok();
 }
 
+/// The organiser removes a player mid-round, with a reason: their game is forfeited and
+/// ends for their opponent, the log holds the removal and its reason, and the next
+/// round is paired without them. Another user may not; a second removal is refused.
+fn organiser_removes_a_player(app: &TestApp) {
+    let org = app.user("org");
+    let players: Vec<Client> = ["ann", "ben", "cat", "dan"]
+        .iter()
+        .map(|n| app.user(n))
+        .collect();
+    let id = create(&org, 2, json!({}));
+    for p in &players {
+        p.post(&format!("/v1/tournaments/{id}/join"), json!({}))
+            .ok();
+    }
+    org.post(&format!("/v1/tournaments/{id}/start"), json!({}))
+        .ok();
+    let ann = &players[0];
+    let games = running_games(&org, &id);
+    let (mine, seats) = games
+        .iter()
+        .find(|(_, s)| s.contains(&ann.user_id))
+        .cloned()
+        .expect("ann plays");
+    let opponent = seats
+        .iter()
+        .find(|p| **p != ann.user_id)
+        .cloned()
+        .unwrap_or_default();
+    let remove = |c: &Client, player: &str| {
+        c.post(
+            &format!("/v1/tournaments/{id}/adjustments"),
+            json!({"kind": "remove", "player": player, "reason": "stopped answering"}),
+        )
+    };
+    remove(&players[1], &ann.user_id).problem(403, "not-organiser");
+    org.post(
+        &format!("/v1/tournaments/{id}/adjustments"),
+        json!({"kind": "remove", "reason": "x"}),
+    )
+    .problem(400, "validation-failed");
+    remove(&org, &ann.user_id).ok();
+    // her game is over, won by her opponent
+    let g = org.get(&format!("/v1/games/{mine}")).ok().clone();
+    assert_eq!(g["status"], "finished", "{g}");
+    let points_of = |who: &str| {
+        served_standings(&org, &id, 0)
+            .into_iter()
+            .find(|(p, _)| p == who)
+            .map(|(_, pts)| pts)
+    };
+    assert_eq!(points_of(&opponent), Some(1.0));
+    assert_eq!(points_of(&ann.user_id), Some(0.0));
+    assert_eq!(
+        served_standings(&org, &id, 0),
+        standings_from_log(&org, &id, 0)
+    );
+    let removed = log_of(&org, &id).into_iter().any(|e| {
+        matches!(&e, Event::OrganiserAdjusted {
+            adjustment: tilepost_tournament::Adjustment::PlayerRemoved { player },
+            reason,
+        } if *player == ann.user_id && reason == "stopped answering")
+    });
+    assert!(removed);
+    remove(&org, &ann.user_id).problem(409, "already-registered");
+    // the other game ends; round 2 pairs the three left (one bye), never her
+    let all: Vec<&Client> = players.iter().collect();
+    for (g, _) in running_games(&org, &id) {
+        play_random(&all, &g, 5);
+    }
+    let next = running_games(&org, &id);
+    assert_eq!(next.len(), 1);
+    assert!(next.iter().all(|(_, s)| !s.contains(&ann.user_id)));
+    let v = org.get(&format!("/v1/tournaments/{id}")).ok().clone();
+    assert_eq!(v["current_round"], 2);
+}
+
 /// A server whose login tokens outlive the days the tests move the clock on.
 fn long_tokens(kind: Db) -> TestApp {
     TestApp::with(kind, |c| c.token_ttl_secs = 60 * 86_400)
@@ -1015,6 +1091,7 @@ both!(
     computer_opponents_added_together,
     rating_bounds_hold_at_registration,
     only_the_invited_register,
+    organiser_removes_a_player,
 );
 
 mod timed {

@@ -112,6 +112,9 @@ pub enum Adjustment {
         game: u32,
         result: GameResult,
     },
+    /// Removes a player: as a withdrawal, recorded after the forfeits of every game
+    /// they had left in the round ([`crate::State::removal`]).
+    PlayerRemoved { player: String },
 }
 
 /// Every stored type name.

@@ -255,6 +255,7 @@ impl State {
                     game,
                     result,
                 } => self.record_result(*stage, *round, *table, *game, result, true),
+                Adjustment::PlayerRemoved { player } => self.withdraw(player),
             },
             Event::StageFinished { stage, qualified } => self.record_finish(*stage, qualified),
         }
@@ -583,6 +584,58 @@ impl State {
     }
 
     /// Every game waiting for a result, in the stage being played.
+    /// The organiser's removal of `player`, as the events to record: a forfeit of each
+    /// game they have left in the round (every game of their undecided matches, in
+    /// order, each scored 0 for every seat, theirs forfeited), then the removal with
+    /// its reason.
+    pub fn removal(&self, player: &str, reason: &str) -> Result<Vec<Event>, Error> {
+        let p = self.player_index(player)?;
+        if self.players[p].withdrawn {
+            return Err(Error::Withdrawn(player.to_string()));
+        }
+        let mut sim = self.clone();
+        let mut out = Vec::new();
+        // a match of best of 5 has at most 5 games; the bound only guards the loop
+        for _ in 0..(self.players.len() * 8 + 8) {
+            let cur = sim.current_stage();
+            let next = sim.pending_in(cur).into_iter().find_map(|(round, t)| {
+                let seat = t.seats.iter().position(|s| *s == p)?;
+                match sim.table_status(cur, t) {
+                    MatchStatus::Playing { game, .. } => {
+                        Some((round, t.table, game, seat, t.seats.len()))
+                    }
+                    MatchStatus::Decided { .. } => None,
+                }
+            });
+            let Some((round, table, game, seat, seats)) = next else {
+                break;
+            };
+            let e = Event::ResultRecorded {
+                stage: cur as u32,
+                round,
+                table,
+                game,
+                result: GameResult {
+                    scores: vec![0; seats],
+                    decision: Some(Decision::Forfeit {
+                        seats: vec![seat as u8],
+                    }),
+                },
+            };
+            sim.apply(&e)?;
+            out.push(e);
+        }
+        let e = Event::OrganiserAdjusted {
+            adjustment: Adjustment::PlayerRemoved {
+                player: player.to_string(),
+            },
+            reason: reason.to_string(),
+        };
+        sim.apply(&e)?;
+        out.push(e);
+        Ok(out)
+    }
+
     pub fn pending_games(&self) -> Vec<PendingGame> {
         let cur = self.current_stage();
         self.pending_in(cur)

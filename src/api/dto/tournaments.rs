@@ -241,12 +241,16 @@ pub enum AdjustmentKind {
     Points,
     /// A recorded game's result replaced.
     Result,
+    /// A player removed: every game they have left in the round is forfeited (a whole
+    /// undecided match), they leave their running games, and they are not paired again.
+    Remove,
 }
 
 /// An organiser's adjustment, recorded in the log with its reason.
 ///
 /// `points` takes `player` and `points`; `result` takes the game (`stage`, `round`,
-/// `table`, `game`) and its new `scores` in the table's seat order.
+/// `table`, `game`) and its new `scores` in the table's seat order; `remove` takes
+/// `player`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AdjustmentRequest {
@@ -254,7 +258,7 @@ pub struct AdjustmentRequest {
     /// Shown to the players with the adjustment, 1 to 500 characters.
     #[schema(min_length = 1, max_length = 500)]
     pub reason: String,
-    /// `points`: the player's user id.
+    /// `points`, `remove`: the player's user id.
     #[schema(max_length = 64)]
     pub player: Option<String>,
     /// `points`: a multiple of 0.5 from -100 to 100, not 0.

@@ -256,7 +256,9 @@ pub async fn start_tournament(
 ///
 /// `points` adds points to a player in the current stage (negative ones take them
 /// away); `result` replaces a recorded game's result (a knockout's only until its next
-/// round is paired). The adjustment and its reason are recorded in the log
+/// round is paired); `remove` removes a player: every game they have left in the round
+/// is forfeited (a whole undecided match, each game scored 0 with their seat
+/// forfeited), they leave their running games, and they are not paired again. The adjustment and its reason are recorded in the log
 /// (`organiser_adjusted`), and the standings follow. Refused once the stage is over.
 #[utoipa::path(
     operation_id = "adjust_tournament",
@@ -270,7 +272,7 @@ pub async fn start_tournament(
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The player is not in the event, or the stage or the event is over (`not-registered`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The player is not in the event (or removed or withdrawn already), or the stage or the event is over (`not-registered`, `already-registered`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/tournaments/{id}/adjustments")]
@@ -291,6 +293,15 @@ pub async fn adjust_tournament(
         ));
     }
     let missing = |f: &str| ApiError::validation(f, "required for this kind");
+    let now = st.clock.now_ms();
+    if r.kind == AdjustmentKind::Remove {
+        let player = r.player.ok_or_else(|| missing("player"))?;
+        service(&st)
+            .remove(&id, &me.id, &player, reason, now)
+            .await?;
+        st.notifier.wake();
+        return view_of(&st, &id, &me.id).await;
+    }
     let adjustment = match r.kind {
         AdjustmentKind::Points => {
             let player = r.player.ok_or_else(|| missing("player"))?;
@@ -307,6 +318,7 @@ pub async fn adjust_tournament(
                 half_points: halves as i32,
             }
         }
+        AdjustmentKind::Remove => return Err(missing("kind")),
         AdjustmentKind::Result => Adjustment::ResultCorrected {
             stage: r.stage.ok_or_else(|| missing("stage"))?,
             round: r.round.ok_or_else(|| missing("round"))?,
@@ -319,7 +331,7 @@ pub async fn adjust_tournament(
         },
     };
     service(&st)
-        .adjust(&id, &me.id, adjustment, reason, st.clock.now_ms())
+        .adjust(&id, &me.id, adjustment, reason, now)
         .await?;
     st.notifier.wake();
     view_of(&st, &id, &me.id).await
