@@ -47,6 +47,7 @@ mod schema;
 mod stream;
 mod tidy;
 mod tokens;
+mod tournament_entries;
 mod tournament_sims;
 mod tournaments;
 mod trust;
