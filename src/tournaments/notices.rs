@@ -198,8 +198,9 @@ pub(super) fn notices(
             out.iter()
                 .filter_map(|n| {
                     let to_id = match n {
-                        Notice::Round { to, .. } | Notice::Stage { to, .. } => to,
-                        Notice::Finished { to, .. } => to,
+                        Notice::Round { to, .. }
+                        | Notice::Stage { to, .. }
+                        | Notice::Finished { to, .. } => to,
                     };
                     // the server's own players read nothing
                     let to = accounts.get(to_id).filter(|a| a.bot.is_none())?;

@@ -29,6 +29,19 @@ fn wait_until_ended(c: &Client, id: &str, limit: Duration) {
     }
 }
 
+/// The organiser enters `n` `random` computer opponents and starts the event.
+fn enter_random_bots_and_start(org: &Client, id: &str, n: usize) {
+    for _ in 0..n {
+        org.post(
+            &format!("/v1/tournaments/{id}/bots"),
+            json!({"level": "random"}),
+        )
+        .ok();
+    }
+    org.post(&format!("/v1/tournaments/{id}/start"), json!({}))
+        .ok();
+}
+
 fn bot_app(kind: Db) -> TestApp {
     TestApp::with(kind, |c| {
         c.bot_poll_ms = 20;
@@ -42,15 +55,7 @@ fn computer_opponents_play_a_swiss_to_the_end(kind: Db) {
     let app = bot_app(kind);
     let org = app.user("org");
     let id = create(&org, 3, json!({"computer_opponents": true}));
-    for _ in 0..4 {
-        org.post(
-            &format!("/v1/tournaments/{id}/bots"),
-            json!({"level": "random"}),
-        )
-        .ok();
-    }
-    org.post(&format!("/v1/tournaments/{id}/start"), json!({}))
-        .ok();
+    enter_random_bots_and_start(&org, &id, 4);
     wait_until_ended(&org, &id, Duration::from_secs(600));
     let served = served_standings(&org, &id, 0);
     assert_eq!(served.len(), 4);
@@ -86,15 +91,7 @@ fn computer_opponents_play_swiss_then_top8_knockout(kind: Db) {
         }),
     );
     let id = r.ok()["id"].as_str().expect("id").to_string();
-    for level in ["random"; 10] {
-        org.post(
-            &format!("/v1/tournaments/{id}/bots"),
-            json!({"level": level}),
-        )
-        .ok();
-    }
-    org.post(&format!("/v1/tournaments/{id}/start"), json!({}))
-        .ok();
+    enter_random_bots_and_start(&org, &id, 10);
     wait_until_ended(&org, &id, Duration::from_secs(1200));
     assert_eq!(
         served_standings(&org, &id, 0),
@@ -202,15 +199,7 @@ fn computer_opponents_play_five_full_size_events(kind: Db) {
             json!({"name": e.name, "stages": e.stages, "computer_opponents": true}),
         );
         let id = r.ok()["id"].as_str().expect("id").to_string();
-        for _ in 0..e.players {
-            org.post(
-                &format!("/v1/tournaments/{id}/bots"),
-                json!({"level": "random"}),
-            )
-            .ok();
-        }
-        org.post(&format!("/v1/tournaments/{id}/start"), json!({}))
-            .ok();
+        enter_random_bots_and_start(&org, &id, e.players);
         ids.push(id);
     }
     for (e, id) in events.iter().zip(&ids) {
