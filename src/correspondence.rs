@@ -4,7 +4,9 @@
 //! `days_per_move` days after its turn started (`games.turn_started_at`); with
 //! `options.time_bank`, when the bank the player started the turn with runs out
 //! ([`ClockRule`]); plus, either way, the time
-//! the deciding player spent on vacation since then (their clock stands still). The
+//! the deciding player spent on vacation since then (their clock stands still), and the
+//! time the game's tournament was paused during the turn (every clock of its games
+//! stands still). The
 //! deadline sweep ([`crate::sweep`]) reminds and times out; the decision service
 //! ([`crate::moves`]) checks a claimed timeout against the same deadline.
 //!
@@ -58,8 +60,8 @@ pub fn deadline(
     let user = game.current_user_id.as_deref()?;
     let base = started + turn_allowance(clock);
     Some(Deadline {
-        at: base + paused_ms(vacations, user, started, now),
-        paused: vacation_on(vacations, user, now).is_some(),
+        at: base + paused_ms(vacations, user, started, now) + clock.held_ms(started, now),
+        paused: vacation_on(vacations, user, now).is_some() || clock.paused_at.is_some(),
     })
 }
 
@@ -188,6 +190,44 @@ mod tests {
         let mut done = g.clone();
         done.status = GameStatus::Finished;
         assert!(deadline(&done, &clock, &vs, 0).is_none());
+    }
+
+    #[test]
+    fn a_tournament_pause_holds_the_clock_of_the_turn_it_overlaps() {
+        let mut clock = ClockRow::new("g".into(), ClockRule::PerMove { days: 2 });
+        let g = game(10 * DAY_MS);
+        // paused a day into the turn: the deadline moves with the time
+        clock.paused_at = Some(11 * DAY_MS);
+        let d = deadline(&g, &clock, &[], 14 * DAY_MS).unwrap();
+        assert_eq!(
+            d,
+            Deadline {
+                at: 15 * DAY_MS,
+                paused: true
+            }
+        );
+        // resumed at day 14: 3 days held for this turn, the clock runs again
+        clock.paused_at = None;
+        clock.paused_turn = Some(10 * DAY_MS);
+        clock.paused_ms = 3 * DAY_MS;
+        assert_eq!(clock.held_ms(10 * DAY_MS, 20 * DAY_MS), 3 * DAY_MS);
+        let d = deadline(&g, &clock, &[], 14 * DAY_MS + 1).unwrap();
+        assert_eq!(
+            d,
+            Deadline {
+                at: 15 * DAY_MS,
+                paused: false
+            }
+        );
+        // the next turn owes nothing to the last one's pause
+        assert_eq!(clock.held_ms(16 * DAY_MS, 17 * DAY_MS), 0);
+        // a pause that began before the turn counts from the turn's start
+        clock.paused_at = Some(5 * DAY_MS);
+        assert_eq!(clock.held_ms(16 * DAY_MS, 17 * DAY_MS), DAY_MS);
+        // with a vacation as well, both count
+        let vs = vec![vac("a", 10 * DAY_MS, 12 * DAY_MS, Some(12 * DAY_MS))];
+        let d = deadline(&g, &clock, &vs, 13 * DAY_MS).unwrap();
+        assert_eq!(d.at, 12 * DAY_MS + 2 * DAY_MS + 3 * DAY_MS + 3 * DAY_MS);
     }
 
     #[test]

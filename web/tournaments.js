@@ -206,11 +206,14 @@ export async function tournamentPage(ctx, id) {
   }
   if (v.status === "registering" && v.start_when_full) facts.push(t("tournament.starts-when-full", { count: v.max_players }));
   if (v.status === "running") facts.push(t("tournament.current", { stage: v.current_stage + 1, round: v.current_round }));
-  if (v.round_deadline) facts.push(t("tournament.deadline", { when: when(v.round_deadline) }));
+  if (v.paused_at) {
+    facts.push(t("tournament.paused-since", { when: when(v.paused_at), reason: v.pause_reason ?? "" }));
+  } else if (v.round_deadline) facts.push(t("tournament.deadline", { when: when(v.round_deadline) }));
   if (v.status === "registering" && v.starts_at) facts.push(t("tournament.starts-at", { when: when(v.starts_at) }));
   else if (v.next_round_at) facts.push(t("tournament.next-round", { when: when(v.next_round_at) }));
   ctx.main.append(el("section", { class: "card" }, ...facts.map((f) => el("p", {}, f)), actions(ctx, v, me)));
   if (v.organiser === me && v.status !== "ended") ctx.main.append(inviteForm(ctx, v));
+  if (v.organiser === me && v.status === "running" && !v.paused_at) ctx.main.append(pauseForm(ctx, v));
 
   if (v.registered && v.status !== "registering") {
     const mine = await api.get(`/v1/tournaments/${encodeURIComponent(id)}/games?player=me`);
@@ -397,6 +400,33 @@ function inviteForm(ctx, v) {
   return form;
 }
 
+/** The organiser pauses the running event, with a reason the players see. */
+function pauseForm(ctx, v) {
+  const form = el(
+    "form",
+    { class: "card", "aria-labelledby": "h-pause" },
+    el("h2", { id: "h-pause" }, t("tournament.pause")),
+    el("p", {}, t("tournament.pause-help")),
+    field(t("tournament.pause-reason"), { name: "reason", required: true, maxlength: 500, id: "t-pause-reason" }),
+    el("button", { type: "submit" }, t("tournament.pause-submit")),
+  );
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const reason = String(new FormData(/** @type {HTMLFormElement} */ (form)).get("reason") || "").trim();
+    const button = /** @type {HTMLButtonElement} */ (form.querySelector("button"));
+    button.disabled = true;
+    try {
+      await api.post(`/v1/tournaments/${encodeURIComponent(v.id)}/pause`, { reason });
+      announce(t("tournament.paused"));
+      ctx.go(location.pathname, { replace: true });
+    } catch (e) {
+      button.disabled = false;
+      fail(e);
+    }
+  });
+  return form;
+}
+
 /** Join, leave and start (the organiser) as the event allows. */
 function actions(ctx, v, me) {
   const box = el("div", { class: "row" });
@@ -420,6 +450,7 @@ function actions(ctx, v, me) {
   if (!v.registered && v.status === "registering" && mayJoin) act(t("tournament.join"), "join", t("tournament.joined"));
   if (v.registered) act(t("tournament.leave"), "leave", t("tournament.left"));
   if (v.organiser === me && v.status === "registering") act(t("tournament.start"), "start", t("tournament.started"));
+  if (v.organiser === me && v.status === "running" && v.paused_at) act(t("tournament.resume"), "resume", t("tournament.resumed"));
   return box;
 }
 

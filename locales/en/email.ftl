@@ -169,7 +169,7 @@ calendar-name = tilepost: your deadlines
 calendar-description = The deadlines of your moves in tilepost's correspondence games. It updates as the games move.
 calendar-due = Your move in tilepost against { $opponents }
 calendar-due-body = Play before { $when }: { $link }
-calendar-paused = You are on vacation: the clock stands still, and the deadline moves out with the time.
+calendar-paused = The clock stands still (you are on vacation, or the tournament is paused), and the deadline moves out with the time.
 
 ## Web push notifications (title and body on the device)
 push-turn-body = It is your turn. Tap to play.

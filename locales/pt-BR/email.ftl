@@ -168,7 +168,7 @@ calendar-name = tilepost: seus prazos
 calendar-description = Os prazos das suas jogadas nas partidas por correspondência do tilepost. Atualiza-se conforme as partidas andam.
 calendar-due = Sua vez no tilepost contra { $opponents }
 calendar-due-body = Jogue antes de { $when }: { $link }
-calendar-paused = Você está de férias: o relógio está parado, e o prazo se afasta com o tempo.
+calendar-paused = O relógio está parado (você está de férias, ou o torneio está pausado), e o prazo se afasta com o tempo.
 
 ## Notificações push (título e texto no aparelho)
 push-turn-body = É a sua vez. Toque para jogar.

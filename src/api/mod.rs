@@ -210,6 +210,8 @@ where
                 .service(tournaments::add_tournament_bot)
                 .service(tournaments::invite_to_tournament)
                 .service(tournaments::start_tournament)
+                .service(tournaments::pause_tournament)
+                .service(tournaments::resume_tournament)
                 .service(tournaments::adjust_tournament)
                 .service(tournaments::get_tournament_standings)
                 .service(tournaments::list_tournament_rounds)

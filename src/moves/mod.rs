@@ -557,6 +557,8 @@ impl Decisions<'_> {
                     };
                     let deadline = match self.store.clocks_of(vec![gid.clone()]).await?.remove(&gid)
                     {
+                        // the tournament's pause holds the clock: no deadline to tell
+                        Some(c) if c.paused_at.is_some() => None,
                         Some(c) => {
                             let allowance = match c.rule() {
                                 correspondence::ClockRule::Bank { initial, .. } if turn_changed => {

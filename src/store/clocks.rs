@@ -34,6 +34,12 @@ pub struct ClockRow {
     /// With a bank: the bank the current turn's player had when it started (kept by the
     /// triggers on `games`).
     pub turn_bank_ms: Option<i64>,
+    /// The game's tournament is paused: the clock stands still since then.
+    pub paused_at: Option<i64>,
+    /// How long the clock stood still (earlier pauses) during the turn that started at
+    /// `paused_turn`.
+    pub paused_ms: i64,
+    pub paused_turn: Option<i64>,
 }
 
 impl ClockRow {
@@ -58,7 +64,22 @@ impl ClockRow {
             bank_increment_ms: bank.map(|b| b.1),
             bank_max_ms: bank.map(|b| b.2),
             turn_bank_ms: None,
+            paused_at: None,
+            paused_ms: 0,
+            paused_turn: None,
         }
+    }
+
+    /// How long the clock stood still during the turn that started at `started`, until
+    /// `now`, because the game's tournament was paused.
+    pub fn held_ms(&self, started: i64, now: i64) -> i64 {
+        let before = if self.paused_turn == Some(started) {
+            self.paused_ms
+        } else {
+            0
+        };
+        let on = self.paused_at.map_or(0, |p| (now - p.max(started)).max(0));
+        before + on
     }
 
     /// The clock's rule.
@@ -105,7 +126,8 @@ pub(super) fn settle_bank_tx(
         return Ok(());
     };
     let vacations = vacations_q(c, &[user.to_string()], started).map_err(TxError::Store)?;
-    let used = now - started - paused_ms(&vacations, user, started, now);
+    let used =
+        now - started - paused_ms(&vacations, user, started, now) - clock.held_ms(started, now);
     let mut banks = banks_q(c, game_id)?;
     let left = settle_bank(rule, banks.get(user).copied().unwrap_or(initial), used);
     diesel::update(

@@ -52,6 +52,9 @@ diesel::table! {
         bank_increment_ms -> Nullable<Int8>,
         bank_max_ms -> Nullable<Int8>,
         turn_bank_ms -> Nullable<Int8>,
+        paused_at -> Nullable<Int8>,
+        paused_ms -> Int8,
+        paused_turn -> Nullable<Int8>,
     }
 }
 
@@ -325,6 +328,7 @@ diesel::table! {
         next_round_at -> Nullable<Int8>,
         created_at -> Int8,
         updated_at -> Int8,
+        paused_at -> Nullable<Int8>,
     }
 }
 

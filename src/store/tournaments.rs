@@ -47,6 +47,8 @@ pub struct TournamentRow {
     pub next_round_at: Option<i64>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// When the organiser paused the event (none: it is not paused).
+    pub paused_at: Option<i64>,
 }
 
 impl TournamentRow {
@@ -126,6 +128,10 @@ pub struct TournamentWrite {
     /// Messages to the players, built from their accounts as this transaction reads
     /// them.
     pub notices: Option<Notices>,
+    /// The organiser paused (`Some(Some(at))`) or resumed (`Some(None)`) the event: the
+    /// row's `paused_at` is set, and the clocks of the event's running games stop, or
+    /// run again with the time they stood still counted out of the turn.
+    pub paused_at: Option<Option<i64>>,
 }
 
 /// The messages of a tournament write: `build` gets the accounts of `users` (those
@@ -176,6 +182,7 @@ impl TournamentWrite {
             && self.games.is_empty()
             && self.next_round_at.is_none()
             && self.round_deadline.is_none()
+            && self.paused_at.is_none()
     }
 }
 
@@ -263,6 +270,54 @@ fn duplicate_is_stale(e: DieselError) -> TxError {
     }
 }
 
+/// Stops (`paused`: since when) or restarts (`None`) the clocks of the tournament's
+/// running games. A restarted clock keeps how long it stood still during the current
+/// turn (`paused_ms` of `paused_turn`), which the turn's deadline and bank count out
+/// ([`super::ClockRow::held_ms`]).
+fn hold_clocks(
+    c: &mut DbConn,
+    tournament_id: &str,
+    paused: Option<i64>,
+    now: i64,
+) -> Result<(), DieselError> {
+    let running = tournament_games::table
+        .inner_join(games::table)
+        .filter(tournament_games::tournament_id.eq(tournament_id))
+        .filter(games::status.eq(GameStatus::Active.as_str()))
+        .select(tournament_games::game_id);
+    if let Some(at) = paused {
+        diesel::update(
+            game_clocks::table
+                .filter(game_clocks::game_id.eq_any(running))
+                .filter(game_clocks::paused_at.is_null()),
+        )
+        .set(game_clocks::paused_at.eq(Some(at)))
+        .execute(c)?;
+        return Ok(());
+    }
+    let held: Vec<(super::ClockRow, Option<i64>)> = game_clocks::table
+        .inner_join(games::table)
+        .inner_join(tournament_games::table.on(tournament_games::game_id.eq(game_clocks::game_id)))
+        .filter(tournament_games::tournament_id.eq(tournament_id))
+        .filter(game_clocks::paused_at.is_not_null())
+        .select((super::ClockRow::as_select(), games::turn_started_at))
+        .load(c)?;
+    for (clock, turn) in held {
+        let (ms, turn) = match turn {
+            Some(t) => (clock.held_ms(t, now), Some(t)),
+            None => (0, None),
+        };
+        diesel::update(game_clocks::table.find(&clock.game_id))
+            .set((
+                game_clocks::paused_at.eq(None::<i64>),
+                game_clocks::paused_ms.eq(ms),
+                game_clocks::paused_turn.eq(turn),
+            ))
+            .execute(c)?;
+    }
+    Ok(())
+}
+
 fn write_tx(
     c: &mut DbConn,
     ctx: &TournamentCtx,
@@ -322,6 +377,12 @@ fn write_tx(
         diesel::update(tournaments::table.find(id))
             .set(tournaments::next_round_at.eq(v))
             .execute(c)?;
+    }
+    if let Some(v) = w.paused_at {
+        diesel::update(tournaments::table.find(id))
+            .set(tournaments::paused_at.eq(v))
+            .execute(c)?;
+        hold_clocks(c, id, v, now)?;
     }
     for (game_id, seq) in &w.results {
         diesel::update(
@@ -573,8 +634,10 @@ impl Store {
                 .distinct()
                 .limit(limit)
                 .load(c)?;
+            // (a paused event applies no cap and pairs no dated round)
             let timed: Vec<String> = tournaments::table
                 .filter(tournaments::status.eq(running))
+                .filter(tournaments::paused_at.is_null())
                 .filter(
                     tournaments::round_deadline
                         .le(now)

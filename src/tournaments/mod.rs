@@ -106,6 +106,8 @@ pub enum TournamentError {
     AlreadyStarted,
     /// The tournament has ended.
     Ended,
+    /// The tournament is not running (a pause before the start).
+    NotRunning,
     /// The most players allowed are registered.
     Full,
     /// The organiser did not allow computer opponents.
@@ -285,6 +287,9 @@ fn progress(
             w.status = Some(TournamentStatus::Ended);
             w.round_deadline = Some(None);
             w.next_round_at = Some(None);
+            if ctx.row.paused_at.is_some() {
+                w.paused_at = Some(None);
+            }
             break;
         }
         if !state.pending_games().is_empty() {
@@ -300,6 +305,10 @@ fn progress(
             }
             push(state, w, ctx, e, None, now)?;
             continue;
+        }
+        if state.is_paused() {
+            // the organiser's pause: the next round waits for the event to resume
+            break;
         }
         let k = played_rounds(state);
         if let Some(at) = settings.round_starts.get(k).copied().filter(|at| *at > now) {
@@ -326,7 +335,13 @@ fn progress(
         w.next_round_at = Some(None);
     }
     // the games of the pending matches that have none yet
-    for p in state.pending_games() {
+    let pending = if state.is_paused() {
+        // (they start when the event resumes, their clocks with them)
+        Vec::new()
+    } else {
+        state.pending_games()
+    };
+    for p in pending {
         if links.contains_key(&(p.stage, p.round, p.table, p.game)) {
             continue;
         }
@@ -426,6 +441,7 @@ impl Tournaments<'_> {
             next_round_at: settings.starts_at,
             created_at: now,
             updated_at: now,
+            paused_at: None,
         };
         let (kind, version, payload) = Event::TournamentCreated {
             config: settings.config,
@@ -570,34 +586,35 @@ impl Tournaments<'_> {
         if row.status() != Some(TournamentStatus::Running) {
             return Ok(false);
         }
+        // a paused event applies no cap: its round's deadline moves out when it resumes
         let capped = match row.round_deadline {
-            Some(d) if d <= now => self.cap_decisions(&row, &settings, now).await?,
+            Some(d) if d <= now && row.paused_at.is_none() => {
+                self.cap_decisions(&row, &settings, now).await?
+            }
             _ => HashMap::new(),
         };
         let notifier = self.notifier.clone();
         let capped_for_tx = capped.clone();
-        let wrote = self
+        let (wrote, cap_applied) = self
             .store
             .tournament_write(id.to_string(), now, move |ctx| {
                 if ctx.row.status() != Some(TournamentStatus::Running) {
-                    return Ok::<_, TournamentError>((TournamentWrite::default(), false));
+                    return Ok::<_, TournamentError>((TournamentWrite::default(), (false, false)));
                 }
+                // (paused since the row was read: the cap waits)
+                let cap = if ctx.row.paused_at.is_some() {
+                    HashMap::new()
+                } else {
+                    capped_for_tx
+                };
                 let (mut state, settings) = state_of(ctx)?;
                 let mut w = TournamentWrite::default();
-                progress(
-                    &mut state,
-                    &settings,
-                    ctx,
-                    &mut w,
-                    &capped_for_tx,
-                    &notifier,
-                    now,
-                )?;
+                progress(&mut state, &settings, ctx, &mut w, &cap, &notifier, now)?;
                 let wrote = !w.is_empty();
-                Ok((w, wrote))
+                Ok((w, (wrote, wrote && !cap.is_empty())))
             })
             .await??;
-        if wrote && settings.config.round_cap.decision == CapDecision::Forfeit {
+        if cap_applied && settings.config.round_cap.decision == CapDecision::Forfeit {
             // a game decided at the cap by forfeit ends: its forfeiting players leave it
             self.end_forfeited(&capped, now).await;
         }

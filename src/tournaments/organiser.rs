@@ -46,15 +46,37 @@ impl Tournaments<'_> {
         reason: String,
         now: i64,
     ) -> Result<(), TournamentError> {
+        self.decide(
+            id,
+            by,
+            now,
+            |_| Ok(Event::OrganiserAdjusted { adjustment, reason }),
+            |_, _| {},
+        )
+        .await
+    }
+
+    /// One decision of the organiser's: the event `make` returns (refused as it says),
+    /// recorded in their name; `then` adds what the decision changes beyond the log;
+    /// and what follows, follows.
+    async fn decide(
+        &self,
+        id: &str,
+        by: &str,
+        now: i64,
+        make: impl FnOnce(&TournamentCtx) -> Result<Event, TournamentError> + Send + 'static,
+        then: impl FnOnce(&TournamentCtx, &mut TournamentWrite) + Send + 'static,
+    ) -> Result<(), TournamentError> {
         let by = by.to_string();
         let notifier = self.notifier.clone();
         self.store
             .tournament_write(id.to_string(), now, move |ctx| {
                 organiser_writes(ctx, &by)?;
+                let e = make(ctx)?;
                 let (mut state, settings) = state_of(ctx)?;
                 let mut w = TournamentWrite::default();
-                let e = Event::OrganiserAdjusted { adjustment, reason };
                 push(&mut state, &mut w, ctx, e, Some(&by), now)?;
+                then(ctx, &mut w);
                 follow(&mut state, &settings, ctx, &mut w, &notifier, now)?;
                 Ok((w, ()))
             })
@@ -117,6 +139,50 @@ impl Tournaments<'_> {
             self.leave(&game_id, player, now).await;
         }
         Ok(())
+    }
+
+    /// The organiser pauses the running event (`tournament_paused`, with the reason the
+    /// players see): no round is paired and no round cap applies until it resumes, and
+    /// the clocks of its running games stand still. Moves may still be made, and games
+    /// that end are recorded.
+    pub async fn pause(
+        &self,
+        id: &str,
+        by: &str,
+        reason: String,
+        now: i64,
+    ) -> Result<(), TournamentError> {
+        self.decide(
+            id,
+            by,
+            now,
+            |ctx| match ctx.row.status() {
+                Some(TournamentStatus::Running) => Ok(Event::TournamentPaused { reason }),
+                _ => Err(TournamentError::NotRunning),
+            },
+            move |_, w| w.paused_at = Some(Some(now)),
+        )
+        .await
+    }
+
+    /// The organiser resumes the paused event (`tournament_resumed`): the clocks run
+    /// again, each turn's deadline moved out by the time it stood still; the round's
+    /// cap moves out by the length of the pause; and what waited follows at once (the
+    /// next round, a dated round whose date came, the next game of a match).
+    pub async fn resume(&self, id: &str, by: &str, now: i64) -> Result<(), TournamentError> {
+        self.decide(
+            id,
+            by,
+            now,
+            |_| Ok(Event::TournamentResumed {}),
+            move |ctx, w| {
+                w.paused_at = Some(None);
+                if let (Some(d), Some(p)) = (ctx.row.round_deadline, ctx.row.paused_at) {
+                    w.round_deadline = Some(Some(d + (now - p).max(0)));
+                }
+            },
+        )
+        .await
     }
 
     /// `user` leaves a game whose result the event has recorded by rule (a forfeit at

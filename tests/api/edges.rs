@@ -296,6 +296,7 @@ fn token_of_a_missing_user_is_401_everywhere(app: &TestApp) {
         ),
         ("add_tournament_bot", json!({"level": "random"})),
         ("invite_to_tournament", json!({"username": "x"})),
+        ("pause_tournament", json!({"reason": "x"})),
         (
             "adjust_tournament",
             json!({"kind": "points", "player": "x", "points": 1, "reason": "x"}),

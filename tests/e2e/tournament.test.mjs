@@ -1,6 +1,6 @@
 // A tournament in headless Chromium: the organiser creates an event from the page, two
 // players join from the event page, the organiser starts it (the first round is
-// paired) and gives a player points with a reason, a player goes from the event page to
+// paired), pauses and resumes it, and gives a player points with a reason, a player goes from the event page to
 // their game (which says which tournament and round it belongs to), the game is played
 // to its end, and the event page's standings show the result with the adjustment, whose
 // reason the players see.
@@ -101,6 +101,13 @@ test("an event created, joined, started and adjusted from its pages; its game pl
   await ann.getByRole("button", { name: "Record the adjustment" }).click();
   await status(ann, /Adjustment recorded/);
   await ann.getByRole("region", { name: "The organiser's adjustments" }).getByText(`${BEN}: 1.5 points: Welcome bonus`).waitFor();
+  // the organiser pauses the event with a reason the page shows, then resumes it
+  await ann.getByLabel("Reason for the pause (the players see it)").fill("A short break");
+  await ann.getByRole("button", { name: "Pause", exact: true }).click();
+  await status(ann, /The tournament is paused/);
+  await ann.getByText(/^Paused by the organiser since .+: A short break\./).waitFor();
+  await ann.getByRole("button", { name: "Resume the tournament" }).click();
+  await status(ann, /The tournament runs again/);
   // from the event page to the game, which names its event and round
   await ann.getByRole("link", { name: "Play your next game" }).click();
   await ann.waitForURL("**/play/games/*");

@@ -31,6 +31,12 @@ pub enum Error {
     StageNotComplete,
     #[error("the tournament is finished")]
     Finished,
+    #[error("the tournament is paused")]
+    Paused,
+    #[error("the tournament is not paused")]
+    NotPaused,
+    #[error("a reason is required (1 to 500 characters)")]
+    NoReason,
     #[error("not enough players: {0}")]
     NotEnoughPlayers(String),
     #[error("the pairing does not match the tournament: {0}")]

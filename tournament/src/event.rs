@@ -58,6 +58,12 @@ pub enum Event {
         adjustment: Adjustment,
         reason: String,
     },
+    /// The organiser paused the event, with the reason shown to players: no round is
+    /// paired until it resumes (results still come in). The server stops the clocks of
+    /// the event's games and its round cap for as long.
+    TournamentPaused { reason: String },
+    /// The organiser resumed a paused event.
+    TournamentResumed {},
     /// A stage ended; `qualified` enter the next stage in this seed order (computed by
     /// [`crate::State::finish_stage`] and recorded as data).
     StageFinished { stage: u32, qualified: Vec<String> },
@@ -118,7 +124,7 @@ pub enum Adjustment {
 }
 
 /// Every stored type name.
-pub const TYPE_NAMES: [&str; 8] = [
+pub const TYPE_NAMES: [&str; 10] = [
     "tournament_created",
     "player_registered",
     "player_withdrew",
@@ -127,6 +133,8 @@ pub const TYPE_NAMES: [&str; 8] = [
     "result_recorded",
     "organiser_adjusted",
     "stage_finished",
+    "tournament_paused",
+    "tournament_resumed",
 ];
 
 impl Event {
@@ -141,6 +149,8 @@ impl Event {
             Event::ResultRecorded { .. } => "result_recorded",
             Event::OrganiserAdjusted { .. } => "organiser_adjusted",
             Event::StageFinished { .. } => "stage_finished",
+            Event::TournamentPaused { .. } => "tournament_paused",
+            Event::TournamentResumed {} => "tournament_resumed",
         }
     }
 
@@ -193,7 +203,7 @@ mod tests {
     use super::*;
 
     /// One stored row of every type name, as written (keys sorted, as `encode` writes them).
-    const STORED: [(&str, &str); 10] = [
+    const STORED: [(&str, &str); 12] = [
         (
             "tournament_created",
             r#"{"config":{"bye_half_points":2,"round_cap":{"days":14,"decision":"score_if_ended_now"},"seed":"42","stages":[{"best_of":1,"entry":{"kind":"registered"},"format":{"kind":"swiss","rounds":5},"table_size":2}],"withdrawal":"forfeit_unplayed"}}"#,
@@ -219,6 +229,8 @@ mod tests {
             r#"{"adjustment":{"half_points":-1,"kind":"points","player":"u1"},"reason":"late"}"#,
         ),
         ("stage_finished", r#"{"qualified":["u1","u3"],"stage":0}"#),
+        ("tournament_paused", r#"{"reason":"a venue's power cut"}"#),
+        ("tournament_resumed", r#"{}"#),
     ];
 
     #[test]

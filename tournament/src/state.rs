@@ -121,6 +121,9 @@ pub struct State {
     pub(crate) stages: Vec<StageState>,
     /// Players the organiser invited.
     pub(crate) invited: BTreeSet<String>,
+    /// The organiser paused the event (`tournament_paused`, until `tournament_resumed`),
+    /// with this reason.
+    pub(crate) paused: Option<String>,
 }
 
 /// The largest score a game may record (in absolute value).
@@ -146,6 +149,7 @@ impl State {
             players: Vec::new(),
             ids: BTreeMap::new(),
             invited: BTreeSet::new(),
+            paused: None,
             stages: vec![first],
         })
     }
@@ -157,6 +161,16 @@ impl State {
     /// Whether the organiser invited this player.
     pub fn is_invited(&self, id: &str) -> bool {
         self.invited.contains(id)
+    }
+
+    /// Whether the organiser paused the event: no round is paired until it resumes.
+    pub fn is_paused(&self) -> bool {
+        self.paused.is_some()
+    }
+
+    /// The reason the organiser gave for the pause, while the event is paused.
+    pub fn pause_reason(&self) -> Option<&str> {
+        self.paused.as_deref()
     }
 
     /// The players invited, by id.
@@ -258,6 +272,26 @@ impl State {
                 Adjustment::PlayerRemoved { player } => self.withdraw(player),
             },
             Event::StageFinished { stage, qualified } => self.record_finish(*stage, qualified),
+            Event::TournamentPaused { reason } => {
+                if self.is_finished() {
+                    return Err(Error::Finished);
+                }
+                if self.paused.is_some() {
+                    return Err(Error::Paused);
+                }
+                if reason.trim().is_empty() || reason.chars().count() > 500 {
+                    return Err(Error::NoReason);
+                }
+                self.paused = Some(reason.clone());
+                Ok(())
+            }
+            Event::TournamentResumed {} => {
+                if self.paused.is_none() {
+                    return Err(Error::NotPaused);
+                }
+                self.paused = None;
+                Ok(())
+            }
         }
     }
 
@@ -332,6 +366,9 @@ impl State {
         tables: &[Table],
         byes: &[String],
     ) -> Result<(), Error> {
+        if self.paused.is_some() {
+            return Err(Error::Paused);
+        }
         let mismatch = |why: String| Err(Error::PairingMismatch(why));
         let cur = self.current_stage();
         if stage as usize != cur {
@@ -699,6 +736,9 @@ impl State {
     pub fn next_pairing(&self, seed: u64) -> Result<Pairing, Error> {
         if self.is_finished() {
             return Err(Error::Finished);
+        }
+        if self.paused.is_some() {
+            return Err(Error::Paused);
         }
         let cur = self.current_stage();
         if !self.pending_in(cur).is_empty() {

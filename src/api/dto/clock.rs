@@ -44,8 +44,8 @@ pub struct ClockView {
     pub banks: Vec<BankLeft>,
     /// When the pending decision is due (RFC 3339 UTC); absent when nothing is pending.
     pub deadline: Option<String>,
-    /// The deciding player is on vacation: their clock stands still and the deadline
-    /// moves out with the time.
+    /// The clock stands still (the deciding player is on vacation, or the game's
+    /// tournament is paused): the deadline moves out with the time.
     pub paused: bool,
 }
 

@@ -162,6 +162,15 @@ pub struct InviteToTournamentRequest {
     pub username: String,
 }
 
+/// The organiser pauses an event.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PauseTournamentRequest {
+    /// Shown to the players (1 to 500 characters).
+    #[schema(max_length = 500)]
+    pub reason: String,
+}
+
 /// A tournament.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct TournamentView {
@@ -191,6 +200,11 @@ pub struct TournamentView {
     pub round_deadline: Option<String>,
     /// When the next round is paired (a round waiting for its date).
     pub next_round_at: Option<String>,
+    /// When the organiser paused the event (none: it is not paused). While paused, no
+    /// round is paired, the round cap waits and the games' clocks stand still.
+    pub paused_at: Option<String>,
+    /// The organiser's reason for the pause (in the event's own view).
+    pub pause_reason: Option<String>,
     pub stages: Vec<StageSettings>,
     pub rank_points: Vec<Vec<u32>>,
     pub tie_breaks: Vec<TieBreakKind>,

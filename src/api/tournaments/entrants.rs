@@ -1,5 +1,5 @@
 //! Entering and running an event: registration, withdrawal, computer opponents, the
-//! start, the organiser's adjustments.
+//! start, the organiser's pause and adjustments.
 
 use super::*;
 
@@ -252,6 +252,95 @@ pub async fn start_tournament(
     view_of(&st, &id, &me.id).await
 }
 
+/// The reason of an organiser's decision: 1 to 500 characters, no control characters.
+fn reason_of(reason: &str) -> Result<String, ApiError> {
+    let reason = reason.trim().to_string();
+    if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
+        return Err(ApiError::validation(
+            "reason",
+            "1 to 500 characters, no control characters",
+        ));
+    }
+    Ok(reason)
+}
+
+/// Pause a running tournament (the organiser only), with a reason.
+///
+/// While the event is paused, no round is paired (a round whose calendar date comes
+/// waits), the round cap decides nothing, and the clocks of its running games stand
+/// still: no one times out, and when it resumes each turn's deadline (or bank) counts
+/// the pause out. Moves may still be made, and the results of games that end are
+/// recorded. The pause and its reason are recorded in the log (`tournament_paused`).
+/// Pauses and resumptions count against the organiser's hourly limit of entries
+/// (`TILEPOST_TOURNAMENT_ENTRIES_PER_HOUR`).
+#[utoipa::path(
+    operation_id = "pause_tournament",
+    tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    request_body = PauseTournamentRequest,
+    security(("bearer" = ["game:play"])),
+    responses(
+        (status = 200, description = "The tournament is paused; the tournament", body = TournamentView),
+        (status = 400, description = "No reason, or one too long (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not started yet, paused already, or over (`tournament-not-running`, `tournament-paused`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many entries this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tournaments/{id}/pause")]
+pub async fn pause_tournament(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: web::Path<String>,
+    body: ApiJson<PauseTournamentRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    check_id(&id)?;
+    let reason = reason_of(&body.0.reason)?;
+    let now = st.clock.now_ms();
+    counted_entry(&st, &me, &id, async {
+        Ok(service(&st).pause(&id, &me.id, reason, now).await?)
+    })
+    .await
+}
+
+/// Resume a paused tournament (the organiser only).
+///
+/// The clocks of its games run again, each turn's deadline moved out by the time it
+/// stood still; the round's cap moves out by the length of the pause; what waited
+/// follows at once (the next round, or a dated round whose date came during the
+/// pause). Recorded in the log (`tournament_resumed`).
+#[utoipa::path(
+    operation_id = "resume_tournament",
+    tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    security(("bearer" = ["game:play"])),
+    responses(
+        (status = 200, description = "The tournament runs again; the tournament", body = TournamentView),
+        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Not paused, or over (`tournament-not-paused`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many entries this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
+    )
+)]
+#[post("/tournaments/{id}/resume")]
+pub async fn resume_tournament(
+    st: web::Data<AppState>,
+    me: CurrentUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.into_inner();
+    check_id(&id)?;
+    let now = st.clock.now_ms();
+    counted_entry(&st, &me, &id, async {
+        Ok(service(&st).resume(&id, &me.id, now).await?)
+    })
+    .await
+}
+
 /// Adjust the standings (the organiser only), with a reason.
 ///
 /// `points` adds points to a player in the current stage (negative ones take them
@@ -285,24 +374,18 @@ pub async fn adjust_tournament(
     let id = id.into_inner();
     check_id(&id)?;
     let r = body.0;
-    let reason = r.reason.trim().to_string();
-    if reason.is_empty() || reason.chars().count() > 500 || reason.chars().any(char::is_control) {
-        return Err(ApiError::validation(
-            "reason",
-            "1 to 500 characters, no control characters",
-        ));
-    }
+    let reason = reason_of(&r.reason)?;
     let missing = |f: &str| ApiError::validation(f, "required for this kind");
     let now = st.clock.now_ms();
-    if r.kind == AdjustmentKind::Remove {
-        let player = r.player.ok_or_else(|| missing("player"))?;
-        service(&st)
-            .remove(&id, &me.id, &player, reason, now)
-            .await?;
-        st.notifier.wake();
-        return view_of(&st, &id, &me.id).await;
-    }
     let adjustment = match r.kind {
+        AdjustmentKind::Remove => {
+            let player = r.player.ok_or_else(|| missing("player"))?;
+            service(&st)
+                .remove(&id, &me.id, &player, reason, now)
+                .await?;
+            st.notifier.wake();
+            return view_of(&st, &id, &me.id).await;
+        }
         AdjustmentKind::Points => {
             let player = r.player.ok_or_else(|| missing("player"))?;
             let points = r.points.ok_or_else(|| missing("points"))?;
@@ -318,7 +401,6 @@ pub async fn adjust_tournament(
                 half_points: halves as i32,
             }
         }
-        AdjustmentKind::Remove => return Err(missing("kind")),
         AdjustmentKind::Result => Adjustment::ResultCorrected {
             stage: r.stage.ok_or_else(|| missing("stage"))?,
             round: r.round.ok_or_else(|| missing("round"))?,

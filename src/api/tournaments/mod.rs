@@ -48,6 +48,10 @@ impl From<TournamentError> for ApiError {
             TournamentError::Ended => {
                 ApiError::new(ProblemCode::TournamentEnded, "the tournament is over")
             }
+            TournamentError::NotRunning => ApiError::new(
+                ProblemCode::TournamentNotRunning,
+                "only a running tournament can be paused",
+            ),
             TournamentError::Full => ApiError::new(
                 ProblemCode::TournamentFull,
                 "the tournament has the most players it allows",
@@ -80,6 +84,9 @@ impl From<TournamentError> for ApiError {
                     E::GameInProgress(_) => ApiError::new(ProblemCode::GameToPlay, detail),
                     E::NotEnoughPlayers(_) => ApiError::new(ProblemCode::NotEnoughPlayers, detail),
                     E::Finished => ApiError::new(ProblemCode::TournamentEnded, detail),
+                    E::Paused => ApiError::new(ProblemCode::TournamentPaused, detail),
+                    E::NotPaused => ApiError::new(ProblemCode::TournamentNotPaused, detail),
+                    E::NoReason => ApiError::validation("reason", detail),
                     E::InvalidConfig(m) => ApiError::validation("stages", m),
                     E::NoSuchGame { .. } => ApiError::validation("game", detail),
                     E::InvalidResult(_) => ApiError::validation("scores", detail),
@@ -335,6 +342,8 @@ fn view_with(
         round_started_at: row.round_started_at.map(rfc3339),
         round_deadline: row.round_deadline.map(rfc3339),
         next_round_at: row.next_round_at.map(rfc3339),
+        paused_at: row.paused_at.map(rfc3339),
+        pause_reason: state.and_then(State::pause_reason).map(str::to_string),
         stages: c.stages.iter().map(stage_settings).collect(),
         rank_points: c.rank_points.clone(),
         tie_breaks: c.tie_breaks().into_iter().map(tie_break_kind).collect(),
