@@ -221,7 +221,8 @@ export async function tournamentPage(ctx, id) {
   facts.push(t(`game.assistance-${v.assistance}`));
   if (v.invitation_only) facts.push(t(v.invited ? "tournament.invitation-only-invited" : "tournament.invitation-only"));
   if (v.min_rating != null || v.max_rating != null) {
-    facts.push(t("tournament.rating-bounds", { min: v.min_rating ?? 0, max: v.max_rating ?? 4000 }));
+    const bounds = v.expansions.length ? "tournament.rating-bounds-expansions" : "tournament.rating-bounds";
+    facts.push(t(bounds, { min: v.min_rating ?? 0, max: v.max_rating ?? 4000 }));
   }
   if (v.status === "registering" && v.start_when_full) facts.push(t("tournament.starts-when-full", { count: v.max_players }));
   if (v.status === "running") facts.push(t("tournament.current", { stage: v.current_stage + 1, round: v.current_round }));

@@ -89,7 +89,7 @@ pub struct Settings {
     /// it earlier.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub starts_at: Option<i64>,
-    /// Bounds on the base-game rating of a player who registers (a player without a
+    /// Bounds on the rating of a player who registers, in the pool of the games (a player without a
     /// rating counts as [`UNRATED`]); computer opponents the organiser enters are not
     /// bound.
     #[serde(default, skip_serializing_if = "Option::is_none")]

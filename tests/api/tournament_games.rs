@@ -31,7 +31,8 @@ fn terms(v: &Value) -> Value {
 /// its game carries them (and takes no account marked as a bot), the analysis is off
 /// while it runs; the game played to a real end changes ratings in the expansions
 /// pool, and a game forfeited by a removal before each player decided twice is
-/// `too_short`, exactly as a resignation would be.
+/// `too_short`, exactly as a resignation would be. An event's rating bounds are those
+/// of its games' pool.
 fn a_rated_event_s_games_carry_its_terms(app: &TestApp) {
     let org = app.user("org");
     let (ann, ben) = (app.user("ann"), app.user("ben"));
@@ -97,6 +98,19 @@ fn a_rated_event_s_games_carry_its_terms(app: &TestApp) {
     let pa = profile(&app.anon(), "ann");
     assert_eq!(rating_of(&pa, "expansions").expect("rated")["games"], 1);
     assert_eq!(pa["games_uncounted"], 1);
+
+    // an event's rating bounds and seeding read the pool of its games: ann, above 1500
+    // with expansions and unrated (1500) in the base game, enters the one and not the
+    // other
+    let bounded = json!({"min_rating": 1501});
+    let base = create(&org, 1, bounded.clone());
+    ann.post(&format!("/v1/tournaments/{base}/join"), json!({}))
+        .problem(403, "rating-out-of-bounds");
+    let mut with = bounded;
+    with["expansions"] = json!(["inns_cathedrals"]);
+    let expansions = create(&org, 1, with);
+    ann.post(&format!("/v1/tournaments/{expansions}/join"), json!({}))
+        .ok();
 }
 
 /// Without the terms, an event's games are casual base games with full assistance, as

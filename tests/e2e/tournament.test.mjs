@@ -171,7 +171,8 @@ test("an event that starts by itself when full", async () => {
   const made = await api("GET", `/v1/tournaments/${eventUrl.split("/").pop()}`, undefined, ANN);
   assert.equal(made.body.starts_at.slice(0, 16), week.toISOString().slice(0, 16));
   assert.deepEqual([made.body.min_rating, made.body.max_rating], [1000, 2000]);
-  await ann.getByText("Open to base-game ratings from 1000 to 2000 (without a rating: 1500)").waitFor();
+  // in the pool of its games: with expansions
+  await ann.getByText("Open to ratings with expansions from 1000 to 2000 (without a rating: 1500)").waitFor();
   await ann.getByText("By invitation only: the organiser invites the players").waitFor();
   assert.deepEqual(
     [made.body.expansions, made.body.rules, made.body.rated, made.body.assistance],

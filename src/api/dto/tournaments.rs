@@ -163,7 +163,8 @@ pub struct CreateTournamentRequest {
     /// least 2 players it starts, with fewer it ends without a round. The organiser may
     /// start it earlier, and `start_when_full` earlier still.
     pub starts_at: Option<String>,
-    /// Bounds on the base-game rating of players who register themselves, 0 to 4000
+    /// Bounds on the rating of players who register themselves, in the pool of the
+    /// games (`base` without expansions, `expansions` with any), 0 to 4000
     /// (a player without a rating counts as 1500; computer opponents are not bound).
     #[schema(minimum = 0, maximum = 4000)]
     pub min_rating: Option<i32>,
@@ -197,7 +198,8 @@ pub struct TournamentView {
     pub start_when_full: bool,
     /// When the event starts by itself (with fewer than 2 players, it ends then).
     pub starts_at: Option<String>,
-    /// Bounds on the base-game rating of players who register (unrated: 1500).
+    /// Bounds on the rating of players who register, in the pool of the games
+    /// (unrated: 1500).
     pub min_rating: Option<i32>,
     pub max_rating: Option<i32>,
     /// Only the players the organiser invited may register.

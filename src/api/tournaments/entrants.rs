@@ -6,8 +6,9 @@ use super::*;
 /// Register for a tournament.
 ///
 /// Before the first round; a Swiss first stage also takes late entries (paired from the
-/// next round, with no points). The caller's rating in the base game seeds them. A
-/// rated event takes no account marked as a bot.
+/// next round, with no points). The caller's rating in the pool of the event's games
+/// (`base` without expansions, `expansions` with any) seeds them and is held to the
+/// event's bounds. A rated event takes no account marked as a bot.
 /// Registrations and withdrawals are limited per user and hour
 /// (`TILEPOST_TOURNAMENT_ENTRIES_PER_HOUR`).
 #[utoipa::path(
@@ -18,7 +19,7 @@ use super::*;
     responses(
         (status = 200, description = "The caller is registered; the tournament", body = TournamentView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The event is by invitation only and the caller was not invited, the caller's base-game rating is outside the event's bounds, or the event is rated and the caller's account is marked as a bot (`invitation-only`, `rating-out-of-bounds`, `bot-accounts-not-allowed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The event is by invitation only and the caller was not invited, the caller's rating in the pool of the event's games is outside its bounds, or the event is rated and the caller's account is marked as a bot (`invitation-only`, `rating-out-of-bounds`, `bot-accounts-not-allowed`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already registered, registration closed, the tournament full or over (`already-registered`, `registration-closed`, `tournament-full`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many registrations this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
@@ -32,9 +33,17 @@ pub async fn join_tournament(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     check_id(&id)?;
+    // the event's settings do not change: its pool is read before its lock
+    let row = st
+        .store
+        .tournament(id.clone())
+        .await?
+        .ok_or_else(no_tournament)?;
+    let settings = settings_of(&row).map_err(ApiError::internal)?;
+    let pool = crate::standing::Pool::of(&settings.expansions);
     let rating = st
         .store
-        .rating_of(me.id.clone(), crate::standing::Pool::Base)
+        .rating_of(me.id.clone(), pool)
         .await?
         .map(|r| r.rating.round() as i32);
     let bot_account = st

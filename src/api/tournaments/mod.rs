@@ -59,7 +59,7 @@ impl From<TournamentError> for ApiError {
             ),
             TournamentError::RatingOutOfBounds => ApiError::new(
                 ProblemCode::RatingOutOfBounds,
-                "your base-game rating is outside the bounds the organiser set",
+                "your rating in the pool of the event's games is outside the bounds the organiser set",
             ),
             TournamentError::ComputerOpponentsNotAllowed => ApiError::new(
                 ProblemCode::ComputerOpponentsNotAllowed,
