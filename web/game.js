@@ -5,7 +5,7 @@
 // while the stream is down.
 
 import * as api from "./api.js";
-import { el, announce, fail, when, relative, fill, playerLink, playerLinks } from "./pages.js";
+import { el, announce, fail, when, relative, fill, playerLink, playerLinks, rulesLine } from "./pages.js";
 import { t, list as words, describeTile } from "./i18n.js";
 import { drawBoard, figureIcon, featureName, spotWords, aFigure, figureWord, figureCount, featureWord } from "./board.js";
 import { analysisCard, reviewCard } from "./analysis.js";
@@ -208,8 +208,8 @@ export async function gamePage(ctx, id) {
     }
     turnline.append(` ${t("game.tiles-left", { count: v.tiles_left })}`);
     if (v.hand && v.hand.length) turnline.append(` ${t("game.hand", { tiles: words(v.hand.map(tileName)) })}`);
-    const rules = Object.entries(v.rules || {});
-    if (rules.length) turnline.append(" ", el("span", { class: "house-rules" }, t("game.house-rules", { rules: rules.map(([k, x]) => `${k.replace(/_/g, " ")}: ${x}`).join(", ") })));
+    const rules = rulesLine(v.rules);
+    if (rules) turnline.append(" ", el("span", { class: "house-rules" }, rules));
     if (v.rated) turnline.append(` ${t("game.rated")}`);
     if (v.visibility === "private") turnline.append(` ${t("game.private")}`);
     if (v.status === "active" && v.assistance) turnline.append(` ${t(`game.assistance-${v.assistance}`)}`);

@@ -299,7 +299,7 @@ const EXPANSIONS = [
 ];
 
 /** An expansion's name in the page's language (`expansion.<id>`), else its id in words. */
-function expansionName(id) {
+export function expansionName(id) {
   const key = `expansion.${id}`;
   const name = t(key);
   return name === key ? id.replace(/_/g, " ") : name;
@@ -312,7 +312,7 @@ function seatsField(id) {
 }
 
 /** A checkbox for each expansion (named `expansions`), from the tile catalog (GET /v1/tiles). */
-function expansionsField(catalog) {
+export function expansionsField(catalog) {
   const fromTiles = catalog.tiles.map((t) => t.expansion).filter((x) => x !== "base" && !EXPANSIONS.includes(x));
   const expansions = [...EXPANSIONS, ...new Set(fromTiles)];
   return el(
@@ -321,6 +321,64 @@ function expansionsField(catalog) {
     el("legend", {}, t("new.expansions")),
     ...expansions.map((x) =>
       el("label", { class: "check" }, el("input", { type: "checkbox", name: "expansions", value: x }), ` ${expansionName(x)}`),
+    ),
+  );
+}
+
+/** A view's house rules (variant → value) in words ("House rules: …."), or "" without any. */
+export function rulesLine(rules) {
+  const entries = Object.entries(rules || {});
+  return entries.length ? t("game.house-rules", { rules: entries.map(([k, x]) => `${k.replace(/_/g, " ")}: ${x}`).join(", ") }) : "";
+}
+
+/**
+ * The house rules, from their catalog (GET /v1/rules): a preset, and any variant set
+ * apart from it. `value(formData)` is `{preset, rules}` as a request takes them, each
+ * left out when the form does not choose it.
+ */
+export function houseRulesFields(rules) {
+  const preset = el("select", { name: "preset", id: "preset" }, ...rules.presets.map((p) => el("option", { value: p.name, title: p.description }, p.name.replace(/_/g, " "))));
+  const node = el(
+    "fieldset",
+    { class: "house-rules" },
+    el("legend", {}, t("new.rules")),
+    el("label", { class: "field", for: "preset" }, el("span", {}, t("new.preset")), preset),
+    el("p", { class: "meta" }, t("new.rules-intro")),
+    ...rules.variants.map((v) =>
+      el(
+        "label",
+        { class: "field", title: v.description },
+        el("span", {}, `${v.name.replace(/_/g, " ")}${v.expansion ? ` (${expansionName(v.expansion)})` : ""}`),
+        el("select", { name: `rule:${v.name}` }, el("option", { value: "" }, t("new.rule-as-preset")), ...v.values.map((x) => el("option", { value: x }, x === v.default ? t("new.rule-standard", { value: x }) : x))),
+      ),
+    ),
+  );
+  return {
+    node,
+    /** @param {FormData} f */
+    value: (f) => {
+      /** @type {{preset?: string, rules?: Record<string, string>}} */
+      const out = {};
+      if (f.get("preset") && f.get("preset") !== "standard") out.preset = String(f.get("preset"));
+      const chosen = {};
+      for (const [k, v] of f.entries()) if (k.startsWith("rule:") && v) chosen[k.slice(5)] = String(v);
+      if (Object.keys(chosen).length) out.rules = chosen;
+      return out;
+    },
+  };
+}
+
+/** What the analysis shows during the game: a select named `assistance` (empty: the default). */
+export function assistanceField() {
+  return el(
+    "label",
+    { class: "field", for: "assistance" },
+    el("span", {}, t("new.assistance")),
+    el(
+      "select",
+      { name: "assistance", id: "assistance" },
+      el("option", { value: "" }, t("new.assistance-default")),
+      ...["full", "scores", "none"].map((a) => el("option", { value: a }, t(`assistance.${a}`))),
     ),
   );
 }
@@ -381,23 +439,7 @@ export async function newGamePage(ctx) {
     el("h1", {}, t("new.title")),
     el("p", {}, t("new.or-seek"), " ", el("a", { href: "/play/lobby" }, t("new.seek-link"))),
   );
-  // house rules: a preset, and any variant set apart from it
-  const preset = el("select", { name: "preset", id: "preset" }, ...rules.presets.map((p) => el("option", { value: p.name, title: p.description }, p.name.replace(/_/g, " "))));
-  const house = el(
-    "fieldset",
-    { class: "house-rules" },
-    el("legend", {}, t("new.rules")),
-    el("label", { class: "field", for: "preset" }, el("span", {}, t("new.preset")), preset),
-    el("p", { class: "meta" }, t("new.rules-intro")),
-    ...rules.variants.map((v) =>
-      el(
-        "label",
-        { class: "field", title: v.description },
-        el("span", {}, `${v.name.replace(/_/g, " ")}${v.expansion ? ` (${expansionName(v.expansion)})` : ""}`),
-        el("select", { name: `rule:${v.name}` }, el("option", { value: "" }, t("new.rule-as-preset")), ...v.values.map((x) => el("option", { value: x }, x === v.default ? t("new.rule-standard", { value: x }) : x))),
-      ),
-    ),
-  );
+  const house = houseRulesFields(rules);
   const clock = clockFields();
   const bank = bankFields();
   const form = el(
@@ -405,7 +447,7 @@ export async function newGamePage(ctx) {
     { class: "card" },
     seatsField("seats"),
     expansionsField(catalog),
-    house,
+    house.node,
     ...clock.nodes,
     bank.node,
     field(t("new.invite"), { name: "invite", autocomplete: "off", autocapitalize: "none" }),
@@ -418,17 +460,7 @@ export async function newGamePage(ctx) {
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "rated" }), ` ${t("new.rated")}`),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "private" }), ` ${t("new.private")}`),
     el("p", { class: "meta" }, t("new.rated-hint")),
-    el(
-      "label",
-      { class: "field", for: "assistance" },
-      el("span", {}, t("new.assistance")),
-      el(
-        "select",
-        { name: "assistance", id: "assistance" },
-        el("option", { value: "" }, t("new.assistance-default")),
-        ...["full", "scores", "none"].map((a) => el("option", { value: a }, t(`assistance.${a}`))),
-      ),
-    ),
+    assistanceField(),
     el("button", { type: "submit", class: "primary" }, t("new.submit")),
   );
   form.addEventListener("submit", (ev) => {
@@ -443,15 +475,11 @@ export async function newGamePage(ctx) {
     };
     if (f.get("assistance")) body.assistance = String(f.get("assistance"));
     /** @type {any} GameOptions */
-    const options = {};
+    const options = house.value(f);
     const days = clock.days();
     const timeBank = days !== null ? bank.value() : null;
     if (timeBank) options.time_bank = timeBank;
     else if (days !== null) options.days_per_move = days;
-    if (f.get("preset") && f.get("preset") !== "standard") options.preset = String(f.get("preset"));
-    const chosen = {};
-    for (const [k, v] of f.entries()) if (k.startsWith("rule:") && v) chosen[k.slice(5)] = String(v);
-    if (Object.keys(chosen).length) options.rules = chosen;
     if (Object.keys(options).length) body.options = options;
     const invite = String(f.get("invite") || "")
       .split(/[\s,]+/)
@@ -514,8 +542,8 @@ function seekItem(s) {
     s.days_per_move ? t("lobby.days", { count: s.days_per_move }) : t("lobby.no-clock"),
     s.rated ? t("lobby.rated") : t("lobby.casual"),
   ];
-  const rules = Object.entries(s.rules);
-  if (rules.length) terms.push(t("game.house-rules", { rules: rules.map(([k, x]) => `${k.replace(/_/g, " ")}: ${x}`).join(", ") }));
+  const rules = rulesLine(s.rules);
+  if (rules) terms.push(rules);
   if (s.min_rating != null && s.max_rating != null) terms.push(t("lobby.rating-between", { min: s.min_rating, max: s.max_rating }));
   else if (s.min_rating != null) terms.push(t("lobby.rating-from", { min: s.min_rating }));
   else if (s.max_rating != null) terms.push(t("lobby.rating-to", { max: s.max_rating }));

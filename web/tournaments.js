@@ -1,11 +1,12 @@
-// Tournaments: the list of events, creating one, and an event's page (join, leave,
+// Tournaments: the list of events, creating one (with its games' expansions, house
+// rules, rated or casual and assistance), and an event's page (join, leave,
 // start, the player's next game, standings with tie-breaks, rounds with their tables
 // and games, a knockout's bracket, the organiser's adjustments with their reasons).
 // Everything is read from /v1/tournaments.
 
 import * as api from "./api.js";
-import { t } from "./i18n.js";
-import { el, announce, fail, field, playerLink, when } from "./pages.js";
+import { t, list } from "./i18n.js";
+import { el, announce, fail, field, playerLink, when, expansionName, expansionsField, houseRulesFields, assistanceField, rulesLine } from "./pages.js";
 
 /** A tournament's status in words. */
 function statusName(s) {
@@ -55,7 +56,10 @@ export async function tournamentsPage(ctx) {
 }
 
 export async function newTournamentPage(ctx) {
+  // the tiles (for the expansions) and the house rules, as for a new game
+  const [catalog, rules] = await Promise.all([api.tiles(), api.get("/v1/rules")]);
   ctx.main.append(el("h1", {}, t("tournaments.new")));
+  const house = houseRulesFields(rules);
   const format = el(
     "select",
     { name: "format", id: "t-format" },
@@ -81,6 +85,11 @@ export async function newTournamentPage(ctx) {
     field(t("tournament.min-rating-field"), { type: "number", name: "min_rating", min: 0, max: 4000 }),
     field(t("tournament.max-rating-field"), { type: "number", name: "max_rating", min: 0, max: 4000 }),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "computer_opponents" }), ` ${t("tournament.bots-allowed")}`),
+    expansionsField(catalog),
+    house.node,
+    el("label", { class: "check" }, el("input", { type: "checkbox", name: "rated" }), ` ${t("new.rated")}`),
+    el("p", { class: "meta" }, t("tournament.rated-hint")),
+    assistanceField(),
     el("button", { type: "submit", class: "primary" }, t("tournament.create")),
   );
   form.addEventListener("submit", async (ev) => {
@@ -102,7 +111,11 @@ export async function newTournamentPage(ctx) {
       computer_opponents: f.has("computer_opponents"),
       start_when_full: f.has("start_when_full"),
       invitation_only: f.has("invitation_only"),
+      expansions: f.getAll("expansions").map(String),
+      rated: f.has("rated"),
+      ...house.value(f),
     };
+    if (f.get("assistance")) body.assistance = String(f.get("assistance"));
     const startsAt = String(f.get("starts_at") || "");
     // the browser's local time, sent as UTC
     if (startsAt) body.starts_at = new Date(startsAt).toISOString();
@@ -200,9 +213,16 @@ export async function tournamentPage(ctx, id) {
     v.stages.map(stageName).join(" → "),
   ];
   if (v.days_per_move) facts.push(t("tournament.clock", { days: v.days_per_move }));
+  // the terms of every game
+  facts.push(v.expansions.length ? t("tournament.expansions", { names: list(v.expansions.map(expansionName)) }) : t("tournament.base-game"));
+  const rules = rulesLine(v.rules);
+  if (rules) facts.push(rules);
+  facts.push(t(v.rated ? "tournament.rated" : "tournament.casual"));
+  facts.push(t(`game.assistance-${v.assistance}`));
   if (v.invitation_only) facts.push(t(v.invited ? "tournament.invitation-only-invited" : "tournament.invitation-only"));
   if (v.min_rating != null || v.max_rating != null) {
-    facts.push(t("tournament.rating-bounds", { min: v.min_rating ?? 0, max: v.max_rating ?? 4000 }));
+    const bounds = v.expansions.length ? "tournament.rating-bounds-expansions" : "tournament.rating-bounds";
+    facts.push(t(bounds, { min: v.min_rating ?? 0, max: v.max_rating ?? 4000 }));
   }
   if (v.status === "registering" && v.start_when_full) facts.push(t("tournament.starts-when-full", { count: v.max_players }));
   if (v.status === "running") facts.push(t("tournament.current", { stage: v.current_stage + 1, round: v.current_round }));

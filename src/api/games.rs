@@ -14,12 +14,14 @@ use super::AppState;
 use crate::correspondence::{self as corr, ClockRule, HOUR_MS};
 use crate::store::{GameFilter, GameRow, UserRow};
 
-fn setup_error(e: SetupError) -> ApiError {
+/// A refused set-up as the request's field it is about; `seats` names the field of the
+/// number of players (`seats` in a game).
+pub(crate) fn setup_error(e: SetupError, seats: &str) -> ApiError {
     match &e {
         SetupError::UnsupportedExpansion(_) | SetupError::UnknownExpansion(_) => {
             ApiError::validation("expansions", e.to_string())
         }
-        SetupError::PlayerCount { .. } => ApiError::validation("seats", e.to_string()),
+        SetupError::PlayerCount { .. } => ApiError::validation(seats, e.to_string()),
         SetupError::UnknownTile(_) | SetupError::TileNotInGame(_) | SetupError::EmptyTileOrder => {
             ApiError::validation("options.tile_order", e.to_string())
         }
@@ -36,6 +38,12 @@ pub(crate) fn check_seats_and_expansions(
     if !(2..=6).contains(&seats) {
         return Err(ApiError::validation("seats", "a game has 2 to 6 seats"));
     }
+    check_expansions(ids)
+}
+
+/// Checks the expansion ids of new games (at most 12, each known, none twice); returns
+/// the expansions.
+pub(crate) fn check_expansions(ids: &[String]) -> Result<Vec<Expansion>, ApiError> {
     if ids.len() > 12 {
         return Err(ApiError::validation("expansions", "at most 12 expansions"));
     }
@@ -91,6 +99,39 @@ pub(crate) fn house_rules(
             "rules"
         };
         ApiError::validation(format!("{prefix}{field}"), e.to_string())
+    })
+}
+
+/// Refuses a rated game that the rules keep casual: a sandbox game (its pile is known)
+/// and a game with the server's computer opponents (it would rate people against a
+/// program whose strength its creator chose).
+pub(crate) fn check_rated(
+    rated: bool,
+    sandbox: bool,
+    computer_opponents: bool,
+) -> Result<(), ApiError> {
+    if rated && sandbox {
+        return Err(ApiError::validation(
+            "rated",
+            "a sandbox game (options.tile_order) cannot be rated",
+        ));
+    }
+    if rated && computer_opponents {
+        return Err(ApiError::validation(
+            "rated",
+            "a game with the server's computer opponents cannot be rated",
+        ));
+    }
+    Ok(())
+}
+
+/// A new game's assistance: the one asked for, else `scores` in a rated game and `full`
+/// in a casual one.
+pub(crate) fn assistance_of(asked: Option<Assistance>, rated: bool) -> Assistance {
+    asked.unwrap_or(if rated {
+        Assistance::Scores
+    } else {
+        Assistance::Full
     })
 }
 
@@ -278,18 +319,7 @@ pub async fn create_game(
         ));
     }
     let sandbox = r.options.as_ref().is_some_and(|o| o.tile_order.is_some());
-    if r.rated && sandbox {
-        return Err(ApiError::validation(
-            "rated",
-            "a sandbox game (options.tile_order) cannot be rated",
-        ));
-    }
-    if r.rated && !r.bots.is_empty() {
-        return Err(ApiError::validation(
-            "rated",
-            "a game with the server's computer opponents cannot be rated",
-        ));
-    }
+    check_rated(r.rated, sandbox, !r.bots.is_empty())?;
     let clock = clock_of(
         r.options.as_ref().and_then(|o| o.days_per_move),
         r.options.as_ref().and_then(|o| o.time_bank),
@@ -316,7 +346,7 @@ pub async fn create_game(
         seed: 0,
         rules,
     };
-    Game::new(&config).map_err(setup_error)?;
+    Game::new(&config).map_err(|e| setup_error(e, "seats"))?;
     let reservation = super::limits::reserve(&st, super::limits::games(&st, &me.id)).await?;
     let now = st.clock.now_ms();
     let row = GameRow {
@@ -335,11 +365,7 @@ pub async fn create_game(
         rated: r.rated,
         visibility: r.visibility.unwrap_or(Visibility::Public),
         bot_accounts: r.bot_accounts.unwrap_or(!r.rated),
-        assistance: r.assistance.unwrap_or(if r.rated {
-            Assistance::Scores
-        } else {
-            Assistance::Full
-        }),
+        assistance: assistance_of(r.assistance, r.rated),
     };
     // a token whose user no longer exists gets `401` (`StoreError::UnknownUser`)
     if let Err(e) = st.store.create_game(row.clone()).await {

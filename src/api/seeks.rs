@@ -294,11 +294,7 @@ pub async fn join_seek(
         rated: s.rated != 0,
         visibility: Visibility::Public,
         bot_accounts: s.rated == 0,
-        assistance: if s.rated != 0 {
-            Assistance::Scores
-        } else {
-            Assistance::Full
-        },
+        assistance: super::games::assistance_of(None, s.rated != 0),
     };
     let after = st
         .store

@@ -65,6 +65,16 @@ pub struct Settings {
     /// Expansion ids of every game (empty: the base game).
     #[serde(default)]
     pub expansions: Vec<String>,
+    /// House rules of every game: the variants that differ from the standard rules.
+    #[serde(default)]
+    pub rules: BTreeMap<String, String>,
+    /// Every game is rated (in the pool of `expansions`).
+    #[serde(default)]
+    pub rated: bool,
+    /// What every game's analysis shows while it runs. An event stored before it was
+    /// chosen keeps what its games had then: `scores`.
+    #[serde(default = "assistance_before")]
+    pub assistance: Assistance,
     /// The earliest start of each round, counted over the whole event (ms since the
     /// epoch; a round without a date starts when the one before ends).
     #[serde(default)]
@@ -79,7 +89,7 @@ pub struct Settings {
     /// it earlier.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub starts_at: Option<i64>,
-    /// Bounds on the base-game rating of a player who registers (a player without a
+    /// Bounds on the rating of a player who registers, in the pool of the games (a player without a
     /// rating counts as [`UNRATED`]); computer opponents the organiser enters are not
     /// bound.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -89,6 +99,11 @@ pub struct Settings {
     /// Only the players the organiser invited (`player_invited`) may register.
     #[serde(default)]
     pub invitation_only: bool,
+}
+
+/// The assistance of the games of an event stored before the organiser chose it.
+fn assistance_before() -> Assistance {
+    Assistance::Scores
 }
 
 /// The rating a player without one counts as for an event's bounds (a first rating).
@@ -112,6 +127,8 @@ pub enum TournamentError {
     Full,
     /// The organiser did not allow computer opponents.
     ComputerOpponentsNotAllowed,
+    /// A rated event takes no account marked as a bot.
+    BotAccountsNotAllowed,
     /// The player's rating is outside the event's bounds.
     RatingOutOfBounds,
     /// The event is by invitation only, and the player was not invited.
@@ -358,11 +375,11 @@ fn progress(
             created_at: now,
             updated_at: now,
             turn_started_at: None,
-            rules: BTreeMap::new(),
-            rated: false,
+            rules: settings.rules.clone(),
+            rated: settings.rated,
             visibility: Visibility::Public,
-            bot_accounts: true,
-            assistance: Assistance::Scores,
+            bot_accounts: !settings.rated,
+            assistance: settings.assistance,
         };
         w.games.push(NewTournamentGame {
             game,
@@ -460,18 +477,23 @@ impl Tournaments<'_> {
         Ok(row)
     }
 
-    /// Registers `user_id` (with their rating for the seeding).
+    /// Registers `user_id` (with their rating for the seeding; `bot_account`: an account
+    /// its owner marked as a bot, which a rated event does not take).
     pub async fn register(
         &self,
         id: &str,
         user_id: &str,
         rating: Option<i32>,
+        bot_account: bool,
         actor: &str,
         now: i64,
     ) -> Result<(), TournamentError> {
         let user = user_id.to_string();
         let own = user_id == actor;
         self.entry(id, actor, now, move |state, settings| {
+            if settings.rated && bot_account {
+                return Err(TournamentError::BotAccountsNotAllowed);
+            }
             if state.players().len() as u32 >= settings.max_players {
                 return Err(TournamentError::Full);
             }
@@ -865,4 +887,51 @@ pub async fn sweep(
         notifier.wake();
     }
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An event stored before its games' terms were chosen reads as it played: casual
+    /// base games with `scores` assistance.
+    #[test]
+    fn settings_stored_without_the_games_terms_read_as_before() {
+        let config = tilepost_tournament::Config {
+            stages: vec![tilepost_tournament::StageConfig {
+                format: tilepost_tournament::Format::Swiss { rounds: 1 },
+                best_of: 1,
+                table_size: 2,
+                entry: tilepost_tournament::Entry::Registered,
+            }],
+            rank_points: Vec::new(),
+            tie_breaks: Vec::new(),
+            bye_half_points: 2,
+            withdrawal: tilepost_tournament::WithdrawalRule::ForfeitUnplayed,
+            round_cap: tilepost_tournament::RoundCap::default(),
+            seed: "1".into(),
+        };
+        let old = serde_json::json!({
+            "config": config,
+            "days_per_move": 3,
+            "computer_opponents": false,
+            "expansions": [],
+            "round_starts": [],
+            "max_players": 8,
+        });
+        let s: Settings = serde_json::from_value(old).expect("an old config reads");
+        assert!(s.rules.is_empty() && !s.rated && s.expansions.is_empty());
+        assert_eq!(s.assistance, Assistance::Scores);
+        // a new one keeps what it was given
+        let mut new = s.clone();
+        new.rated = true;
+        new.assistance = Assistance::None;
+        new.rules.insert("small_city_points".into(), "2".into());
+        let back: Settings =
+            serde_json::from_str(&serde_json::to_string(&new).expect("writes")).expect("reads");
+        assert_eq!(
+            (back.rated, back.assistance, back.rules),
+            (true, Assistance::None, new.rules)
+        );
+    }
 }

@@ -48,6 +48,7 @@ mod stream;
 mod tidy;
 mod tokens;
 mod tournament_entries;
+mod tournament_games;
 mod tournament_pause;
 mod tournament_sims;
 mod tournaments;

@@ -32,6 +32,17 @@ pub(crate) fn resign(c: &Client, id: &str) {
     c.post(&format!("/v1/games/{id}/resign"), json!({})).ok();
 }
 
+/// The account's owner marks it as a bot (`PATCH /v1/users/me`).
+pub(crate) fn mark_bot_account(c: &Client) {
+    let r = c.request(
+        "PATCH",
+        "/v1/users/me",
+        Some(r#"{"bot": true}"#),
+        &[("content-type", "application/json")],
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+}
+
 pub(crate) fn profile(c: &Client, name: &str) -> Value {
     c.get(&format!("/v1/users/{name}")).ok().clone()
 }
@@ -545,13 +556,7 @@ fn bot_accounts_join_rated_games_where_allowed(kind: Db) {
     let app = TestApp::new(kind);
     let ann = app.user("ann");
     let robo = app.user("robo");
-    let r = robo.request(
-        "PATCH",
-        "/v1/users/me",
-        Some(r#"{"bot": true}"#),
-        &[("content-type", "application/json")],
-    );
-    assert_eq!(r.status, 200, "{}", r.text);
+    mark_bot_account(&robo);
     let rated = game(&ann, json!({"seats": 2, "rated": true}));
     assert_eq!(
         ann.get(&format!("/v1/games/{rated}")).ok()["bot_accounts"],

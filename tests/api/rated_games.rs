@@ -32,14 +32,14 @@ fn rated() -> Value {
 }
 
 /// The entries of a player's rating history in a pool, by game id.
-fn history(app: &TestApp, name: &str, pool: &str) -> Vec<Value> {
+pub(crate) fn history(app: &TestApp, name: &str, pool: &str) -> Vec<Value> {
     let h = app
         .anon()
         .get(&format!("/v1/users/{name}/ratings?pool={pool}&limit=200"));
     h.ok()["entries"].as_array().cloned().unwrap_or_default()
 }
 
-fn entry(entries: &[Value], game: &str) -> Value {
+pub(crate) fn entry(entries: &[Value], game: &str) -> Value {
     entries
         .iter()
         .find(|e| e["game_id"] == game)
@@ -48,7 +48,7 @@ fn entry(entries: &[Value], game: &str) -> Value {
 }
 
 /// A history entry of a rated game that changed no rating, for `reason`.
-fn assert_uncounted(e: &Value, reason: &str) {
+pub(crate) fn assert_uncounted(e: &Value, reason: &str) {
     assert_eq!(e["rated"], true, "{e}");
     assert_eq!(e["unrated_reason"], reason, "{e}");
     assert!(
@@ -58,7 +58,7 @@ fn assert_uncounted(e: &Value, reason: &str) {
 }
 
 /// A history entry of a rated game that changed ratings.
-fn assert_counted(e: &Value) {
+pub(crate) fn assert_counted(e: &Value) {
     assert_eq!(e["rated"], true, "{e}");
     assert!(e["unrated_reason"].is_null(), "{e}");
     assert!(

@@ -231,7 +231,7 @@ fn an_event_starts_on_its_date(kind: Db) {
     }
 }
 
-/// Rating bounds: a player registers only with a base-game rating inside them (without
+/// Rating bounds: a player registers only with a rating inside them (without
 /// one, 1500); computer opponents the organiser enters are not bound; bounds out of
 /// range or crossed are refused.
 fn rating_bounds_hold_at_registration(app: &TestApp) {

@@ -4,7 +4,9 @@
 // their game (which says which tournament and round it belongs to), the game is played
 // to its end, and the event page's standings show the result with the adjustment, whose
 // reason the players see.
-// A second event starts by itself when the entry that fills it comes.
+// A second event, of rated games with an expansion, a house rule and no analysis while
+// they run (chosen on the form, stated on the event page, carried by its game), starts
+// by itself when the entry that fills it comes.
 //
 // The game itself is played through the API (the client's own requests, as
 // play.test.mjs does by clicking): what is tested here is the event's pages.
@@ -75,12 +77,16 @@ test("an event created, joined, started and adjusted from its pages; its game pl
   await ann.goto("/play/tournaments");
   await ann.getByRole("heading", { name: "Tournaments" }).waitFor();
   await ann.getByRole("link", { name: "Create a tournament" }).click();
-  await ann.getByLabel("Name").fill(`Spring open ${SUFFIX}`);
+  await ann.getByLabel("Name", { exact: true }).fill(`Spring open ${SUFFIX}`);
   await ann.getByLabel("Rounds (Swiss)").fill("1");
   await ann.getByRole("button", { name: "Create the tournament" }).click();
   await ann.waitForURL((u) => /^\/play\/tournaments\/(?!new$)[^/]+$/.test(u.pathname));
   const eventUrl = new URL(ann.url()).pathname;
   await ann.getByRole("heading", { name: `Spring open ${SUFFIX}` }).waitFor();
+  // the games' terms left as they are: casual base games, the analysis in full
+  await ann.getByText("Every game is a base game (no expansions)").waitFor();
+  await ann.getByText("Casual games: no rating changes").waitFor();
+  await ann.getByText("Analysis during the game: everything.").waitFor();
   // both join from the event page
   await ann.getByRole("button", { name: "Join" }).click();
   await status(ann, /You are registered/);
@@ -146,7 +152,7 @@ test("an event that starts by itself when full", async () => {
   const ann = pages[ANN];
   const ben = pages[BEN];
   await ann.goto("/play/tournaments/new");
-  await ann.getByLabel("Name").fill(`Quick cup ${SUFFIX}`);
+  await ann.getByLabel("Name", { exact: true }).fill(`Quick cup ${SUFFIX}`);
   await ann.getByLabel("Rounds (Swiss)").fill("1");
   await ann.getByLabel("Most players").fill("2");
   await ann.getByLabel("Start by itself as soon as it is full").check();
@@ -159,6 +165,11 @@ test("an event that starts by itself when full", async () => {
   await ann.getByLabel("Highest rating to register (optional)").fill("2000");
   // and only the players invited
   await ann.getByLabel("By invitation only").check();
+  // rated games with an expansion, a house rule and no analysis while they run
+  await ann.getByLabel("Inns & Cathedrals", { exact: true }).check();
+  await ann.locator('select[name="rule:small_city_points"]').selectOption("2");
+  await ann.getByLabel("Rated (the result changes the players' ratings)").check();
+  await ann.getByLabel("Analysis during the game").selectOption("none");
   await ann.getByRole("button", { name: "Create the tournament" }).click();
   await ann.waitForURL((u) => /^\/play\/tournaments\/(?!new$)[^/]+$/.test(u.pathname));
   const eventUrl = new URL(ann.url()).pathname;
@@ -167,8 +178,17 @@ test("an event that starts by itself when full", async () => {
   const made = await api("GET", `/v1/tournaments/${eventUrl.split("/").pop()}`, undefined, ANN);
   assert.equal(made.body.starts_at.slice(0, 16), week.toISOString().slice(0, 16));
   assert.deepEqual([made.body.min_rating, made.body.max_rating], [1000, 2000]);
-  await ann.getByText("Open to base-game ratings from 1000 to 2000 (without a rating: 1500)").waitFor();
+  // in the pool of its games: with expansions
+  await ann.getByText("Open to ratings with expansions from 1000 to 2000 (without a rating: 1500)").waitFor();
   await ann.getByText("By invitation only: the organiser invites the players").waitFor();
+  assert.deepEqual(
+    [made.body.expansions, made.body.rules, made.body.rated, made.body.assistance],
+    [["inns_cathedrals"], { small_city_points: "2" }, true, "none"],
+  );
+  await ann.getByText("Every game with Inns & Cathedrals").waitFor();
+  await ann.getByText("House rules: small city points: 2.").waitFor();
+  await ann.getByText("Rated games: each changes its players' ratings").waitFor();
+  await ann.getByText("No analysis until the game is over.").waitFor();
   assert.equal(await ann.getByRole("button", { name: "Join" }).count(), 0);
   for (const name of [ANN, BEN]) {
     await ann.getByLabel("Name of the player to invite").fill(name);
@@ -184,6 +204,10 @@ test("an event that starts by itself when full", async () => {
   await ben.getByRole("button", { name: "Join" }).click();
   await status(ben, /You are registered/);
   await ben.getByRole("heading", { name: "Stage 1, round 1" }).waitFor();
-  await ben.getByRole("link", { name: "Play your next game" }).waitFor();
+  await ben.getByRole("link", { name: "Play your next game" }).click();
+  await ben.waitForURL("**/play/games/*");
+  const game = await api("GET", `/v1/games/${new URL(ben.url()).pathname.split("/").pop()}`, undefined, BEN);
+  assert.deepEqual([game.body.expansions, game.body.rules, game.body.rated, game.body.assistance], [["inns_cathedrals"], { small_city_points: "2" }, true, "none"]);
+  await ben.getByText("Rated game.").waitFor();
   assert.deepEqual(watch.take(), []);
 });

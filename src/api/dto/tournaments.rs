@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::store::{GameStatus, TournamentStatus};
+use crate::store::{Assistance, GameStatus, TournamentStatus};
 
 /// How a stage pairs its players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -128,9 +128,30 @@ pub struct CreateTournamentRequest {
     /// Each game's clock: days per move, 1 to 14; without it the games have no clock.
     #[schema(minimum = 1, maximum = 14)]
     pub days_per_move: Option<i64>,
-    /// Whether the organiser may enter the server's computer opponents (default no).
+    /// Whether the organiser may enter the server's computer opponents (default no; not
+    /// in a rated event).
     #[serde(default)]
     pub computer_opponents: bool,
+    /// Expansion ids of every game (`river`, `abbot`, ...; default none: the base game),
+    /// as in a new game. Every table size of the stages must be a game they allow (6
+    /// seats need `inns_cathedrals`).
+    #[serde(default)]
+    #[schema(max_items = 12)]
+    pub expansions: Vec<String>,
+    /// A named set of house rules for every game (`GET /v1/rules`); `rules` applies on
+    /// top of it.
+    #[schema(max_length = 64)]
+    pub preset: Option<String>,
+    /// House rules of every game: variant name → value, as in a new game.
+    pub rules: Option<std::collections::BTreeMap<String, String>>,
+    /// Every game is rated (default: casual): it changes its players' ratings in its
+    /// pool when it ends, under the same rules as any rated game. A rated event takes
+    /// neither the server's computer opponents nor accounts marked as bots.
+    #[serde(default)]
+    pub rated: bool,
+    /// What each game's analysis shows while it runs (`full`, `scores`, `none`), as in a
+    /// new game. Default: `scores` in a rated event, `full` in a casual one.
+    pub assistance: Option<Assistance>,
     /// The most players who may register, 2 to 1024 (default 1024).
     #[schema(minimum = 2, maximum = 1024)]
     pub max_players: Option<u32>,
@@ -142,7 +163,8 @@ pub struct CreateTournamentRequest {
     /// least 2 players it starts, with fewer it ends without a round. The organiser may
     /// start it earlier, and `start_when_full` earlier still.
     pub starts_at: Option<String>,
-    /// Bounds on the base-game rating of players who register themselves, 0 to 4000
+    /// Bounds on the rating of players who register themselves, in the pool of the
+    /// games (`base` without expansions, `expansions` with any), 0 to 4000
     /// (a player without a rating counts as 1500; computer opponents are not bound).
     #[schema(minimum = 0, maximum = 4000)]
     pub min_rating: Option<i32>,
@@ -185,7 +207,8 @@ pub struct TournamentView {
     pub start_when_full: bool,
     /// When the event starts by itself (with fewer than 2 players, it ends then).
     pub starts_at: Option<String>,
-    /// Bounds on the base-game rating of players who register (unrated: 1500).
+    /// Bounds on the rating of players who register, in the pool of the games
+    /// (unrated: 1500).
     pub min_rating: Option<i32>,
     pub max_rating: Option<i32>,
     /// Only the players the organiser invited may register.
@@ -214,6 +237,14 @@ pub struct TournamentView {
     pub round_starts: Vec<String>,
     pub days_per_move: Option<u32>,
     pub computer_opponents: bool,
+    /// Expansion ids of every game (empty: the base game).
+    pub expansions: Vec<String>,
+    /// House rules of every game: each variant that differs from the standard rules.
+    pub rules: std::collections::BTreeMap<String, String>,
+    /// Every game is rated.
+    pub rated: bool,
+    /// What each game's analysis shows while it runs.
+    pub assistance: Assistance,
     /// The caller is registered (and has not withdrawn).
     pub registered: bool,
     pub created_at: String,

@@ -6,7 +6,9 @@ use super::*;
 /// Register for a tournament.
 ///
 /// Before the first round; a Swiss first stage also takes late entries (paired from the
-/// next round, with no points). The caller's rating in the base game seeds them.
+/// next round, with no points). The caller's rating in the pool of the event's games
+/// (`base` without expansions, `expansions` with any) seeds them and is held to the
+/// event's bounds. A rated event takes no account marked as a bot.
 /// Registrations and withdrawals are limited per user and hour
 /// (`TILEPOST_TOURNAMENT_ENTRIES_PER_HOUR`).
 #[utoipa::path(
@@ -17,7 +19,7 @@ use super::*;
     responses(
         (status = 200, description = "The caller is registered; the tournament", body = TournamentView),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The event is by invitation only and the caller was not invited, or the caller's base-game rating is outside the event's bounds (`invitation-only`, `rating-out-of-bounds`)", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "The event is by invitation only and the caller was not invited, the caller's rating in the pool of the event's games is outside its bounds, or the event is rated and the caller's account is marked as a bot (`invitation-only`, `rating-out-of-bounds`, `bot-accounts-not-allowed`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already registered, registration closed, the tournament full or over (`already-registered`, `registration-closed`, `tournament-full`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many registrations this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
@@ -31,15 +33,28 @@ pub async fn join_tournament(
 ) -> Result<HttpResponse, ApiError> {
     let id = id.into_inner();
     check_id(&id)?;
+    // the event's settings do not change: its pool is read before its lock
+    let row = st
+        .store
+        .tournament(id.clone())
+        .await?
+        .ok_or_else(no_tournament)?;
+    let settings = settings_of(&row).map_err(ApiError::internal)?;
+    let pool = crate::standing::Pool::of(&settings.expansions);
     let rating = st
         .store
-        .rating_of(me.id.clone(), crate::standing::Pool::Base)
+        .rating_of(me.id.clone(), pool)
         .await?
         .map(|r| r.rating.round() as i32);
+    let bot_account = st
+        .store
+        .user_by_id(me.id.clone())
+        .await?
+        .is_some_and(|u| u.bot.as_deref() == Some(crate::store::BOT_ACCOUNT));
     let now = st.clock.now_ms();
     counted_entry(&st, &me, &id, async {
         Ok(service(&st)
-            .register(&id, &me.id, rating, &me.id, now)
+            .register(&id, &me.id, rating, bot_account, &me.id, now)
             .await?)
     })
     .await
@@ -161,7 +176,10 @@ pub async fn add_tournament_bot(
         // the next one is tried
         for k in first..=u8::MAX {
             let bot = st.store.bot_user(level.clone(), k, now).await?;
-            match service(&st).register(&id, &bot, None, &me.id, now).await {
+            match service(&st)
+                .register(&id, &bot, None, false, &me.id, now)
+                .await
+            {
                 Err(TournamentError::Refused(tilepost_tournament::Error::AlreadyRegistered(_))) => {
                     continue
                 }

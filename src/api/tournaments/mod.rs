@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 
 use actix_web::{get, post, web, HttpResponse};
+use tilepost_engine::{Game, GameConfig};
 use tilepost_tournament::{
     Adjustment, CapDecision, Config, Decision as TDecision, Entry, Format, GameResult, MatchStatus,
     Points, RoundCap, StageConfig, State, TieBreak, WithdrawalRule,
@@ -62,11 +63,15 @@ impl From<TournamentError> for ApiError {
             ),
             TournamentError::RatingOutOfBounds => ApiError::new(
                 ProblemCode::RatingOutOfBounds,
-                "your base-game rating is outside the bounds the organiser set",
+                "your rating in the pool of the event's games is outside the bounds the organiser set",
             ),
             TournamentError::ComputerOpponentsNotAllowed => ApiError::new(
                 ProblemCode::ComputerOpponentsNotAllowed,
                 "the organiser did not allow computer opponents",
+            ),
+            TournamentError::BotAccountsNotAllowed => ApiError::new(
+                ProblemCode::BotAccountsNotAllowed,
+                "a rated event does not take accounts marked as bots",
             ),
             TournamentError::Store(s) => s.into(),
             TournamentError::Corrupt(m) => ApiError::internal(m),
@@ -242,11 +247,15 @@ fn settings_from(r: &CreateTournamentRequest) -> Result<Settings, ApiError> {
     config
         .validate()
         .map_err(|e| ApiError::validation("stages", e.to_string()))?;
+    let games = game_terms(r, &config.stages)?;
     Ok(Settings {
         config,
         days_per_move,
         computer_opponents: r.computer_opponents,
-        expansions: Vec::new(),
+        expansions: games.expansions,
+        rules: games.rules,
+        rated: r.rated,
+        assistance: games.assistance,
         round_starts,
         max_players,
         start_when_full: r.start_when_full,
@@ -254,6 +263,48 @@ fn settings_from(r: &CreateTournamentRequest) -> Result<Settings, ApiError> {
         min_rating,
         max_rating,
         invitation_only: r.invitation_only,
+    })
+}
+
+/// What every game of an event is: its expansions, house rules and assistance.
+struct GameTerms {
+    expansions: Vec<String>,
+    rules: std::collections::BTreeMap<String, String>,
+    assistance: Assistance,
+}
+
+/// The request's terms of the games, checked as a new game's are: the expansions and
+/// house rules (each table size of the stages a game they allow), and a rated event
+/// without the server's computer opponents.
+fn game_terms(r: &CreateTournamentRequest, stages: &[StageConfig]) -> Result<GameTerms, ApiError> {
+    use crate::api::games;
+    let expansions = games::check_expansions(&r.expansions)?;
+    let values = r.rules.clone().unwrap_or_default();
+    let rules = games::house_rules("", r.preset.as_deref(), &values)?;
+    games::check_rated(r.rated, false, r.computer_opponents)?;
+    // a 2-player stage seats 2; a multi-player Swiss seats 3 up to its table size
+    let mut sizes = std::collections::BTreeMap::new();
+    for (i, s) in stages.iter().enumerate() {
+        let least = if s.table_size > 2 { 3 } else { 2 };
+        for n in least..=s.table_size {
+            sizes.entry(n).or_insert(i);
+        }
+    }
+    for (players, stage) in sizes {
+        let config = GameConfig {
+            players,
+            expansions: expansions.clone(),
+            tile_order: None,
+            seed: 0,
+            rules,
+        };
+        Game::new(&config)
+            .map_err(|e| games::setup_error(e, &format!("stages[{stage}].table_size")))?;
+    }
+    Ok(GameTerms {
+        expansions: expansions.iter().map(|e| e.id().to_string()).collect(),
+        rules: rules.to_values(),
+        assistance: games::assistance_of(r.assistance, r.rated),
     })
 }
 
@@ -362,6 +413,10 @@ fn view_with(
         round_starts: settings.round_starts.iter().map(|t| rfc3339(*t)).collect(),
         days_per_move: settings.days_per_move,
         computer_opponents: settings.computer_opponents,
+        expansions: settings.expansions.clone(),
+        rules: settings.rules.clone(),
+        rated: settings.rated,
+        assistance: settings.assistance,
         registered,
         created_at: rfc3339(row.created_at),
     })
@@ -426,8 +481,10 @@ async fn view_of(st: &AppState, id: &str, me: &str) -> Result<HttpResponse, ApiE
 /// The event has 1 to 8 stages (Swiss, round robin, knockout), each with its match
 /// length (best of 1, 3 or 5) and table size; rank points, the tie-break order, the
 /// bye's value, the withdrawal rule, a round cap with its rule, calendar dates for the
-/// rounds, each game's clock (days per move) and whether computer opponents may enter.
-/// Creations are limited per user and day (`TILEPOST_TOURNAMENTS_PER_DAY`).
+/// rounds, each game's clock (days per move) and whether computer opponents may enter;
+/// the terms of every game (expansions, house rules, rated or casual, assistance),
+/// checked as a new game's are: a rated event takes no computer opponents. Creations
+/// are limited per user and day (`TILEPOST_TOURNAMENTS_PER_DAY`).
 #[utoipa::path(
     operation_id = "create_tournament",
     tag = "tournaments",
@@ -436,7 +493,7 @@ async fn view_of(st: &AppState, id: &str, me: &str) -> Result<HttpResponse, ApiE
     responses(
         (status = 201, description = "The tournament takes registrations", body = TournamentView,
             headers(("Location" = String, description = "The tournament's URL"))),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
+        (status = 400, description = "Invalid fields (`validation-failed`), among them expansions and house rules as a new game's, a table size the expansions do not allow, or a rated event with computer opponents", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many tournaments created today (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
     )
