@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tilepost_tournament::{
-    Adjustment, CapDecision, Decision as TDecision, Event, GameResult, State, Tournament,
+    Adjustment, CapDecision, Decision as TDecision, Event, Format, GameResult, State, Tournament,
 };
 
 mod notices;
@@ -250,6 +250,22 @@ fn progress(
     let links: HashMap<(u32, u32, u32, u32), &LinkedGame> =
         ctx.open_games.iter().map(|g| (key(g), g)).collect();
     let mut happened = Vec::new();
+    // a knockout's players out before this write (the log as the transaction read it)
+    let stage = state.current_stage();
+    let knockout = state
+        .stages()
+        .get(stage)
+        .is_some_and(|s| matches!(s.config.format, Format::Knockout { .. }));
+    let was_out: HashSet<String> = if knockout {
+        replay(&ctx.events)
+            .map_err(TournamentError::Corrupt)?
+            .knocked_out(stage)
+            .into_iter()
+            .map(|k| k.player)
+            .collect()
+    } else {
+        HashSet::new()
+    };
     // the results
     for p in state.pending_games() {
         let Some(g) = links.get(&(p.stage, p.round, p.table, p.game)) else {
@@ -274,6 +290,18 @@ fn progress(
         };
         let seq = push(state, w, ctx, e, None, now)?;
         w.results.push((g.game_id.clone(), seq));
+    }
+    // the players a match put out, told at once while the stage goes on (a match that
+    // ends the stage is told by the stage's own message)
+    if knockout && !state.stage_complete() {
+        for k in state.knocked_out(stage) {
+            if !was_out.contains(&k.player) {
+                happened.push(Happened::KnockedOut {
+                    stage: stage as u32,
+                    out: k,
+                });
+            }
+        }
     }
     // stage ends and new rounds
     let played_rounds = |s: &State| s.stages().iter().map(|st| st.rounds.len()).sum::<usize>();
@@ -364,7 +392,8 @@ fn progress(
             )),
         });
     }
-    w.notices = notices::notices(state, ctx, &w.games, happened, notifier, now);
+    let news = notices::notices(state, ctx, &w.games, happened, notifier, now);
+    w.notices = notices::and(w.notices.take(), news);
     Ok(())
 }
 
@@ -508,8 +537,16 @@ impl Tournaments<'_> {
                     return Err(TournamentError::Ended);
                 }
                 let e = make(&state, &settings)?;
+                let invited = match &e {
+                    Event::PlayerInvited { player } => Some(player.clone()),
+                    _ => None,
+                };
                 let mut w = TournamentWrite::default();
                 push(&mut state, &mut w, ctx, e, Some(&actor), now)?;
+                if let Some(p) = invited {
+                    // the invited player hears of it
+                    w.notices = Some(notices::invited(ctx, &settings, &p, &notifier, now));
+                }
                 w.players = Some(state.players().len() as i32);
                 follow(&mut state, &settings, ctx, &mut w, &notifier, now)?;
                 // an event that starts when full starts with the entry that fills it
@@ -628,6 +665,7 @@ impl Tournaments<'_> {
                     begin(&mut state, &settings, ctx, &mut w, &notifier, now)?;
                 } else {
                     w.status = Some(TournamentStatus::Ended);
+                    w.notices = notices::not_held(&state, ctx, &notifier, now);
                 }
                 if w.next_round_at.is_none() {
                     w.next_round_at = Some(None);

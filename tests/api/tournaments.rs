@@ -526,24 +526,9 @@ fn a_dated_round_is_paired_by_the_sweep(kind: Db) {
     assert_eq!(v["status"], "running");
     assert_eq!(v["current_round"], 1);
     assert_eq!(v["next_round_at"], tilepost::clock::rfc3339(later).as_str());
-    let st = &app.server.state;
-    let swept = block(tilepost::tournaments::sweep(
-        &st.store,
-        &st.notifier,
-        &st.replays,
-        app.clock.now_ms(),
-    ))
-    .expect("sweep");
-    assert_eq!(swept, 0, "the round waits for its date");
+    assert_eq!(sweep_now(app), 0, "the round waits for its date");
     app.clock.advance_ms(3 * 86_400_000 + 1);
-    let swept = block(tilepost::tournaments::sweep(
-        &st.store,
-        &st.notifier,
-        &st.replays,
-        app.clock.now_ms(),
-    ))
-    .expect("sweep");
-    assert_eq!(swept, 1);
+    assert_eq!(sweep_now(app), 1);
     let v = org.get(&format!("/v1/tournaments/{id}")).ok().clone();
     assert_eq!(
         (v["current_round"].as_i64(), v["next_round_at"].is_null()),
@@ -697,6 +682,18 @@ fn two_processes_pair_each_round_once() {
 }
 
 /// A server whose login tokens outlive the days the tests move the clock on.
+/// One pass of the tournaments' sweep at the app's time; how many it advanced.
+pub(crate) fn sweep_now(app: &TestApp) -> usize {
+    let st = &app.server.state;
+    block(tilepost::tournaments::sweep(
+        &st.store,
+        &st.notifier,
+        &st.replays,
+        app.clock.now_ms(),
+    ))
+    .expect("sweep")
+}
+
 pub(crate) fn long_tokens(kind: Db) -> TestApp {
     TestApp::with(kind, |c| c.token_ttl_secs = 60 * 86_400)
 }
