@@ -310,6 +310,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    tournament_players (tournament_id, user_id) {
+        tournament_id -> Text,
+        user_id -> Text,
+        withdrawn -> Int4,
+    }
+}
+
+diesel::table! {
     tournaments (id) {
         id -> Text,
         name -> Text,
@@ -325,6 +333,7 @@ diesel::table! {
         next_round_at -> Nullable<Int8>,
         created_at -> Int8,
         updated_at -> Int8,
+        rounds_paired -> Int4,
     }
 }
 
@@ -451,6 +460,8 @@ diesel::joinable!(stream_events -> users (user_id));
 diesel::joinable!(tournament_events -> tournaments (tournament_id));
 diesel::joinable!(tournament_games -> games (game_id));
 diesel::joinable!(tournament_games -> tournaments (tournament_id));
+diesel::joinable!(tournament_players -> tournaments (tournament_id));
+diesel::joinable!(tournament_players -> users (user_id));
 diesel::joinable!(tournaments -> users (organiser_id));
 diesel::joinable!(turn_plans -> games (game_id));
 diesel::joinable!(turn_plans -> users (user_id));
@@ -487,6 +498,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     stream_events,
     tournament_events,
     tournament_games,
+    tournament_players,
     tournaments,
     turn_plans,
     user_stats,

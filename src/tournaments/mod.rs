@@ -167,6 +167,17 @@ fn push(
     now: i64,
 ) -> Result<i64, TournamentError> {
     state.apply(&event).map_err(TournamentError::Refused)?;
+    // the players and the count of rounds kept beside the log
+    match &event {
+        Event::PlayerRegistered { player, .. } => w.entrants.push((player.clone(), false)),
+        Event::PlayerWithdrew { player }
+        | Event::OrganiserAdjusted {
+            adjustment: Adjustment::PlayerRemoved { player },
+            ..
+        } => w.entrants.push((player.clone(), true)),
+        Event::RoundPaired { .. } => w.rounds_paired += 1,
+        _ => {}
+    }
     let seq = ctx.row.version + w.events.len() as i64 + 1;
     let (kind, version, payload) = event.encode();
     w.events.push(TournamentEventRow {
@@ -455,6 +466,7 @@ impl Tournaments<'_> {
             next_round_at: settings.starts_at,
             created_at: now,
             updated_at: now,
+            rounds_paired: 0,
         };
         let (kind, version, payload) = Event::TournamentCreated {
             config: settings.config,
