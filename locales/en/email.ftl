@@ -166,10 +166,16 @@ digest-action = Open my games
 digest-line = Game { $game }, due { $deadline }
 digest-line-no-deadline = Game { $game } (no clock)
 calendar-name = tilepost: your deadlines
-calendar-description = The deadlines of your moves in tilepost's correspondence games. It updates as the games move.
+calendar-description = The deadlines of your moves in tilepost's correspondence games, and the rounds of your tournaments. It updates as the games and the events move.
 calendar-due = Your move in tilepost against { $opponents }
 calendar-due-body = Play before { $when }: { $link }
 calendar-paused = You are on vacation: the clock stands still, and the deadline moves out with the time.
+calendar-first-round = { $event }: the first round starts
+calendar-first-round-body = The first round of { $event } starts on { $when } at the earliest, if at least two players have registered: { $link }
+calendar-next-round = { $event }: the next round starts
+calendar-next-round-body = The next round of { $event } starts on { $when } at the earliest, once the round before it is over: { $link }
+calendar-round-cap = { $event }: round { $round } of stage { $stage } ends
+calendar-round-cap-body = Round { $round } of stage { $stage } of { $event } ends on { $when }: games still running then are decided by the event's rule. { $link }
 
 ## Web push notifications (title and body on the device)
 push-turn-body = It is your turn. Tap to play.

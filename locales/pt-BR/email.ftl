@@ -165,10 +165,16 @@ digest-action = Abrir minhas partidas
 digest-line = Partida { $game }, até { $deadline }
 digest-line-no-deadline = Partida { $game } (sem relógio)
 calendar-name = tilepost: seus prazos
-calendar-description = Os prazos das suas jogadas nas partidas por correspondência do tilepost. Atualiza-se conforme as partidas andam.
+calendar-description = Os prazos das suas jogadas nas partidas por correspondência do tilepost, e as rodadas dos seus torneios. Atualiza-se conforme as partidas e os torneios andam.
 calendar-due = Sua vez no tilepost contra { $opponents }
 calendar-due-body = Jogue antes de { $when }: { $link }
 calendar-paused = Você está de férias: o relógio está parado, e o prazo se afasta com o tempo.
+calendar-first-round = { $event }: começa a primeira rodada
+calendar-first-round-body = A primeira rodada de { $event } começa em { $when } no mais cedo, se pelo menos dois jogadores tiverem se inscrito: { $link }
+calendar-next-round = { $event }: começa a próxima rodada
+calendar-next-round-body = A próxima rodada de { $event } começa em { $when } no mais cedo, quando a rodada anterior tiver acabado: { $link }
+calendar-round-cap = { $event }: acaba a rodada { $round } da fase { $stage }
+calendar-round-cap-body = A rodada { $round } da fase { $stage } de { $event } acaba em { $when }: as partidas ainda em andamento são decididas pela regra do torneio. { $link }
 
 ## Notificações push (título e texto no aparelho)
 push-turn-body = É a sua vez. Toque para jogar.

@@ -143,6 +143,29 @@ pub fn settings_of(row: &TournamentRow) -> Result<Settings, String> {
     serde_json::from_str(&row.config).map_err(|e| format!("tournament {}: {e}", row.id))
 }
 
+/// The earliest start of an event's next round, when it has a calendar date still to
+/// come: while registering, the later of its start date (`starts_at`) and the first
+/// round's date (either alone when only one is set); while running, the date of the
+/// round after those paired (`round_starts` counts over the whole event). A round
+/// starts then if the round before it is over, else as soon as it is; a round without
+/// a date, or an event that ended, has none.
+pub fn next_round_date(row: &TournamentRow, settings: &Settings, now: i64) -> Option<i64> {
+    let at = match row.status()? {
+        TournamentStatus::Registering => {
+            match (settings.starts_at, settings.round_starts.first().copied()) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            }
+        }
+        TournamentStatus::Running => {
+            let k = usize::try_from(row.rounds_paired).unwrap_or(0);
+            settings.round_starts.get(k).copied()
+        }
+        _ => None,
+    }?;
+    (at > now).then_some(at)
+}
+
 /// Replays a log into its state.
 pub fn replay(rows: &[TournamentEventRow]) -> Result<State, String> {
     let events = decode(rows)?;
