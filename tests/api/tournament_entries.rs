@@ -87,6 +87,23 @@ fn four_listening(kind: Db) -> (TestApp, crate::notifications::Receiver, Client,
     (app, rx, org, players)
 }
 
+/// The second seat of a running game (player ids in seat order) resigns, so the first
+/// wins: their names, winner first.
+fn lose(players: &[Client], game: &str, seats: &[String]) -> (String, String) {
+    let name_of = |user: &str| {
+        let i = players.iter().position(|p| p.user_id == user);
+        i.map(|i| NAMES[i].to_string()).unwrap_or_default()
+    };
+    let loser = players
+        .iter()
+        .find(|p| p.user_id == seats[1])
+        .expect("a player");
+    loser
+        .post(&format!("/v1/games/{game}/resign"), json!({}))
+        .ok();
+    (name_of(&seats[0]), name_of(&seats[1]))
+}
+
 /// An event made with `body` by `org`, every one of `players` registered, started.
 fn started(org: &Client, players: &[Client], body: Value) -> String {
     let id = org.post("/v1/tournaments", body).ok()["id"]
@@ -220,7 +237,6 @@ fn a_knockout_tells_each_player_out_at_once(kind: Db) {
     use crate::notifications::wait_for;
     use crate::stream::Sse;
     let (app, rx, org, players) = four_listening(kind);
-    let names = NAMES;
     let live = Sse::open(&players[0], &app.url(), None);
     let id = started(
         &org,
@@ -231,25 +247,7 @@ fn a_knockout_tells_each_player_out_at_once(kind: Db) {
         }),
     );
     let of = |t: &str| data_of(&rx, t);
-    let name_of = |user: &str| {
-        players
-            .iter()
-            .zip(names)
-            .find(|(p, _)| p.user_id == user)
-            .map(|(_, n)| n.to_string())
-            .unwrap_or_default()
-    };
-    // the loser of a running game resigns: the first seat of `seats` wins
-    let lose = |game: &str, seats: &[String]| {
-        let loser = players
-            .iter()
-            .find(|p| p.user_id == seats[1])
-            .expect("a player");
-        loser
-            .post(&format!("/v1/games/{game}/resign"), json!({}))
-            .ok();
-        (name_of(&seats[0]), name_of(&seats[1]))
-    };
+    let lose = |game: &str, seats: &[String]| lose(&players, game, seats);
     wait_for(&app, 0, "the first round", || {
         of("tournament.round_started").len() == 4
     });
@@ -358,6 +356,74 @@ fn a_knockout_tells_each_player_out_at_once(kind: Db) {
             .iter()
             .all(|f| f["data"]["tournament_id"] == id.as_str() && f["data"].get("html").is_none()));
     }
+}
+
+/// A double elimination puts a player out at their second loss: a first loss (into the
+/// losers' bracket) tells nothing, each losers' bracket match tells its loser at once,
+/// and the grand final (replayed or not) ends the event with `tournament.finished` for
+/// everyone and no `tournament.eliminated`.
+fn a_double_elimination_tells_the_second_loss(kind: Db) {
+    use crate::notifications::wait_for;
+    let (app, rx, org, players) = four_listening(kind);
+    let id = started(
+        &org,
+        &players,
+        json!({"name": "Twice", "stages": [{"format": "knockout", "double": true}]}),
+    );
+    let of = |t: &str| data_of(&rx, t);
+    let rounds = |n: usize| of("tournament.round_started").len() == n;
+    wait_for(&app, 0, "the first round", || rounds(4));
+    // the winners' bracket's first round: two first losses, nobody out
+    for (g, seats) in running_games(&org, &id) {
+        lose(&players, &g, &seats);
+    }
+    wait_for(&app, 0, "the second round", || rounds(8));
+    assert!(of("tournament.eliminated").is_empty());
+    // the winners' final and the losers' first match: its loser is out
+    let mut out = Vec::new();
+    for (g, seats) in running_games(&org, &id) {
+        let (winner, loser) = lose(&players, &g, &seats);
+        out.push((winner, loser));
+    }
+    wait_for(
+        &app,
+        0,
+        "the first player out and the losers' final",
+        || of("tournament.eliminated").len() == 1 && rounds(10),
+    );
+    let first = &of("tournament.eliminated")[0];
+    assert_eq!(first["match"], "L1.1");
+    assert_eq!(first["round"], 2);
+    assert!(
+        out.iter()
+            .any(|(w, l)| first["recipient"]["name"] == l.as_str()
+                && first["beaten_by"] == w.as_str())
+    );
+    assert_eq!(first["last_stage"], true);
+    // the losers' final: its loser is out; the grand final follows
+    for (g, seats) in running_games(&org, &id) {
+        lose(&players, &g, &seats);
+    }
+    wait_for(&app, 0, "the second player out and the grand final", || {
+        of("tournament.eliminated").len() == 2 && rounds(12)
+    });
+    assert_eq!(of("tournament.eliminated")[1]["match"], "L2.1");
+    // the grand final, replayed if the losers' champion wins it, ends the event
+    while of("tournament.finished").is_empty() {
+        let games = running_games(&org, &id);
+        if let Some((g, seats)) = games.first() {
+            lose(&players, g, seats);
+        }
+        let before = of("tournament.round_started").len();
+        wait_for(&app, 0, "the grand final's end", || {
+            of("tournament.finished").len() == 4 || of("tournament.round_started").len() > before
+        });
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let started = of("tournament.round_started").len();
+    assert!(started == 12 || started == 14, "{started}");
+    assert_eq!(of("tournament.eliminated").len(), 2);
+    assert_eq!(rx.accepted().len(), started + 2 + 4);
 }
 
 /// An invited player hears who invites them, to what, from when; an event that reaches
@@ -649,6 +715,7 @@ mod timed {
     each_db!(
         players_hear_of_rounds_stages_and_the_end,
         a_knockout_tells_each_player_out_at_once,
+        a_double_elimination_tells_the_second_loss,
         the_invited_and_the_lonely_hear_of_it,
         an_event_starts_on_its_date,
     );
