@@ -330,6 +330,7 @@ mod tests {
                 "rank",
                 "winner",
                 "place",
+                "next",
             ]
             .into_iter()
             .map(|a| (Cow::Borrowed(a), FluentValue::from(2)))

@@ -1,9 +1,10 @@
 //! Deadline calendars: a secret feed URL per user (`…/v1/calendar/{token}.ics`) that a
 //! calendar application subscribes to, with an event at the deadline of each of the
-//! user's pending decisions in games with a clock. The server keeps only the SHA-256 of
-//! the token; a new one replaces the old (which stops working at once), and a password
-//! change or reset revokes it. The feed is read without a bearer token: the URL is the
-//! credential, so an unknown one answers like a revoked one.
+//! user's pending decisions in games with a clock, and for each tournament they play in
+//! the next round's calendar date and the current round's cap. The server keeps only the
+//! SHA-256 of the token; a new one replaces the old (which stops working at once), and a
+//! password change or reset revokes it. The feed is read without a bearer token: the URL
+//! is the credential, so an unknown one answers like a revoked one.
 //!
 //! The feed is built with the `icalendar` crate (RFC 5545) and read in the tests by an
 //! independent parser.
@@ -21,7 +22,8 @@ use super::AppState;
 use crate::clock::rfc3339;
 use crate::correspondence::deadline;
 use crate::i18n;
-use crate::store::{GameFilter, GameStatus, UserRow};
+use crate::store::{GameFilter, GameStatus, TournamentStatus, UserRow};
+use crate::tournaments;
 
 /// The prefix of a calendar token.
 const CALENDAR_PREFIX: &str = "tpc_";
@@ -29,6 +31,9 @@ const CALENDAR_PREFIX: &str = "tpc_";
 const MAX_EVENTS: usize = 500;
 /// How long an event lasts before its deadline (a calendar shows a point in time badly).
 const EVENT_MS: i64 = 30 * 60 * 1000;
+/// The most tournaments a feed lists (the newest first), each with at most two events:
+/// the next round's start and the current round's cap.
+const MAX_TOURNAMENTS: i64 = 100;
 
 /// The caller's deadline calendar.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
@@ -140,8 +145,10 @@ pub async fn delete_calendar(
 /// A deadline calendar feed (iCalendar).
 ///
 /// The deadlines of the feed owner's pending decisions in games with a clock, one event
-/// each (ending at the deadline), as RFC 5545 text. The address is the credential: no
-/// bearer token is needed, and an unknown, replaced or revoked address answers `404`.
+/// each (ending at the deadline), and for each tournament they play in (registered, not
+/// withdrawn, not over) the next round's start when it has a calendar date and the
+/// current round's cap, as RFC 5545 text. The address is the credential: no bearer
+/// token is needed, and an unknown, replaced or revoked address answers `404`.
 #[utoipa::path(
     operation_id = "get_calendar_feed",
     tag = "notifications",
@@ -282,5 +289,73 @@ async fn feed(st: &AppState, user: &UserRow, base: &str, now: i64) -> Result<Str
             _ => break,
         }
     }
+    for mut e in rounds(st, user, base, loc, now).await? {
+        cal.push(e.timestamp(stamp).done());
+    }
     Ok(cal.done().to_string())
+}
+
+/// The events of `user`'s tournaments (registered, not withdrawn, not over): the next
+/// round's start when it has a calendar date to come (half an hour from it), and the
+/// current round's cap (the half hour before it).
+async fn rounds(
+    st: &AppState,
+    user: &UserRow,
+    base: &str,
+    loc: &str,
+    now: i64,
+) -> Result<Vec<Event>, ApiError> {
+    let at = |ms: i64| chrono::DateTime::from_timestamp_millis(ms).unwrap_or_default();
+    let rows = st
+        .store
+        .tournaments_of_player(user.id.clone(), MAX_TOURNAMENTS)
+        .await?;
+    let mut out = Vec::new();
+    for row in rows {
+        let Ok(settings) = tournaments::settings_of(&row) else {
+            continue;
+        };
+        let link = format!("{base}/play/tournaments/{}", row.id);
+        let registering = row.status() == Some(TournamentStatus::Registering);
+        let event = |uid: String, key: &str, when: i64, args: &[(&str, i18n::Arg<'_>)]| {
+            let shown = i18n::datetime(when, loc, &user.time_zone);
+            let mut args = args.to_vec();
+            args.push(("event", row.name.as_str().into()));
+            args.push(("when", shown.as_str().into()));
+            args.push(("link", link.as_str().into()));
+            let mut e = Event::new();
+            e.uid(&uid)
+                .summary(&i18n::text(loc, key, &args))
+                .description(&i18n::text(loc, &format!("{key}-body"), &args))
+                .url(&link)
+                .status(EventStatus::Confirmed);
+            e
+        };
+        if let Some(d) = tournaments::next_round_date(&row, &settings, now) {
+            let number = row.rounds_paired + 1;
+            let key = if registering {
+                "calendar-first-round"
+            } else {
+                "calendar-next-round"
+            };
+            let mut e = event(format!("{}-round-{number}@tilepost", row.id), key, d, &[]);
+            e.starts(at(d)).ends(at(d + EVENT_MS));
+            out.push(e);
+        }
+        // (while the event is paused, the cap has no date: it moves out on resuming)
+        if let (Some(d), false, None) = (row.round_deadline, registering, row.paused_at) {
+            let args = [
+                ("stage", i64::from(row.current_stage + 1).into()),
+                ("round", i64::from(row.current_round).into()),
+            ];
+            let uid = format!(
+                "{}-cap-{}-{}@tilepost",
+                row.id, row.current_stage, row.current_round
+            );
+            let mut e = event(uid, "calendar-round-cap", d, &args);
+            e.starts(at(d - EVENT_MS)).ends(at(d));
+            out.push(e);
+        }
+    }
+    Ok(out)
 }

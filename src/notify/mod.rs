@@ -35,7 +35,9 @@ pub const EVENT_TYPES: &[&str] = &[
     "game.timed_out",
     "game.plan_played",
     "game.digest",
+    "tournament.invited",
     "tournament.round_started",
+    "tournament.eliminated",
     "tournament.stage_ended",
     "tournament.finished",
 ];

@@ -334,7 +334,44 @@ fn every_email_in_every_locale() {
             super::tournament::stage_ended(&n, &seats[1], &ev, 0, (12, 16), false, 0),
             super::tournament::finished(&n, &seats[1], &ev, "ann", (2, 16), 0),
             super::tournament::finished(&n, &seats[0], &ev, "ann", (1, 16), 0),
+            super::tournament::not_held(&n, &seats[1], &ev, 1, 0),
+            super::tournament::eliminated(
+                &n,
+                &seats[1],
+                &ev,
+                &super::tournament::KnockedOut {
+                    stage: 1,
+                    round: 2,
+                    bracket: "W2.3",
+                    by: "ann",
+                    qualifying: None,
+                },
+                0,
+            ),
+            super::tournament::eliminated(
+                &n,
+                &seats[1],
+                &ev,
+                &super::tournament::KnockedOut {
+                    stage: 0,
+                    round: 3,
+                    bracket: "L3.1",
+                    by: "ann",
+                    qualifying: Some(4),
+                },
+                0,
+            ),
         ]);
+        // invitations: with a start date, without, to an event under way
+        for (starts_at, under_way) in [(Some(deadline), false), (None, false), (None, true)] {
+            let inv = super::tournament::Invitation {
+                by: "ann",
+                starts_at,
+                invitation_only: starts_at.is_some(),
+                under_way,
+            };
+            rows.push(super::tournament::invited(&n, &seats[1], &ev, &inv, 0));
+        }
         let mut out = String::new();
         for r in &rows {
             out.push_str(&snapshot_of(r));
@@ -418,6 +455,32 @@ fn tournament_messages_link_the_event() {
         t::round_started(&n, &to, &ev, (0, 2), &Seat::Bye { points: Some(0.5) }, 0),
         t::stage_ended(&n, &to, &ev, 0, (3, 8), true, 0),
         t::finished(&n, &to, &ev, "ann", (2, 8), 0),
+        t::eliminated(
+            &n,
+            &to,
+            &ev,
+            &t::KnockedOut {
+                stage: 0,
+                round: 1,
+                bracket: "W1.2",
+                by: "a<n>n",
+                qualifying: Some(2),
+            },
+            0,
+        ),
+        t::not_held(&n, &to, &ev, 1, 0),
+        t::invited(
+            &n,
+            &to,
+            &ev,
+            &t::Invitation {
+                by: "o<r>g",
+                starts_at: Some(86_400_000),
+                invitation_only: true,
+                under_way: false,
+            },
+            0,
+        ),
     ];
     for r in &rows {
         assert_eq!(r.game_id, None);
@@ -450,4 +513,49 @@ fn tournament_messages_link_the_event() {
         .unwrap_or_default()
         .contains("it adds 0.5 to your points"));
     assert_eq!(bye["data"]["bye"], true);
+    let data = |i: usize| -> Value {
+        let v: Value = serde_json::from_str(&rows[i].payload).unwrap_or(Value::Null);
+        v["data"].clone()
+    };
+    // a player put out: who beat them, the match, what follows
+    let out = data(4);
+    assert_eq!(
+        (&out["beaten_by"], &out["match"], &out["round"]),
+        (&json!("a<n>n"), &json!("W1.2"), &json!(1))
+    );
+    assert_eq!(
+        (&out["last_stage"], &out["qualifying"]),
+        (&json!(false), &json!(2))
+    );
+    let text = out["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("a<n>n beat you in round 1 of stage 1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("The best 2 of this stage go on to stage 2"),
+        "{text}"
+    );
+    // an event not held: no winner, no place
+    let not_held = data(5);
+    assert_eq!(
+        (&not_held["held"], &not_held["winner"], &not_held["place"]),
+        (&json!(false), &Value::Null, &Value::Null)
+    );
+    assert_eq!(data(3)["held"], true);
+    // an invitation: who, the start in the reader's zone, how to register
+    let inv = data(6);
+    assert_eq!(inv["invited_by"], "o<r>g");
+    assert_eq!(inv["starts_at"], "1970-01-02T00:00:00Z");
+    assert_eq!(inv["join"], "http://t.test/v1/tournaments/e1/join");
+    let text = inv["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("It starts on 1970-01-02 00:00 (UTC)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("POST http://t.test/v1/tournaments/e1/join"),
+        "{text}"
+    );
+    assert!(!inv["html"].as_str().unwrap_or_default().contains("o<r>g"));
 }

@@ -1,11 +1,15 @@
 //! Tournament messages: a round started (with the reader's table, opponents and games,
-//! or their bye), a stage ended (qualified for the next stage, or out), the event
-//! finished (the winner and the reader's place). Each is one message per player, sent
-//! like the games' messages (email, endpoints, the live stream, push).
+//! or their bye), a knockout match put the reader out (who beat them, and what
+//! follows), a stage ended (qualified for the next stage, or out), the event finished
+//! (the winner and the reader's place; or it reached its start date with too few
+//! players and was not held), the organiser invited the reader. Each is one message per
+//! player, sent like the games' messages (email, endpoints, the live stream; push for a
+//! round).
 
 use serde_json::json;
 
 use super::{escape, layout, row, short, Message, Notifier};
+use crate::clock::rfc3339;
 use crate::i18n;
 use crate::store::{OutboxRow, SeatInfo};
 
@@ -160,7 +164,7 @@ pub fn stage_ended(
     one_paragraph(
         n,
         ("tournament.stage_ended", to, ev),
-        ("tstage-subject", key, &args),
+        ("tstage-subject", &[key], &args),
         None,
         json!({
             "tournament_name": ev.name,
@@ -197,13 +201,14 @@ pub fn finished(
     one_paragraph(
         n,
         ("tournament.finished", to, ev),
-        ("tfinished-subject", key, &args),
+        ("tfinished-subject", &[key], &args),
         Some((
             "tfinished-action",
             format!("{}/play/tournaments/{}", n.public_url, ev.id),
         )),
         json!({
             "tournament_name": ev.name,
+            "held": true,
             "winner": winner,
             "place": place,
             "players": count,
@@ -212,17 +217,163 @@ pub fn finished(
     )
 }
 
-/// A message of one paragraph about an event: `(kind, reader, event)`, `(subject key,
-/// body key, their arguments)`, the action (default: the event's page), the fields.
+/// `tournament.finished` for a player of an event that reached its start date with
+/// fewer than 2 players: it ended without a round (`held: false`, no winner, no
+/// place; `count` players were registered).
+pub fn not_held(n: &Notifier, to: &SeatInfo, ev: &Event<'_>, count: u32, now: i64) -> OutboxRow {
+    let args = [
+        ("event", ev.name.into()),
+        ("count", i64::from(count).into()),
+    ];
+    one_paragraph(
+        n,
+        ("tournament.finished", to, ev),
+        ("tfinished-not-held-subject", &["tfinished-not-held"], &args),
+        None,
+        json!({
+            "tournament_name": ev.name,
+            "held": false,
+            "winner": null,
+            "place": null,
+            "players": count,
+        }),
+        now,
+    )
+}
+
+/// How a knockout match put the reader out.
+pub struct KnockedOut<'a> {
+    /// 0-based stage, 1-based round of the stage.
+    pub stage: u32,
+    pub round: u32,
+    /// The bracket's name for the match (`W1.2`, `L3.1`, `GF`, …).
+    pub bracket: &'a str,
+    /// Who won it.
+    pub by: &'a str,
+    /// When the stage is not the event's last: how many of it go on to the next.
+    pub qualifying: Option<u32>,
+}
+
+/// `tournament.eliminated` for a player a knockout match put out while the stage goes
+/// on: who beat them in which round, then what follows (the last stage: their event
+/// ends, and their final place comes with its end; otherwise: how many go on to the
+/// next stage, which its end tells them).
+pub fn eliminated(
+    n: &Notifier,
+    to: &SeatInfo,
+    ev: &Event<'_>,
+    k: &KnockedOut<'_>,
+    now: i64,
+) -> OutboxRow {
+    let args = [
+        ("event", ev.name.into()),
+        ("stage", i64::from(k.stage + 1).into()),
+        ("round", i64::from(k.round).into()),
+        ("winner", k.by.into()),
+        ("count", i64::from(k.qualifying.unwrap_or(0)).into()),
+        ("next", i64::from(k.stage + 2).into()),
+    ];
+    let then = if k.qualifying.is_some() {
+        "teliminated-next"
+    } else {
+        "teliminated-last"
+    };
+    one_paragraph(
+        n,
+        ("tournament.eliminated", to, ev),
+        ("teliminated-subject", &["teliminated-body", then], &args),
+        None,
+        json!({
+            "tournament_name": ev.name,
+            "stage": k.stage,
+            "round": k.round,
+            "match": k.bracket,
+            "beaten_by": k.by,
+            "last_stage": k.qualifying.is_none(),
+            "qualifying": k.qualifying,
+        }),
+        now,
+    )
+}
+
+/// An invitation to an event: who sent it, when the event starts (ms; `None`: when
+/// its organiser starts it), whether only those invited may register, and whether it
+/// has started.
+pub struct Invitation<'a> {
+    pub by: &'a str,
+    pub starts_at: Option<i64>,
+    pub invitation_only: bool,
+    /// The event has started (a Swiss first stage takes late entries).
+    pub under_way: bool,
+}
+
+/// `tournament.invited` for the player the organiser invited: who invites them to
+/// which event, its start, the button to its page (where they register), and the
+/// API's request.
+pub fn invited(
+    n: &Notifier,
+    to: &SeatInfo,
+    ev: &Event<'_>,
+    inv: &Invitation<'_>,
+    now: i64,
+) -> OutboxRow {
+    let loc = to.locale.as_str();
+    let when = inv
+        .starts_at
+        .map(|at| i18n::datetime(at, loc, &to.time_zone))
+        .unwrap_or_default();
+    let args = [
+        ("event", ev.name.into()),
+        ("by", inv.by.into()),
+        ("when", when.as_str().into()),
+    ];
+    let start = match (inv.under_way, inv.starts_at) {
+        (true, _) => "tinvited-under-way",
+        (false, Some(_)) => "tinvited-starts",
+        (false, None) => "tinvited-no-date",
+    };
+    let join = format!("{}/v1/tournaments/{}/join", n.public_url, ev.id);
+    let (text, html) = paragraphs(loc, &["tinvited-body", start], &args);
+    row(
+        n,
+        Message {
+            kind: "tournament.invited",
+            to,
+            game_id: ev.id,
+            subject: i18n::text(loc, "tinvited-subject", &args),
+            text,
+            html,
+            action: Some((
+                "tinvited-action",
+                format!("{}/play/tournaments/{}", n.public_url, ev.id),
+            )),
+            text_after: format!("{}: POST {join}\n", i18n::text(loc, "tinvited-join", &[])),
+            html_after: String::new(),
+            extra: json!({
+                "tournament_name": ev.name,
+                "invited_by": inv.by,
+                "starts_at": inv.starts_at.map(rfc3339),
+                "invitation_only": inv.invitation_only,
+                "join": join,
+            }),
+        },
+        now,
+    )
+}
+
+/// A message of a paragraph or more about an event: `(kind, reader, event)`, `(subject
+/// key, body keys, their arguments)`, the action (default: the event's page), the
+/// fields.
 fn one_paragraph(
     n: &Notifier,
     (kind, to, ev): (&str, &SeatInfo, &Event<'_>),
-    (subject, body, args): (&str, &str, &[(&str, i18n::Arg<'_>)]),
+    (subject, bodies, args): (&str, &[&str], &[(&str, i18n::Arg<'_>)]),
     action: Option<(&'static str, String)>,
     extra: serde_json::Value,
     now: i64,
 ) -> OutboxRow {
     let loc = to.locale.as_str();
+    let (text, html) = paragraphs(loc, bodies, args);
     row(
         n,
         Message {
@@ -230,8 +381,8 @@ fn one_paragraph(
             to,
             game_id: ev.id,
             subject: i18n::text(loc, subject, args),
-            text: format!("{}\n", i18n::text(loc, body, args)),
-            html: layout::para(&i18n::html(loc, body, args)),
+            text,
+            html,
             action,
             text_after: String::new(),
             html_after: String::new(),
@@ -239,4 +390,15 @@ fn one_paragraph(
         },
         now,
     )
+}
+
+/// The paragraphs of `bodies` (catalog keys) in `loc`: as text (a blank line between
+/// them) and as HTML blocks.
+fn paragraphs(loc: &str, bodies: &[&str], args: &[(&str, i18n::Arg<'_>)]) -> (String, String) {
+    let text: Vec<String> = bodies.iter().map(|b| i18n::text(loc, b, args)).collect();
+    let html = bodies
+        .iter()
+        .map(|b| layout::para(&i18n::html(loc, b, args)))
+        .collect();
+    (format!("{}\n", text.join("\n\n")), html)
 }

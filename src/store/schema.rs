@@ -313,6 +313,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    tournament_players (tournament_id, user_id) {
+        tournament_id -> Text,
+        user_id -> Text,
+        withdrawn -> Int4,
+    }
+}
+
+diesel::table! {
     tournaments (id) {
         id -> Text,
         name -> Text,
@@ -329,6 +337,7 @@ diesel::table! {
         created_at -> Int8,
         updated_at -> Int8,
         paused_at -> Nullable<Int8>,
+        rounds_paired -> Int4,
     }
 }
 
@@ -455,6 +464,8 @@ diesel::joinable!(stream_events -> users (user_id));
 diesel::joinable!(tournament_events -> tournaments (tournament_id));
 diesel::joinable!(tournament_games -> games (game_id));
 diesel::joinable!(tournament_games -> tournaments (tournament_id));
+diesel::joinable!(tournament_players -> tournaments (tournament_id));
+diesel::joinable!(tournament_players -> users (user_id));
 diesel::joinable!(tournaments -> users (organiser_id));
 diesel::joinable!(turn_plans -> games (game_id));
 diesel::joinable!(turn_plans -> users (user_id));
@@ -491,6 +502,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     stream_events,
     tournament_events,
     tournament_games,
+    tournament_players,
     tournaments,
     turn_plans,
     user_stats,

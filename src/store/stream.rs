@@ -43,8 +43,10 @@ impl NewStreamEvent {
     /// an email needs (subject, bodies, recipient address, unsubscribe links). Account
     /// messages (single-use links for their owner's inbox) are not streamed.
     pub fn of_outbox(m: &OutboxRow) -> Option<NewStreamEvent> {
-        // a chat line's push copy: the stream has the line itself (`game.chat`)
-        if !m.kind.starts_with("game.") || super::push::is_push_only(&m.kind) {
+        // game and tournament messages; not a chat line's push copy (the stream has the
+        // line itself, `game.chat`)
+        let streamed = m.kind.starts_with("game.") || m.kind.starts_with("tournament.");
+        if !streamed || super::push::is_push_only(&m.kind) {
             return None;
         }
         let mut body: serde_json::Value = serde_json::from_str(&m.payload).ok()?;

@@ -1,6 +1,7 @@
 //! Tournaments: the summary row of each event, its append-only decision log
-//! (`tournament_events`, `UNIQUE (tournament_id, seq)`) and the link from each game to
-//! its stage, round, table and game of the match (`tournament_games`).
+//! (`tournament_events`, `UNIQUE (tournament_id, seq)`), the link from each game to
+//! its stage, round, table and game of the match (`tournament_games`), and its players
+//! as the log has them (`tournament_players`: registered, withdrawn or removed).
 //!
 //! Every write to a tournament goes through [`Store::tournament_write`]: it takes the
 //! tournament's row lock with a write (so concurrent writers, in this process or
@@ -19,8 +20,8 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use super::conn::DbConn;
 use super::schema::{
-    game_clocks, game_results, game_seats, games, tournament_events, tournament_games, tournaments,
-    users,
+    game_clocks, game_results, game_seats, games, tournament_events, tournament_games,
+    tournament_players, tournaments, users,
 };
 use super::{
     load_game, start_game_tx, AutomationRows, Conflict, GameRecord, GameRow, GameStatus, OutboxRow,
@@ -49,6 +50,9 @@ pub struct TournamentRow {
     pub updated_at: i64,
     /// When the organiser paused the event (none: it is not paused).
     pub paused_at: Option<i64>,
+    /// Rounds paired over all the stages (the next round's place in the settings'
+    /// `round_starts`).
+    pub rounds_paired: i32,
 }
 
 impl TournamentRow {
@@ -122,6 +126,10 @@ pub struct TournamentWrite {
     pub round_deadline: Option<Option<i64>>,
     pub next_round_at: Option<Option<i64>>,
     pub games: Vec<NewTournamentGame>,
+    /// Players the new events register (`false`) or withdraw or remove (`true`).
+    pub entrants: Vec<(String, bool)>,
+    /// Rounds the new events pair.
+    pub rounds_paired: i32,
     /// Games whose result the new events record, with the event's seq.
     pub results: Vec<(String, i64)>,
     pub outbox: Vec<OutboxRow>,
@@ -344,6 +352,27 @@ fn write_tx(
             .values(e)
             .execute(c)
             .map_err(duplicate_is_stale)?;
+    }
+    // a player registers once (the log refuses a second registration)
+    for (user, out) in &w.entrants {
+        if *out {
+            diesel::update(tournament_players::table.find((id, user)))
+                .set(tournament_players::withdrawn.eq(1))
+                .execute(c)?;
+        } else {
+            diesel::insert_into(tournament_players::table)
+                .values((
+                    tournament_players::tournament_id.eq(id),
+                    tournament_players::user_id.eq(user),
+                    tournament_players::withdrawn.eq(0),
+                ))
+                .execute(c)?;
+        }
+    }
+    if w.rounds_paired > 0 {
+        diesel::update(tournaments::table.find(id))
+            .set(tournaments::rounds_paired.eq(tournaments::rounds_paired + w.rounds_paired))
+            .execute(c)?;
     }
     if let Some(s) = w.status {
         diesel::update(tournaments::table.find(id))
@@ -659,6 +688,31 @@ impl Store {
                 }
             }
             Ok(ids)
+        })
+        .await
+    }
+
+    /// The events `user_id` plays in (registered, not withdrawn or removed) that are
+    /// open for registration or running, newest first, at most `limit`.
+    pub async fn tournaments_of_player(
+        &self,
+        user_id: String,
+        limit: i64,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        self.run(move |c| {
+            let open = [
+                TournamentStatus::Registering.as_str(),
+                TournamentStatus::Running.as_str(),
+            ];
+            Ok(tournament_players::table
+                .inner_join(tournaments::table)
+                .filter(tournament_players::user_id.eq(&user_id))
+                .filter(tournament_players::withdrawn.eq(0))
+                .filter(tournaments::status.eq_any(open))
+                .order((tournaments::created_at.desc(), tournaments::id.desc()))
+                .limit(limit)
+                .select(TournamentRow::as_select())
+                .load(c)?)
         })
         .await
     }

@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tilepost_tournament::{
-    Adjustment, CapDecision, Decision as TDecision, Event, GameResult, State, Tournament,
+    Adjustment, CapDecision, Decision as TDecision, Event, Format, GameResult, State, Tournament,
 };
 
 mod notices;
@@ -162,6 +162,29 @@ pub fn settings_of(row: &TournamentRow) -> Result<Settings, String> {
     serde_json::from_str(&row.config).map_err(|e| format!("tournament {}: {e}", row.id))
 }
 
+/// The earliest start of an event's next round, when it has a calendar date still to
+/// come: while registering, the later of its start date (`starts_at`) and the first
+/// round's date (either alone when only one is set); while running, the date of the
+/// round after those paired (`round_starts` counts over the whole event). A round
+/// starts then if the round before it is over, else as soon as it is; a round without
+/// a date, or an event that ended, has none.
+pub fn next_round_date(row: &TournamentRow, settings: &Settings, now: i64) -> Option<i64> {
+    let at = match row.status()? {
+        TournamentStatus::Registering => {
+            match (settings.starts_at, settings.round_starts.first().copied()) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            }
+        }
+        TournamentStatus::Running => {
+            let k = usize::try_from(row.rounds_paired).unwrap_or(0);
+            settings.round_starts.get(k).copied()
+        }
+        _ => None,
+    }?;
+    (at > now).then_some(at)
+}
+
 /// Replays a log into its state.
 pub fn replay(rows: &[TournamentEventRow]) -> Result<State, String> {
     let events = decode(rows)?;
@@ -186,6 +209,17 @@ fn push(
     now: i64,
 ) -> Result<i64, TournamentError> {
     state.apply(&event).map_err(TournamentError::Refused)?;
+    // the players and the count of rounds kept beside the log
+    match &event {
+        Event::PlayerRegistered { player, .. } => w.entrants.push((player.clone(), false)),
+        Event::PlayerWithdrew { player }
+        | Event::OrganiserAdjusted {
+            adjustment: Adjustment::PlayerRemoved { player },
+            ..
+        } => w.entrants.push((player.clone(), true)),
+        Event::RoundPaired { .. } => w.rounds_paired += 1,
+        _ => {}
+    }
     let seq = ctx.row.version + w.events.len() as i64 + 1;
     let (kind, version, payload) = event.encode();
     w.events.push(TournamentEventRow {
@@ -269,6 +303,22 @@ fn progress(
     let links: HashMap<(u32, u32, u32, u32), &LinkedGame> =
         ctx.open_games.iter().map(|g| (key(g), g)).collect();
     let mut happened = Vec::new();
+    // a knockout's players out before this write (the log as the transaction read it)
+    let stage = state.current_stage();
+    let knockout = state
+        .stages()
+        .get(stage)
+        .is_some_and(|s| matches!(s.config.format, Format::Knockout { .. }));
+    let was_out: HashSet<String> = if knockout {
+        replay(&ctx.events)
+            .map_err(TournamentError::Corrupt)?
+            .knocked_out(stage)
+            .into_iter()
+            .map(|k| k.player)
+            .collect()
+    } else {
+        HashSet::new()
+    };
     // the results
     for p in state.pending_games() {
         let Some(g) = links.get(&(p.stage, p.round, p.table, p.game)) else {
@@ -293,6 +343,18 @@ fn progress(
         };
         let seq = push(state, w, ctx, e, None, now)?;
         w.results.push((g.game_id.clone(), seq));
+    }
+    // the players a match put out, told at once while the stage goes on (a match that
+    // ends the stage is told by the stage's own message)
+    if knockout && !state.stage_complete() {
+        for k in state.knocked_out(stage) {
+            if !was_out.contains(&k.player) {
+                happened.push(Happened::KnockedOut {
+                    stage: stage as u32,
+                    out: k,
+                });
+            }
+        }
     }
     // stage ends and new rounds
     let played_rounds = |s: &State| s.stages().iter().map(|st| st.rounds.len()).sum::<usize>();
@@ -396,7 +458,8 @@ fn progress(
             )),
         });
     }
-    w.notices = notices::notices(state, ctx, &w.games, happened, notifier, now);
+    let news = notices::notices(state, ctx, &w.games, happened, notifier, now);
+    w.notices = notices::and(w.notices.take(), news);
     Ok(())
 }
 
@@ -459,6 +522,7 @@ impl Tournaments<'_> {
             created_at: now,
             updated_at: now,
             paused_at: None,
+            rounds_paired: 0,
         };
         let (kind, version, payload) = Event::TournamentCreated {
             config: settings.config,
@@ -546,8 +610,16 @@ impl Tournaments<'_> {
                     return Err(TournamentError::Ended);
                 }
                 let e = make(&state, &settings)?;
+                let invited = match &e {
+                    Event::PlayerInvited { player } => Some(player.clone()),
+                    _ => None,
+                };
                 let mut w = TournamentWrite::default();
                 push(&mut state, &mut w, ctx, e, Some(&actor), now)?;
+                if let Some(p) = invited {
+                    // the invited player hears of it
+                    w.notices = Some(notices::invited(ctx, &settings, &p, &notifier, now));
+                }
                 w.players = Some(state.players().len() as i32);
                 follow(&mut state, &settings, ctx, &mut w, &notifier, now)?;
                 // an event that starts when full starts with the entry that fills it
@@ -667,6 +739,7 @@ impl Tournaments<'_> {
                     begin(&mut state, &settings, ctx, &mut w, &notifier, now)?;
                 } else {
                     w.status = Some(TournamentStatus::Ended);
+                    w.notices = notices::not_held(&state, ctx, &notifier, now);
                 }
                 if w.next_round_at.is_none() {
                     w.next_round_at = Some(None);

@@ -1,23 +1,32 @@
 //! Who hears what when an event moves on: the players of a round just paired (their
-//! table, opponents and games, or their bye), the players of a stage just ended
-//! (qualified or out, with their rank), every player when the event finishes (the
-//! winner and their place). Worked out here from the log's new events; written by
-//! `crate::notify::tournament` once the store has read the players' accounts in the
-//! same transaction.
+//! table, opponents and games, or their bye), a player a knockout match put out while
+//! the stage goes on (who beat them, what follows), the players of a stage just ended
+//! (qualified or out, with their rank: everyone, those put out earlier included, as
+//! their rank and whether they go on are news to them), every player when the event
+//! finishes (the winner and their place), the one player of an event that reached its
+//! start date alone (it was not held), a player the organiser invites. Worked out here
+//! from the log's new events; written by `crate::notify::tournament` once the store has
+//! read the accounts in the same transaction.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tilepost_tournament::{Event, Format, State};
+use tilepost_tournament::{Entry, Event, Format, KnockedOut, State};
 
 use crate::notify::tournament::{self as message, Seat};
 use crate::notify::Notifier;
-use crate::store::{NewTournamentGame, Notices, SeatInfo, TournamentCtx};
+use crate::store::{
+    NewTournamentGame, Notices, OutboxRow, SeatInfo, TournamentCtx, TournamentStatus,
+};
+
+use super::Settings;
 
 /// What the new events did, in order.
 pub(super) enum Happened {
     /// A round paired (the `round_paired` event).
     Paired(Event),
+    /// A knockout match of this stage put a player out, and the stage goes on.
+    KnockedOut { stage: u32, out: KnockedOut },
     /// A stage ended with these qualifiers (player ids).
     StageEnded { stage: u32, qualified: Vec<String> },
     /// The event finished.
@@ -31,6 +40,12 @@ enum Notice {
         stage: u32,
         round: u32,
         seat: SeatOf,
+    },
+    Out {
+        to: String,
+        stage: u32,
+        out: KnockedOut,
+        qualifying: Option<u32>,
     },
     Stage {
         to: String,
@@ -145,6 +160,24 @@ pub(super) fn notices(
                 }
             }
             Happened::Paired(_) => {}
+            Happened::KnockedOut { stage, out: k } => {
+                // what follows: the next stage's qualifiers, if there is one
+                let qualifying =
+                    state
+                        .config()
+                        .stages
+                        .get(stage as usize + 1)
+                        .map(|s| match s.entry {
+                            Entry::Top { count } => count,
+                            Entry::Registered => 0,
+                        });
+                out.push(Notice::Out {
+                    to: k.player.clone(),
+                    stage,
+                    out: k,
+                    qualifying,
+                });
+            }
             Happened::StageEnded { stage, qualified } => {
                 let standings = state.standings_of(stage as usize);
                 let count = standings.len() as u32;
@@ -185,21 +218,18 @@ pub(super) fn notices(
         return None;
     }
     let users: Vec<String> = state.players().iter().map(|p| p.id.clone()).collect();
-    let (id, name) = (ctx.row.id.clone(), ctx.row.name.clone());
-    let notifier = notifier.clone();
-    Some(Notices {
+    Some(about_event(
+        ctx,
         users,
-        build: Box::new(move |accounts: &HashMap<String, SeatInfo>| {
-            let ev = message::Event {
-                id: &id,
-                name: &name,
-            };
-            let name_of = |p: &str| accounts.get(p).map(|a| a.username.as_str()).unwrap_or("?");
+        notifier,
+        move |ev, accounts, notifier| {
+            let name_of = |p: &str| accounts.get(p).map_or("?", |a| a.username.as_str());
             out.iter()
                 .filter_map(|n| {
                     let to_id = match n {
                         Notice::Round { to, .. }
                         | Notice::Stage { to, .. }
+                        | Notice::Out { to, .. }
                         | Notice::Finished { to, .. } => to,
                     };
                     // the server's own players read nothing
@@ -220,8 +250,26 @@ pub(super) fn notices(
                                 },
                                 SeatOf::Bye { points } => Seat::Bye { points: *points },
                             };
-                            message::round_started(&notifier, to, &ev, (*stage, *round), &seat, now)
+                            message::round_started(notifier, to, ev, (*stage, *round), &seat, now)
                         }
+                        Notice::Out {
+                            stage,
+                            out,
+                            qualifying,
+                            ..
+                        } => message::eliminated(
+                            notifier,
+                            to,
+                            ev,
+                            &message::KnockedOut {
+                                stage: *stage,
+                                round: out.round,
+                                bracket: &out.bracket,
+                                by: name_of(&out.by),
+                                qualifying: *qualifying,
+                            },
+                            now,
+                        ),
                         Notice::Stage {
                             stage,
                             rank,
@@ -229,9 +277,9 @@ pub(super) fn notices(
                             qualified,
                             ..
                         } => message::stage_ended(
-                            &notifier,
+                            notifier,
                             to,
-                            &ev,
+                            ev,
                             *stage,
                             (*rank, *count),
                             *qualified,
@@ -243,9 +291,9 @@ pub(super) fn notices(
                             count,
                             ..
                         } => message::finished(
-                            &notifier,
+                            notifier,
                             to,
-                            &ev,
+                            ev,
                             name_of(winner),
                             (*place, *count),
                             now,
@@ -253,6 +301,116 @@ pub(super) fn notices(
                     })
                 })
                 .collect()
-        }),
+        },
+    ))
+}
+
+/// The message to a player the organiser invited (`player_invited`): who invites them,
+/// the event and its start. Computer opponents read nothing.
+pub(super) fn invited(
+    ctx: &TournamentCtx,
+    settings: &Settings,
+    player: &str,
+    notifier: &Arc<Notifier>,
+    now: i64,
+) -> Notices {
+    let (player, organiser) = (player.to_string(), ctx.row.organiser_id.clone());
+    let under_way = ctx.row.status() != Some(TournamentStatus::Registering);
+    let (starts_at, invitation_only) = (settings.starts_at, settings.invitation_only);
+    let users = vec![player.clone(), organiser.clone()];
+    about_event(ctx, users, notifier, move |ev, accounts, notifier| {
+        let Some(to) = accounts.get(&player).filter(|a| a.bot.is_none()) else {
+            return Vec::new();
+        };
+        let inv = message::Invitation {
+            by: accounts
+                .get(&organiser)
+                .map_or("?", |a| a.username.as_str()),
+            starts_at,
+            invitation_only,
+            under_way,
+        };
+        vec![message::invited(notifier, to, ev, &inv, now)]
     })
+}
+
+/// The messages to the players of an event that reached its start date with fewer than
+/// 2 players and ends without a round: `tournament.finished`, not held (`None`:
+/// nobody is registered).
+pub(super) fn not_held(
+    state: &State,
+    ctx: &TournamentCtx,
+    notifier: &Arc<Notifier>,
+    now: i64,
+) -> Option<Notices> {
+    let users: Vec<String> = state
+        .players()
+        .iter()
+        .filter(|p| !p.withdrawn)
+        .map(|p| p.id.clone())
+        .collect();
+    if users.is_empty() {
+        return None;
+    }
+    let (to, count) = (users.clone(), users.len() as u32);
+    Some(about_event(
+        ctx,
+        users,
+        notifier,
+        move |ev, accounts, notifier| {
+            to.iter()
+                .filter_map(|p| accounts.get(p).filter(|a| a.bot.is_none()))
+                .map(|a| message::not_held(notifier, a, ev, count, now))
+                .collect()
+        },
+    ))
+}
+
+/// Messages about the event of `ctx` to some of `users`: `write` gets the event, the
+/// accounts of `users` (as the store's transaction reads them) and the notifier.
+fn about_event<F>(
+    ctx: &TournamentCtx,
+    users: Vec<String>,
+    notifier: &Arc<Notifier>,
+    write: F,
+) -> Notices
+where
+    F: FnOnce(&message::Event<'_>, &HashMap<String, SeatInfo>, &Notifier) -> Vec<OutboxRow>
+        + Send
+        + 'static,
+{
+    let (id, name) = (ctx.row.id.clone(), ctx.row.name.clone());
+    let notifier = notifier.clone();
+    Notices {
+        users,
+        build: Box::new(move |accounts: &HashMap<String, SeatInfo>| {
+            let ev = message::Event {
+                id: &id,
+                name: &name,
+            };
+            write(&ev, accounts, &notifier)
+        }),
+    }
+}
+
+/// Both sets of messages, `first`'s first.
+pub(super) fn and(first: Option<Notices>, then: Option<Notices>) -> Option<Notices> {
+    match (first, then) {
+        (Some(a), Some(b)) => {
+            let mut users = a.users;
+            users.extend(b.users);
+            users.sort();
+            users.dedup();
+            let (fa, fb) = (a.build, b.build);
+            Some(Notices {
+                users,
+                build: Box::new(move |accounts: &HashMap<String, SeatInfo>| {
+                    let mut out = fa(accounts);
+                    out.extend(fb(accounts));
+                    out
+                }),
+            })
+        }
+        (a, b) => a.or(b),
+    }
 }

@@ -1,9 +1,13 @@
 //! The deadline calendar: a secret feed per user, read by an independent iCalendar parser
 //! (the `ical` crate), listing exactly the deadlines of the user's pending decisions, and
-//! following the games as they move; a new address kills the old one; a revoked or
-//! unknown one answers `404 calendar-not-found`; a password change revokes it.
+//! following the games as they move, and the dated rounds and round caps of the
+//! tournaments they play in; a new address kills the old one; a revoked or unknown one
+//! answers `404 calendar-not-found`; a password change revokes it.
+
+use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
+use tilepost::clock::{rfc3339, Clock};
 
 use crate::common::*;
 
@@ -20,6 +24,17 @@ fn clocked_game(players: &[&Client], days: Option<i64>) -> String {
 
 /// The events of a feed: (UID, SUMMARY, DTEND, URL) each.
 fn parse(text: &str) -> Vec<(String, String, String, String)> {
+    properties(text)
+        .into_iter()
+        .map(|e| {
+            let p = |k: &str| e.get(k).cloned().unwrap_or_default();
+            (p("UID"), p("SUMMARY"), p("DTEND"), p("URL"))
+        })
+        .collect()
+}
+
+/// The events of a feed, each as its properties by name.
+fn properties(text: &str) -> Vec<BTreeMap<String, String>> {
     let mut reader = ical::IcalParser::new(std::io::BufReader::new(text.as_bytes()));
     let cal = reader
         .next()
@@ -41,12 +56,10 @@ fn parse(text: &str) -> Vec<(String, String, String, String)> {
     cal.events
         .iter()
         .map(|e| {
-            (
-                prop(&e.properties, "UID"),
-                prop(&e.properties, "SUMMARY"),
-                prop(&e.properties, "DTEND"),
-                prop(&e.properties, "URL"),
-            )
+            e.properties
+                .iter()
+                .map(|p| (p.name.clone(), prop(&e.properties, &p.name)))
+                .collect()
         })
         .collect()
 }
@@ -189,6 +202,145 @@ fn calendar_lists_exactly_the_pending_deadlines(app: &TestApp) {
         .problem(403, "insufficient-scope");
 }
 
+/// The tournaments the user plays in (registered, not withdrawn or removed, not over):
+/// each one's next round when it has a calendar date to come (the event's first round
+/// while it takes entries: the later of its start date and the first round's date), and
+/// the running round's cap. Events of others, events left or removed from, and rounds
+/// without a date are not listed.
+fn calendar_lists_the_rounds_of_my_tournaments(app: &TestApp) {
+    let (org, ann, ben, cat) = (
+        app.user("org"),
+        app.user("ann"),
+        app.user("ben"),
+        app.user("cat"),
+    );
+    let made = ann.post("/v1/users/me/calendar", json!({}));
+    let path = feed_path(made.ok()["url"].as_str().expect("url"));
+    let now = app.clock.now_ms();
+    let (day, half_hour) = (86_400_000, 30 * MINUTE);
+    let at = |ms: i64| rfc3339(ms);
+    let event = |name: &str, extra: Value| -> String {
+        let mut body = json!({"name": name, "stages": [{"format": "swiss", "rounds": 3}]});
+        for (k, v) in extra.as_object().cloned().unwrap_or_default() {
+            body[k] = v;
+        }
+        let r = org.post("/v1/tournaments", body);
+        r.ok()["id"].as_str().expect("id").to_string()
+    };
+    let join = |c: &Client, id: &str| {
+        c.post(&format!("/v1/tournaments/{id}/join"), json!({}))
+            .ok();
+    };
+    // taking entries: starts in 2 days, its first round dated in 3
+    let open = event(
+        "Open",
+        json!({"starts_at": at(now + 2 * day), "round_starts": [at(now + 3 * day)]}),
+    );
+    join(&ann, &open);
+    join(&ben, &open);
+    // running: round 1 at once (its date passed), round 2 dated in 7 days, a 4-day cap
+    let running = event(
+        "Running",
+        json!({
+            "round_starts": [at(now - day), at(now + 7 * day)],
+            "round_cap": {"days": 4, "decision": "score_if_ended_now"},
+        }),
+    );
+    join(&ann, &running);
+    join(&ben, &running);
+    org.post(&format!("/v1/tournaments/{running}/start"), json!({}))
+        .ok();
+    // not listed: left, removed, someone else's, no dates
+    let left = event("Left", json!({"round_starts": [at(now + day)]}));
+    join(&ann, &left);
+    join(&ben, &left);
+    ann.post(&format!("/v1/tournaments/{left}/leave"), json!({}))
+        .ok();
+    let removed = event("Removed", json!({"round_starts": [at(now + day)]}));
+    join(&ann, &removed);
+    org.post(
+        &format!("/v1/tournaments/{removed}/adjustments"),
+        json!({"kind": "remove", "player": ann.user_id, "reason": "double entry"}),
+    )
+    .ok();
+    let others = event("Others", json!({"round_starts": [at(now + day)]}));
+    join(&cat, &others);
+    let undated = event("Undated", json!({}));
+    join(&ann, &undated);
+
+    let rounds = |text: &str| -> Vec<(String, String, String, String)> {
+        let mut out: Vec<(String, String, String, String)> = properties(text)
+            .into_iter()
+            .filter(|e| {
+                e.get("URL")
+                    .is_some_and(|u| u.contains("/play/tournaments/"))
+            })
+            .map(|e| {
+                let p = |k: &str| e.get(k).cloned().unwrap_or_default();
+                (p("UID"), p("SUMMARY"), p("DTSTART"), p("DTEND"))
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let utc = |ms: i64| ical_utc(&at(ms));
+    let mut want = vec![
+        (
+            format!("{open}-round-1@tilepost"),
+            "Open: the first round starts".to_string(),
+            utc(now + 3 * day),
+            utc(now + 3 * day + half_hour),
+        ),
+        (
+            format!("{running}-round-2@tilepost"),
+            "Running: the next round starts".to_string(),
+            utc(now + 7 * day),
+            utc(now + 7 * day + half_hour),
+        ),
+        (
+            format!("{running}-cap-0-1@tilepost"),
+            "Running: round 1 of stage 1 ends".to_string(),
+            utc(now + 4 * day - half_hour),
+            utc(now + 4 * day),
+        ),
+    ];
+    want.sort();
+    let feed = app.anon().get(&path);
+    assert_eq!(rounds(&feed.text), want);
+    // each links its event's page
+    let linked: Vec<BTreeMap<String, String>> = properties(&feed.text)
+        .into_iter()
+        .filter(|e| e["URL"].contains("/play/tournaments/"))
+        .collect();
+    assert_eq!(linked.len(), 3);
+    for e in linked {
+        let (uid, url) = (&e["UID"], &e["URL"]);
+        let id = url.rsplit('/').next().unwrap_or_default();
+        assert!(uid.starts_with(id), "{uid} is of {url}");
+        assert!(e["DESCRIPTION"].contains(url.as_str()), "{e:?}");
+    }
+    // ann leaves the open event: it goes from her calendar
+    ann.post(&format!("/v1/tournaments/{open}/leave"), json!({}))
+        .ok();
+    want.retain(|e| !e.0.starts_with(&open));
+    assert_eq!(want.len(), 2);
+    assert_eq!(rounds(&app.anon().get(&path).text), want);
+    // paused, the running round's cap has no date (it moves out when the event resumes)
+    org.post(
+        &format!("/v1/tournaments/{running}/pause"),
+        json!({"reason": "a break"}),
+    )
+    .ok();
+    let capped = want.iter().position(|e| e.0.contains("-cap-")).expect("a cap");
+    let cap = want.remove(capped);
+    assert_eq!(rounds(&app.anon().get(&path).text), want);
+    org.post(&format!("/v1/tournaments/{running}/resume"), json!({}))
+        .ok();
+    want.push(cap);
+    want.sort();
+    assert_eq!(rounds(&app.anon().get(&path).text), want);
+}
+
 /// A password change revokes the calendar address (it shows the account's games).
 fn password_change_revokes_the_calendar(app: &TestApp) {
     let ann = app.user("ann");
@@ -205,5 +357,6 @@ fn password_change_revokes_the_calendar(app: &TestApp) {
 
 crate::both!(
     calendar_lists_exactly_the_pending_deadlines,
+    calendar_lists_the_rounds_of_my_tournaments,
     password_change_revokes_the_calendar
 );

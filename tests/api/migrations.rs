@@ -2,7 +2,9 @@
 //! (`2024-04-03-000000_usernames_case_insensitive`) meets accounts whose names differ
 //! only in case (`ann`, `ANN`, `Ann`). As it says, the oldest holder keeps the name (then
 //! the smallest id), each later one gets a suffix of its id, the unique index goes on,
-//! and every account can still log in under the name it now has.
+//! and every account can still log in under the name it now has. The tournament
+//! players migration (`2024-06-24-000000_tournament_players`) fills each event's
+//! players and its count of rounds from the logs that exist.
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
@@ -165,6 +167,121 @@ fn case_duplicates_before_the_migration_sqlite() {
 #[test]
 fn case_duplicates_before_the_migration_postgres() {
     duplicates_in_case_are_renamed_and_can_log_in(Db::Postgres);
+}
+
+/// The migration that keeps each tournament's players beside its log.
+const TOURNAMENT_PLAYERS: &str = "2024-06-24-000000_tournament_players";
+
+#[derive(QueryableByName, Debug, PartialEq, Eq)]
+struct Entrant {
+    #[diesel(sql_type = Text)]
+    user_id: String,
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    withdrawn: i32,
+}
+
+#[derive(QueryableByName, Debug, PartialEq, Eq)]
+struct Paired {
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    rounds_paired: i32,
+}
+
+/// An event's log before the migration: ann, bob and cat registered, bob withdrew, cat
+/// was removed, two rounds paired (payloads as the crate writes them).
+fn tournament_sql() -> String {
+    let user = |id: &str| {
+        format!(
+            "INSERT INTO users (id, username, email, password_hash, notify_turn, notify_finished, created_at) \
+             VALUES ('{id}', '{id}', '{id}@example.com', 'x', 1, 1, 1);"
+        )
+    };
+    let event = |seq: i32, kind: &str, payload: &str| {
+        format!(
+            "INSERT INTO tournament_events (tournament_id, seq, event_type, event_version, payload, actor_id, created_at) \
+             VALUES ('t1', {seq}, '{kind}', 1, '{payload}', NULL, {seq});"
+        )
+    };
+    let table = r#"{"seats":["ann","bob"],"table":1}"#;
+    [
+        user("org"),
+        user("ann"),
+        user("bob"),
+        user("cat"),
+        "INSERT INTO tournaments (id, name, organiser_id, status, config, version, players, \
+         current_stage, current_round, created_at, updated_at) \
+         VALUES ('t1', 'Cup', 'org', 'running', '{}', 8, 3, 0, 2, 1, 1);"
+            .to_string(),
+        event(1, "tournament_created", r#"{"config":{}}"#),
+        event(2, "player_registered", r#"{"player":"ann","rating":1600}"#),
+        event(3, "player_registered", r#"{"player":"bob"}"#),
+        event(4, "player_registered", r#"{"player":"cat"}"#),
+        event(
+            5,
+            "round_paired",
+            &format!(r#"{{"round":1,"stage":0,"tables":[{table}]}}"#),
+        ),
+        event(6, "player_withdrew", r#"{"player":"bob"}"#),
+        event(
+            7,
+            "organiser_adjusted",
+            r#"{"adjustment":{"kind":"player_removed","player":"cat"},"reason":"gone"}"#,
+        ),
+        event(
+            8,
+            "round_paired",
+            &format!(r#"{{"round":2,"stage":0,"tables":[{table}]}}"#),
+        ),
+    ]
+    .concat()
+}
+
+fn tournament_players_are_filled_from_the_logs(kind: Db) {
+    let db = TestDb::new(kind);
+    let sql = tournament_sql();
+    let players = "SELECT user_id, withdrawn FROM tournament_players ORDER BY user_id";
+    let rounds = "SELECT rounds_paired FROM tournaments";
+    let (got, paired): (Vec<Entrant>, Vec<Paired>) = match kind {
+        Db::Postgres => {
+            let mut c = diesel::PgConnection::establish(&db.url).expect("connect");
+            migrate_around(&mut c, PG, TOURNAMENT_PLAYERS, |c| {
+                c.batch_execute(&sql).expect("the event")
+            });
+            (
+                diesel::sql_query(players).load(&mut c).expect("players"),
+                diesel::sql_query(rounds).load(&mut c).expect("rounds"),
+            )
+        }
+        Db::Sqlite => {
+            let path = db.url.trim_start_matches("sqlite://").to_string();
+            let mut c = diesel::SqliteConnection::establish(&path).expect("connect");
+            migrate_around(&mut c, SQLITE, TOURNAMENT_PLAYERS, |c| {
+                c.batch_execute(&sql).expect("the event")
+            });
+            (
+                diesel::sql_query(players).load(&mut c).expect("players"),
+                diesel::sql_query(rounds).load(&mut c).expect("rounds"),
+            )
+        }
+    };
+    let entrant = |user_id: &str, withdrawn: i32| Entrant {
+        user_id: user_id.into(),
+        withdrawn,
+    };
+    assert_eq!(
+        got,
+        [entrant("ann", 0), entrant("bob", 1), entrant("cat", 1)]
+    );
+    assert_eq!(paired, [Paired { rounds_paired: 2 }]);
+}
+
+#[test]
+fn tournament_players_from_the_logs_sqlite() {
+    tournament_players_are_filled_from_the_logs(Db::Sqlite);
+}
+
+#[test]
+fn tournament_players_from_the_logs_postgres() {
+    tournament_players_are_filled_from_the_logs(Db::Postgres);
 }
 
 /// Every migration has a version of its own (the date and number before its name), and

@@ -8,7 +8,7 @@ use tilepost::clock::{rfc3339, Clock};
 use crate::common::*;
 use crate::correspondence::sweep;
 use crate::tournaments::{
-    create, log_of, long_tokens, running_games, served_standings, standings_from_log, sweep_events,
+    create, log_of, long_tokens, running_games, served_standings, standings_from_log, sweep_now,
 };
 
 const DAY: i64 = 86_400_000;
@@ -51,7 +51,7 @@ fn a_pause_holds_clocks_and_cap(kind: Db) {
     // nine days pass: past the move's two days and the round's seven
     app.clock.advance_ms(9 * DAY);
     assert_eq!(sweep_games(), 0, "no one times out while paused");
-    sweep_events(app);
+    sweep_now(app);
     assert_eq!(running_games(&org, &id).len(), 1, "the cap waits");
     let c = clock_of();
     assert_eq!(c["paused"], true);
@@ -77,7 +77,7 @@ fn a_pause_holds_clocks_and_cap(kind: Db) {
     assert_eq!(sweep_games(), 0);
     app.clock.advance_ms(60_001);
     assert_eq!(sweep_games(), 1);
-    sweep_events(app);
+    sweep_now(app);
     let v = org.get(&format!("/v1/tournaments/{id}")).ok().clone();
     assert_eq!(v["status"], "ended");
     pause(&org, json!({"reason": "late"})).problem(409, "tournament-ended");
@@ -118,7 +118,7 @@ fn a_paused_event_pairs_its_next_round_when_it_resumes(kind: Db) {
     .ok();
     // a player leaves the game while paused: its result is recorded, no round follows
     a.post(&format!("/v1/games/{game}/resign"), json!({})).ok();
-    sweep_events(app);
+    sweep_now(app);
     let v = org.get(&format!("/v1/tournaments/{id}")).ok().clone();
     assert_eq!(v["current_round"], 1);
     assert!(running_games(&org, &id).is_empty());

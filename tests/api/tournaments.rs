@@ -526,9 +526,9 @@ fn a_dated_round_is_paired_by_the_sweep(kind: Db) {
     assert_eq!(v["status"], "running");
     assert_eq!(v["current_round"], 1);
     assert_eq!(v["next_round_at"], tilepost::clock::rfc3339(later).as_str());
-    assert_eq!(sweep_events(app), 0, "the round waits for its date");
+    assert_eq!(sweep_now(app), 0, "the round waits for its date");
     app.clock.advance_ms(3 * 86_400_000 + 1);
-    assert_eq!(sweep_events(app), 1);
+    assert_eq!(sweep_now(app), 1);
     let v = org.get(&format!("/v1/tournaments/{id}")).ok().clone();
     assert_eq!(
         (v["current_round"].as_i64(), v["next_round_at"].is_null()),
@@ -556,9 +556,9 @@ fn the_round_cap_decides_running_games(kind: Db) {
         .ok();
     let games = running_games(&org, &id);
     decide_each(&[&a, &b], &games[0].0, 3);
-    assert_eq!(sweep_events(app), 0);
+    assert_eq!(sweep_now(app), 0);
     app.clock.advance_ms(7 * 86_400_000 + 1);
-    assert_eq!(sweep_events(app), 1);
+    assert_eq!(sweep_now(app), 1);
     let v = org.get(&format!("/v1/tournaments/{id}")).ok().clone();
     assert_eq!(v["status"], "ended");
     let rounds = org
@@ -671,9 +671,8 @@ fn two_processes_pair_each_round_once() {
     drop(other);
 }
 
-/// One pass of the tournaments' sweep of `app`'s server at its clock's time: how many
-/// events it wrote to.
-pub(crate) fn sweep_events(app: &TestApp) -> usize {
+/// One pass of the tournaments' sweep at the app's time; how many it advanced.
+pub(crate) fn sweep_now(app: &TestApp) -> usize {
     let st = &app.server.state;
     block(tilepost::tournaments::sweep(
         &st.store,

@@ -343,7 +343,65 @@ pub struct BracketMatchView {
     pub table: Option<(u32, u32)>,
 }
 
+/// A player put out of a knockout stage by a match they played and lost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnockedOut {
+    pub player: String,
+    /// The round of the stage (1-based) where the match was played.
+    pub round: u32,
+    /// The bracket's name for the match (`W2.1`, `L3.2`, `GF`, …).
+    pub bracket: String,
+    /// Who won it.
+    pub by: String,
+}
+
 impl State {
+    /// The players of a knockout stage put out by a decided match, in bracket order:
+    /// single elimination, the loser of each match; double elimination, the loser of
+    /// their second match (a losers' bracket match, or the grand final: its first match
+    /// when the winners' champion wins it, else the second). Not a player who
+    /// withdrew (whose next match is a walkover), nor anyone still in. Empty for a stage
+    /// of another format, or one not played yet.
+    pub fn knocked_out(&self, stage: usize) -> Vec<KnockedOut> {
+        let Some(st) = self.stages.get(stage) else {
+            return Vec::new();
+        };
+        let crate::config::Format::Knockout { double } = st.config.format else {
+            return Vec::new();
+        };
+        let b = Bracket::new(self.entrants_of(stage).len(), double);
+        let res = b.resolve(self, stage);
+        let mut out: Vec<(usize, KnockedOut)> = Vec::new();
+        for p in res.eliminated_at.keys() {
+            if self.players[*p].withdrawn {
+                continue;
+            }
+            // the last match they played and lost (a first loss in a double
+            // elimination comes earlier in bracket order)
+            let lost = res.matches.iter().enumerate().rev().find_map(|(i, m)| {
+                match (m.loser, m.winner, m.table) {
+                    (Slot::Player(l), Slot::Player(w), Some((round, _))) if l == *p => {
+                        Some((i, round, w))
+                    }
+                    _ => None,
+                }
+            });
+            if let Some((i, round, w)) = lost {
+                out.push((
+                    i,
+                    KnockedOut {
+                        player: self.players[*p].id.clone(),
+                        round,
+                        bracket: b.matches[i].name.clone(),
+                        by: self.players[w].id.clone(),
+                    },
+                ));
+            }
+        }
+        out.sort_by_key(|(i, _)| *i);
+        out.into_iter().map(|(_, k)| k).collect()
+    }
+
     /// The bracket of a knockout stage, match by match.
     pub fn bracket(&self, stage: usize) -> Option<Vec<BracketMatchView>> {
         let st = self.stages.get(stage)?;

@@ -3,7 +3,8 @@
 //! derived view comes: the next round's pairing ([`State::next_pairing`], recorded as an
 //! event once computed), standings with tie-breaks ([`State::standings`]), the games
 //! waiting for a result ([`State::pending_games`]), knockout brackets
-//! ([`State::bracket`]) and the end of a stage ([`State::finish_stage`]).
+//! ([`State::bracket`]) and the players a knockout's matches put out
+//! ([`State::knocked_out`]), and the end of a stage ([`State::finish_stage`]).
 //!
 //! Like the engine, this crate does no IO: no files, network, clock, database or global
 //! randomness. Randomness enters as data (the seed given to a pairing, the event's
@@ -27,7 +28,7 @@ pub use config::{
 };
 pub use error::{Error, EventError};
 pub use event::{Adjustment, Decision, Event, GameResult, Table};
-pub use knockout::{Bracket, BracketMatchView};
+pub use knockout::{Bracket, BracketMatchView, KnockedOut};
 pub use points::Points;
 pub use standings::Standing;
 pub use state::{MatchStatus, Pairing, PendingGame, State, TableState, Tournament};

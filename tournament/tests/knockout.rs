@@ -1,5 +1,5 @@
 //! Knockout brackets played with chosen winners: byes for the best seeds, the grand
-//! final's second match, a withdrawal's walkover.
+//! final's second match, a withdrawal's walkover, the players each match puts out.
 
 mod common;
 
@@ -159,4 +159,101 @@ fn a_withdrawn_players_next_match_is_a_walkover() {
     assert_eq!(&order[..4], ["p001", "p003", "p002", "p004"]);
     assert!(st[2].withdrawn);
     sim.check_replay();
+}
+
+/// The players put out of a knockout as it goes: (player, round, bracket, by).
+fn out(sim: &Sim) -> Vec<(String, u32, String, String)> {
+    sim.state
+        .knocked_out(0)
+        .into_iter()
+        .map(|k| (k.player, k.round, k.bracket, k.by))
+        .collect()
+}
+
+fn k(player: &str, round: u32, bracket: &str, by: &str) -> (String, u32, String, String) {
+    (player.into(), round, bracket.into(), by.into())
+}
+
+#[test]
+fn single_elimination_puts_out_each_loser_with_the_round_and_the_winner() {
+    let mut sim = Sim::new(ko(false, 1), 4);
+    sim.register(4);
+    assert!(out(&sim).is_empty());
+    sim.pair();
+    // one semi-final decided: its loser is out at once, the other match goes on
+    let first = sim.state.pending_games()[0].clone();
+    sim.push(Event::ResultRecorded {
+        stage: 0,
+        round: 1,
+        table: first.table,
+        game: 0,
+        result: GameResult {
+            scores: vec![70, 90],
+            decision: None,
+        },
+    });
+    let (a, b) = (first.start_order[0].clone(), first.start_order[1].clone());
+    assert_eq!(out(&sim), [k(&a, 1, "W1.1", &b)]);
+    play(&mut sim, &better_seed);
+    assert_eq!(out(&sim).len(), 2);
+    sim.pair();
+    play(&mut sim, &better_seed);
+    let all = out(&sim);
+    assert_eq!(all.len(), 3, "{all:?}");
+    assert_eq!(all[2].1, 2);
+    assert_eq!(all[2].2, "W2.1");
+    assert!(sim.state.stage_complete());
+    // a withdrawn player is not listed: their walkover is not a match lost
+    let mut sim = Sim::new(ko(false, 1), 5);
+    sim.register(8);
+    sim.pair();
+    play(&mut sim, &better_seed);
+    sim.push(Event::PlayerWithdrew {
+        player: "p002".into(),
+    });
+    let listed: Vec<String> = out(&sim).into_iter().map(|o| o.0).collect();
+    // in bracket order: 1 v 8, 4 v 5, 2 v 7, 3 v 6
+    assert_eq!(listed, ["p008", "p005", "p007", "p006"]);
+}
+
+#[test]
+fn double_elimination_puts_out_at_the_second_loss() {
+    for upset in [false, true] {
+        let mut sim = Sim::new(ko(true, 1), 6);
+        sim.register(4);
+        let wins = move |bracket: &str, seats: &[String]| {
+            if upset && bracket == "GF" {
+                seats[0] == "p002"
+            } else {
+                better_seed(bracket, seats)
+            }
+        };
+        // winners' round 1: two first losses, nobody out
+        sim.pair();
+        play(&mut sim, &wins);
+        assert!(out(&sim).is_empty());
+        // losers' round 1 and the winners' final: the losers' match puts out p004
+        sim.pair();
+        play(&mut sim, &wins);
+        assert_eq!(out(&sim), [k("p004", 2, "L1.1", "p003")]);
+        // losers' final: p003 out by p002 (who lost the winners' final)
+        sim.pair();
+        play(&mut sim, &wins);
+        assert_eq!(out(&sim)[1], k("p003", 3, "L2.1", "p002"));
+        // the grand final: without the upset it ends the stage and puts out p002;
+        // with it, the second final puts out p001
+        sim.pair();
+        play(&mut sim, &wins);
+        if upset {
+            assert_eq!(out(&sim).len(), 2);
+            assert!(!sim.state.stage_complete());
+            sim.pair();
+            play(&mut sim, &|_: &str, seats: &[String]| seats[0] == "p002");
+            assert_eq!(out(&sim)[2], k("p001", 5, "GF2", "p002"));
+        } else {
+            assert_eq!(out(&sim)[2], k("p002", 4, "GF", "p001"));
+        }
+        assert!(sim.state.stage_complete());
+        sim.check_replay();
+    }
 }

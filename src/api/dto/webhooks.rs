@@ -157,8 +157,12 @@ pub struct EmailSwitches {
     plan_played: bool,
     #[serde(default, rename = "game.digest")]
     digest: bool,
+    #[serde(default, rename = "tournament.invited")]
+    tournament_invited: bool,
     #[serde(default, rename = "tournament.round_started")]
     round_started: bool,
+    #[serde(default, rename = "tournament.eliminated")]
+    eliminated: bool,
     #[serde(default, rename = "tournament.stage_ended")]
     stage_ended: bool,
     #[serde(default, rename = "tournament.finished")]
@@ -262,11 +266,17 @@ pub struct TournamentWebhookLinks {
 }
 
 /// The data of a tournament message: a ready-to-send email, plus the fields of its
-/// type: `tournament_name`, `stage` (0-based), `round`, `table` (null for a bye),
-/// `opponents` (names), `games` (ids, in the match's order), `bye`, `bye_points` (null
-/// in a knockout) for `tournament.round_started`; `tournament_name`, `stage`, `rank`,
-/// `players`, `qualified` for `tournament.stage_ended`; `tournament_name`, `winner`,
-/// `place`, `players` for `tournament.finished`.
+/// type: `tournament_name`, `invited_by`, `starts_at` (null without a start date),
+/// `invitation_only`, `join` for `tournament.invited`; `tournament_name`, `stage`
+/// (0-based), `round`, `table` (null for a bye), `opponents` (names), `games` (ids, in
+/// the match's order), `bye`, `bye_points` (null in a knockout) for
+/// `tournament.round_started`; `tournament_name`, `stage`, `round`, `match` (the
+/// bracket's name), `beaten_by`, `last_stage`, `qualifying` (how many go on to the next
+/// stage; null in the last) for `tournament.eliminated`; `tournament_name`, `stage`,
+/// `rank`, `players`, `qualified` for `tournament.stage_ended`; `tournament_name`,
+/// `held`, `winner`, `place`, `players` for `tournament.finished` (`held` false, `winner`
+/// and `place` null: the event reached its start date with fewer than 2 players and
+/// ended without a round).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct TournamentWebhookData {
     pub tournament_id: String,
@@ -282,8 +292,9 @@ pub struct TournamentWebhookData {
     pub extra: serde_json::Value,
 }
 
-/// The body of a tournament webhook (`tournament.round_started`,
-/// `tournament.stage_ended`, `tournament.finished`), signed as every webhook.
+/// The body of a tournament webhook (`tournament.invited`, `tournament.round_started`,
+/// `tournament.eliminated`, `tournament.stage_ended`, `tournament.finished`), signed as
+/// every webhook.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct TournamentWebhookMessage {
     #[serde(rename = "type")]
