@@ -336,8 +336,8 @@ diesel::table! {
         next_round_at -> Nullable<Int8>,
         created_at -> Int8,
         updated_at -> Int8,
-        paused_at -> Nullable<Int8>,
         rounds_paired -> Int4,
+        paused_at -> Nullable<Int8>,
     }
 }
 

@@ -331,7 +331,10 @@ fn calendar_lists_the_rounds_of_my_tournaments(app: &TestApp) {
         json!({"reason": "a break"}),
     )
     .ok();
-    let capped = want.iter().position(|e| e.0.contains("-cap-")).expect("a cap");
+    let capped = want
+        .iter()
+        .position(|e| e.0.contains("-cap-"))
+        .expect("a cap");
     let cap = want.remove(capped);
     assert_eq!(rounds(&app.anon().get(&path).text), want);
     org.post(&format!("/v1/tournaments/{running}/resume"), json!({}))
