@@ -331,6 +331,7 @@ mod tests {
                 "winner",
                 "place",
                 "next",
+                "reason",
             ]
             .into_iter()
             .map(|a| (Cow::Borrowed(a), FluentValue::from(2)))

@@ -50,7 +50,8 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
 /// Every event type of the webhooks (`game.turn_started`, `game.invited`,
 /// `game.started`, `game.finished`, `game.deadline_near`, `game.timed_out`,
 /// `game.plan_played`, `game.digest`, `tournament.invited`, `tournament.round_started`,
-/// `tournament.eliminated`, `tournament.stage_ended`, `tournament.finished`) with the
+/// `tournament.eliminated`, `tournament.stage_ended`, `tournament.finished`,
+/// `tournament.paused`, `tournament.resumed`) with the
 /// webhook's body without the email's parts,
 /// and two that only a connected client wants: `game.move_made` (any player's decision
 /// in one of the caller's games: `data` has `game_id`, `version`, `player`, `status`)

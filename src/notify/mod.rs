@@ -40,6 +40,8 @@ pub const EVENT_TYPES: &[&str] = &[
     "tournament.eliminated",
     "tournament.stage_ended",
     "tournament.finished",
+    "tournament.paused",
+    "tournament.resumed",
 ];
 
 /// Account messages: single-use links for the account's owner. They go to the email

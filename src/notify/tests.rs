@@ -335,6 +335,8 @@ fn every_email_in_every_locale() {
             super::tournament::finished(&n, &seats[1], &ev, "ann", (2, 16), 0),
             super::tournament::finished(&n, &seats[0], &ev, "ann", (1, 16), 0),
             super::tournament::not_held(&n, &seats[1], &ev, 1, 0),
+            super::tournament::paused(&n, &seats[1], &ev, Some("the club moves"), 0),
+            super::tournament::paused(&n, &seats[1], &ev, None, 0),
             super::tournament::eliminated(
                 &n,
                 &seats[1],
@@ -469,6 +471,8 @@ fn tournament_messages_link_the_event() {
             0,
         ),
         t::not_held(&n, &to, &ev, 1, 0),
+        t::paused(&n, &to, &ev, Some("a <b>reason</b>"), 0),
+        t::paused(&n, &to, &ev, None, 0),
         t::invited(
             &n,
             &to,
@@ -543,8 +547,29 @@ fn tournament_messages_link_the_event() {
         (&json!(false), &Value::Null, &Value::Null)
     );
     assert_eq!(data(3)["held"], true);
+    // a pause: the reason, escaped in the HTML; then the resumption
+    let paused = data(6);
+    assert_eq!(paused["reason"], "a <b>reason</b>");
+    assert!(paused["text"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("The organiser paused Cup <b>: a <b>reason</b>."));
+    assert!(!paused["html"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("<b>reason"));
+    let resumed = data(7);
+    assert!(resumed.get("reason").is_none());
+    let kind = |i: usize| -> Value {
+        let v: Value = serde_json::from_str(&rows[i].payload).unwrap_or(Value::Null);
+        v["type"].clone()
+    };
+    assert_eq!(
+        (kind(6), kind(7)),
+        (json!("tournament.paused"), json!("tournament.resumed"))
+    );
     // an invitation: who, the start in the reader's zone, how to register
-    let inv = data(6);
+    let inv = data(8);
     assert_eq!(inv["invited_by"], "o<r>g");
     assert_eq!(inv["starts_at"], "1970-01-02T00:00:00Z");
     assert_eq!(inv["join"], "http://t.test/v1/tournaments/e1/join");

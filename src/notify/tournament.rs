@@ -241,6 +241,37 @@ pub fn not_held(n: &Notifier, to: &SeatInfo, ev: &Event<'_>, count: u32, now: i6
     )
 }
 
+/// `tournament.paused` for a player of the event the organiser paused, with their
+/// `reason`; `tournament.resumed` (`None`) when it goes on.
+pub fn paused(
+    n: &Notifier,
+    to: &SeatInfo,
+    ev: &Event<'_>,
+    reason: Option<&str>,
+    now: i64,
+) -> OutboxRow {
+    let args = [
+        ("event", ev.name.into()),
+        ("reason", reason.unwrap_or_default().into()),
+    ];
+    let (kind, subject, body) = match reason {
+        Some(_) => ("tournament.paused", "tpaused-subject", "tpaused-body"),
+        None => ("tournament.resumed", "tresumed-subject", "tresumed-body"),
+    };
+    let extra = match reason {
+        Some(r) => json!({"tournament_name": ev.name, "reason": r}),
+        None => json!({"tournament_name": ev.name}),
+    };
+    one_paragraph(
+        n,
+        (kind, to, ev),
+        (subject, &[body], &args),
+        None,
+        extra,
+        now,
+    )
+}
+
 /// How a knockout match put the reader out.
 pub struct KnockedOut<'a> {
     /// 0-based stage, 1-based round of the stage.

@@ -343,6 +343,37 @@ pub(super) fn not_held(
     notifier: &Arc<Notifier>,
     now: i64,
 ) -> Option<Notices> {
+    to_each_player(state, ctx, notifier, move |n, to, ev, count| {
+        message::not_held(n, to, ev, count, now)
+    })
+}
+
+/// The messages to the players of an event the organiser paused (`reason`) or resumed
+/// (`None`): `tournament.paused` or `tournament.resumed`.
+pub(super) fn paused(
+    state: &State,
+    ctx: &TournamentCtx,
+    reason: Option<String>,
+    notifier: &Arc<Notifier>,
+    now: i64,
+) -> Option<Notices> {
+    to_each_player(state, ctx, notifier, move |n, to, ev, _| {
+        message::paused(n, to, ev, reason.as_deref(), now)
+    })
+}
+
+/// One message to each player still in the event (not withdrawn; computer opponents
+/// read nothing): `write` gets the notifier, the reader, the event and how many
+/// players there are (`None`: there is nobody).
+fn to_each_player<F>(
+    state: &State,
+    ctx: &TournamentCtx,
+    notifier: &Arc<Notifier>,
+    write: F,
+) -> Option<Notices>
+where
+    F: Fn(&Notifier, &SeatInfo, &message::Event<'_>, u32) -> OutboxRow + Send + 'static,
+{
     let users: Vec<String> = state
         .players()
         .iter()
@@ -360,7 +391,7 @@ pub(super) fn not_held(
         move |ev, accounts, notifier| {
             to.iter()
                 .filter_map(|p| accounts.get(p).filter(|a| a.bot.is_none()))
-                .map(|a| message::not_held(notifier, a, ev, count, now))
+                .map(|a| write(notifier, a, ev, count))
                 .collect()
         },
     ))

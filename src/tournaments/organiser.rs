@@ -51,7 +51,7 @@ impl Tournaments<'_> {
             by,
             now,
             |_| Ok(Event::OrganiserAdjusted { adjustment, reason }),
-            |_, _| {},
+            |_, _, _| {},
         )
         .await
     }
@@ -65,7 +65,7 @@ impl Tournaments<'_> {
         by: &str,
         now: i64,
         make: impl FnOnce(&TournamentCtx) -> Result<Event, TournamentError> + Send + 'static,
-        then: impl FnOnce(&TournamentCtx, &mut TournamentWrite) + Send + 'static,
+        then: impl FnOnce(&State, &TournamentCtx, &mut TournamentWrite) + Send + 'static,
     ) -> Result<(), TournamentError> {
         let by = by.to_string();
         let notifier = self.notifier.clone();
@@ -76,7 +76,7 @@ impl Tournaments<'_> {
                 let (mut state, settings) = state_of(ctx)?;
                 let mut w = TournamentWrite::default();
                 push(&mut state, &mut w, ctx, e, Some(&by), now)?;
-                then(ctx, &mut w);
+                then(&state, ctx, &mut w);
                 follow(&mut state, &settings, ctx, &mut w, &notifier, now)?;
                 Ok((w, ()))
             })
@@ -152,15 +152,21 @@ impl Tournaments<'_> {
         reason: String,
         now: i64,
     ) -> Result<(), TournamentError> {
+        let (told, notifier) = (reason.clone(), self.notifier.clone());
         self.decide(
             id,
             by,
             now,
-            |ctx| match ctx.row.status() {
-                Some(TournamentStatus::Running) => Ok(Event::TournamentPaused { reason }),
+            move |ctx| match ctx.row.status() {
+                Some(TournamentStatus::Running) => Ok(Event::TournamentPaused {
+                    reason: told.clone(),
+                }),
                 _ => Err(TournamentError::NotRunning),
             },
-            move |_, w| w.paused_at = Some(Some(now)),
+            move |state, ctx, w| {
+                w.paused_at = Some(Some(now));
+                w.notices = notices::paused(state, ctx, Some(reason), &notifier, now);
+            },
         )
         .await
     }
@@ -170,13 +176,15 @@ impl Tournaments<'_> {
     /// cap moves out by the length of the pause; and what waited follows at once (the
     /// next round, a dated round whose date came, the next game of a match).
     pub async fn resume(&self, id: &str, by: &str, now: i64) -> Result<(), TournamentError> {
+        let notifier = self.notifier.clone();
         self.decide(
             id,
             by,
             now,
             |_| Ok(Event::TournamentResumed {}),
-            move |ctx, w| {
+            move |state, ctx, w| {
                 w.paused_at = Some(None);
+                w.notices = notices::paused(state, ctx, None, &notifier, now);
                 if let (Some(d), Some(p)) = (ctx.row.round_deadline, ctx.row.paused_at) {
                     w.round_deadline = Some(Some(d + (now - p).max(0)));
                 }

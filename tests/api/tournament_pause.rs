@@ -6,7 +6,7 @@ use serde_json::json;
 use tilepost::clock::{rfc3339, Clock};
 
 use crate::common::*;
-use crate::correspondence::sweep;
+use crate::correspondence::{outbox, sweep};
 use crate::tournaments::{
     create, log_of, long_tokens, running_games, served_standings, standings_from_log, sweep_now,
 };
@@ -47,6 +47,13 @@ fn a_pause_holds_clocks_and_cap(kind: Db) {
     assert_eq!(v["pause_reason"], "the club moves house");
     pause(&org, json!({"reason": "again"})).problem(409, "tournament-paused");
     assert_eq!(clock_of()["paused"], true);
+    // each player hears it once, with the reason; the organiser, not playing, does not
+    for p in [&a, &b] {
+        let heard = outbox(app, p, "tournament.paused");
+        assert_eq!(heard.len(), 1);
+        assert!(heard[0].payload.contains("the club moves house"));
+    }
+    assert!(outbox(app, &org, "tournament.paused").is_empty());
 
     // nine days pass: past the move's two days and the round's seven
     app.clock.advance_ms(9 * DAY);
@@ -68,6 +75,9 @@ fn a_pause_holds_clocks_and_cap(kind: Db) {
     assert_eq!(v["round_deadline"], rfc3339(t0 + 7 * DAY + 9 * DAY));
     org.post(&format!("/v1/tournaments/{id}/resume"), json!({}))
         .problem(409, "tournament-not-paused");
+    for p in [&a, &b] {
+        assert_eq!(outbox(app, p, "tournament.resumed").len(), 1);
+    }
     let c = clock_of();
     assert_eq!(c["paused"], false);
     assert_eq!(c["deadline"], rfc3339(t0 + 11 * DAY));

@@ -167,6 +167,10 @@ pub struct EmailSwitches {
     stage_ended: bool,
     #[serde(default, rename = "tournament.finished")]
     tournament_finished: bool,
+    #[serde(default, rename = "tournament.paused")]
+    tournament_paused: bool,
+    #[serde(default, rename = "tournament.resumed")]
+    tournament_resumed: bool,
 }
 
 /// The unsubscribe token of a link.
@@ -276,7 +280,8 @@ pub struct TournamentWebhookLinks {
 /// `rank`, `players`, `qualified` for `tournament.stage_ended`; `tournament_name`,
 /// `held`, `winner`, `place`, `players` for `tournament.finished` (`held` false, `winner`
 /// and `place` null: the event reached its start date with fewer than 2 players and
-/// ended without a round).
+/// ended without a round); `tournament_name`, `reason` for `tournament.paused`;
+/// `tournament_name` for `tournament.resumed`.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct TournamentWebhookData {
     pub tournament_id: String,
@@ -293,7 +298,8 @@ pub struct TournamentWebhookData {
 }
 
 /// The body of a tournament webhook (`tournament.invited`, `tournament.round_started`,
-/// `tournament.eliminated`, `tournament.stage_ended`, `tournament.finished`), signed as
+/// `tournament.eliminated`, `tournament.stage_ended`, `tournament.finished`,
+/// `tournament.paused`, `tournament.resumed`), signed as
 /// every webhook.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct TournamentWebhookMessage {
