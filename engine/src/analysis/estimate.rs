@@ -138,7 +138,7 @@ pub(crate) fn estimate(
         order.clear();
         order.extend(first);
         order.extend_from_slice(tail);
-        sim.play(board, &order);
+        sim.play(&order);
         for (c, done) in completed.iter_mut().zip(sim.done.iter()) {
             *c += *done as u64;
         }

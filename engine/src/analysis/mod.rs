@@ -25,6 +25,7 @@
 
 mod estimate;
 mod sim;
+mod sim_board;
 
 use serde::{Deserialize, Serialize};
 
