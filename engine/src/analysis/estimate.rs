@@ -66,6 +66,9 @@ pub(crate) fn is_river_tile(t: TileTypeId) -> bool {
     catalog().get(t).expansion == Some(Expansion::River)
 }
 
+// an order's keys hold a stratum in 15 bits
+const _: () = assert!(super::MAX_SAMPLES <= 1 << 15);
+
 /// Number of distinct orders of `pool` (sorted), saturating at `cap + 1`.
 fn distinct_orders(pool: &[TileTypeId], cap: u64) -> u64 {
     // n! / prod(c_i!) built one tile at a time: the k-th tile of a kind seen `c` times
@@ -164,17 +167,19 @@ pub(crate) fn estimate(
             strata.extend(0..base as u32);
             rng.shuffle(&mut strata[start..]);
         }
-        let mut keyed: Vec<(u64, TileTypeId)> = Vec::with_capacity(n);
+        // an order's key of a tile: its stratum (below 2^15), 32 random bits, then the
+        // tile type (16 bits), in one word
+        let mut keyed: Vec<u64> = Vec::with_capacity(n);
         let mut tail: Vec<TileTypeId> = Vec::with_capacity(n);
         for k in 0..base {
             keyed.clear();
             for (i, t) in pool.iter().enumerate() {
                 let key = ((strata[i * base + k] as u64) << 32) | (rng.next_u64() >> 32);
-                keyed.push((key, *t));
+                keyed.push((key << 16) | t.0 as u64);
             }
             keyed.sort_unstable();
             tail.clear();
-            tail.extend(keyed.iter().map(|x| x.1));
+            tail.extend(keyed.iter().map(|x| TileTypeId(*x as u16)));
             play(&tail, &mut completed);
         }
         samples

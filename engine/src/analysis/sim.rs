@@ -14,7 +14,7 @@ use super::estimate::Watched;
 use super::sim_board::{SimBoard, SIDE_STATES};
 use crate::board::Board;
 use crate::catalog::{catalog, TileType, TileTypeId, NONE};
-use crate::geometry::{Dir, Pos, Rotation};
+use crate::geometry::{Pos, Rotation};
 
 /// Edge kinds (3 bits per side, as in the frontier's `required`) of roads and cities.
 const ROAD: u16 = 2;
@@ -89,64 +89,14 @@ fn placement(tt: &TileType, key: u16) -> i16 {
     best.map_or(-1, |(p, r)| ((p + 64) * 4 + r as i32) as i16)
 }
 
-/// For every cell, how many of the watched monasteries and gardens open at the start it
-/// lies around (a grid over their surroundings). A cloister completed later has no empty
-/// cell around it, so for an empty cell the count never changes.
-struct AroundCloisters {
-    x0: i32,
-    y0: i32,
-    w: i32,
-    h: i32,
-    count: Vec<u8>,
-}
-
-impl AroundCloisters {
-    fn new(cloisters: &[Pos]) -> AroundCloisters {
-        let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
-        for c in cloisters {
-            x0 = x0.min(c.x - 1);
-            y0 = y0.min(c.y - 1);
-            x1 = x1.max(c.x + 1);
-            y1 = y1.max(c.y + 1);
-        }
-        let (w, h) = if cloisters.is_empty() {
-            (0, 0)
-        } else {
-            (x1 - x0 + 1, y1 - y0 + 1)
-        };
-        let mut grid = AroundCloisters {
-            x0,
-            y0,
-            w,
-            h,
-            count: vec![0; (w * h) as usize],
-        };
-        for c in cloisters {
-            for p in c.surrounding() {
-                let i = grid.index(p).unwrap_or(0);
-                grid.count[i] += 1;
-            }
-        }
-        grid
-    }
-
-    fn index(&self, p: Pos) -> Option<usize> {
-        let (dx, dy) = (p.x.wrapping_sub(self.x0), p.y.wrapping_sub(self.y0));
-        (dx >= 0 && dy >= 0 && dx < self.w && dy < self.h).then(|| (dy * self.w + dx) as usize)
-    }
-
-    fn at(&self, p: Pos) -> u8 {
-        self.index(p).map_or(0, |i| self.count[i])
-    }
-}
-
 /// A frontier cell as the policy sees it (kept parallel to the board's frontier).
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(4))]
 struct Info {
     /// [`side_key`], or [`NOT_NEEDED`].
     key: u16,
     /// Open watched cloisters around it.
-    filled: u8,
+    filled: u16,
 }
 
 const NOT_A_CELL: Info = Info {
@@ -248,7 +198,6 @@ pub(super) struct Sim {
     /// `row` entries per type (by its index), by the key's number.
     table: Vec<i16>,
     row: usize,
-    around: AroundCloisters,
     needed: Needed,
     start: Needed,
     /// Per watched feature: completed at the end of the last future.
@@ -268,21 +217,25 @@ impl Sim {
             .collect();
         let row = 128;
         let mut sim = Sim {
-            board: SimBoard::new(board, watched.iter().map(|w| (w.seg, w.cloister)), types),
+            board: SimBoard::new(
+                board,
+                watched.iter().map(|w| (w.seg, w.cloister)),
+                &cloisters,
+                types,
+            ),
             local,
             tiles: types.iter().map(|t| catalog().get(*t)).collect(),
             compact: vec![NOT_NEEDED; KEYS],
             keys: Vec::with_capacity(row),
             table: vec![-1; row * types.len()],
             row,
-            around: AroundCloisters::new(&cloisters),
             needed: Needed::new(),
             start: Needed::new(),
             done: vec![false; watched.len()],
         };
         for j in 0..sim.board.frontier().len() {
             let f = sim.board.frontier()[j];
-            let i = sim.info(f.pos, f.key);
+            let i = sim.info(f.key, f.around);
             let p = f.pos;
             sim.needed.info.push(i);
             sim.needed.add(i, p);
@@ -317,9 +270,10 @@ impl Sim {
         c as u16
     }
 
-    /// The frontier cell `p` of key `key` as the policy sees it (its key numbered).
-    fn info(&mut self, p: Pos, key: u16) -> Info {
-        let filled = self.around.at(p);
+    /// A frontier cell of key `key` around `filled` watched cloisters as the policy sees
+    /// it (its key numbered).
+    fn info(&mut self, key: u16, filled: u8) -> Info {
+        let filled = filled as u16;
         if filled == 0 && !FACES_OPEN_SIDE[key as usize] {
             return NOT_A_CELL;
         }
@@ -351,19 +305,20 @@ impl Sim {
         };
         let old = self.needed.info.swap_remove(idx);
         self.needed.remove(old, pos);
-        self.board.place(ti, pos, r);
+        let fronts = self.board.place(ti, pos, r);
         let n = self.board.frontier().len();
         self.needed.info.resize(n, NOT_A_CELL);
-        for d in Dir::ALL {
-            let q = pos.step(d);
-            let Some(j) = self.board.frontier_index(q) else {
+        for j in fronts {
+            if j == u16::MAX {
                 continue;
-            };
+            }
+            let j = j as usize;
+            let f = self.board.frontier()[j];
             let before = self.needed.info[j];
-            let now = self.info(q, self.board.frontier()[j].key);
+            let now = self.info(f.key, f.around);
             if before != now {
-                self.needed.remove(before, q);
-                self.needed.add(now, q);
+                self.needed.remove(before, f.pos);
+                self.needed.add(now, f.pos);
                 self.needed.info[j] = now;
             }
         }

@@ -23,6 +23,10 @@ const MARGIN: i32 = 8;
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Cell {
     occupied: bool,
+    /// The watched monasteries and gardens open at the start that the cell lies around (a
+    /// cloister completed later has no empty cell around it, so for an empty cell the
+    /// count never changes).
+    around: u8,
     /// Index in the frontier, or [`NO_NODE`].
     front: u16,
     /// Of an occupied cell, per side (of those that can face an empty cell): the node of
@@ -32,6 +36,7 @@ struct Cell {
 
 const EMPTY: Cell = Cell {
     occupied: false,
+    around: 0,
     front: NO_NODE,
     side: [NO_NODE; 4],
 };
@@ -44,6 +49,8 @@ const EMPTY: Cell = Cell {
 pub(super) struct Front {
     pub pos: Pos,
     pub key: u16,
+    /// The watched cloisters open at the start around it.
+    pub around: u8,
 }
 
 /// The states a side of a frontier cell can be in.
@@ -62,13 +69,15 @@ const WEIGHT: [u16; 4] = [
 /// A tile type in one rotation, as placing it reads it.
 #[derive(Clone, Copy)]
 struct Shape {
-    /// Per side: the tile's feature there, [`ABBEY`] or [`NO_NODE`].
+    /// Per side: the tile's road, city or river there (its place among the tile's
+    /// features of these kinds), [`ABBEY`] or [`NO_NODE`].
     side: [u16; 4],
     /// Per side: what the neighbouring empty cell's key gains.
     key_gain: [u16; 4],
 }
 
-/// A feature in the union-find: its parent, and at a root the open sides of the class.
+/// A feature in the union-find: its parent ([`NO_NODE`] at a root), and at a root the
+/// open sides of the class.
 #[derive(Clone, Copy)]
 struct Node {
     parent: u16,
@@ -94,10 +103,11 @@ pub(super) struct SimBoard {
     nodes: Vec<Node>,
     /// Per tile type (by its index among the types to come) and rotation.
     shapes: Vec<[Shape; 4]>,
-    /// Per tile type: the open sides of each of its features, as printed.
-    opens: Vec<Vec<i16>>,
-    /// The cells changed since the start, with what they held (in the order of change).
-    undo: Vec<(Pos, Cell)>,
+    /// Per tile type: the nodes of its roads, cities and rivers as printed.
+    fresh: Vec<Vec<Node>>,
+    /// The cells changed since the start (by index), with what they held (in the order
+    /// of change).
+    undo: Vec<(u32, Cell)>,
     start_frontier: Vec<Front>,
     start_nodes: Vec<Node>,
     watch: Vec<Watch>,
@@ -106,9 +116,11 @@ pub(super) struct SimBoard {
 impl SimBoard {
     /// The state of `board`, watching the feature of each of `watched` (segment, and
     /// whether it is a monastery or garden), for the tiles of `types`.
+    /// `cloisters` are the positions of the watched monasteries and gardens open now.
     pub(super) fn new(
         board: &Board,
         watched: impl Iterator<Item = (u16, bool)>,
+        cloisters: &[Pos],
         types: &[TileTypeId],
     ) -> SimBoard {
         let mut sb = SimBoard {
@@ -124,18 +136,16 @@ impl SimBoard {
             start_nodes: Vec::new(),
             watch: Vec::new(),
             shapes: types.iter().map(|t| shapes(*t)).collect(),
-            opens: types
+            fresh: types
                 .iter()
                 .map(|t| {
                     let tt = catalog().get(*t);
                     tt.features
                         .iter()
-                        .map(|f| {
-                            if f.kind.is_edge_feature() {
-                                f.edges.count_ones() as i16
-                            } else {
-                                0
-                            }
+                        .filter(|f| f.kind.is_edge_feature())
+                        .map(|f| Node {
+                            parent: NO_NODE,
+                            open: f.edges.count_ones() as i16,
                         })
                         .collect()
                 })
@@ -168,7 +178,7 @@ impl SimBoard {
             if *slot == NO_NODE {
                 *slot = nodes.len() as u16;
                 nodes.push(Node {
-                    parent: *slot,
+                    parent: NO_NODE,
                     open: board.open_sides(root) as i16,
                 });
             }
@@ -194,9 +204,17 @@ impl SimBoard {
             let i = sb.index(t.pos).unwrap_or(0);
             sb.cells[i] = Cell {
                 occupied: true,
+                around: 0,
                 front: NO_NODE,
                 side,
             };
+        }
+        for c in cloisters {
+            for q in c.surrounding() {
+                if let Some(i) = sb.index(q) {
+                    sb.cells[i].around += 1;
+                }
+            }
         }
         for (fi, f) in board.frontier().iter().enumerate() {
             let i = sb.index(f.pos).unwrap_or(0);
@@ -210,10 +228,16 @@ impl SimBoard {
             };
             sb.watch.push(w);
         }
-        sb.frontier.extend(board.frontier().iter().map(|f| Front {
-            pos: f.pos,
-            key: start_key(board, f.pos, f.required, f.mask),
-        }));
+        let frontier: Vec<Front> = board
+            .frontier()
+            .iter()
+            .map(|f| Front {
+                pos: f.pos,
+                key: start_key(board, f.pos, f.required, f.mask),
+                around: sb.cell(f.pos).around,
+            })
+            .collect();
+        sb.frontier.extend_from_slice(&frontier);
         sb.start_frontier = sb.frontier.clone();
         sb.start_nodes = sb.nodes.clone();
         sb
@@ -221,10 +245,8 @@ impl SimBoard {
 
     /// Back to the state it was made from.
     pub(super) fn reset(&mut self) {
-        while let Some((p, c)) = self.undo.pop() {
-            if let Some(i) = self.index(p) {
-                self.cells[i] = c;
-            }
+        while let Some((i, c)) = self.undo.pop() {
+            self.cells[i as usize] = c;
         }
         self.frontier.clone_from(&self.start_frontier);
         self.nodes.clone_from(&self.start_nodes);
@@ -243,52 +265,37 @@ impl SimBoard {
         self.index(p).map_or(EMPTY, |i| self.cells[i])
     }
 
-    /// The cell at `p` for writing (what it held is kept for [`SimBoard::reset`]).
+    /// Cell `i` for writing (what it held is kept for [`SimBoard::reset`]).
     #[inline]
-    fn write(&mut self, p: Pos) -> &mut Cell {
-        let i = match self.index(p) {
-            Some(i) => i,
-            None => {
-                self.grow_to(p);
-                self.index(p).unwrap_or(0)
-            }
-        };
-        self.undo.push((p, self.cells[i]));
+    fn write(&mut self, i: usize) -> &mut Cell {
+        self.undo.push((i as u32, self.cells[i]));
         &mut self.cells[i]
     }
 
+    /// Makes room around `p` (at least one cell on every side), moving the cells and the
+    /// indices kept for undoing.
     #[cold]
-    fn grow_to(&mut self, p: Pos) {
+    fn grow_around(&mut self, p: Pos) {
         let (mut x0, mut y0) = (self.x0, self.y0);
         let (mut x1, mut y1) = (self.x0 + self.w, self.y0 + self.h);
         if self.w == 0 {
-            (x0, y0, x1, y1) = (
-                p.x - MARGIN,
-                p.y - MARGIN,
-                p.x + 1 + MARGIN,
-                p.y + 1 + MARGIN,
-            );
+            (x0, y0, x1, y1) = (p.x, p.y, p.x + 1, p.y + 1);
         }
-        if p.x < x0 {
-            x0 = p.x - MARGIN;
-        }
-        if p.y < y0 {
-            y0 = p.y - MARGIN;
-        }
-        if p.x >= x1 {
-            x1 = p.x + 1 + MARGIN;
-        }
-        if p.y >= y1 {
-            y1 = p.y + 1 + MARGIN;
-        }
+        x0 = x0.min(p.x - MARGIN);
+        y0 = y0.min(p.y - MARGIN);
+        x1 = x1.max(p.x + 1 + MARGIN);
+        y1 = y1.max(p.y + 1 + MARGIN);
         let (w, h) = (x1 - x0, y1 - y0);
+        let moved = |i: usize| {
+            let (xx, yy) = ((i as i32) % self.w, (i as i32) / self.w);
+            ((self.y0 + yy - y0) * w + (self.x0 + xx - x0)) as usize
+        };
         let mut cells = vec![EMPTY; (w * h) as usize];
-        for yy in 0..self.h {
-            for xx in 0..self.w {
-                let nx = self.x0 + xx - x0;
-                let ny = self.y0 + yy - y0;
-                cells[(ny * w + nx) as usize] = self.cells[(yy * self.w + xx) as usize];
-            }
+        for (i, c) in self.cells.iter().enumerate() {
+            cells[moved(i)] = *c;
+        }
+        for u in self.undo.iter_mut() {
+            u.0 = moved(u.0 as usize) as u32;
         }
         self.cells = cells;
         (self.x0, self.y0, self.w, self.h) = (x0, y0, w, h);
@@ -313,10 +320,13 @@ impl SimBoard {
     fn find(&mut self, mut n: u16) -> u16 {
         loop {
             let p = self.nodes[n as usize].parent;
-            if p == n {
+            if p == NO_NODE {
                 return n;
             }
             let gp = self.nodes[p as usize].parent;
+            if gp == NO_NODE {
+                return p;
+            }
             self.nodes[n as usize].parent = gp;
             n = gp;
         }
@@ -333,34 +343,41 @@ impl SimBoard {
 
     /// Places the tile of index `ti` among the types on the frontier cell `p` in rotation
     /// `r` (the caller has checked that it fits), as [`Board::place`] does for what this
-    /// board holds; the frontier cells around get their keys.
-    pub(super) fn place(&mut self, ti: usize, p: Pos, r: Rotation) {
+    /// board holds; the frontier cells around get their keys. Returns, per side, the
+    /// index in the frontier of the cell there ([`NO_NODE`] for a tile).
+    pub(super) fn place(&mut self, ti: usize, p: Pos, r: Rotation) -> [u16; 4] {
+        let (dx, dy) = (p.x.wrapping_sub(self.x0), p.y.wrapping_sub(self.y0));
+        if dx < 1 || dy < 1 || dx >= self.w - 1 || dy >= self.h - 1 {
+            self.grow_around(p);
+        }
+        let w = self.w as usize;
+        let at = ((p.y - self.y0) as usize) * w + (p.x - self.x0) as usize;
+        // N, E, S, W (y grows to the north)
+        let around = [at + w, at + 1, at - w, at - 1];
+        debug_assert!(Dir::ALL
+            .into_iter()
+            .all(|d| self.index(p.step(d)) == Some(around[d.index()])));
         let shape = self.shapes[ti][r.index()];
-        let front = self.cell(p).front;
+        let front = self.cells[at].front;
         if front != NO_NODE {
             let i = front as usize;
             self.frontier.swap_remove(i);
             if let Some(moved) = self.frontier.get(i) {
-                let moved = moved.pos;
-                self.write(moved).front = i as u16;
+                let m = self.index(moved.pos).unwrap_or(0);
+                self.write(m).front = i as u16;
             }
         }
         let base = self.nodes.len() as u16;
-        for (i, open) in self.opens[ti].iter().enumerate() {
-            self.nodes.push(Node {
-                parent: base + i as u16,
-                open: *open,
-            });
-        }
+        self.nodes.extend_from_slice(&self.fresh[ti]);
         let side = shape.side.map(|s| if s < ABBEY { base + s } else { s });
-        *self.write(p) = Cell {
-            occupied: true,
-            front: NO_NODE,
-            side,
-        };
+        let cell = self.write(at);
+        cell.occupied = true;
+        cell.front = NO_NODE;
+        cell.side = side;
+        let mut fronts = [NO_NODE; 4];
         for d in Dir::ALL {
-            let q = p.step(d);
-            let c = self.cell(q);
+            let qi = around[d.index()];
+            let c = self.cells[qi];
             let mine = side[d.index()];
             if c.occupied {
                 match (mine, c.side[d.opposite().index()]) {
@@ -379,12 +396,19 @@ impl SimBoard {
             let gain = shape.key_gain[d.index()];
             if c.front == NO_NODE {
                 let fi = self.frontier.len() as u16;
-                self.write(q).front = fi;
-                self.frontier.push(Front { pos: q, key: gain });
+                self.write(qi).front = fi;
+                self.frontier.push(Front {
+                    pos: p.step(d),
+                    key: gain,
+                    around: c.around,
+                });
+                fronts[d.index()] = fi;
             } else {
                 self.frontier[c.front as usize].key += gain;
+                fronts[d.index()] = c.front;
             }
         }
+        fronts
     }
 
     /// Whether each watched feature is complete, into `done`.
@@ -392,7 +416,7 @@ impl SimBoard {
         for (d, w) in done.iter_mut().zip(&self.watch) {
             *d = match *w {
                 Watch::Edges(mut n) => {
-                    while self.nodes[n as usize].parent != n {
+                    while self.nodes[n as usize].parent != NO_NODE {
                         n = self.nodes[n as usize].parent;
                     }
                     self.nodes[n as usize].open == 0
@@ -423,6 +447,15 @@ fn start_key(board: &Board, p: Pos, required: u16, mask: u16) -> u16 {
 /// Tile type `t` in each rotation.
 fn shapes(t: TileTypeId) -> [Shape; 4] {
     let tt = catalog().get(t);
+    // each feature's place among the roads, cities and rivers
+    let mut place = vec![NO_NODE; tt.features.len()];
+    let mut n = 0;
+    for (i, f) in tt.features.iter().enumerate() {
+        if f.kind.is_edge_feature() {
+            place[i] = n;
+            n += 1;
+        }
+    }
     Rotation::ALL.map(|r| {
         let mut shape = Shape {
             side: [NO_NODE; 4],
@@ -433,7 +466,7 @@ fn shapes(t: TileTypeId) -> [Shape; 4] {
             let ef = tt.edge_feature[r.index()][i];
             let kind = tt.edge_at(r, d);
             shape.side[i] = if ef != NONE {
-                ef as u16
+                place[ef as usize]
             } else if kind == EdgeKind::Abbey {
                 ABBEY
             } else {
