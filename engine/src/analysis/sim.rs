@@ -289,8 +289,8 @@ impl Sim {
         self.needed.reset_from(&self.start);
         for &t in order {
             let ti = self.local[t.0 as usize] as usize;
-            if let Some((pos, r)) = self.best_placement(ti) {
-                self.place(ti, pos, r);
+            if let Some((j, r)) = self.best_placement(ti) {
+                self.place(ti, j, r);
             }
         }
         self.board.completed(&mut self.done);
@@ -299,10 +299,9 @@ impl Sim {
     /// Places the tile of index `ti` and updates the needed cells: the board takes the
     /// cell out of its frontier (a swap-remove) and adds or changes only the four
     /// neighbours' cells (a cloister completed has no empty cell around it any more).
-    fn place(&mut self, ti: usize, pos: Pos, r: Rotation) {
-        let Some(idx) = self.board.frontier_index(pos) else {
-            return;
-        };
+    /// The tile goes to the frontier cell of index `idx`.
+    fn place(&mut self, ti: usize, idx: usize, r: Rotation) {
+        let pos = self.board.frontier()[idx].pos;
         let old = self.needed.info.swap_remove(idx);
         self.needed.remove(old, pos);
         let fronts = self.board.place(ti, pos, r);
@@ -324,8 +323,8 @@ impl Sim {
         }
     }
 
-    /// The first cell of the frontier of key `key` around no cloister.
-    fn first_cell(&self, key: u16) -> Option<Pos> {
+    /// The index of the first cell of the frontier of key `key` around no cloister.
+    fn first_cell(&self, key: u16) -> Option<usize> {
         let info = &self.needed.info;
         let target = Info { key, filled: 0 };
         // eight at a time, without a branch per cell
@@ -337,15 +336,15 @@ impl Sim {
             }
             base += 8;
         }
-        let j = base + info[base..].iter().position(|i| *i == target)?;
-        Some(self.board.frontier()[j].pos)
+        Some(base + info[base..].iter().position(|i| *i == target)?)
     }
 
     /// The needed cell and rotation where the tile of index `ti` makes the most progress
     /// (the cloisters around the cell count one each), if that progress is not negative.
     /// Among equals: the cells around cloisters first, then the keys in the order they
     /// appeared, and the first such cell of the frontier.
-    fn best_placement(&self, ti: usize) -> Option<(Pos, Rotation)> {
+    /// Returns the cell's index in the frontier.
+    fn best_placement(&self, ti: usize) -> Option<(usize, Rotation)> {
         let table = &self.table[ti * self.row..(ti + 1) * self.row];
         // a placement's value over 4 is its progress plus 64 (-1 over 4 is -1): the best
         // so far, from a progress of -1 (none)
@@ -370,15 +369,15 @@ impl Sim {
                 kat = n;
             }
         }
-        let (key, pos) = if kat != usize::MAX {
+        let (key, j) = if kat != usize::MAX {
             let key = present[kat];
             (key, self.first_cell(key)?)
         } else if at != usize::MAX {
-            (near[at].1.key, near[at].0)
+            (near[at].1.key, self.board.frontier_index(near[at].0)?)
         } else {
             return None;
         };
         let r = Rotation::ALL[(table[key as usize] & 3) as usize];
-        Some((pos, r))
+        Some((j, r))
     }
 }
