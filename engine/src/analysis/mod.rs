@@ -25,6 +25,7 @@
 
 mod estimate;
 mod sim;
+mod sim_board;
 
 use serde::{Deserialize, Serialize};
 
@@ -38,7 +39,7 @@ use crate::geometry::{Dir, Pos, Rotation};
 use estimate::{is_river_tile, Watched};
 
 /// The default number of sampled futures per analysis.
-pub const DEFAULT_SAMPLES: u32 = 1000;
+pub const DEFAULT_SAMPLES: u32 = 3000;
 
 /// The most futures an analysis samples (a larger budget is taken as this one).
 pub const MAX_SAMPLES: u32 = 20_000;

@@ -1,58 +1,49 @@
-//! One future played on a copy of the board by the estimator's greedy policy (see
-//! `estimate.rs`): each tile goes to the needed cell and rotation where it makes the most
-//! progress, or elsewhere.
+//! One future played by the estimator's greedy policy (see `estimate.rs`) on a board of
+//! its own (`sim_board.rs`: the cells, the frontier in the engine's order and the open
+//! sides of the features, nothing else): each tile goes to the needed cell and rotation
+//! where it makes the most progress, or elsewhere.
 //!
 //! The work per tile is kept small: every frontier cell is summed up by a *key* (the
-//! state of its four sides), a tile type's best placement on a cell of each key is
-//! computed once per analysis (when first needed), and the needed cells are counted by key, so that a
-//! tile is judged against the keys present rather than against every cell.
+//! state of its four sides, kept up to date by the board as tiles are placed), the keys
+//! met are numbered as they come, every tile type's best placement on a cell of a key is
+//! computed once per analysis (when the key is first met) into one row per type, and the
+//! needed cells are counted by key, so that a tile is judged against the keys present
+//! rather than against every cell.
 
 use super::estimate::Watched;
+use super::sim_board::{SimBoard, SIDE_STATES};
 use crate::board::Board;
 use crate::catalog::{catalog, TileType, TileTypeId, NONE};
-use crate::geometry::{Dir, Pos, Rotation};
+use crate::geometry::{Pos, Rotation};
 
 /// Edge kinds (3 bits per side, as in the frontier's `required`) of roads and cities.
 const ROAD: u16 = 2;
 const CITY: u16 = 3;
 
-/// Side states of a cell: 0 no neighbour, 1–5 the edge kind a neighbour requires, 6 an
-/// abbey (matches anything, closes what touches it).
-const SIDE_STATES: u16 = 7;
 const KEYS: usize = (SIDE_STATES * SIDE_STATES * SIDE_STATES * SIDE_STATES) as usize;
 
 /// The key of a frontier cell that is not needed.
 const NOT_NEEDED: u16 = u16::MAX;
 
-/// The key of a frontier cell: its four side states in base 7, N first.
-fn side_key(board: &Board, p: Pos, required: u16, mask: u16) -> u16 {
+/// Per key: whether it has an open road or city side facing the cell.
+static FACES_OPEN_SIDE: [bool; KEYS] = {
+    let mut table = [false; KEYS];
     let mut key = 0;
-    for d in Dir::ALL.into_iter().rev() {
-        let i = d.index();
-        let state = if (mask >> (3 * i)) & 0b111 != 0 {
-            (required >> (3 * i)) & 0b111
-        } else if board.is_occupied(p.step(d)) {
-            6
-        } else {
-            0
-        };
-        key = key * SIDE_STATES + state;
-    }
-    key
-}
-
-/// Whether a key has an open road or city side facing the cell.
-fn faces_open_side(key: u16) -> bool {
-    let mut k = key;
-    for _ in 0..4 {
-        let s = k % SIDE_STATES;
-        if s == ROAD || s == CITY {
-            return true;
+    while key < KEYS {
+        let mut k = key as u16;
+        let mut side = 0;
+        while side < 4 {
+            let s = k % SIDE_STATES;
+            if s == ROAD || s == CITY {
+                table[key] = true;
+            }
+            k /= SIDE_STATES;
+            side += 1;
         }
-        k /= SIDE_STATES;
+        key += 1;
     }
-    false
-}
+    table
+};
 
 /// The best placement of `tt` on a cell of `key`: `(progress + 64) * 4 + rotation`, or
 /// -1 when it fits in no rotation. The progress is the open road and city sides it
@@ -98,93 +89,14 @@ fn placement(tt: &TileType, key: u16) -> i16 {
     best.map_or(-1, |(p, r)| ((p + 64) * 4 + r as i32) as i16)
 }
 
-/// Not yet computed (in a [`Placements`] table).
-const UNKNOWN: i16 = i16::MIN;
-
-/// A tile type's [`placement`] on every key, computed when first asked.
-struct Placements {
-    tile: &'static TileType,
-    table: Vec<std::cell::Cell<i16>>,
-}
-
-impl Placements {
-    fn new(t: TileTypeId) -> Placements {
-        Placements {
-            tile: catalog().get(t),
-            table: vec![std::cell::Cell::new(UNKNOWN); KEYS],
-        }
-    }
-
-    #[inline]
-    fn get(&self, key: u16) -> i16 {
-        let slot = &self.table[key as usize];
-        let mut v = slot.get();
-        if v == UNKNOWN {
-            v = placement(self.tile, key);
-            slot.set(v);
-        }
-        v
-    }
-}
-
-/// For every cell, how many of the watched monasteries and gardens open at the start it
-/// lies around (a grid over their surroundings). A cloister completed later has no empty
-/// cell around it, so for an empty cell the count never changes.
-struct AroundCloisters {
-    x0: i32,
-    y0: i32,
-    w: i32,
-    h: i32,
-    count: Vec<u8>,
-}
-
-impl AroundCloisters {
-    fn new(cloisters: &[Pos]) -> AroundCloisters {
-        let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
-        for c in cloisters {
-            x0 = x0.min(c.x - 1);
-            y0 = y0.min(c.y - 1);
-            x1 = x1.max(c.x + 1);
-            y1 = y1.max(c.y + 1);
-        }
-        let (w, h) = if cloisters.is_empty() {
-            (0, 0)
-        } else {
-            (x1 - x0 + 1, y1 - y0 + 1)
-        };
-        let mut grid = AroundCloisters {
-            x0,
-            y0,
-            w,
-            h,
-            count: vec![0; (w * h) as usize],
-        };
-        for c in cloisters {
-            for p in c.surrounding() {
-                let i = grid.index(p).unwrap_or(0);
-                grid.count[i] += 1;
-            }
-        }
-        grid
-    }
-
-    fn index(&self, p: Pos) -> Option<usize> {
-        let (dx, dy) = (p.x.wrapping_sub(self.x0), p.y.wrapping_sub(self.y0));
-        (dx >= 0 && dy >= 0 && dx < self.w && dy < self.h).then(|| (dy * self.w + dx) as usize)
-    }
-
-    fn at(&self, p: Pos) -> u8 {
-        self.index(p).map_or(0, |i| self.count[i])
-    }
-}
-
 /// A frontier cell as the policy sees it (kept parallel to the board's frontier).
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(4))]
 struct Info {
     /// [`side_key`], or [`NOT_NEEDED`].
     key: u16,
     /// Open watched cloisters around it.
-    filled: u8,
+    filled: u16,
 }
 
 const NOT_A_CELL: Info = Info {
@@ -202,7 +114,7 @@ struct Needed {
     present: Vec<u16>,
     slot: Vec<u16>,
     /// Needed cells around cloisters.
-    near_cloisters: Vec<Pos>,
+    near_cloisters: Vec<(Pos, Info)>,
 }
 
 impl Needed {
@@ -216,12 +128,13 @@ impl Needed {
         }
     }
 
+    #[inline]
     fn add(&mut self, i: Info, p: Pos) {
         if i.key == NOT_NEEDED {
             return;
         }
         if i.filled > 0 {
-            self.near_cloisters.push(p);
+            self.near_cloisters.push((p, i));
             return;
         }
         let k = i.key as usize;
@@ -232,12 +145,13 @@ impl Needed {
         self.count[k] += 1;
     }
 
+    #[inline]
     fn remove(&mut self, i: Info, p: Pos) {
         if i.key == NOT_NEEDED {
             return;
         }
         if i.filled > 0 {
-            if let Some(j) = self.near_cloisters.iter().position(|q| *q == p) {
+            if let Some(j) = self.near_cloisters.iter().position(|q| q.0 == p) {
                 self.near_cloisters.swap_remove(j);
             }
             return;
@@ -269,15 +183,21 @@ impl Needed {
     }
 }
 
-/// One future played on a copy of the board.
+/// One future played on a board of its own.
 pub(super) struct Sim {
-    board: Board,
-    /// Per tile type to come (by catalog index): its index in `tables`.
+    board: SimBoard,
+    /// Per tile type to come (by catalog index): its index among `tiles`.
     local: Vec<u16>,
-    /// Per tile type to come: its placements by key.
-    tables: Vec<Placements>,
-    watched: Vec<Watched>,
-    around: AroundCloisters,
+    tiles: Vec<&'static TileType>,
+    /// Per key: its number among the keys met so far (in the order met), or
+    /// [`NOT_NEEDED`].
+    compact: Vec<u16>,
+    /// The keys met so far.
+    keys: Vec<u16>,
+    /// The [`placement`] of every tile type to come on a cell of every key met: a row of
+    /// `row` entries per type (by its index), by the key's number.
+    table: Vec<i16>,
+    row: usize,
     needed: Needed,
     start: Needed,
     /// Per watched feature: completed at the end of the last future.
@@ -295,128 +215,169 @@ impl Sim {
             .filter(|w| w.cloister && !board.is_complete(w.seg))
             .map(|w| board.tiles()[board.seg_tile(w.seg)].pos)
             .collect();
+        let row = 128;
         let mut sim = Sim {
-            board: board.clone(),
+            board: SimBoard::new(
+                board,
+                watched.iter().map(|w| (w.seg, w.cloister)),
+                &cloisters,
+                types,
+            ),
             local,
-            tables: types.iter().map(|t| Placements::new(*t)).collect(),
-            watched: watched.to_vec(),
-            around: AroundCloisters::new(&cloisters),
+            tiles: types.iter().map(|t| catalog().get(*t)).collect(),
+            compact: vec![NOT_NEEDED; KEYS],
+            keys: Vec::with_capacity(row),
+            table: vec![-1; row * types.len()],
+            row,
             needed: Needed::new(),
             start: Needed::new(),
             done: vec![false; watched.len()],
         };
-        for f in board.frontier() {
-            let i = sim.info(f.pos);
+        for j in 0..sim.board.frontier().len() {
+            let f = sim.board.frontier()[j];
+            let i = sim.info(f.key, f.around);
+            let p = f.pos;
             sim.needed.info.push(i);
-            sim.needed.add(i, f.pos);
+            sim.needed.add(i, p);
         }
         sim.start.reset_from(&sim.needed);
         sim
     }
 
-    /// The frontier cell `p` as the policy sees it.
-    fn info(&self, p: Pos) -> Info {
-        let Some(f) = self.board.frontier_at(p) else {
-            return NOT_A_CELL;
-        };
-        let key = side_key(&self.board, p, f.required, f.mask);
-        let filled = self.around.at(p);
-        if filled == 0 && !faces_open_side(key) {
-            return NOT_A_CELL;
+    /// The number of `key`, numbering it (and computing its placements) when new.
+    fn compact(&mut self, key: u16) -> u16 {
+        let c = self.compact[key as usize];
+        if c != NOT_NEEDED {
+            return c;
         }
-        Info { key, filled }
+        let c = self.keys.len();
+        if c == self.row {
+            // twice the room per type
+            let row = 2 * self.row;
+            let mut table = vec![-1; row * self.tiles.len()];
+            for ti in 0..self.tiles.len() {
+                table[ti * row..ti * row + self.row]
+                    .copy_from_slice(&self.table[ti * self.row..(ti + 1) * self.row]);
+            }
+            self.table = table;
+            self.row = row;
+        }
+        self.keys.push(key);
+        self.compact[key as usize] = c as u16;
+        for (ti, tt) in self.tiles.iter().enumerate() {
+            self.table[ti * self.row + c] = placement(tt, key);
+        }
+        c as u16
     }
 
-    /// Plays `order` from `start` and records which watched features end complete.
-    pub(super) fn play(&mut self, start: &Board, order: &[TileTypeId]) {
-        self.board.clone_from(start);
+    /// A frontier cell of key `key` around `filled` watched cloisters as the policy sees
+    /// it (its key numbered).
+    fn info(&mut self, key: u16, filled: u8) -> Info {
+        let filled = filled as u16;
+        if filled == 0 && !FACES_OPEN_SIDE[key as usize] {
+            return NOT_A_CELL;
+        }
+        Info {
+            key: self.compact(key),
+            filled,
+        }
+    }
+
+    /// Plays `order` from the start and records which watched features end complete.
+    pub(super) fn play(&mut self, order: &[TileTypeId]) {
+        self.board.reset();
         self.needed.reset_from(&self.start);
         for &t in order {
-            if let Some((pos, r)) = self.best_placement(t) {
-                self.place(t, pos, r);
+            let ti = self.local[t.0 as usize] as usize;
+            if let Some((j, r)) = self.best_placement(ti) {
+                self.place(ti, j, r);
             }
         }
-        for (d, w) in self.done.iter_mut().zip(&self.watched) {
-            *d = if w.cloister {
-                self.board.is_complete(w.seg)
-            } else {
-                self.board.open_sides(w.seg) == 0
-            };
-        }
+        self.board.completed(&mut self.done);
     }
 
-    /// Places a tile and updates the needed cells: the board takes the cell out of its
-    /// frontier (a swap-remove) and adds or changes only the four neighbours' cells (a
-    /// cloister completed has no empty cell around it any more).
-    fn place(&mut self, t: TileTypeId, pos: Pos, r: Rotation) {
-        let Some(idx) = self.board.frontier_index(pos) else {
-            return;
-        };
+    /// Places the tile of index `ti` and updates the needed cells: the board takes the
+    /// cell out of its frontier (a swap-remove) and adds or changes only the four
+    /// neighbours' cells (a cloister completed has no empty cell around it any more).
+    /// The tile goes to the frontier cell of index `idx`.
+    fn place(&mut self, ti: usize, idx: usize, r: Rotation) {
+        let pos = self.board.frontier()[idx].pos;
         let old = self.needed.info.swap_remove(idx);
         self.needed.remove(old, pos);
-        self.board.place(t, pos, r);
+        let fronts = self.board.place(ti, pos, r);
         let n = self.board.frontier().len();
         self.needed.info.resize(n, NOT_A_CELL);
-        for d in Dir::ALL {
-            let q = pos.step(d);
-            let Some(j) = self.board.frontier_index(q) else {
+        for j in fronts {
+            if j == u16::MAX {
                 continue;
-            };
+            }
+            let j = j as usize;
+            let f = self.board.frontier()[j];
             let before = self.needed.info[j];
-            let now = self.info(q);
+            let now = self.info(f.key, f.around);
             if before != now {
-                self.needed.remove(before, q);
-                self.needed.add(now, q);
+                self.needed.remove(before, f.pos);
+                self.needed.add(now, f.pos);
                 self.needed.info[j] = now;
             }
         }
     }
 
-    /// The needed cell and rotation where `t` makes the most progress (the cloisters
-    /// around the cell count one each), if that progress is not negative. Among equals:
-    /// the cells around cloisters first, then the keys in the order they appeared, and
-    /// the first such cell of the frontier.
-    fn best_placement(&self, t: TileTypeId) -> Option<(Pos, Rotation)> {
-        let table = &self.tables[self.local[t.0 as usize] as usize];
-        // (progress, key, cell around a cloister)
-        let mut best: Option<(i32, u16, Option<Pos>)> = None;
-        for &p in &self.needed.near_cloisters {
-            let Some(j) = self.board.frontier_index(p) else {
-                continue;
-            };
-            let i = self.needed.info[j];
-            let v = table.get(i.key);
-            if v < 0 {
-                continue;
+    /// The index of the first cell of the frontier of key `key` around no cloister.
+    fn first_cell(&self, key: u16) -> Option<usize> {
+        let info = &self.needed.info;
+        let target = Info { key, filled: 0 };
+        // eight at a time, without a branch per cell
+        let mut chunks = info.chunks_exact(8);
+        let mut base = 0;
+        for chunk in chunks.by_ref() {
+            if chunk.iter().fold(false, |any, i| any | (*i == target)) {
+                break;
             }
-            let progress = (v as i32 >> 2) - 64 + i.filled as i32;
-            if progress >= 0 && best.is_none_or(|b| progress > b.0) {
-                best = Some((progress, i.key, Some(p)));
+            base += 8;
+        }
+        Some(base + info[base..].iter().position(|i| *i == target)?)
+    }
+
+    /// The needed cell and rotation where the tile of index `ti` makes the most progress
+    /// (the cloisters around the cell count one each), if that progress is not negative.
+    /// Among equals: the cells around cloisters first, then the keys in the order they
+    /// appeared, and the first such cell of the frontier.
+    /// Returns the cell's index in the frontier.
+    fn best_placement(&self, ti: usize) -> Option<(usize, Rotation)> {
+        let table = &self.table[ti * self.row..(ti + 1) * self.row];
+        // a placement's value over 4 is its progress plus 64 (-1 over 4 is -1): the best
+        // so far, from a progress of -1 (none)
+        let mut top = 63;
+        let near = &self.needed.near_cloisters;
+        let mut at = usize::MAX;
+        for (n, (_, i)) in near.iter().enumerate() {
+            let v = table[i.key as usize] as i32;
+            // the cloisters count when the tile fits
+            let score = (v >> 2) + (i.filled as i32 & !(v >> 31));
+            if score > top {
+                top = score;
+                at = n;
             }
         }
-        for &key in &self.needed.present {
-            let v = table.get(key);
-            if v < 0 {
-                continue;
-            }
-            let progress = (v as i32 >> 2) - 64;
-            if progress >= 0 && best.is_none_or(|b| progress > b.0) {
-                best = Some((progress, key, None));
+        let present = &self.needed.present;
+        let mut kat = usize::MAX;
+        for (n, k) in present.iter().enumerate() {
+            let score = table[*k as usize] as i32 >> 2;
+            if score > top {
+                top = score;
+                kat = n;
             }
         }
-        let (_, key, near) = best?;
-        let r = Rotation::ALL[(table.get(key) & 3) as usize];
-        let pos = match near {
-            Some(p) => p,
-            None => {
-                let j = self
-                    .needed
-                    .info
-                    .iter()
-                    .position(|i| i.key == key && i.filled == 0)?;
-                self.board.frontier()[j].pos
-            }
+        let (key, j) = if kat != usize::MAX {
+            let key = present[kat];
+            (key, self.first_cell(key)?)
+        } else if at != usize::MAX {
+            (near[at].1.key, self.board.frontier_index(near[at].0)?)
+        } else {
+            return None;
         };
-        Some((pos, r))
+        let r = Rotation::ALL[(table[key as usize] & 3) as usize];
+        Some((j, r))
     }
 }
