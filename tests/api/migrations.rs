@@ -309,3 +309,36 @@ fn migration_versions_are_unique_and_shared_by_both_backends() {
     versions.dedup();
     assert_eq!(versions.len(), n, "two migrations share a version: {pg:?}");
 }
+
+/// A migration is written once where the dialects agree: a SQLite file with the same
+/// SQL as its Postgres twin is a link to it, and every link leads to that twin.
+#[test]
+fn sqlite_migrations_equal_to_postgres_ones_are_links_to_them() {
+    let mut copies = Vec::new();
+    let mut links = 0;
+    let dirs = std::fs::read_dir("migrations/sqlite").expect("migrations folder");
+    for dir in dirs.filter_map(|e| e.ok()).filter(|e| e.path().is_dir()) {
+        let name = dir.file_name().to_string_lossy().into_owned();
+        for file in ["up.sql", "down.sql"] {
+            let lite = dir.path().join(file);
+            let pg = std::path::Path::new("migrations/postgres")
+                .join(&name)
+                .join(file);
+            let meta = std::fs::symlink_metadata(&lite).expect("a migration file");
+            if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(&lite).expect("a link");
+                assert_eq!(
+                    target,
+                    std::path::Path::new("../../postgres").join(&name).join(file),
+                    "{name}/{file} links to its Postgres twin"
+                );
+                assert!(pg.is_file(), "{name}/{file}: the twin exists");
+                links += 1;
+            } else if std::fs::read(&lite).ok() == std::fs::read(&pg).ok() {
+                copies.push(format!("{name}/{file}"));
+            }
+        }
+    }
+    assert!(copies.is_empty(), "copies to make links of: {copies:?}");
+    assert!(links > 0);
+}

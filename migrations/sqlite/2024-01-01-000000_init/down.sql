@@ -1,7 +1,1 @@
-DROP TABLE outbox;
-DROP TABLE idempotency_keys;
-DROP TABLE game_events;
-DROP TABLE game_seats;
-DROP TABLE games;
-DROP TABLE settings;
-DROP TABLE users;
+../../postgres/2024-01-01-000000_init/down.sql

@@ -1,4 +1,1 @@
-DROP TABLE notification_prefs;
-DROP TABLE webhook_attempts;
-DROP TABLE webhook_deliveries;
-DROP TABLE webhook_endpoints;
+../../postgres/2024-02-01-000000_webhooks/down.sql

@@ -1,4 +1,1 @@
-DROP TABLE chat_messages;
-DROP TABLE game_invites;
-DROP TABLE vacations;
-DROP TABLE game_clocks;
+../../postgres/2024-03-01-000000_correspondence/down.sql

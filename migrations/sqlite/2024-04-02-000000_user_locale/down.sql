@@ -1,2 +1,1 @@
-ALTER TABLE users DROP COLUMN time_zone;
-ALTER TABLE users DROP COLUMN locale;
+../../postgres/2024-04-02-000000_user_locale/down.sql

@@ -1,3 +1,1 @@
--- How emails are written to a user: their locale (`en`, `pt-BR`) and IANA time zone.
-ALTER TABLE users ADD COLUMN locale TEXT NOT NULL DEFAULT 'en';
-ALTER TABLE users ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC';
+../../postgres/2024-04-02-000000_user_locale/up.sql

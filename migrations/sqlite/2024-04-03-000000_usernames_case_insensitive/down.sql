@@ -1,1 +1,1 @@
-DROP INDEX users_username_lower;
+../../postgres/2024-04-03-000000_usernames_case_insensitive/down.sql

@@ -1,1 +1,1 @@
-DROP TABLE limit_attempts;
+../../postgres/2024-05-01-000000_limit_attempts/down.sql

@@ -1,1 +1,1 @@
-DROP TABLE access_tokens;
+../../postgres/2024-06-01-000000_access_tokens/down.sql

@@ -1,4 +1,1 @@
-DROP INDEX users_email;
-DROP TABLE account_tokens;
-ALTER TABLE users DROP COLUMN deleted_at;
-ALTER TABLE users DROP COLUMN email_verified_at;
+../../postgres/2024-06-02-000000_accounts/down.sql

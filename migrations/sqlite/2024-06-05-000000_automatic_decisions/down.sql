@@ -1,3 +1,1 @@
-DROP TABLE turn_plans;
-DROP TABLE standing_orders;
-ALTER TABLE game_events DROP COLUMN decided_by;
+../../postgres/2024-06-05-000000_automatic_decisions/down.sql

@@ -1,1 +1,1 @@
-ALTER TABLE games DROP COLUMN rules;
+../../postgres/2024-06-06-000000_house_rules/down.sql

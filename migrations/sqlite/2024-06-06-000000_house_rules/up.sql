@@ -1,4 +1,1 @@
--- House rules chosen at creation: a JSON object of the variants that differ from the
--- standard rules (null: the standard rules). Carried into the creation event when the
--- game starts.
-ALTER TABLE games ADD COLUMN rules TEXT;
+../../postgres/2024-06-06-000000_house_rules/up.sql

@@ -1,1 +1,1 @@
-ALTER TABLE users DROP COLUMN bot;
+../../postgres/2024-06-07-000000_bots/down.sql

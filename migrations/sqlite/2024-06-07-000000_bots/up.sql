@@ -1,3 +1,1 @@
--- Computer opponents: `bot` names the level (`random`, `greedy`, `mcts`) of an account the
--- server plays itself; null for a person.
-ALTER TABLE users ADD COLUMN bot TEXT;
+../../postgres/2024-06-07-000000_bots/up.sql

@@ -1,2 +1,1 @@
-ALTER TABLE users DROP COLUMN digest_sent_on;
-ALTER TABLE users DROP COLUMN digest_hour;
+../../postgres/2024-06-08-000000_daily_digest/down.sql

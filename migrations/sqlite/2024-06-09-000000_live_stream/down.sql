@@ -1,1 +1,1 @@
-DROP TABLE stream_events;
+../../postgres/2024-06-09-000000_live_stream/down.sql

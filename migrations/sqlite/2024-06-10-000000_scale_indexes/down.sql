@@ -1,3 +1,1 @@
-DROP INDEX outbox_by_age;
-DROP INDEX users_bots;
-DROP INDEX games_running_by_turn;
+../../postgres/2024-06-10-000000_scale_indexes/down.sql

@@ -1,1 +1,1 @@
-DROP TABLE retired_usernames;
+../../postgres/2024-06-15-000000_retired_usernames/down.sql

@@ -1,2 +1,1 @@
-DROP TABLE reviews;
-ALTER TABLE games DROP COLUMN assistance;
+../../postgres/2024-06-16-000000_analysis/down.sql

@@ -1,1 +1,1 @@
-DROP TABLE push_subscriptions;
+../../postgres/2024-06-17-000000_push/down.sql

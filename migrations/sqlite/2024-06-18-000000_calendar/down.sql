@@ -1,1 +1,1 @@
-DROP TABLE calendar_feeds;
+../../postgres/2024-06-18-000000_calendar/down.sql

@@ -1,3 +1,1 @@
-DROP TABLE tournament_games;
-DROP TABLE tournament_events;
-DROP TABLE tournaments;
+../../postgres/2024-06-22-000000_tournaments/down.sql

@@ -1,2 +1,1 @@
-ALTER TABLE tournaments DROP COLUMN rounds_paired;
-DROP TABLE tournament_players;
+../../postgres/2024-06-24-000000_tournament_players/down.sql

@@ -1,4 +1,1 @@
-ALTER TABLE game_clocks DROP COLUMN paused_turn;
-ALTER TABLE game_clocks DROP COLUMN paused_ms;
-ALTER TABLE game_clocks DROP COLUMN paused_at;
-ALTER TABLE tournaments DROP COLUMN paused_at;
+../../postgres/2024-06-25-000000_tournament_pause/down.sql
