@@ -619,9 +619,12 @@ async fn resign(st: &AppState, user_id: &str, game_id: &str) -> Result<(), ApiEr
 )]
 #[get("/users/me/export")]
 pub async fn export_me(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResponse, ApiError> {
-    let quota = limits::reserve(&st, limits::exports(&st, &me.id))
-        .await?
-        .keep();
+    let quota = limits::reserve(
+        &st,
+        limits::per_user(&st, limits::UserQuota::Exports, &me.id),
+    )
+    .await?
+    .keep();
     let u = me_row(&st, &me).await?;
     let data = st.store.export_of(u.id.clone()).await?;
     let prefs = st

@@ -97,7 +97,11 @@ pub async fn create_calendar(
     me: CurrentUser,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let reservation = limits::reserve(&st, limits::calendars(&st, &me.id)).await?;
+    let reservation = limits::reserve(
+        &st,
+        limits::per_user(&st, limits::UserQuota::Calendars, &me.id),
+    )
+    .await?;
     let now = st.clock.now_ms();
     let (token, hash) = access::new_secret(CALENDAR_PREFIX);
     let created = match st.store.replace_calendar(me.id.clone(), hash, now).await {

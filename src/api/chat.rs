@@ -150,7 +150,11 @@ pub async fn post_chat(
         .iter()
         .find(|s| s.user_id == me.id)
         .ok_or_else(|| ApiError::new(ProblemCode::NotAPlayer, "only seated players write here"))?;
-    let reservation = super::limits::reserve(&st, super::limits::chat(&st, &me.id)).await?;
+    let reservation = super::limits::reserve(
+        &st,
+        super::limits::per_user(&st, super::limits::UserQuota::Chat, &me.id),
+    )
+    .await?;
     let now = st.clock.now_ms();
     let row = ChatRow {
         id: uuid::Uuid::new_v4().to_string(),

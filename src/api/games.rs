@@ -347,7 +347,11 @@ pub async fn create_game(
         rules,
     };
     Game::new(&config).map_err(|e| setup_error(e, "seats"))?;
-    let reservation = super::limits::reserve(&st, super::limits::games(&st, &me.id)).await?;
+    let reservation = super::limits::reserve(
+        &st,
+        super::limits::per_user(&st, super::limits::UserQuota::Games, &me.id),
+    )
+    .await?;
     let now = st.clock.now_ms();
     let row = GameRow {
         id: uuid::Uuid::new_v4().to_string(),
@@ -723,7 +727,11 @@ pub async fn create_rematch(
         .await?
         .remove(&data.game.id)
         .map(|c| c.rule());
-    let reservation = super::limits::reserve(&st, super::limits::games(&st, &me.id)).await?;
+    let reservation = super::limits::reserve(
+        &st,
+        super::limits::per_user(&st, super::limits::UserQuota::Games, &me.id),
+    )
+    .await?;
     let now = st.clock.now_ms();
     let old = &data.game;
     let row = GameRow {

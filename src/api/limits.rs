@@ -325,49 +325,88 @@ pub async fn link_attempt(st: &AppState, addr: &str) -> Result<Reservation, ApiE
     .await
 }
 
-/// Games created by `user_id` (`TILEPOST_GAMES_PER_HOUR`).
-pub fn games(st: &AppState, user_id: &str) -> Vec<Limit> {
-    vec![Limit::quota(
-        GAME_USER,
-        user_id,
-        st.config.games_per_hour,
-        HOUR_SECS,
-        "games an hour",
-    )]
+/// A user's write quota: what is counted, in which window, under which setting.
+#[derive(Clone, Copy, Debug)]
+pub enum UserQuota {
+    /// Games created (`TILEPOST_GAMES_PER_HOUR`).
+    Games,
+    /// Tournaments created (`TILEPOST_TOURNAMENTS_PER_DAY`).
+    Tournaments,
+    /// Tournament registrations and withdrawals, and the organiser's entries, invitations,
+    /// pauses and resumptions (`TILEPOST_TOURNAMENT_ENTRIES_PER_HOUR`).
+    TournamentEntries,
+    /// Chat messages, over all games (`TILEPOST_CHAT_PER_MINUTE`).
+    Chat,
+    /// Personal access tokens created, revoked ones still counted
+    /// (`TILEPOST_PERSONAL_TOKENS_PER_DAY`).
+    PersonalTokens,
+    /// Webhook endpoints created, deleted ones still counted (each creation resolves the
+    /// URL's host; `TILEPOST_WEBHOOKS_PER_DAY`).
+    Webhooks,
+    /// New deadline calendar addresses (`TILEPOST_CALENDARS_PER_DAY`).
+    Calendars,
+    /// Push subscriptions created, deleted ones still counted
+    /// (`TILEPOST_PUSH_SUBSCRIPTIONS_PER_DAY`).
+    PushSubscriptions,
+    /// Exports of the user's data (`TILEPOST_EXPORTS_PER_HOUR`).
+    Exports,
 }
 
-/// Tournaments created by `user_id` (`TILEPOST_TOURNAMENTS_PER_DAY`).
-pub fn tournaments(st: &AppState, user_id: &str) -> Vec<Limit> {
-    vec![Limit::quota(
-        TOURNAMENT_USER,
-        user_id,
-        st.config.tournaments_per_day,
-        DAY_SECS,
-        "tournaments a day",
-    )]
-}
-
-/// Tournament registrations and withdrawals by `user_id`, the computer opponents an
-/// organiser enters included (`TILEPOST_TOURNAMENT_ENTRIES_PER_HOUR`).
-pub fn tournament_entries(st: &AppState, user_id: &str) -> Vec<Limit> {
-    vec![Limit::quota(
-        TOURNAMENT_ENTRY_USER,
-        user_id,
-        st.config.tournament_entries_per_hour,
-        HOUR_SECS,
-        "tournament registrations an hour",
-    )]
-}
-
-/// Chat messages by `user_id` (`TILEPOST_CHAT_PER_MINUTE`, over all games).
-pub fn chat(st: &AppState, user_id: &str) -> Vec<Limit> {
-    vec![Limit::quota(
-        CHAT_USER,
-        user_id,
-        st.config.chat_per_minute,
-        MINUTE_SECS,
-        "chat messages a minute",
-    )]
+/// `user_id`'s quota of this kind, as configured.
+pub fn per_user(st: &AppState, quota: UserQuota, user_id: &str) -> Vec<Limit> {
+    let c = &st.config;
+    let (kind, limit, window, what) = match quota {
+        UserQuota::Games => (GAME_USER, c.games_per_hour, HOUR_SECS, "games an hour"),
+        UserQuota::Tournaments => (
+            TOURNAMENT_USER,
+            c.tournaments_per_day,
+            DAY_SECS,
+            "tournaments a day",
+        ),
+        UserQuota::TournamentEntries => (
+            TOURNAMENT_ENTRY_USER,
+            c.tournament_entries_per_hour,
+            HOUR_SECS,
+            "tournament entries and organiser decisions an hour",
+        ),
+        UserQuota::Chat => (
+            CHAT_USER,
+            c.chat_per_minute,
+            MINUTE_SECS,
+            "chat messages a minute",
+        ),
+        UserQuota::PersonalTokens => (
+            PERSONAL_TOKEN,
+            c.personal_tokens_per_day,
+            DAY_SECS,
+            "personal access tokens a day",
+        ),
+        UserQuota::Webhooks => (
+            WEBHOOK_ENDPOINT,
+            c.webhooks_per_day,
+            DAY_SECS,
+            "webhook endpoints created a day",
+        ),
+        UserQuota::Calendars => (
+            CALENDAR_USER,
+            c.calendars_per_day,
+            DAY_SECS,
+            "calendar addresses a day",
+        ),
+        UserQuota::PushSubscriptions => (
+            PUSH_SUBSCRIPTION,
+            c.push_subscriptions_per_day,
+            DAY_SECS,
+            "push subscriptions created a day",
+        ),
+        UserQuota::Exports => (
+            EXPORT_USER,
+            c.exports_per_hour,
+            HOUR_SECS,
+            "exports an hour",
+        ),
+    };
+    vec![Limit::quota(kind, user_id, limit, window, what)]
 }
 
 /// Invitations to game `game_id` by `user_id` (`TILEPOST_INVITATIONS_PER_GAME` and
@@ -389,64 +428,6 @@ pub fn invitations(st: &AppState, game_id: &str, user_id: &str) -> Vec<Limit> {
             "invitations a day",
         ),
     ]
-}
-
-/// Personal access tokens created by `user_id` (`TILEPOST_PERSONAL_TOKENS_PER_DAY`;
-/// revoked tokens still count).
-pub fn personal_tokens(st: &AppState, user_id: &str) -> Vec<Limit> {
-    vec![Limit::quota(
-        PERSONAL_TOKEN,
-        user_id,
-        st.config.personal_tokens_per_day,
-        DAY_SECS,
-        "personal access tokens a day",
-    )]
-}
-
-/// Webhook endpoints created by `user_id` (`TILEPOST_WEBHOOKS_PER_DAY`; deleted ones
-/// still count, and each creation resolves the URL's host).
-pub fn webhooks(st: &AppState, user_id: &str) -> Vec<Limit> {
-    vec![Limit::quota(
-        WEBHOOK_ENDPOINT,
-        user_id,
-        st.config.webhooks_per_day,
-        DAY_SECS,
-        "webhook endpoints created a day",
-    )]
-}
-
-/// New deadline calendar addresses made by `user_id` (`TILEPOST_CALENDARS_PER_DAY`).
-pub fn calendars(st: &AppState, user_id: &str) -> Vec<Limit> {
-    vec![Limit::quota(
-        CALENDAR_USER,
-        user_id,
-        st.config.calendars_per_day,
-        DAY_SECS,
-        "calendar addresses a day",
-    )]
-}
-
-/// Push subscriptions created by `user_id` (`TILEPOST_PUSH_SUBSCRIPTIONS_PER_DAY`;
-/// deleted ones still count).
-pub fn push_subscriptions(st: &AppState, user_id: &str) -> Vec<Limit> {
-    vec![Limit::quota(
-        PUSH_SUBSCRIPTION,
-        user_id,
-        st.config.push_subscriptions_per_day,
-        DAY_SECS,
-        "push subscriptions created a day",
-    )]
-}
-
-/// Exports of `user_id`'s data (`TILEPOST_EXPORTS_PER_HOUR`).
-pub fn exports(st: &AppState, user_id: &str) -> Vec<Limit> {
-    vec![Limit::quota(
-        EXPORT_USER,
-        user_id,
-        st.config.exports_per_hour,
-        HOUR_SECS,
-        "exports an hour",
-    )]
 }
 
 /// A per-user write quota, reported in the IETF draft's `RateLimit-Limit`,

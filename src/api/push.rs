@@ -162,8 +162,11 @@ pub async fn create_push_subscription(
     })?;
     let label = check_label(r.label.as_deref().unwrap_or("browser"))?;
     let kinds = check_kinds(r.kinds.unwrap_or_else(all_kinds))?;
-    let reservation =
-        super::limits::reserve(&st, super::limits::push_subscriptions(&st, &me.id)).await?;
+    let reservation = super::limits::reserve(
+        &st,
+        super::limits::per_user(&st, super::limits::UserQuota::PushSubscriptions, &me.id),
+    )
+    .await?;
     let row = PushSubscriptionRow {
         id: uuid::Uuid::new_v4().to_string(),
         user_id: me.id.clone(),

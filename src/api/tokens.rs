@@ -164,7 +164,11 @@ pub async fn create_personal_token(
     for s in scopes.list() {
         access::require(me.scopes, Some(s))?;
     }
-    let reservation = limits::reserve(&st, limits::personal_tokens(&st, &me.id)).await?;
+    let reservation = limits::reserve(
+        &st,
+        limits::per_user(&st, limits::UserQuota::PersonalTokens, &me.id),
+    )
+    .await?;
     let now = st.clock.now_ms();
     let (secret, hash) = access::new_personal_secret();
     let row = TokenRow {

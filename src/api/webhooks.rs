@@ -128,7 +128,11 @@ pub async fn create_webhook(
         .map_err(|m| {
             ApiError::new(ProblemCode::WebhookUrlNotAllowed, m).with_field("url", "not allowed")
         })?;
-    let reservation = super::limits::reserve(&st, super::limits::webhooks(&st, &me.id)).await?;
+    let reservation = super::limits::reserve(
+        &st,
+        super::limits::per_user(&st, super::limits::UserQuota::Webhooks, &me.id),
+    )
+    .await?;
     let mut types = r.event_types;
     types.sort();
     types.dedup();

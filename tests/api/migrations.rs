@@ -329,7 +329,9 @@ fn sqlite_migrations_equal_to_postgres_ones_are_links_to_them() {
                 let target = std::fs::read_link(&lite).expect("a link");
                 assert_eq!(
                     target,
-                    std::path::Path::new("../../postgres").join(&name).join(file),
+                    std::path::Path::new("../../postgres")
+                        .join(&name)
+                        .join(file),
                     "{name}/{file} links to its Postgres twin"
                 );
                 assert!(pg.is_file(), "{name}/{file}: the twin exists");

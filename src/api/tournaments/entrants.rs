@@ -69,8 +69,11 @@ async fn counted_entry(
     id: &str,
     entry: impl std::future::Future<Output = Result<(), ApiError>>,
 ) -> Result<HttpResponse, ApiError> {
-    let reservation =
-        crate::api::limits::reserve(st, crate::api::limits::tournament_entries(st, &me.id)).await?;
+    let reservation = crate::api::limits::reserve(
+        st,
+        crate::api::limits::per_user(st, crate::api::limits::UserQuota::TournamentEntries, &me.id),
+    )
+    .await?;
     if let Err(e) = entry.await {
         reservation.release(st).await;
         return Err(e);

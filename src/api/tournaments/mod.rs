@@ -519,7 +519,11 @@ pub async fn create_tournament(
         }
         settings.starts_at = Some(at);
     }
-    let reservation = super::limits::reserve(&st, super::limits::tournaments(&st, &me.id)).await?;
+    let reservation = super::limits::reserve(
+        &st,
+        super::limits::per_user(&st, super::limits::UserQuota::Tournaments, &me.id),
+    )
+    .await?;
     let row = match service(&st)
         .create(&me.id, r.name.trim().to_string(), settings, now)
         .await
