@@ -747,3 +747,15 @@ fn lock_messages(c: &mut super::conn::DbConn, user_id: &str) -> Result<(), Diese
     }
     Ok(())
 }
+
+/// The usernames of `ids` (those that exist), by id.
+pub(super) fn usernames(
+    c: &mut super::DbConn,
+    ids: &[String],
+) -> Result<std::collections::HashMap<String, String>, DieselError> {
+    let rows: Vec<(String, String)> = users::table
+        .filter(users::id.eq_any(ids))
+        .select((users::id, users::username))
+        .load(c)?;
+    Ok(rows.into_iter().collect())
+}

@@ -8,8 +8,7 @@ use super::conn::transaction;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
-use super::corr::{vacations_q, VacationRow};
-use super::schema::{game_clocks, game_seats, games, reminder_settings, users};
+use super::schema::{game_clocks, game_seats, games, reminder_settings, users, vacations};
 use super::{DbConn, GameRecord, GameRow, GameStatus, OutboxRow, Store, StoreError, TxError};
 
 #[derive(Clone, Debug, Queryable, Selectable, Insertable)]
@@ -40,6 +39,49 @@ pub struct ClockRow {
     /// `paused_turn`.
     pub paused_ms: i64,
     pub paused_turn: Option<i64>,
+}
+
+/// A player's vacation: while it is on, the clocks of their turns stand still.
+#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
+#[diesel(table_name = vacations)]
+pub struct VacationRow {
+    pub id: String,
+    pub user_id: String,
+    pub started_at: i64,
+    /// The planned end (or where the bank runs out).
+    pub ends_at: i64,
+    pub until_move: i32,
+    pub ended_at: Option<i64>,
+}
+
+impl VacationRow {
+    /// When the vacation ends (or ended).
+    pub fn end(&self) -> i64 {
+        self.ended_at.map_or(self.ends_at, |e| e.min(self.ends_at))
+    }
+    /// The vacation is on at `now`.
+    pub fn is_on(&self, now: i64) -> bool {
+        self.started_at <= now && now < self.end()
+    }
+}
+
+/// The vacations of `user_ids` that were on at `since` or began after it.
+pub(super) fn vacations_q(
+    c: &mut DbConn,
+    user_ids: &[String],
+    since: i64,
+) -> Result<Vec<VacationRow>, StoreError> {
+    Ok(vacations::table
+        .filter(vacations::user_id.eq_any(user_ids))
+        .filter(vacations::ends_at.ge(since))
+        .filter(
+            vacations::ended_at
+                .is_null()
+                .or(vacations::ended_at.ge(since)),
+        )
+        .order(vacations::started_at.asc())
+        .select(VacationRow::as_select())
+        .load(c)?)
 }
 
 impl ClockRow {

@@ -10,36 +10,14 @@ use super::conn::transaction;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
-use super::clocks::{banks_q, clocks_q, ClockRow};
+use super::accounts::usernames;
+use super::clocks::{banks_q, clocks_q, vacations_q, ClockRow, VacationRow};
 use super::schema::{chat_messages, game_clocks, game_invites, vacations};
-use super::schema::{game_events, game_seats, games, outbox, users};
+use super::schema::{game_events, game_seats, games, outbox};
 use super::{
     load_game, lock_open_game, AutomationRows, Conflict, DbConn, GameData, GameRow, GameStatus,
     InviteStatus, OutboxRow, OutboxStatus, SeatInfo, StartPlan, Store, StoreError, TxError,
 };
-
-#[derive(Clone, Debug, Queryable, Selectable, Insertable)]
-#[diesel(table_name = vacations)]
-pub struct VacationRow {
-    pub id: String,
-    pub user_id: String,
-    pub started_at: i64,
-    /// The planned end (or where the bank runs out).
-    pub ends_at: i64,
-    pub until_move: i32,
-    pub ended_at: Option<i64>,
-}
-
-impl VacationRow {
-    /// When the vacation ends (or ended).
-    pub fn end(&self) -> i64 {
-        self.ended_at.map_or(self.ends_at, |e| e.min(self.ends_at))
-    }
-    /// The vacation is on at `now`.
-    pub fn is_on(&self, now: i64) -> bool {
-        self.started_at <= now && now < self.end()
-    }
-}
 
 #[derive(Clone, Debug)]
 pub struct InviteInfo {
@@ -67,17 +45,6 @@ pub struct ChatRow {
 pub struct WaitingCounts {
     pub my_turn: i64,
     pub invitations: i64,
-}
-
-pub(super) fn usernames(
-    c: &mut DbConn,
-    ids: &[String],
-) -> Result<HashMap<String, String>, DieselError> {
-    let rows: Vec<(String, String)> = users::table
-        .filter(users::id.eq_any(ids))
-        .select((users::id, users::username))
-        .load(c)?;
-    Ok(rows.into_iter().collect())
 }
 
 /// The pending invitations of a game: the invited user and the seat reserved for them
@@ -531,24 +498,6 @@ pub struct GameExtras {
     pub invites: Vec<InviteInfo>,
     /// With a time bank: each player's bank as their last turn left it.
     pub banks: HashMap<String, i64>,
-}
-
-pub(super) fn vacations_q(
-    c: &mut DbConn,
-    user_ids: &[String],
-    since: i64,
-) -> Result<Vec<VacationRow>, StoreError> {
-    Ok(vacations::table
-        .filter(vacations::user_id.eq_any(user_ids))
-        .filter(vacations::ends_at.ge(since))
-        .filter(
-            vacations::ended_at
-                .is_null()
-                .or(vacations::ended_at.ge(since)),
-        )
-        .order(vacations::started_at.asc())
-        .select(VacationRow::as_select())
-        .load(c)?)
 }
 
 fn invites_q(c: &mut DbConn, game_id: &str) -> Result<Vec<InviteInfo>, StoreError> {

@@ -361,7 +361,7 @@ impl Store {
             users.dedup();
             let since = waiting.iter().filter_map(|g| g.game.turn_started_at).min();
             let vacations = match since {
-                Some(since) if !users.is_empty() => super::corr::vacations_q(c, &users, since)?,
+                Some(since) if !users.is_empty() => super::clocks::vacations_q(c, &users, since)?,
                 _ => Vec::new(),
             };
             Ok(GameListPage {
@@ -438,7 +438,7 @@ impl Store {
             let mut ids: Vec<String> = page.rows.iter().map(|r| r.user_id.clone()).collect();
             ids.sort();
             ids.dedup();
-            let names = super::corr::usernames(c, &ids)?;
+            let names = super::accounts::usernames(c, &ids)?;
             Ok(Page {
                 rows: page
                     .rows
