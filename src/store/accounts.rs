@@ -208,16 +208,6 @@ where
     Ok(())
 }
 
-/// Takes the user's row for the rest of the transaction, with a write (SQLite queues
-/// concurrent writers, Postgres locks the row), so that a per-user check made after it
-/// holds when requests arrive together. False when there is no such user.
-pub(super) fn lock_user(c: &mut super::conn::DbConn, user_id: &str) -> Result<bool, DieselError> {
-    let n = diesel::update(users::table.find(user_id))
-        .set(users::id.eq(user_id))
-        .execute(c)?;
-    Ok(n > 0)
-}
-
 impl Store {
     // ----- users --------------------------------------------------------------------
 

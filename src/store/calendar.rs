@@ -2,7 +2,7 @@
 //! A new feed replaces the old one in one statement pair under the user's row, so two
 //! requests that arrive together leave exactly one feed and the other URL dead.
 
-use super::accounts::lock_user;
+use super::conn::lock_user;
 use super::conn::transaction;
 use diesel::prelude::*;
 

@@ -203,3 +203,13 @@ pub fn run_migrations(conn: &mut DbConn) -> Result<usize, StoreError> {
             .map_err(mig),
     }
 }
+
+/// Takes the user's row for the rest of the transaction, with a write (SQLite queues
+/// concurrent writers, Postgres locks the row), so that a per-user check made after it
+/// holds when requests arrive together. False when there is no such user.
+pub(super) fn lock_user(c: &mut DbConn, user_id: &str) -> Result<bool, diesel::result::Error> {
+    let n = diesel::update(super::schema::users::table.find(user_id))
+        .set(super::schema::users::id.eq(user_id))
+        .execute(c)?;
+    Ok(n > 0)
+}

@@ -3,7 +3,7 @@
 //! seats, leaving and aborting open games, chat, and the counts of games waiting for a
 //! user.
 
-use super::accounts::lock_user;
+use super::conn::lock_user;
 use std::collections::HashMap;
 
 use super::conn::transaction;

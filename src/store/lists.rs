@@ -22,6 +22,7 @@
 use std::collections::HashMap;
 
 use super::fixed::{after as after_key, fixed, Fixed};
+use super::page::{page_of, Page};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool};
 
@@ -54,13 +55,6 @@ pub struct GameKey {
     pub k1: i64,
     pub k2: i64,
     pub id: String,
-}
-
-/// A page of a list: the rows and, when there are more, the key to continue after.
-#[derive(Clone, Debug)]
-pub struct Page<T, K> {
-    pub rows: Vec<T>,
-    pub next: Option<K>,
 }
 
 /// Group 0's first key: the deadline less the caller's vacation time until now (no
@@ -290,14 +284,6 @@ fn list_games(
         })
         .collect();
     Ok(Page { rows, next })
-}
-
-/// Splits `rows` (read with `limit + 1`) into a page and the key after its last row.
-pub(super) fn page_of<T, K>(mut rows: Vec<T>, limit: i64, key: impl Fn(&T) -> K) -> Page<T, K> {
-    let more = rows.len() as i64 > limit;
-    rows.truncate(limit.max(0) as usize);
-    let next = if more { rows.last().map(key) } else { None };
-    Page { rows, next }
 }
 
 /// A page of games with the clocks of its running games and the vacations of the

@@ -18,6 +18,7 @@ mod error;
 mod fixed;
 mod limits;
 mod lists;
+mod page;
 mod push;
 pub mod reviews;
 /// The tables, as `diesel print-schema` writes them from a Postgres database migrated
@@ -55,7 +56,8 @@ pub use digest::DigestUser;
 use error::user_reference;
 pub use error::{Conflict, StoreError};
 pub use limits::{LimitKey, Reserved, Written};
-pub use lists::{ChatOrder, GameFilter, GameKey, GameListPage, Page};
+pub use lists::{ChatOrder, GameFilter, GameKey, GameListPage};
+pub use page::Page;
 pub use push::{
     is_push_only, push_kind_of, PushSubscriptionRow, PushTarget, CHAT_MESSAGE, PUSH_KINDS,
     PUSH_PREFIX,

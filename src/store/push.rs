@@ -8,7 +8,7 @@
 //! attempt records and pruning. A push service that answers `404` or `410` has forgotten
 //! the subscription: it is deleted ([`delete_gone`]).
 
-use super::accounts::lock_user;
+use super::conn::lock_user;
 use super::conn::transaction;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
@@ -259,7 +259,7 @@ impl Store {
                 .limit(limit + 1)
                 .select(PushSubscriptionRow::as_select())
                 .load(c)?;
-            Ok(super::lists::page_of(rows, limit, |r| {
+            Ok(super::page::page_of(rows, limit, |r| {
                 (r.created_at, r.id.clone())
             }))
         })

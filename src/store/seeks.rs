@@ -1,7 +1,7 @@
 //! The lobby: seeks (games looking for players), and the game a full seek becomes, made
 //! in the transaction that takes its last seat.
 
-use super::accounts::lock_user;
+use super::conn::lock_user;
 use std::collections::HashMap;
 
 use super::conn::transaction;
@@ -224,7 +224,7 @@ impl Store {
                 }
             };
             let page = if out.len() as i64 > limit || done {
-                super::lists::page_of(out, limit, |r: &SeekRow| (r.created_at, r.id.clone()))
+                super::page::page_of(out, limit, |r: &SeekRow| (r.created_at, r.id.clone()))
             } else {
                 Page {
                     rows: out,
@@ -267,7 +267,7 @@ impl Store {
                 .select(SeekRow::as_select())
                 .load(c)?;
             let page =
-                super::lists::page_of(rows, limit, |r: &SeekRow| (r.created_at, r.id.clone()));
+                super::page::page_of(rows, limit, |r: &SeekRow| (r.created_at, r.id.clone()));
             Ok(Page {
                 rows: with_players(c, page.rows)?,
                 next: page.next,

@@ -384,11 +384,9 @@ impl Store {
                 .into_iter()
                 .map(|(rating, username)| BoardRow { username, rating })
                 .collect();
-            Ok(super::lists::page_of(rows, limit, |r: &BoardRow| {
-                BoardKey {
-                    rating: r.rating.rating,
-                    user_id: r.rating.user_id.clone(),
-                }
+            Ok(super::page::page_of(rows, limit, |r: &BoardRow| BoardKey {
+                rating: r.rating.rating,
+                user_id: r.rating.user_id.clone(),
             }))
         })
         .await
@@ -425,7 +423,7 @@ impl Store {
                 .limit(limit + 1)
                 .select(ResultRow::as_select())
                 .load(c)?;
-            Ok(super::lists::page_of(rows, limit, |r: &ResultRow| {
+            Ok(super::page::page_of(rows, limit, |r: &ResultRow| {
                 (r.ended_at, r.game_id.clone())
             }))
         })

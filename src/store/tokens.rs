@@ -3,7 +3,7 @@
 //! a token is valid only while its row and its user exist, which one query reads (a
 //! join), so a request costs one round trip whatever its token.
 
-use super::accounts::lock_user;
+use super::conn::lock_user;
 use super::conn::transaction;
 use diesel::prelude::*;
 
@@ -209,7 +209,7 @@ impl Store {
                 .limit(limit + 1)
                 .select(TokenRow::as_select())
                 .load(c)?;
-            Ok(super::lists::page_of(rows, limit, |r| {
+            Ok(super::page::page_of(rows, limit, |r| {
                 (r.created_at, r.id.clone())
             }))
         })

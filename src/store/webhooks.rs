@@ -8,7 +8,7 @@
 //! single-statement claim on SQLite, whose writers are serialised), posts them and
 //! records each attempt.
 
-use super::accounts::lock_user;
+use super::conn::lock_user;
 use super::conn::transaction;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
@@ -574,7 +574,7 @@ impl Store {
                 .limit(limit + 1)
                 .select((DeliveryRow::as_select(), outbox::kind))
                 .load(c)?;
-            let page = super::lists::page_of(rows, limit, |(d, _)| (d.created_at, d.id.clone()));
+            let page = super::page::page_of(rows, limit, |(d, _)| (d.created_at, d.id.clone()));
             Ok(super::Page {
                 rows: with_attempts(c, page.rows)?,
                 next: page.next,

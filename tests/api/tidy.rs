@@ -214,30 +214,31 @@ fn top_level_graph(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<Stri
     g
 }
 
-/// The import graph between the submodules of `api` (its root, which registers every
-/// handler and holds the state they share, left out; `dto/` as one node).
-fn api_graph(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
+/// The import graph between the submodules of `parent` (`api`, `store`; its root,
+/// which composes them and holds what they share, left out; a folder inside it, such
+/// as `api/dto/`, as one node): `super::x` from its files, `super::super::x` from a
+/// folder's files, and `crate::parent::x`.
+fn graph_within(files: &[(String, String)], parent: &str) -> BTreeMap<String, BTreeSet<String>> {
     let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (rel, text) in files {
         let m = module_of(rel);
-        if m.first().map(String::as_str) != Some("api") || m.len() < 2 {
+        if m.first().map(String::as_str) != Some(parent) || m.len() < 2 {
             continue;
         }
         let node = m[1].clone();
         let c = code(text, false);
-        let mut deps: BTreeSet<String> = named_after(&c, "crate::api::");
+        let mut deps: BTreeSet<String> = named_after(&c, &format!("crate::{parent}::"));
         if m.len() == 2 {
             deps.extend(named_after(&c, "super::"));
         } else {
-            // inside dto/: `super::super::x` is api's x
             deps.extend(named_after(&c, "super::super::"));
         }
         let entry = g.entry(node.clone()).or_default();
         for d in deps {
             // `super::AppState`, `super::super::x`'s own prefix and the like
-            let is_module = files
-                .iter()
-                .any(|(r, _)| r == &format!("api/{d}.rs") || r == &format!("api/{d}/mod.rs"));
+            let is_module = files.iter().any(|(r, _)| {
+                r == &format!("{parent}/{d}.rs") || r == &format!("{parent}/{d}/mod.rs")
+            });
             if is_module && d != node {
                 entry.insert(d);
             }
@@ -272,7 +273,7 @@ fn no_import_circle_between_top_level_modules() {
 
 #[test]
 fn no_import_circle_between_api_modules() {
-    let g = api_graph(&all_sources());
+    let g = graph_within(&all_sources(), "api");
     assert!(
         g["games"].contains("load") && g["moves"].contains("views"),
         "{g:?}"
@@ -280,6 +281,21 @@ fn no_import_circle_between_api_modules() {
     if let Some(c) = cycle(&g) {
         panic!(
             "import circle between modules of src/api/: {}",
+            c.join(" → ")
+        );
+    }
+}
+
+#[test]
+fn no_import_circle_between_store_modules() {
+    let g = graph_within(&all_sources(), "store");
+    assert!(
+        g["lists"].contains("clocks") && g["push"].contains("conn"),
+        "{g:?}"
+    );
+    if let Some(c) = cycle(&g) {
+        panic!(
+            "import circle between modules of src/store/: {}",
             c.join(" → ")
         );
     }
