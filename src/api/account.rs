@@ -146,7 +146,6 @@ fn link_token_ok(t: &str) -> bool {
     security(("bearer" = ["account"])),
     responses(
         (status = 202, description = "A new link is on its way to the account's address; earlier links no longer work", body = Accepted),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The address is already confirmed (`already-verified`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many account emails for this account or from this address (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
@@ -412,7 +411,6 @@ fn changed_message(
     responses(
         (status = 204, description = "The password is changed"),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The current password is wrong (`wrong-password`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many wrong passwords for this account or from this address (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
@@ -467,7 +465,6 @@ pub async fn change_password(
     responses(
         (status = 200, description = "The address is changed and a confirmation link is on its way to it", body = UserView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The password is wrong (`wrong-password`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many wrong passwords or account emails (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
@@ -514,7 +511,6 @@ pub async fn change_email(
     responses(
         (status = 204, description = "The account is deleted: its personal data is gone, its seats in games carry an anonymous name, its running games were resigned, its open games left (or, when it created them, aborted); its tokens no longer work"),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The password is wrong (`wrong-password`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many wrong passwords for this account or from this address (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
@@ -613,7 +609,6 @@ async fn resign(st: &AppState, user_id: &str, game_id: &str) -> Result<(), ApiEr
     security(("bearer" = ["session"])),
     responses(
         (status = 200, description = "The caller's data: profile, settings, webhooks (without secrets), games with their seats, chat lines written; `Cache-Control: no-store`", body = AccountExportView),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many exports (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -218,7 +218,6 @@ pub async fn get_review(
     responses(
         (status = 200, description = "The game has a review already", body = ReviewView),
         (status = 202, description = "The review is queued", body = ReviewView),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The caller has no seat at the game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is not over (`game-not-over`)", body = Problem, content_type = "application/problem+json"),

@@ -112,7 +112,6 @@ async fn settle_now(st: &AppState, game_id: &str, user_id: &str) -> Result<(), A
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The caller's default orders", body = StandingOrders),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/users/me/orders")]
@@ -141,7 +140,6 @@ pub async fn get_my_orders(
     responses(
         (status = 200, description = "The caller's default orders", body = StandingOrders),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[patch("/users/me/orders")]
@@ -205,7 +203,6 @@ async fn game_orders(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The caller's orders at the game", body = GameOrdersView),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
@@ -237,7 +234,6 @@ pub async fn get_game_orders(
     responses(
         (status = 200, description = "The caller's orders at the game", body = GameOrdersView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "An order for a decision of an expansion the game does not use (`order-not-in-game`)", body = Problem, content_type = "application/problem+json"),
@@ -305,7 +301,6 @@ fn plans_view(rows: &[PlanRow]) -> PlansDto {
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The caller's plans", body = PlansDto),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
@@ -344,7 +339,6 @@ pub async fn get_plans(
     responses(
         (status = 200, description = "The caller's plans (a plan that played at once is gone)", body = PlansDto),
         (status = 400, description = "Invalid plans (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is not running (`game-not-started`, `game-over`)", body = Problem, content_type = "application/problem+json"),

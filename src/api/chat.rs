@@ -130,7 +130,6 @@ fn check_text(t: &str) -> Result<String, ApiError> {
     responses(
         (status = 201, description = "The message was posted", body = ChatMessage),
         (status = 400, description = "Invalid text (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many chat messages this minute (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),

@@ -25,7 +25,6 @@ use crate::store::VacationRow;
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The late player timed out", body = MoveResult),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game, or the caller's own decision (`not-a-player`, `own-timeout`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "No clock, the deadline has not passed, the game is not running, the caller left, or someone moved first (`no-clock`, `deadline-not-reached`, `game-not-started`, `game-over`, `not-in-game`, `stale-version`)", body = Problem, content_type = "application/problem+json"),
@@ -124,7 +123,6 @@ pub async fn account_extras(
     responses(
         (status = 200, description = "The caller is on vacation; the bank", body = VacationStatus),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already on vacation, or not enough vacation days left this year (`already-on-vacation`, `not-enough-vacation`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -195,7 +193,6 @@ pub async fn start_vacation(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The vacation ended; the bank", body = VacationStatus),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The caller is not on vacation (`not-on-vacation`)", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -289,7 +289,6 @@ pub async fn set_up_new_game(
         (status = 201, description = "The game was created and waits for players", body = GameView,
             headers(("Location" = String, description = "The game's URL"), ("ETag" = String, description = "The view's version"))),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many games created this hour (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -693,7 +692,6 @@ pub async fn list_actions(
     responses(
         (status = 201, description = "The rematch was created and waits for the invited players", body = GameView,
             headers(("Location" = String, description = "The new game's URL"), ("ETag" = String, description = "The view's version"))),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The caller has no seat at the game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is not over (`game-not-over`)", body = Problem, content_type = "application/problem+json"),

@@ -233,7 +233,9 @@ fn problem_response(description: &str) -> Value {
 }
 
 /// Completes the generated document: security scheme, the problems every operation can
-/// answer with, and a stable order.
+/// answer with (a malformed request, a body too large, a missing or invalid token where
+/// one is needed, a missing scope, an internal error, unavailability), and a stable
+/// order.
 fn finish(doc: utoipa::openapi::OpenApi) -> Value {
     let mut v = serde_json::to_value(&doc).unwrap_or(Value::Null);
     if let Some(paths) = v.get_mut("paths").and_then(|p| p.as_object_mut()) {
@@ -283,6 +285,14 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                             .to_string(),
                     ),
                 };
+                // a read open to everyone (an empty requirement) ignores a token it gets
+                let token_optional =
+                    op.get("security")
+                        .and_then(|s| s.as_array())
+                        .is_some_and(|a| {
+                            a.iter()
+                                .any(|r| r.as_object().is_some_and(|o| o.is_empty()))
+                        });
                 let Some(resp) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else {
                     continue;
                 };
@@ -300,6 +310,12 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                     resp.entry("408").or_insert_with(
                         || json!({"$ref": "#/components/responses/RequestTimeout"}),
                     );
+                }
+                if scope.is_some() && !token_optional {
+                    // every operation that needs a token: the same 401, said here once
+                    resp.entry("401").or_insert_with(|| {
+                        problem_response("Missing or invalid token (`unauthorized`)")
+                    });
                 }
                 if let Some(scope) = scope {
                     let more = format!("; or {scope}");

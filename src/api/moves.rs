@@ -116,7 +116,6 @@ fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
     responses(
         (status = 200, description = "The actions were applied", body = MoveResult),
         (status = 400, description = "Invalid request (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game, or not the caller's decision (`not-a-player`, `not-your-turn`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The version moved on, the game is not running, or the caller left it (`stale-version`, `game-not-started`, `game-over`, `not-in-game`)", body = Problem, content_type = "application/problem+json"),
@@ -173,7 +172,6 @@ pub async fn submit_move(
     responses(
         (status = 200, description = "The decision was taken back; the answer lists the `undone` event", body = MoveResult),
         (status = 400, description = "Invalid request (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game, a rated game, or not the caller's decision to take back (`not-a-player`, `undo-not-allowed`, `undo-not-yours`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The version moved on, the game is not running, hidden information entered the game since the caller's last decision, or the caller has no decision to take back (`stale-version`, `game-not-started`, `game-over`, `undo-past-reveal`, `nothing-to-undo`)", body = Problem, content_type = "application/problem+json"),
@@ -314,7 +312,6 @@ async fn record(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller left the game", body = MoveResult),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is not running or the caller already left (`game-not-started`, `game-over`, `not-in-game`); a resignation racing other moves is recorded after them, never refused as stale", body = Problem, content_type = "application/problem+json"),

@@ -97,7 +97,6 @@ async fn seeker(st: &AppState, me: &CurrentUser) -> Result<Seeker, ApiError> {
     responses(
         (status = 201, description = "The seek is in the lobby", body = SeekView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The caller has the most open seeks allowed (`seek-limit-reached`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -173,7 +172,6 @@ pub async fn create_seek(
     responses(
         (status = 200, description = "A page of seeks (a page may come short when many seeks are closed to the caller; go on with `next_cursor`)", body = SeekList),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/seeks")]
@@ -215,7 +213,6 @@ pub async fn list_seeks(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The seek", body = SeekView),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such seek (`seek-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -245,7 +242,6 @@ pub async fn get_seek(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller joined; the seek (with `game_id` once full)", body = SeekView),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The caller's rating or finish rate is outside the seek's requirements, or the caller is a bot account and the seek is rated (`seek-requirement-not-met`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such seek (`seek-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already in the seek, or the seek is full or expired (`already-seated`, `seek-closed`)", body = Problem, content_type = "application/problem+json"),
@@ -329,7 +325,6 @@ pub async fn join_seek(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 204, description = "The seek is withdrawn (and gone: `404` after)"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the seek's creator (`not-creator`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such seek (`seek-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The seek is full or expired (`seek-closed`)", body = Problem, content_type = "application/problem+json"),

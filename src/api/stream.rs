@@ -72,7 +72,6 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
     responses(
         (status = 200, description = "The stream (`text/event-stream`): `id`, `event` and `data` lines per event, comment lines as heartbeats", body = StreamFrame, content_type = "text/event-stream"),
         (status = 400, description = "`Last-Event-ID` is not an event id (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The token lacks `game:read` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "The caller has as many open streams as allowed (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "The server holds as many streams as it can (`service-unavailable`)", body = Problem, content_type = "application/problem+json"),

@@ -70,7 +70,6 @@ pub async fn end_sessions(
     security(("bearer" = ["game:read"]), ("bearer" = ["game:play"]), ("bearer" = ["account"]), ("bearer" = ["webhooks"])),
     responses(
         (status = 204, description = "The token no longer works (a login session ends; a personal access token is revoked)"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/logout")]
@@ -93,7 +92,6 @@ pub async fn logout(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResp
     security(("bearer" = ["account"])),
     responses(
         (status = 204, description = "Every login token of the caller no longer works"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The token lacks the scope `account` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -132,7 +130,6 @@ fn view(r: &TokenRow, secret: Option<String>) -> PersonalTokenView {
     responses(
         (status = 201, description = "The token, with its secret (`token`) shown this once; `RateLimit-*` headers say how many more may be created today", body = PersonalTokenView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The token asks for a scope it does not hold (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many tokens created today (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
@@ -210,7 +207,6 @@ pub async fn create_personal_token(
     responses(
         (status = 200, description = "A page of tokens", body = PersonalTokenList),
         (status = 400, description = "Invalid paging (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The token lacks the scope `account` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -244,7 +240,6 @@ pub async fn list_personal_tokens(
     security(("bearer" = ["account"])),
     responses(
         (status = 204, description = "The token no longer works"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "The token lacks the scope `account` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The caller has no such token (`token-not-found`)", body = Problem, content_type = "application/problem+json"),
     )

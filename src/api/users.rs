@@ -194,7 +194,6 @@ pub async fn create_token(
     security(("bearer" = ["account"])),
     responses(
         (status = 200, description = "The caller", body = UserView),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/users/me")]
@@ -225,7 +224,6 @@ pub async fn get_me(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResp
     responses(
         (status = 200, description = "The updated account", body = UserView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[patch("/users/me")]

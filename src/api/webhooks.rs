@@ -108,7 +108,6 @@ async fn my_endpoint(
     responses(
         (status = 201, description = "The endpoint, with its secret (shown only now); `RateLimit-*` headers say how many more may be created today", body = WebhookView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The caller has the maximum number of endpoints (`webhook-limit-reached`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "The URL points to a loopback, link-local or private address, or does not resolve (`webhook-url-not-allowed`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many endpoints created today (`rate-limited`, `TILEPOST_WEBHOOKS_PER_DAY`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
@@ -176,7 +175,6 @@ pub async fn create_webhook(
     security(("bearer" = ["webhooks"])),
     responses(
         (status = 200, description = "The endpoints", body = WebhookList),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/users/me/webhooks")]
@@ -204,7 +202,6 @@ pub async fn list_webhooks(
     security(("bearer" = ["webhooks"])),
     responses(
         (status = 204, description = "The endpoint is gone"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The caller has no such endpoint (`webhook-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -231,7 +228,6 @@ pub async fn delete_webhook(
     security(("bearer" = ["webhooks"])),
     responses(
         (status = 200, description = "The endpoint with its new secret (shown only now)", body = WebhookView),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The caller has no such endpoint (`webhook-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -265,7 +261,6 @@ pub async fn rotate_webhook_secret(
     responses(
         (status = 200, description = "The deliveries", body = DeliveryList),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The caller has no such endpoint (`webhook-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -305,7 +300,6 @@ pub async fn list_webhook_deliveries(
     security(("bearer" = ["webhooks"])),
     responses(
         (status = 202, description = "The delivery is queued", body = DeliveryView),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such endpoint or delivery (`webhook-not-found`, `delivery-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -387,7 +381,6 @@ async fn settings_of(st: &AppState, user_id: &str) -> Result<NotificationSetting
     security(("bearer" = ["account"])),
     responses(
         (status = 200, description = "The switches", body = NotificationSettings),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/users/me/notifications")]
@@ -411,7 +404,6 @@ pub async fn get_notification_settings(
     responses(
         (status = 200, description = "The switches after the change", body = NotificationSettings),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[patch("/users/me/notifications")]

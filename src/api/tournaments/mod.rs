@@ -494,7 +494,6 @@ async fn view_of(st: &AppState, id: &str, me: &str) -> Result<HttpResponse, ApiE
         (status = 201, description = "The tournament takes registrations", body = TournamentView,
             headers(("Location" = String, description = "The tournament's URL"))),
         (status = 400, description = "Invalid fields (`validation-failed`), among them expansions and house rules as a new game's, a table size the expansions do not allow, or a rated event with computer opponents", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many tournaments created today (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -554,7 +553,6 @@ pub async fn create_tournament(
     responses(
         (status = 200, description = "A page of tournaments", body = TournamentList),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments")]
@@ -595,7 +593,6 @@ pub async fn list_tournaments(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The tournament", body = TournamentView),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]

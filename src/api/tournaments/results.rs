@@ -18,7 +18,6 @@ fn points(p: Points) -> f64 {
     responses(
         (status = 200, description = "A page of the standings", body = StandingsPage),
         (status = 400, description = "Invalid query or no such stage (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -100,7 +99,6 @@ pub async fn get_tournament_standings(
     responses(
         (status = 200, description = "A page of rounds", body = RoundList),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -248,7 +246,6 @@ pub async fn list_tournament_rounds(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The bracket", body = BracketView),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`tournament-not-found`), or the stage is not a knockout being or been played (`bracket-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -300,7 +297,6 @@ pub async fn get_tournament_bracket(
     responses(
         (status = 200, description = "A page of the log", body = TournamentEventList),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -353,7 +349,6 @@ pub async fn list_tournament_events(
     responses(
         (status = 200, description = "A page of the player's games", body = TournamentGameList),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Missing or invalid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
