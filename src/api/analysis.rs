@@ -108,7 +108,6 @@ fn review_view(data: &GameData, row: Option<ReviewRow>) -> Result<ReviewView, Ap
     responses(
         (status = 200, description = "The analysis", body = AnalysisView),
         (status = 403, description = "The game shows no analysis while it runs, or not to spectators while players hold hidden tiles (`assistance-off`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -185,7 +184,6 @@ pub async fn get_analysis(
     security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The review, or `status: none`", body = ReviewView),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/review")]
@@ -219,7 +217,6 @@ pub async fn get_review(
         (status = 200, description = "The game has a review already", body = ReviewView),
         (status = 202, description = "The review is queued", body = ReviewView),
         (status = 403, description = "The caller has no seat at the game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is not over (`game-not-over`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -269,7 +266,6 @@ pub async fn request_review(
     responses(
         (status = 200, description = "The points over the game", body = TimelineView),
         (status = 403, description = "The game shows no analysis while it runs (`assistance-off`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]

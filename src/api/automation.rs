@@ -204,7 +204,6 @@ async fn game_orders(
     responses(
         (status = 200, description = "The caller's orders at the game", body = GameOrdersView),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/orders")]
@@ -235,7 +234,6 @@ pub async fn get_game_orders(
         (status = 200, description = "The caller's orders at the game", body = GameOrdersView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "An order for a decision of an expansion the game does not use (`order-not-in-game`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -302,7 +300,6 @@ fn plans_view(rows: &[PlanRow]) -> PlansDto {
     responses(
         (status = 200, description = "The caller's plans", body = PlansDto),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/plans")]
@@ -340,7 +337,6 @@ pub async fn get_plans(
         (status = 200, description = "The caller's plans (a plan that played at once is gone)", body = PlansDto),
         (status = 400, description = "Invalid plans (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is not running (`game-not-started`, `game-over`)", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -47,7 +47,6 @@ pub async fn chat_link(st: &AppState, game_id: &str) -> Result<ChatLink, ApiErro
     responses(
         (status = 200, description = "A page of messages", body = ChatPage),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/chat")]
@@ -131,7 +130,6 @@ fn check_text(t: &str) -> Result<String, ApiError> {
         (status = 201, description = "The message was posted", body = ChatMessage),
         (status = 400, description = "Invalid text (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many chat messages this minute (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -26,7 +26,6 @@ use crate::store::VacationRow;
     responses(
         (status = 200, description = "The late player timed out", body = MoveResult),
         (status = 403, description = "Not a player of this game, or the caller's own decision (`not-a-player`, `own-timeout`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "No clock, the deadline has not passed, the game is not running, the caller left, or someone moved first (`no-clock`, `deadline-not-reached`, `game-not-started`, `game-over`, `not-in-game`, `stale-version`)", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -547,7 +547,6 @@ pub async fn list_games(
         (status = 200, description = "The game", body = GameView,
             headers(("ETag" = String, description = "The view's version"))),
         (status = 304, description = "Not modified since the given ETag"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}")]
@@ -600,7 +599,6 @@ pub async fn get_game(
     security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The placements (empty when no tile is to be placed; with the house rule `tiles_in_hand` empty for everyone but the signed-in player choosing, since they list the hand)", body = PlacementsView),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -637,7 +635,6 @@ pub async fn list_placements(
     security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The pending decision and its options (none once the game is over; with the house rule `tiles_in_hand` a tile decision's options are shown to the signed-in player choosing alone, since they list the hand)", body = ActionsView),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -693,7 +690,6 @@ pub async fn list_actions(
         (status = 201, description = "The rematch was created and waits for the invited players", body = GameView,
             headers(("Location" = String, description = "The new game's URL"), ("ETag" = String, description = "The view's version"))),
         (status = 403, description = "The caller has no seat at the game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game is not over (`game-not-over`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many games created this hour (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
     )

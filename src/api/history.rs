@@ -28,7 +28,6 @@ use crate::clock::rfc3339;
     responses(
         (status = 200, description = "A page of the history", body = EventsPage),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/events")]
@@ -98,7 +97,6 @@ pub async fn list_events(
     responses(
         (status = 200, description = "The log", content((GameExport = "application/json"), (String = "text/plain"))),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/export")]

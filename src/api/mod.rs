@@ -234,12 +234,20 @@ fn problem_response(description: &str) -> Value {
 
 /// Completes the generated document: security scheme, the problems every operation can
 /// answer with (a malformed request, a body too large, a missing or invalid token where
-/// one is needed, a missing scope, an internal error, unavailability), and a stable
-/// order.
+/// one is needed, a missing scope, no game or tournament of the path's id, an internal
+/// error, unavailability), and a stable order.
 fn finish(doc: utoipa::openapi::OpenApi) -> Value {
     let mut v = serde_json::to_value(&doc).unwrap_or(Value::Null);
     if let Some(paths) = v.get_mut("paths").and_then(|p| p.as_object_mut()) {
-        for (_, item) in paths.iter_mut() {
+        for (path, item) in paths.iter_mut() {
+            // the resource a path names by its id: the same 404 for every operation on it
+            let missing = if path.starts_with("/v1/games/{id}") {
+                Some("No such game (`game-not-found`)")
+            } else if path.starts_with("/v1/tournaments/{id}") {
+                Some("No such tournament (`tournament-not-found`)")
+            } else {
+                None
+            };
             let Some(item) = item.as_object_mut() else {
                 continue;
             };
@@ -310,6 +318,10 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                     resp.entry("408").or_insert_with(
                         || json!({"$ref": "#/components/responses/RequestTimeout"}),
                     );
+                }
+                if let Some(missing) = missing {
+                    resp.entry("404")
+                        .or_insert_with(|| problem_response(missing));
                 }
                 if scope.is_some() && !token_optional {
                     // every operation that needs a token: the same 401, said here once

@@ -76,7 +76,6 @@ async fn take_seat(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller has a seat; the game view", body = GameView),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already seated, or the game has started (`already-seated`, `game-already-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -104,7 +103,6 @@ pub async fn join_game(
     responses(
         (status = 200, description = "The game started; the game view", body = GameView),
         (status = 403, description = "Only the creator may start the game (`not-creator`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already started or too few players (`game-already-started`, `not-enough-players`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -250,7 +248,6 @@ pub async fn create_invitation(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller has a seat; the game view", body = GameView),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "No pending invitation, already seated, or the game has started (`not-invited`, `already-seated`, `game-already-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -275,7 +272,6 @@ pub async fn accept_invitation(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "Declined; the game view", body = GameView),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "No pending invitation, or the game has started (`not-invited`, `game-already-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -305,7 +301,6 @@ pub async fn decline_invitation(
     responses(
         (status = 200, description = "The caller left; the game view", body = GameView),
         (status = 403, description = "Not seated here, or the creator (`not-a-player`, `not-creator`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The game has started: resign instead (`game-already-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -342,7 +337,6 @@ pub async fn leave_game(
     responses(
         (status = 204, description = "The game is gone"),
         (status = 403, description = "Only the creator may abort (`not-creator`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game (`game-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "A move was made: resign instead (`game-has-moves`)", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -19,7 +19,6 @@ use super::*;
     responses(
         (status = 200, description = "The caller is registered; the tournament", body = TournamentView),
         (status = 403, description = "The event is by invitation only and the caller was not invited, the caller's rating in the pool of the event's games is outside its bounds, or the event is rated and the caller's account is marked as a bot (`invitation-only`, `rating-out-of-bounds`, `bot-accounts-not-allowed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Already registered, registration closed, the tournament full or over (`already-registered`, `registration-closed`, `tournament-full`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many registrations this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
     )
@@ -95,7 +94,6 @@ async fn counted_entry(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller withdrew; the tournament", body = TournamentView),
-        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Not registered (or withdrawn already), a game still to play, or the tournament over (`not-registered`, `already-registered`, `game-to-play`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many registrations this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
     )
@@ -129,7 +127,6 @@ pub async fn leave_tournament(
         (status = 200, description = "The computer opponent is registered; the tournament", body = TournamentView),
         (status = 400, description = "Unknown level (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the organiser, or computer opponents not allowed (`not-organiser`, `computer-opponents-not-allowed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Registration closed, the tournament full or over (`registration-closed`, `tournament-full`, `tournament-ended`, `already-registered`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many registrations this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
     )
@@ -251,7 +248,6 @@ pub async fn invite_to_tournament(
     responses(
         (status = 200, description = "The tournament is running; the tournament", body = TournamentView),
         (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Started already, over, or fewer than 2 players (`tournament-started`, `tournament-ended`, `not-enough-players`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -299,7 +295,6 @@ fn reason_of(reason: &str) -> Result<String, ApiError> {
         (status = 200, description = "The tournament is paused; the tournament", body = TournamentView),
         (status = 400, description = "No reason, or one too long (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Not started yet, paused already, or over (`tournament-not-running`, `tournament-paused`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many entries this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
     )
@@ -335,7 +330,6 @@ pub async fn pause_tournament(
     responses(
         (status = 200, description = "The tournament runs again; the tournament", body = TournamentView),
         (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "Not paused, or over (`tournament-not-paused`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many entries this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
     )
@@ -373,7 +367,6 @@ pub async fn resume_tournament(
         (status = 200, description = "The adjustment is recorded; the tournament", body = TournamentView),
         (status = 400, description = "Fields missing for the kind, points not a non-zero multiple of 0.5, or no such game or result (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The player is not in the event (or removed or withdrawn already), or the stage or the event is over (`not-registered`, `already-registered`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
     )
 )]

@@ -593,7 +593,6 @@ pub async fn list_tournaments(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The tournament", body = TournamentView),
-        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}")]

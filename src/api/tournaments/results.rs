@@ -18,7 +18,6 @@ fn points(p: Points) -> f64 {
     responses(
         (status = 200, description = "A page of the standings", body = StandingsPage),
         (status = 400, description = "Invalid query or no such stage (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/standings")]
@@ -99,7 +98,6 @@ pub async fn get_tournament_standings(
     responses(
         (status = 200, description = "A page of rounds", body = RoundList),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/rounds")]
@@ -297,7 +295,6 @@ pub async fn get_tournament_bracket(
     responses(
         (status = 200, description = "A page of the log", body = TournamentEventList),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/events")]
@@ -349,7 +346,6 @@ pub async fn list_tournament_events(
     responses(
         (status = 200, description = "A page of the player's games", body = TournamentGameList),
         (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament (`tournament-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/games")]
