@@ -59,7 +59,6 @@ pub struct CalendarFeed {
     security(("bearer" = ["account"])),
     responses(
         (status = 200, description = "The calendar", body = CalendarFeed),
-        (status = 403, description = "The token lacks the scope `account` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/users/me/calendar")]
@@ -85,7 +84,6 @@ pub async fn get_calendar(
     security(("bearer" = ["account"])),
     responses(
         (status = 201, description = "The new feed and its address", body = CalendarFeed),
-        (status = 403, description = "The token lacks the scope `account` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many new addresses today (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -131,7 +129,6 @@ pub async fn create_calendar(
     security(("bearer" = ["account"])),
     responses(
         (status = 204, description = "No calendar address works any more"),
-        (status = 403, description = "The token lacks the scope `account` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/users/me/calendar")]

@@ -134,7 +134,6 @@ pub async fn get_push_key(st: web::Data<AppState>) -> Result<HttpResponse, ApiEr
     responses(
         (status = 201, description = "The subscription; `RateLimit-*` headers say how many more may be created today", body = PushSubscriptionView),
         (status = 400, description = "Invalid fields (`validation-failed`): an endpoint that is not https, keys of the wrong length or not on the curve, an unknown kind", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks the scope `account` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "The caller has the maximum number of subscriptions (`push-subscription-limit-reached`)", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many subscriptions created today (`rate-limited`, `TILEPOST_PUSH_SUBSCRIPTIONS_PER_DAY`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
@@ -209,7 +208,6 @@ pub async fn create_push_subscription(
     responses(
         (status = 200, description = "A page of subscriptions", body = PushSubscriptionList),
         (status = 400, description = "Invalid paging (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks the scope `account` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/users/me/push-subscriptions")]
@@ -246,7 +244,6 @@ pub async fn list_push_subscriptions(
     responses(
         (status = 200, description = "The subscription after the change", body = PushSubscriptionView),
         (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks the scope `account` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The caller has no such subscription (`push-subscription-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
@@ -279,7 +276,6 @@ pub async fn update_push_subscription(
     security(("bearer" = ["account"])),
     responses(
         (status = 204, description = "The subscription is gone"),
-        (status = 403, description = "The token lacks the scope `account` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The caller has no such subscription (`push-subscription-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]

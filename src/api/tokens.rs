@@ -92,7 +92,6 @@ pub async fn logout(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResp
     security(("bearer" = ["account"])),
     responses(
         (status = 204, description = "Every login token of the caller no longer works"),
-        (status = 403, description = "The token lacks the scope `account` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/users/me/sessions")]
@@ -207,7 +206,6 @@ pub async fn create_personal_token(
     responses(
         (status = 200, description = "A page of tokens", body = PersonalTokenList),
         (status = 400, description = "Invalid paging (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks the scope `account` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/users/me/tokens")]
@@ -240,7 +238,6 @@ pub async fn list_personal_tokens(
     security(("bearer" = ["account"])),
     responses(
         (status = 204, description = "The token no longer works"),
-        (status = 403, description = "The token lacks the scope `account` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "The caller has no such token (`token-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
