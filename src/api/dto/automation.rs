@@ -13,19 +13,19 @@ pub use crate::moves::auto::{
 #[derive(Clone, Copy, Debug, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OrdersPatch {
-    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
+    #[serde(default, deserialize_with = "crate::api::dto::fields::nullable")]
     #[schema(value_type = Option<CropAddOrder>, nullable)]
     pub crop_add: Option<Option<CropAddOrder>>,
-    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
+    #[serde(default, deserialize_with = "crate::api::dto::fields::nullable")]
     #[schema(value_type = Option<CropRemoveOrder>, nullable)]
     pub crop_remove: Option<Option<CropRemoveOrder>>,
-    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
+    #[serde(default, deserialize_with = "crate::api::dto::fields::nullable")]
     #[schema(value_type = Option<WagonOrder>, nullable)]
     pub freed_wagon: Option<Option<WagonOrder>>,
-    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
+    #[serde(default, deserialize_with = "crate::api::dto::fields::nullable")]
     #[schema(value_type = Option<MessageFigureOrder>, nullable)]
     pub message_figure: Option<Option<MessageFigureOrder>>,
-    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
+    #[serde(default, deserialize_with = "crate::api::dto::fields::nullable")]
     #[schema(value_type = Option<VictimOrder>, nullable)]
     pub robber_victim: Option<Option<VictimOrder>>,
 }

@@ -46,7 +46,7 @@ pub struct CreateGameRequest {
     /// Number of seats, 2 to 6 (6 needs `inns_cathedrals`).
     #[schema(minimum = 2, maximum = 6)]
     pub seats: i64,
-    #[serde(default, deserialize_with = "crate::api::extract::optional_object")]
+    #[serde(default, deserialize_with = "crate::api::dto::fields::optional_object")]
     pub options: Option<GameOptions>,
     /// Usernames invited to the game: a seat is reserved for each (`game.invited` is
     /// sent); the other free seats are open to anyone.

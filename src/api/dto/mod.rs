@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod automation;
 pub mod chat;
 pub mod clock;
+pub mod fields;
 pub mod games;
 pub mod health;
 pub mod history;

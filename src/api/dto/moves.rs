@@ -15,7 +15,7 @@ pub struct MoveRequest {
     #[schema(minimum = 0)]
     pub expected_version: Option<i64>,
     #[schema(min_items = 1, max_items = 16)]
-    #[serde(deserialize_with = "crate::api::extract::objects")]
+    #[serde(deserialize_with = "crate::api::dto::fields::objects")]
     pub actions: Vec<Action>,
 }
 

@@ -94,7 +94,7 @@ pub struct UserView {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateUserRequest {
-    #[serde(default, deserialize_with = "crate::api::extract::optional_object")]
+    #[serde(default, deserialize_with = "crate::api::dto::fields::optional_object")]
     pub notifications: Option<NotificationPatch>,
     /// `en` or `pt-BR`.
     #[schema(pattern = "^(en|pt-BR)$", example = "pt-BR")]
@@ -108,7 +108,7 @@ pub struct UpdateUserRequest {
     /// One email a day at this hour (0–23, in `time_zone`) listing every game waiting for
     /// the user, instead of an email per turn (a turn due within 24 hours still gets
     /// its own); `null` turns the digest off.
-    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
+    #[serde(default, deserialize_with = "crate::api::dto::fields::nullable")]
     #[schema(value_type = Option<i32>, nullable, minimum = 0, maximum = 23)]
     pub digest_hour: Option<Option<i32>>,
 }

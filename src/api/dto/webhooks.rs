@@ -130,7 +130,7 @@ pub struct NotificationChanges {
     /// hours from 1 to 336 (14 days), in any order; `[]` for no reminders, `null` for the
     /// server's default. Each goes out once per turn, when its time remains (one that
     /// falls before the turn started is skipped).
-    #[serde(default, deserialize_with = "crate::api::extract::nullable")]
+    #[serde(default, deserialize_with = "crate::api::dto::fields::nullable")]
     #[schema(value_type = Option<Vec<i64>>, nullable, max_items = 5, example = json!([48, 2]))]
     pub reminder_hours: Option<Option<Vec<i64>>>,
 }
