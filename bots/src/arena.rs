@@ -1,5 +1,7 @@
 //! The arena: bots play each other for many games, and a report gives each bot's win
-//! rate with a 95% confidence interval (Wilson) and its time per decision.
+//! rate with a 95% confidence interval (Wilson), its mean rank and rank points (fair with
+//! more than two players), and its time per decision. A round robin plays every pair of
+//! the listed bots.
 //!
 //! Game `g` (from 0) seats bot `(s + g) mod B` in seat `s` (B bots), so with two bots and
 //! two players every other game swaps the seats. A game's seed and each bot's seed follow
@@ -7,7 +9,12 @@
 //! whatever the number of threads (with a budget in playouts; a time limit is not
 //! repeatable). A bot wins a game when it ranks first; bots tied for first share the win
 //! (two tied players get half a win each). A bot's win rate is its wins over the seats it
-//! played. Time per decision counts the decisions where the bot had more than one option.
+//! played. A seat's rank is its place in the final ranking, tied players sharing the
+//! places they cover (two tied for first both rank 1.5); its rank points are
+//! `(P − rank) / (P − 1)` with `P` players (1 for first, 0 for last; in a 2-player game
+//! the same as a win). The same bot listed several times (the same level and budget) is
+//! reported once, over all its seats. Time per decision counts the decisions where the
+//! bot had more than one option.
 
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,15 +22,81 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use tilepost_engine::rng::Rng;
-use tilepost_engine::{Expansion, Game, GameConfig};
+use tilepost_engine::{Expansion, Game, GameConfig, Phase};
 
-use crate::mcts::{MctsBot, Search, Settings};
+use crate::eval::FEATURES;
+
+use crate::expert::{ExpertBot, ExpertSettings};
+use crate::greedy::GreedyBot;
+use crate::mcts::{Eval, MctsBot, Search, Settings};
 use crate::{Bot, Budget, Level};
+
+/// A bot in the arena: a level, with its own playouts per decision where they differ from
+/// the arena's (`mcts:200` on the command line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entrant {
+    pub level: Level,
+    pub playouts: Option<u32>,
+    /// The evaluation, where it differs from the level's (`greedy/fitted`, `mcts/hand`).
+    pub eval: Option<Eval>,
+}
+
+impl From<Level> for Entrant {
+    fn from(level: Level) -> Entrant {
+        Entrant {
+            level,
+            playouts: None,
+            eval: None,
+        }
+    }
+}
+
+impl Entrant {
+    /// `level`, `level:playouts`, either followed by `/hand` or `/fitted`.
+    pub fn parse(s: &str) -> Result<Entrant, String> {
+        let (s, eval) = match s.split_once('/') {
+            Some((s, "hand")) => (s, Some(Eval::Hand)),
+            Some((s, "fitted")) => (s, Some(Eval::Fitted)),
+            Some((_, other)) => return Err(format!("unknown evaluation {other}")),
+            None => (s, None),
+        };
+        let (name, playouts) = match s.split_once(':') {
+            Some((name, k)) => (
+                name,
+                Some(
+                    k.parse::<u32>()
+                        .map_err(|_| format!("{s}: {k} is not a number of playouts"))?,
+                ),
+            ),
+            None => (s, None),
+        };
+        let level = Level::from_name(name).ok_or_else(|| format!("unknown bot {name}"))?;
+        Ok(Entrant {
+            level,
+            playouts,
+            eval,
+        })
+    }
+
+    /// The name in the report: the level, its playouts and evaluation when set.
+    pub fn label(&self) -> String {
+        let mut s = self.level.name().to_string();
+        if let Some(k) = self.playouts {
+            s += &format!(":{k}");
+        }
+        match self.eval {
+            Some(Eval::Hand) => s += "/hand",
+            Some(Eval::Fitted) => s += "/fitted",
+            None => {}
+        }
+        s
+    }
+}
 
 /// What the arena plays.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    pub bots: Vec<Level>,
+    pub bots: Vec<Entrant>,
     pub games: usize,
     pub players: u8,
     pub expansions: Vec<Expansion>,
@@ -31,19 +104,29 @@ pub struct Options {
     pub budget: Budget,
     /// The `mcts` search (`None`: the default).
     pub search: Option<Search>,
+    /// Threads of one `expert` decision.
+    pub expert_threads: usize,
+    /// Every pair of the listed bots plays `games` games.
+    pub round_robin: bool,
+    /// A file to write the evaluation's features to, at every tile placement of every
+    /// game, with each player's final score (the data the fitted evaluation is fitted on).
+    pub features: Option<String>,
     pub threads: usize,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
-            bots: vec![Level::Mcts, Level::Greedy],
+            bots: vec![Level::Mcts.into(), Level::Greedy.into()],
             games: 100,
             players: 2,
             expansions: Vec::new(),
             seed: 1,
             budget: Budget::default(),
             search: None,
+            expert_threads: 1,
+            round_robin: false,
+            features: None,
             threads: 1,
         }
     }
@@ -51,19 +134,27 @@ impl Default for Options {
 
 /// The command line's synopsis.
 pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
-[--expansions <id,id,...|all|none>] [--seed S] [--playouts K] [--ms T] [--search tree|paired] [--threads N]";
+[--expansions <id,id,...|all|none>] [--seed S] [--playouts K] [--ms T] [--search tree|paired] \
+[--expert-threads N] [--round-robin] [--features FILE] [--threads N]";
 
 /// The command line's flags, each with its default.
 pub const FLAGS: &str = "\
 Flags:
-  --bots LEVEL,LEVEL,...   the bots, seated in turn (random, greedy, mcts) [default: mcts,greedy]
+  --bots LEVEL,LEVEL,...   the bots, seated in turn (random, greedy, mcts, expert; LEVEL:K
+                           gives a bot its own K playouts per decision, LEVEL/hand or
+                           LEVEL/fitted its evaluation) [default: mcts,greedy]
   --games N                games to play [default: 100]
   --players P              players per game [default: 2]
   --expansions LIST        expansion ids separated by commas, `all` or `none` [default: none]
   --seed S                 the arena's seed: the same seed plays the same games [default: 1]
-  --playouts K             sampled futures per decision of an mcts bot [default: 300]
-  --ms T                   time limit per decision of an mcts bot, in milliseconds [default: none]
+  --playouts K             playouts per decision of an mcts or expert bot [default: 300]
+  --ms T                   time limit per decision of an mcts or expert bot, in milliseconds
+                           [default: none]
   --search tree|paired     the mcts search: a shared tree, or flat Monte Carlo [default: tree]
+  --expert-threads N       threads of one expert decision [default: 1]
+  --round-robin            every pair of the listed bots plays --games games
+  --features FILE          write the fitted evaluation's features at every tile placement,
+                           with the final scores, to FILE (CSV)
   --threads N              games played at once [default: 1]
   -h, --help               print this help";
 
@@ -91,7 +182,7 @@ impl Options {
                 "--bots" => {
                     o.bots = value()?
                         .split(',')
-                        .map(|b| Level::from_name(b).ok_or_else(|| format!("unknown bot {b}")))
+                        .map(Entrant::parse)
                         .collect::<Result<_, _>>()?
                 }
                 "--games" => o.games = number(value()?)? as usize,
@@ -110,6 +201,9 @@ impl Options {
                     })
                 }
                 "--threads" => o.threads = number(value()?)?.max(1) as usize,
+                "--expert-threads" => o.expert_threads = number(value()?)?.clamp(1, 64) as usize,
+                "--round-robin" => o.round_robin = true,
+                "--features" => o.features = Some(value()?.to_string()),
                 "-h" | "--help" => return Err(help()),
                 other => return Err(format!("unknown argument {other}\n{USAGE}")),
             }
@@ -119,6 +213,9 @@ impl Options {
         }
         if o.games == 0 {
             return Err("--games must be at least 1".into());
+        }
+        if o.round_robin && o.bots.len() < 2 {
+            return Err("--round-robin needs two bots at least".into());
         }
         Ok(o)
     }
@@ -147,6 +244,11 @@ pub struct BotReport {
     pub seats: usize,
     /// Wins, a tie for first shared.
     pub wins: f64,
+    /// The sum of the seats' ranks and of their squares (ties sharing places).
+    pub rank_sum: f64,
+    pub rank_squares: f64,
+    /// The sum of the seats' rank points (1 for first, 0 for last).
+    pub rank_points: f64,
     pub mean_score: f64,
     pub decisions: usize,
     pub mean_ms: f64,
@@ -166,6 +268,27 @@ impl BotReport {
     /// The 95% Wilson interval of the win rate.
     pub fn wilson(&self) -> (f64, f64) {
         wilson(self.win_rate(), self.seats)
+    }
+
+    /// The mean rank (1 is first).
+    pub fn mean_rank(&self) -> f64 {
+        self.rank_sum / self.seats.max(1) as f64
+    }
+
+    /// The half-width of the mean rank's 95% interval (normal approximation).
+    pub fn rank_half_width(&self) -> f64 {
+        let n = self.seats as f64;
+        if n < 2.0 {
+            return f64::INFINITY;
+        }
+        let mean = self.mean_rank();
+        let var = ((self.rank_squares - n * mean * mean) / (n - 1.0)).max(0.0);
+        1.959_964 * (var / n).sqrt()
+    }
+
+    /// The mean rank points per seat (0 to 1).
+    pub fn mean_rank_points(&self) -> f64 {
+        self.rank_points / self.seats.max(1) as f64
     }
 }
 
@@ -196,7 +319,7 @@ impl fmt::Display for Report {
         let exp: Vec<&str> = o.expansions.iter().map(|e| e.id()).collect();
         writeln!(
             f,
-            "{} games, {} players, expansions: {}, seed {}, budget: {} playouts{}{}, {} threads, {:.1} s",
+            "{} games, {} players, expansions: {}, seed {}, budget: {} playouts{}{}{}, {} threads, {:.1} s",
             o.games,
             o.players,
             if exp.is_empty() { "none".to_string() } else { exp.join(",") },
@@ -204,17 +327,20 @@ impl fmt::Display for Report {
             o.budget.playouts,
             o.budget.time.map_or(String::new(), |t| format!(" or {} ms", t.as_millis())),
             o.search.map_or(String::new(), |s| format!(", {s:?} search")),
+            if o.expert_threads > 1 { format!(", expert on {} threads", o.expert_threads) } else { String::new() },
             o.threads,
             self.elapsed.as_secs_f64()
         )?;
         writeln!(
             f,
-            "{:<10} {:>6} {:>7} {:>7} {:>17} {:>7} {:>9} {:>8} {:>8} {:>8}",
+            "{:<14} {:>6} {:>7} {:>7} {:>17} {:>13} {:>7} {:>7} {:>9} {:>8} {:>8} {:>8}",
             "bot",
             "seats",
             "wins",
             "rate",
             "95% CI (Wilson)",
+            "mean rank",
+            "points",
             "score",
             "decisions",
             "mean ms",
@@ -225,13 +351,16 @@ impl fmt::Display for Report {
             let (lo, hi) = b.wilson();
             writeln!(
                 f,
-                "{:<10} {:>6} {:>7.1} {:>6.1}% {:>7.1}% – {:>5.1}% {:>7.1} {:>9} {:>8.2} {:>8.2} {:>8.2}",
+                "{:<14} {:>6} {:>7.1} {:>6.1}% {:>7.1}% – {:>5.1}% {:>6.2} ± {:<4.2} {:>7.3} {:>7.1} {:>9} {:>8.2} {:>8.2} {:>8.2}",
                 b.name,
                 b.seats,
                 b.wins,
                 100.0 * b.win_rate(),
                 100.0 * lo,
                 100.0 * hi,
+                b.mean_rank(),
+                b.rank_half_width(),
+                b.mean_rank_points(),
                 b.mean_score,
                 b.decisions,
                 b.mean_ms,
@@ -247,12 +376,15 @@ impl fmt::Display for Report {
 struct SeatResult {
     bot: usize,
     win: f64,
+    /// The place, tied players sharing the places they cover.
+    rank: f64,
     score: i32,
     times: Vec<f64>,
 }
 
-/// What one game gave its seats, or why it could not be played.
-type GameResult = Result<Vec<SeatResult>, String>;
+/// What one game gave its seats (and the features' rows when asked), or why it could not
+/// be played.
+type GameResult = Result<(Vec<SeatResult>, Vec<String>), String>;
 
 /// A seed mixed from several numbers (SplitMix64 steps).
 fn mix(parts: &[u64]) -> u64 {
@@ -265,6 +397,35 @@ fn mix(parts: &[u64]) -> u64 {
     x
 }
 
+/// The bot of one seat.
+fn seat_bot(o: &Options, entrant: Entrant, seed: u64) -> Box<dyn Bot> {
+    let budget = Budget {
+        playouts: entrant.playouts.unwrap_or(o.budget.playouts),
+        ..o.budget
+    };
+    match entrant.level {
+        Level::Mcts => {
+            let mut settings = Settings::new(budget);
+            settings.search = o.search.unwrap_or(settings.search);
+            settings.eval = entrant.eval.unwrap_or(settings.eval);
+            Box::new(MctsBot::with_settings(seed, settings))
+        }
+        Level::Expert => {
+            let mut settings = ExpertSettings {
+                threads: o.expert_threads,
+                ..ExpertSettings::new(budget)
+            };
+            settings.search.eval = entrant.eval.unwrap_or(settings.search.eval);
+            Box::new(ExpertBot::with_settings(seed, settings))
+        }
+        Level::Greedy => Box::new(GreedyBot::with_eval(
+            seed,
+            entrant.eval.unwrap_or(Eval::Hand),
+        )),
+        level => level.bot(seed, budget),
+    }
+}
+
 /// Plays game `g`; `Err` when the set-up is refused or a bot fails.
 fn play_game(o: &Options, g: usize) -> GameResult {
     let config = GameConfig {
@@ -275,29 +436,25 @@ fn play_game(o: &Options, g: usize) -> GameResult {
         rules: Default::default(),
     };
     let (mut game, _) = Game::new(&config).map_err(|e| e.to_string())?;
-    let seat_bot: Vec<usize> = (0..o.players as usize)
+    let seat_bots: Vec<usize> = (0..o.players as usize)
         .map(|s| (s + g) % o.bots.len())
         .collect();
-    let mut bots: Vec<_> = seat_bot
+    let mut bots: Vec<_> = seat_bots
         .iter()
         .enumerate()
-        .map(|(s, b)| {
-            let seed = mix(&[o.seed, g as u64, s as u64, 1]);
-            match (o.bots[*b], o.search) {
-                (Level::Mcts, Some(search)) => Box::new(MctsBot::with_settings(
-                    seed,
-                    Settings {
-                        search,
-                        ..Settings::new(o.budget)
-                    },
-                )) as Box<dyn Bot>,
-                (level, _) => level.bot(seed, o.budget),
-            }
-        })
+        .map(|(s, b)| seat_bot(o, o.bots[*b], mix(&[o.seed, g as u64, s as u64, 1])))
         .collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); o.players as usize];
+    // (stage, player, score now, features) at each tile placement
+    let mut seen: Vec<(f64, usize, i32, [f64; FEATURES])> = Vec::new();
     while let Some(p) = game.pending() {
         let seat = p.player as usize;
+        if o.features.is_some() && p.phase == Phase::PlaceTile {
+            let stage = crate::eval::stage(&game);
+            for (q, x) in crate::eval::features(&game).into_iter().enumerate() {
+                seen.push((stage, q, game.players()[q].score, x));
+            }
+        }
         let view = game.seat_view(p.player);
         let several = view.game().legal_actions().len() > 1;
         let started = Instant::now();
@@ -310,26 +467,42 @@ fn play_game(o: &Options, g: usize) -> GameResult {
         game.play(p.player, &action)
             .map_err(|e| format!("game {g}: seat {seat} chose {action:?}: {e}"))?;
     }
-    let firsts = game.ranking().iter().filter(|r| r.rank == 1).count().max(1);
-    Ok(seat_bot
+    let rows = seen
+        .into_iter()
+        .map(|(stage, q, score, x)| {
+            let x: Vec<String> = x.iter().map(|v| format!("{v:.3}")).collect();
+            format!(
+                "{g},{},{q},{stage:.4},{score},{},{}",
+                o.players,
+                x.join(","),
+                game.players()[q].score
+            )
+        })
+        .collect();
+    let ranking = game.ranking();
+    let seats = seat_bots
         .iter()
         .enumerate()
         .map(|(s, b)| {
-            let first = game
-                .ranking()
+            let rank = ranking
                 .iter()
-                .any(|r| r.player as usize == s && r.rank == 1);
+                .find(|r| r.player as usize == s)
+                .map_or(o.players, |r| r.rank);
+            let tied = ranking.iter().filter(|r| r.rank == rank).count().max(1);
             SeatResult {
                 bot: *b,
-                win: if first { 1.0 / firsts as f64 } else { 0.0 },
+                win: if rank == 1 { 1.0 / tied as f64 } else { 0.0 },
+                rank: f64::from(rank) + (tied as f64 - 1.0) / 2.0,
                 score: game.players()[s].score,
                 times: std::mem::take(&mut times[s]),
             }
         })
-        .collect())
+        .collect();
+    Ok((seats, rows))
 }
 
-/// Plays the arena's games on `options.threads` threads and reports.
+/// Plays the arena's games on `options.threads` threads and reports (a round robin:
+/// see [`round_robin`]).
 pub fn run(options: &Options) -> Result<Report, String> {
     let started = Instant::now();
     let results: Mutex<Vec<Option<GameResult>>> =
@@ -350,34 +523,47 @@ pub fn run(options: &Options) -> Result<Report, String> {
         }
     });
     let results = results.into_inner().map_err(|e| e.to_string())?;
-    let names: Vec<String> = options
+    // one row per distinct bot: the same level and budget listed twice share it
+    let mut rows: Vec<Entrant> = Vec::new();
+    for e in &options.bots {
+        if !rows.contains(e) {
+            rows.push(*e);
+        }
+    }
+    let row_of: Vec<usize> = options
         .bots
         .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            if options.bots.iter().filter(|c| *c == b).count() > 1 {
-                format!("{}#{}", b.name(), i + 1)
-            } else {
-                b.name().to_string()
-            }
-        })
+        .map(|e| rows.iter().position(|r| r == e).unwrap_or(0))
         .collect();
-    let mut bots: Vec<BotReport> = names
-        .into_iter()
-        .map(|name| BotReport {
-            name,
+    let mut bots: Vec<BotReport> = rows
+        .iter()
+        .map(|e| BotReport {
+            name: e.label(),
             ..Default::default()
         })
         .collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); bots.len()];
     let mut scores = vec![0i64; bots.len()];
+    let last = f64::from(options.players.max(2)) - 1.0;
+    let mut csv = String::from(
+        "game,players,player,stage,score,roads,cities,monasteries,fields,other,city_gain,cloister_gain,field_open,supply,one,final\n",
+    );
     for r in results {
-        let seats = r.ok_or("a game was not played")??;
+        let (seats, rows) = r.ok_or("a game was not played")??;
+        for row in rows {
+            csv += &row;
+            csv.push('\n');
+        }
         for s in seats {
-            bots[s.bot].seats += 1;
-            bots[s.bot].wins += s.win;
-            scores[s.bot] += i64::from(s.score);
-            times[s.bot].extend(s.times);
+            let row = row_of[s.bot];
+            let b = &mut bots[row];
+            b.seats += 1;
+            b.wins += s.win;
+            b.rank_sum += s.rank;
+            b.rank_squares += s.rank * s.rank;
+            b.rank_points += (last + 1.0 - s.rank) / last;
+            scores[row] += i64::from(s.score);
+            times[row].extend(s.times);
         }
     }
     for (b, (t, score)) in bots.iter_mut().zip(times.iter_mut().zip(scores)) {
@@ -390,6 +576,9 @@ pub fn run(options: &Options) -> Result<Report, String> {
             b.max_ms = t[t.len() - 1];
         }
     }
+    if let Some(path) = &options.features {
+        std::fs::write(path, csv).map_err(|e| format!("{path}: {e}"))?;
+    }
     Ok(Report {
         options: options.clone(),
         bots,
@@ -397,9 +586,62 @@ pub fn run(options: &Options) -> Result<Report, String> {
     })
 }
 
+/// Every pair of the listed bots plays the arena's games (the same seeds for every pair).
+pub fn round_robin(options: &Options) -> Result<Vec<Report>, String> {
+    let mut reports = Vec::new();
+    for i in 0..options.bots.len() {
+        for j in i + 1..options.bots.len() {
+            reports.push(run(&Options {
+                bots: vec![options.bots[i], options.bots[j]],
+                round_robin: false,
+                ..options.clone()
+            })?);
+        }
+    }
+    Ok(reports)
+}
+
+/// A round robin's table: each bot's rank points against each other (row against
+/// column), and its mean over its opponents.
+pub fn round_robin_table(bots: &[Entrant], reports: &[Report]) -> String {
+    let labels: Vec<String> = bots.iter().map(Entrant::label).collect();
+    let mut points = vec![vec![None; bots.len()]; bots.len()];
+    let pairs = (0..bots.len()).flat_map(|i| (i + 1..bots.len()).map(move |j| (i, j)));
+    for ((i, j), r) in pairs.zip(reports) {
+        points[i][j] = r.bots.first().map(BotReport::mean_rank_points);
+        points[j][i] = r.bots.get(1).map(BotReport::mean_rank_points);
+    }
+    let mut out = format!("{:<12}", "rank points");
+    for l in &labels {
+        out += &format!(" {l:>12}");
+    }
+    out += &format!(" {:>12}\n", "mean");
+    for (i, l) in labels.iter().enumerate() {
+        out += &format!("{l:<12}");
+        let mut sum = 0.0;
+        for p in &points[i] {
+            match p {
+                Some(x) => {
+                    sum += x;
+                    out += &format!(" {x:>12.3}");
+                }
+                None => out += &format!(" {:>12}", "–"),
+            }
+        }
+        out += &format!(" {:>12.3}\n", sum / (bots.len() - 1).max(1) as f64);
+    }
+    out
+}
+
 /// The command: reads the arguments, runs, returns the printed report.
 pub fn main_with(args: &[String]) -> Result<String, String> {
     let options = Options::parse(args)?;
+    if options.round_robin {
+        let reports = round_robin(&options)?;
+        let mut out: String = reports.iter().map(|r| format!("{r}\n")).collect();
+        out += &round_robin_table(&options.bots, &reports);
+        return Ok(out);
+    }
     run(&options).map(|r| r.to_string())
 }
 
@@ -425,7 +667,7 @@ mod tests {
             .map(String::from)
             .collect();
         let o = Options::parse(&args).expect("valid");
-        assert_eq!(o.bots, vec![Level::Greedy, Level::Random]);
+        assert_eq!(o.bots, vec![Level::Greedy.into(), Level::Random.into()]);
         assert_eq!((o.games, o.players, o.seed, o.threads), (4, 3, 9, 2));
         assert_eq!(o.budget.playouts, 50);
         assert_eq!(o.budget.time, Some(Duration::from_millis(20)));
@@ -437,7 +679,7 @@ mod tests {
     #[test]
     fn seats_rotate_and_results_do_not_depend_on_threads() {
         let o = Options {
-            bots: vec![Level::Greedy, Level::Random],
+            bots: vec![Level::Greedy.into(), Level::Random.into()],
             games: 4,
             players: 2,
             threads: 1,
@@ -450,5 +692,55 @@ mod tests {
         assert_eq!(one.bots[0].wins + one.bots[1].wins, 4.0);
         assert_eq!(one.bots[0].wins, two.bots[0].wins);
         assert_eq!(one.bots[0].mean_score, two.bots[0].mean_score);
+    }
+
+    #[test]
+    fn ranks_and_rank_points_are_fair_with_several_players() {
+        let o = Options {
+            bots: vec![
+                Level::Greedy.into(),
+                Level::Random.into(),
+                Level::Random.into(),
+            ],
+            games: 3,
+            players: 3,
+            threads: 2,
+            ..Default::default()
+        };
+        let r = run(&o).expect("runs");
+        // the random bot listed twice is one row over its six seats
+        assert_eq!(r.bots.len(), 2);
+        assert_eq!((r.bots[0].seats, r.bots[1].seats), (3, 6));
+        // ranks of a game add up to 1 + 2 + 3, rank points to 1 + 0.5 + 0
+        let ranks: f64 = r.bots.iter().map(|b| b.rank_sum).sum();
+        let points: f64 = r.bots.iter().map(|b| b.rank_points).sum();
+        assert!((ranks - 18.0).abs() < 1e-9, "{ranks}");
+        assert!((points - 4.5).abs() < 1e-9, "{points}");
+        assert!(r.bots[0].mean_rank() < r.bots[1].mean_rank(), "{r}");
+        assert!(r.to_string().contains("mean rank"));
+    }
+
+    #[test]
+    fn entrants_carry_their_own_budget_and_a_round_robin_plays_every_pair() {
+        let e = Entrant::parse("mcts:20").expect("valid");
+        assert_eq!((e.level, e.playouts), (Level::Mcts, Some(20)));
+        assert_eq!(e.label(), "mcts:20");
+        let e = Entrant::parse("greedy/fitted").expect("valid");
+        assert_eq!((e.level, e.eval), (Level::Greedy, Some(Eval::Fitted)));
+        assert_eq!(e.label(), "greedy/fitted");
+        assert!(Entrant::parse("greedy/best").is_err());
+        assert!(Entrant::parse("mcts:x").is_err());
+        assert!(Entrant::parse("deep:3").is_err());
+        let args: Vec<String> = "--bots random,greedy,random:5 --games 2 --round-robin"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        let o = Options::parse(&args).expect("valid");
+        assert!(o.round_robin);
+        let reports = round_robin(&o).expect("runs");
+        assert_eq!(reports.len(), 3);
+        let table = round_robin_table(&o.bots, &reports);
+        assert_eq!(table.lines().count(), 4, "{table}");
+        assert!(main_with(&args).expect("runs").contains("rank points"));
     }
 }

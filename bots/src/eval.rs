@@ -33,7 +33,25 @@ pub fn worth(game: &Game) -> Vec<f64> {
             + 2 * st.supply[FigureKind::BigFollower as usize];
         v[p] += supply_weight * f64::from(followers.min(SUPPLY_CAP));
     }
+    for (p, part, gain) in open_gains(game) {
+        if let Some(x) = v.get_mut(p).filter(|_| part != FIELD) {
+            *x += gain;
+        }
+    }
+    v
+}
+
+/// What each player's open cities and cloisters with followers may still gain (a city
+/// doubles when completed, a monastery fills up), weighted by how likely that is with the
+/// tiles left: `(player, part, gain)` for each majority holder of each feature, the part
+/// being [`CITY`] or [`CLOISTER`]; and for each majority holder of a field, the open cities
+/// it touches (part [`FIELD`], each a city that may still be completed for the field).
+fn open_gains(game: &Game) -> Vec<(usize, usize, f64)> {
     let board = game.board();
+    let left = game.tiles_left() as f64;
+    let players = game.players().len();
+    let mut gains = Vec::new();
+    let mut cities = Vec::new();
     // the majority holders of each open feature with followers
     let mut features: Vec<(u16, FeatureKind, [u32; 8])> = Vec::new();
     for f in &board.figures {
@@ -61,6 +79,11 @@ pub fn worth(game: &Game) -> Vec<f64> {
         }
     }
     for (root, kind, strength) in features {
+        let part = match kind {
+            FeatureKind::City => CITY,
+            FeatureKind::Field => FIELD,
+            _ => CLOISTER,
+        };
         let gain = match kind {
             FeatureKind::City if board.open_sides(root) > 0 => {
                 let open = f64::from(board.open_sides(root));
@@ -76,18 +99,109 @@ pub fn worth(game: &Game) -> Vec<f64> {
                     0.0
                 }
             }
+            FeatureKind::Field => {
+                board.field_cities(root, &mut cities);
+                cities.iter().filter(|c| board.open_sides(**c) > 0).count() as f64
+            }
             _ => 0.0,
         };
         let max = strength.iter().copied().max().unwrap_or(0);
         if gain > 0.0 && max > 0 {
-            for (p, s) in strength.iter().enumerate().take(v.len()) {
+            for (p, s) in strength.iter().enumerate().take(players) {
                 if *s == max {
-                    v[p] += gain;
+                    gains.push((p, part, gain));
                 }
             }
         }
     }
-    v
+    gains
+}
+
+/// The features of the fitted evaluation ([`fitted_worth`]) for each player: what final
+/// scoring would add now by part (roads, cities, monasteries, fields, the expansions' parts
+/// and the score track), the open cities' and cloisters' possible gains (as in
+/// [`worth`]), the open cities touching the fields the player holds, the followers in
+/// supply, and 1.
+pub const FEATURES: usize = 10;
+
+/// The parts of [`open_gains`], in the order of the features.
+const CITY: usize = 0;
+const CLOISTER: usize = 1;
+const FIELD: usize = 2;
+
+/// The game's stage for the fitted evaluation: each player's turns left, over 36 (the
+/// turns of a 2-player base game).
+pub fn stage(game: &Game) -> f64 {
+    game.tiles_left() as f64 / game.players().len().max(1) as f64 / 36.0
+}
+
+/// Every player's features (see [`FEATURES`]).
+pub fn features(game: &Game) -> Vec<[f64; FEATURES]> {
+    let ended = tilepost_engine::analysis::scores_if_ended(game);
+    let mut x: Vec<[f64; FEATURES]> = ended
+        .iter()
+        .zip(game.players())
+        .map(|(e, st)| {
+            let p = &e.parts;
+            let other = p.expansions.iter().map(|x| x.points).sum::<i32>() + p.track;
+            let followers = st.supply[FigureKind::Follower as usize]
+                + 2 * st.supply[FigureKind::BigFollower as usize];
+            [
+                f64::from(p.roads),
+                f64::from(p.cities),
+                f64::from(p.monasteries),
+                f64::from(p.fields),
+                f64::from(other),
+                0.0,
+                0.0,
+                0.0,
+                f64::from(followers),
+                1.0,
+            ]
+        })
+        .collect();
+    for (p, part, gain) in open_gains(game) {
+        if let Some(f) = x.get_mut(p) {
+            f[5 + part] += gain;
+        }
+    }
+    x
+}
+
+/// The fitted weights: feature `k` counts `w[k][0] + w[k][1] s + w[k][2] s²` at stage `s`
+/// (fitted by least squares on self-play positions: see `docs/bots.md`).
+const FITTED: [[f64; 3]; FEATURES] = [
+    [0.9391, 0.7631, -0.1331],  // roads
+    [0.9803, -1.5882, -1.1783], // cities
+    [0.9103, 0.3217, 0.0844],   // monasteries
+    [0.9597, -0.9989, -0.4393], // fields
+    [0.0000, 0.0000, 0.0000],   // the expansions' parts and the track
+    [0.7241, 3.3797, 0.0604],   // open cities' gain
+    [0.4480, -0.8398, 0.6468],  // open cloisters' gain
+    [0.0000, 0.0000, 0.0000],   // open cities by held fields (no weight in this fit)
+    [4.3881, 2.0171, -5.1462],  // followers in supply
+    [1.8317, 58.9728, 20.9409], // one
+];
+
+/// Every player's predicted final score: the score now plus what the fitted weights make
+/// of the features; the final scores once the game is over.
+pub fn fitted_worth(game: &Game) -> Vec<f64> {
+    let now: Vec<f64> = game.players().iter().map(|p| f64::from(p.score)).collect();
+    if game.is_over() {
+        return now;
+    }
+    let s = stage(game);
+    features(game)
+        .iter()
+        .zip(now)
+        .map(|(x, score)| {
+            score
+                + x.iter()
+                    .zip(&FITTED)
+                    .map(|(v, w)| v * (w[0] + w[1] * s + w[2] * s * s))
+                    .sum::<f64>()
+        })
+        .collect()
 }
 
 /// `player`'s worth minus the best worth among the others.

@@ -6,7 +6,8 @@
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Game, NoEffects};
 
-use crate::eval::{margin, worth};
+use crate::eval::{fitted_worth, margin, worth};
+use crate::mcts::Eval;
 use crate::{own_options, Bot, SeatView};
 
 /// Own decisions looked through after an option.
@@ -18,12 +19,19 @@ pub const EVALUATIONS: usize = 3000;
 /// Picks the option with the best evaluation.
 pub struct GreedyBot {
     rng: Rng,
+    eval: Eval,
 }
 
 impl GreedyBot {
     pub fn new(seed: u64) -> GreedyBot {
+        GreedyBot::with_eval(seed, Eval::Hand)
+    }
+
+    /// A greedy bot judging by `eval` (the level's is `Eval::Hand`).
+    pub fn with_eval(seed: u64, eval: Eval) -> GreedyBot {
         GreedyBot {
             rng: Rng::new(seed),
+            eval,
         }
     }
 }
@@ -38,7 +46,7 @@ impl Bot for GreedyBot {
         if options.len() == 1 {
             return options.pop();
         }
-        let values = option_values(game, view.seat(), &options, EVALUATIONS);
+        let values = option_values_by(game, view.seat(), &options, EVALUATIONS, self.eval);
         let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let ties: Vec<usize> = (0..options.len())
             .filter(|i| values[*i] >= best - 1e-9)
@@ -53,16 +61,27 @@ impl Bot for GreedyBot {
 /// option whose share cannot cover every next option is followed by the last one listed,
 /// which is the `pass` where there is one).
 pub fn option_values(game: &Game, me: u8, options: &[Action], evaluations: usize) -> Vec<f64> {
+    option_values_by(game, me, options, evaluations, Eval::Hand)
+}
+
+/// [`option_values`] judged by `eval`.
+pub fn option_values_by(
+    game: &Game,
+    me: u8,
+    options: &[Action],
+    evaluations: usize,
+    eval: Eval,
+) -> Vec<f64> {
     let share = evaluations / options.len().max(1);
     options
         .iter()
-        .map(|a| value_after(game, me, a, LOOKAHEAD, share))
+        .map(|a| value_after(game, me, a, LOOKAHEAD, share, eval))
         .collect()
 }
 
 /// `me`'s margin after `action`, with the best of `me`'s next `depth` decisions of the
 /// same turn part (while no tile is drawn), within `share` evaluations.
-fn value_after(game: &Game, me: u8, action: &Action, depth: u8, share: usize) -> f64 {
+fn value_after(game: &Game, me: u8, action: &Action, depth: u8, share: usize, eval: Eval) -> f64 {
     let mut g = game.clone();
     if g.play_into(me, action, &mut NoEffects).is_err() {
         return f64::NEG_INFINITY;
@@ -73,12 +92,16 @@ fn value_after(game: &Game, me: u8, action: &Action, depth: u8, share: usize) ->
             let share = share / next.len();
             return next
                 .iter()
-                .map(|a| value_after(&g, me, a, depth - 1, share))
+                .map(|a| value_after(&g, me, a, depth - 1, share, eval))
                 .fold(f64::NEG_INFINITY, f64::max);
         }
         if let Some(last) = next.last() {
-            return value_after(&g, me, last, depth - 1, 0);
+            return value_after(&g, me, last, depth - 1, 0, eval);
         }
     }
-    margin(&worth(&g), me)
+    let w = match eval {
+        Eval::Hand => worth(&g),
+        Eval::Fitted => fitted_worth(&g),
+    };
+    margin(&w, me)
 }

@@ -1,7 +1,7 @@
 //! # tilepost-bots
 //!
 //! Computer opponents for tilepost, on the rules engine alone: one [`Bot`] interface and
-//! three levels ([`Level::Random`], [`Level::Greedy`], [`Level::Mcts`]), and an
+//! four levels ([`Level::Random`], [`Level::Greedy`], [`Level::Mcts`], [`Level::Expert`]), and an
 //! [`arena`] that plays them against each other.
 //!
 //! A bot sees a game only through a [`SeatView`] (`Game::seat_view`): the visible past
@@ -25,6 +25,7 @@
 
 pub mod arena;
 pub mod eval;
+pub mod expert;
 pub mod greedy;
 pub mod mcts;
 pub mod random;
@@ -64,7 +65,7 @@ impl Default for Budget {
     }
 }
 
-/// The three levels.
+/// The levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
     /// A uniformly random listed option.
@@ -75,16 +76,20 @@ pub enum Level {
     /// Information-set Monte Carlo search over sampled hidden futures (see `mcts`: the
     /// greedy's best candidates compared on shared samples, a tree search below them).
     Mcts,
+    /// The search of `mcts` spent where it decides: a wider root raced on shared samples,
+    /// the endgame played to the end, several threads (see `expert`).
+    Expert,
 }
 
 impl Level {
-    pub const ALL: [Level; 3] = [Level::Random, Level::Greedy, Level::Mcts];
+    pub const ALL: [Level; 4] = [Level::Random, Level::Greedy, Level::Mcts, Level::Expert];
 
     pub fn name(self) -> &'static str {
         match self {
             Level::Random => "random",
             Level::Greedy => "greedy",
             Level::Mcts => "mcts",
+            Level::Expert => "expert",
         }
     }
 
@@ -92,12 +97,13 @@ impl Level {
         Level::ALL.into_iter().find(|l| l.name() == s)
     }
 
-    /// A bot of this level with its own seed (the budget counts for `mcts` only).
+    /// A bot of this level with its own seed (the budget counts for `mcts` and `expert`).
     pub fn bot(self, seed: u64, budget: Budget) -> Box<dyn Bot> {
         match self {
             Level::Random => Box::new(random::RandomBot::new(seed)),
             Level::Greedy => Box::new(greedy::GreedyBot::new(seed)),
             Level::Mcts => Box::new(mcts::MctsBot::new(seed, budget)),
+            Level::Expert => Box::new(expert::ExpertBot::new(seed, budget)),
         }
     }
 }

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Game, NoEffects, Phase};
 
-use crate::eval::{margin, worth};
+use crate::eval::{fitted_worth, margin, worth};
 use crate::greedy::{option_values, EVALUATIONS};
 use crate::{own_options, Bot, Budget, SeatView};
 
@@ -73,6 +73,17 @@ pub struct Settings {
     /// Candidates at a node below the root: `widening` × √(visits + 1), rounded up.
     pub widening: f64,
     pub search: Search,
+    /// The evaluation at the end of a playout.
+    pub eval: Eval,
+}
+
+/// The evaluation that ends a playout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eval {
+    /// `eval::worth`: the greedy rule's hand-set evaluation.
+    Hand,
+    /// `eval::fitted_worth`: the final scores predicted by weights fitted on self-play.
+    Fitted,
 }
 
 impl Settings {
@@ -84,6 +95,7 @@ impl Settings {
             rollout_rounds: ROLLOUT_ROUNDS,
             widening: WIDENING,
             search: Search::Tree,
+            eval: Eval::Hand,
         }
     }
 }
@@ -108,20 +120,20 @@ impl MctsBot {
 }
 
 /// A node of the tree: an action and the statistics of the playouts through it.
-struct Node {
-    action: Option<Action>,
+pub(crate) struct Node {
+    pub(crate) action: Option<Action>,
     /// The player who chose `action`.
-    player: u8,
-    children: Vec<usize>,
-    visits: u32,
+    pub(crate) player: u8,
+    pub(crate) children: Vec<usize>,
+    pub(crate) visits: u32,
     /// Playouts in which this node's action was one of the candidates.
-    available: u32,
+    pub(crate) available: u32,
     /// The sum of the rewards of `player`.
-    reward: f64,
+    pub(crate) reward: f64,
 }
 
 impl Node {
-    fn new(action: Option<Action>, player: u8) -> Node {
+    pub(crate) fn new(action: Option<Action>, player: u8) -> Node {
         Node {
             action,
             player,
@@ -134,7 +146,7 @@ impl Node {
 }
 
 /// A player's reward for a margin: a logistic in `[0, 1]`.
-fn reward(margin: f64) -> f64 {
+pub(crate) fn reward(margin: f64) -> f64 {
     1.0 / (1.0 + (-margin / REWARD_SCALE).exp())
 }
 
@@ -228,7 +240,7 @@ impl MctsBot {
 }
 
 /// The indices of the `keep` best values, best first (ties: the first listed).
-fn best_first(values: &[f64], keep: usize) -> Vec<usize> {
+pub(crate) fn best_first(values: &[f64], keep: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..values.len()).collect();
     order.sort_by(|a, b| values[*b].total_cmp(&values[*a]).then(a.cmp(b)));
     order.truncate(keep);
@@ -275,29 +287,16 @@ impl MctsBot {
             // the root's rewards count once the sample has been through every candidate
             let mut rewards = vec![None; options.len()];
             let mut cut = false;
-            for (i, a) in options.iter().enumerate() {
+            for i in 0..options.len() {
                 cut = over(longest);
                 if cut {
                     break;
                 }
                 let playout_started = Instant::now();
-                let mut g = sample.clone();
-                if g.play_into(me, a, &mut NoEffects).is_err() {
+                let Some(w) = self.playout(&mut tree, &sample, i + 1, seed, (stop, steps)) else {
                     tree[i + 1].reward = f64::NEG_INFINITY;
                     continue;
-                }
-                let keep = std::mem::replace(&mut self.rng, Rng::new(seed));
-                let mut path = vec![i + 1];
-                if self.settings.search == Search::Tree {
-                    self.descend(&mut tree, &mut g, &mut path, stop);
-                }
-                self.rollout(&mut g, stop, steps);
-                self.rng = keep;
-                let w = worth(&g);
-                for &n in &path[1..] {
-                    tree[n].visits += 1;
-                    tree[n].reward += reward(margin(&w, tree[n].player));
-                }
+                };
                 rewards[i] = Some(reward(margin(&w, me)));
                 done += 1;
                 let took = playout_started.elapsed();
@@ -326,6 +325,42 @@ impl MctsBot {
                 .map(|i| tree[i].reward / f64::from(tree[i].visits.max(1)))
                 .collect(),
         )
+    }
+
+    /// One playout on a copy of `sample`: the root candidate of node `candidate` (a child
+    /// of the root, played by the root's player), then the tree below it (with
+    /// `Search::Tree`) and the rollout down to `horizon` (tiles left to stop at, most
+    /// steps), all with the random numbers of `seed`; the nodes below the candidate take
+    /// their players' rewards. The answer is every player's worth at the end, or `None`
+    /// when the candidate cannot be played on this sample.
+    pub(crate) fn playout(
+        &mut self,
+        tree: &mut Vec<Node>,
+        sample: &Game,
+        candidate: usize,
+        seed: u64,
+        horizon: (usize, usize),
+    ) -> Option<Vec<f64>> {
+        let action = tree[candidate].action.clone()?;
+        let mut g = sample.clone();
+        g.play_into(tree[candidate].player, &action, &mut NoEffects)
+            .ok()?;
+        let keep = std::mem::replace(&mut self.rng, Rng::new(seed));
+        let mut path = vec![candidate];
+        if self.settings.search == Search::Tree {
+            self.descend(tree, &mut g, &mut path, horizon.0);
+        }
+        self.rollout(&mut g, horizon.0, horizon.1);
+        self.rng = keep;
+        let w = match self.settings.eval {
+            Eval::Hand => worth(&g),
+            Eval::Fitted => fitted_worth(&g),
+        };
+        for &n in &path[1..] {
+            tree[n].visits += 1;
+            tree[n].reward += reward(margin(&w, tree[n].player));
+        }
+        Some(w)
     }
 
     /// Selection and expansion below a root candidate, on one sample, down to `stop`

@@ -8,6 +8,7 @@
 //! same for the same seed. Full games then check that every level picks listed options
 //! with every expansion, and decides the same way twice from the same seed.
 
+use tilepost_bots::expert::{ExpertBot, ExpertSettings};
 use tilepost_bots::mcts::{MctsBot, Search, Settings};
 use tilepost_bots::{Bot, Budget, Level};
 use tilepost_engine::rng::Rng;
@@ -103,6 +104,18 @@ fn twins_give_the_same_bot_input_and_the_same_decisions() {
             let action = da.expect("a decision");
             assert!(a.legal_actions().contains(&action), "{action:?} is listed");
         }
+        // the expert searching on two threads
+        let settings = ExpertSettings {
+            threads: 2,
+            ..ExpertSettings::new(budget())
+        };
+        let da = ExpertBot::with_settings(seed, settings).decide(&va);
+        let db = ExpertBot::with_settings(seed, settings).decide(&vb);
+        assert!(da.is_some(), "twins {seed}: the expert decided nothing");
+        assert_eq!(
+            da, db,
+            "twins {seed}: the expert on two threads decides otherwise"
+        );
         checked += 1;
     }
     assert!(checked >= 20, "coverage: {checked} twins");
@@ -201,10 +214,15 @@ fn bot_game(levels: &[Level], expansions: Vec<Expansion>, seed: u64) -> Vec<Stri
 
 #[test]
 fn every_level_plays_every_expansion_with_listed_options_and_repeats_itself() {
-    let levels = [Level::Mcts, Level::Greedy, Level::Random];
+    let levels = [Level::Mcts, Level::Greedy, Level::Random, Level::Expert];
     let first = bot_game(&levels, all_expansions(), 11);
     assert_eq!(first, bot_game(&levels, all_expansions(), 11));
     for (i, e) in all_expansions().into_iter().enumerate() {
-        bot_game(&[Level::Greedy, Level::Mcts], vec![e], 100 + i as u64);
+        let pair = if i % 2 == 0 {
+            [Level::Greedy, Level::Mcts]
+        } else {
+            [Level::Expert, Level::Greedy]
+        };
+        bot_game(&pair, vec![e], 100 + i as u64);
     }
 }

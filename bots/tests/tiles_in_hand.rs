@@ -25,14 +25,14 @@ fn every_level_plays_with_tiles_in_hand_and_ignores_the_other_hands() {
             vec![Expansion::InnsCathedrals, Expansion::TradersBuilders]
         };
         let config = GameConfig {
-            players: 3,
+            players: 4,
             expansions,
             tile_order: None,
             seed: 11 + i as u64,
             rules,
         };
         let (mut game, _) = Game::new(&config).expect("set-up");
-        let levels = [Level::Random, Level::Greedy, Level::Mcts];
+        let levels = [Level::Random, Level::Greedy, Level::Mcts, Level::Expert];
         let mut bots: Vec<_> = levels
             .iter()
             .enumerate()

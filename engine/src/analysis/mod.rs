@@ -298,7 +298,9 @@ fn visible_hash(game: &Game, seat: u8, pool: &[TileTypeId]) -> u64 {
 
 // ----- score if the game ended now ------------------------------------------------------
 
-fn scores_if_ended(game: &Game) -> Vec<ScoreIfEnded> {
+/// Every player's score now and if the game ended now, with the parts of the difference
+/// (read from the effects of the final scoring on a copy; nothing hidden is read).
+pub fn scores_if_ended(game: &Game) -> Vec<ScoreIfEnded> {
     let mut end = game.clone();
     let mut fx: Vec<Effect> = Vec::new();
     if !end.is_over() {

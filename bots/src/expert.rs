@@ -1,0 +1,415 @@
+//! The `expert` level: the search of `mcts` (information-set MCTS over futures sampled from
+//! the seat's view), spent where it decides.
+//!
+//! - **A wider root, raced.** The root keeps the greedy rule's best
+//!   [`ExpertSettings::root_options`] options (twice as many as `mcts`). Every sampled
+//!   future is played through every candidate still in the race, with the same random
+//!   numbers (common random numbers), so that each candidate's rewards pair up with the
+//!   leader's, sample by sample. After every batch of samples, a candidate whose paired
+//!   difference to the leader is below zero by more than [`ExpertSettings::race`]
+//!   standard errors leaves the race: the budget goes to the options still in doubt.
+//! - **The endgame to the end.** When the pile holds few tiles (at most
+//!   [`ExpertSettings::endgame_rounds`] rounds of them), every playout goes on to the end
+//!   of the game and is judged by the final scores, not the static evaluation.
+//! - **Several threads.** With [`ExpertSettings::threads`] above 1, each batch's samples
+//!   are shared out among as many threads (each with its own tree below the candidates),
+//!   and the batch's results are merged in a fixed order, so that a budget in playouts
+//!   gives the same decision for the same seed and number of threads.
+//!
+//! The time limit is kept as in `mcts`: before each playout, a thread checks that its
+//! longest playout so far still fits, and otherwise stops; a sample not played through
+//! every candidate in the race is dropped. When no sample is complete, the answer is the
+//! greedy rule's pick.
+
+use std::time::{Duration, Instant};
+
+use tilepost_engine::rng::Rng;
+use tilepost_engine::{Action, SeatView};
+
+use crate::eval::margin;
+use crate::greedy::{option_values, EVALUATIONS};
+use crate::mcts::{best_first, reward, Eval, MctsBot, Node, Search, Settings};
+use crate::{own_options, Bot, Budget};
+
+/// Root options kept by the greedy evaluation.
+const ROOT_OPTIONS: usize = 10;
+/// Standard errors below the leader that end a candidate's race.
+const RACE: f64 = 2.5;
+/// Samples every candidate plays before any leaves the race.
+const RACE_AFTER: usize = 6;
+/// Rounds of tiles left from which playouts go on to the end of the game.
+const ENDGAME_ROUNDS: usize = 3;
+
+/// The expert's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExpertSettings {
+    pub budget: Budget,
+    pub root_options: usize,
+    pub race: f64,
+    pub race_after: usize,
+    pub endgame_rounds: usize,
+    pub threads: usize,
+    /// The search below the root candidates (exploration, widening, rollout horizon).
+    pub search: Settings,
+}
+
+impl ExpertSettings {
+    pub fn new(budget: Budget) -> ExpertSettings {
+        ExpertSettings {
+            budget,
+            root_options: ROOT_OPTIONS,
+            race: RACE,
+            race_after: RACE_AFTER,
+            endgame_rounds: ENDGAME_ROUNDS,
+            threads: 1,
+            search: Settings {
+                search: Search::Tree,
+                eval: Eval::Fitted,
+                ..Settings::new(budget)
+            },
+        }
+    }
+}
+
+/// The expert level.
+pub struct ExpertBot {
+    rng: Rng,
+    settings: ExpertSettings,
+}
+
+impl ExpertBot {
+    pub fn new(seed: u64, budget: Budget) -> ExpertBot {
+        ExpertBot::with_settings(seed, ExpertSettings::new(budget))
+    }
+
+    pub fn with_settings(seed: u64, settings: ExpertSettings) -> ExpertBot {
+        ExpertBot {
+            rng: Rng::new(seed),
+            settings,
+        }
+    }
+}
+
+impl Bot for ExpertBot {
+    fn name(&self) -> &'static str {
+        "expert"
+    }
+
+    fn decide(&mut self, view: &SeatView) -> Option<Action> {
+        let (game, options) = own_options(view)?;
+        if options.len() == 1 {
+            return options.into_iter().next();
+        }
+        let started = Instant::now();
+        let values = option_values(game, view.seat(), &options, EVALUATIONS);
+        let candidates: Vec<Action> = best_first(&values, self.settings.root_options.max(1))
+            .into_iter()
+            .map(|i| options[i].clone())
+            .collect();
+        if candidates.len() == 1 {
+            return candidates.into_iter().next();
+        }
+        let seed = self.rng.next_u64();
+        let race = Race::new(&self.settings, view, &candidates, seed, started).run();
+        let pick = race.unwrap_or(0);
+        candidates.into_iter().nth(pick)
+    }
+}
+
+/// One thread's part of the search: its own random numbers and tree below the candidates.
+struct Worker {
+    search: MctsBot,
+    tree: Vec<Node>,
+    longest: Duration,
+}
+
+/// The race of the root candidates over batches of shared samples.
+struct Race<'a> {
+    settings: &'a ExpertSettings,
+    view: &'a SeatView,
+    candidates: &'a [Action],
+    seed: u64,
+    started: Instant,
+    /// Every candidate's reward on each sample it played (samples in the merged order).
+    rewards: Vec<Vec<f64>>,
+    alive: Vec<bool>,
+    /// The tiles left to stop at and the most steps of a playout.
+    horizon: (usize, usize),
+}
+
+impl<'a> Race<'a> {
+    fn new(
+        settings: &'a ExpertSettings,
+        view: &'a SeatView,
+        candidates: &'a [Action],
+        seed: u64,
+        started: Instant,
+    ) -> Race<'a> {
+        let game = view.game();
+        let players = game.player_count() as usize;
+        let left = game.tiles_left();
+        let horizon = if left <= settings.endgame_rounds * players {
+            (0, usize::MAX)
+        } else {
+            let rounds = settings.search.rollout_rounds * players;
+            (left.saturating_sub(rounds), 40 * rounds + 40)
+        };
+        Race {
+            settings,
+            view,
+            candidates,
+            seed,
+            started,
+            rewards: vec![Vec::new(); candidates.len()],
+            alive: vec![true; candidates.len()],
+            horizon,
+        }
+    }
+
+    /// The winning candidate's index, or `None` when no sample was complete.
+    fn run(mut self) -> Option<usize> {
+        let threads = self.settings.threads.max(1);
+        let me = self.view.seat();
+        let mut workers: Vec<Worker> = (0..threads)
+            .map(|t| {
+                let mut tree = vec![Node::new(None, me)];
+                tree[0].children = (1..=self.candidates.len()).collect();
+                tree.extend(
+                    self.candidates
+                        .iter()
+                        .map(|a| Node::new(Some(a.clone()), me)),
+                );
+                Worker {
+                    search: MctsBot::with_settings(
+                        mix(self.seed, t as u64, 0),
+                        self.settings.search,
+                    ),
+                    tree,
+                    longest: Duration::ZERO,
+                }
+            })
+            .collect();
+        let budget = u64::from(self.settings.budget.playouts.max(1));
+        let mut spent = 0u64;
+        let mut batch = 0u64;
+        while spent < budget && self.alive.iter().filter(|a| **a).count() > 1 {
+            let alive: Vec<usize> = (0..self.candidates.len())
+                .filter(|i| self.alive[*i])
+                .collect();
+            let results: Vec<Option<Vec<f64>>> = if threads == 1 {
+                vec![self.sample(&mut workers[0], batch, 0, &alive)]
+            } else {
+                let this = &self;
+                let alive = &alive;
+                std::thread::scope(|s| {
+                    let handles: Vec<_> = workers
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(t, w)| s.spawn(move || this.sample(w, batch, t as u64, alive)))
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().ok().flatten())
+                        .collect()
+                })
+            };
+            let mut cut = false;
+            for r in results {
+                match r {
+                    Some(r) => {
+                        for (i, x) in alive.iter().zip(r) {
+                            self.rewards[*i].push(x);
+                        }
+                        spent += alive.len() as u64;
+                    }
+                    None => cut = true,
+                }
+            }
+            if cut {
+                break;
+            }
+            self.eliminate();
+            batch += 1;
+        }
+        if self.rewards.iter().all(Vec::is_empty) {
+            return None;
+        }
+        // the best mean among those still in the race (ties: the better ranked)
+        (0..self.candidates.len())
+            .filter(|i| self.alive[*i] && !self.rewards[*i].is_empty())
+            .max_by(|a, b| self.mean(*a).total_cmp(&self.mean(*b)).then(b.cmp(a)))
+    }
+
+    fn mean(&self, i: usize) -> f64 {
+        let r = &self.rewards[i];
+        r.iter().sum::<f64>() / r.len().max(1) as f64
+    }
+
+    /// Ends the race of every candidate behind the leader by more than `race` standard
+    /// errors of their paired differences (over the samples both played: every sample of
+    /// the candidate, since the leader has never left the race).
+    fn eliminate(&mut self) {
+        let Some(leader) = (0..self.candidates.len())
+            .filter(|i| self.alive[*i])
+            .max_by(|a, b| self.mean(*a).total_cmp(&self.mean(*b)).then(b.cmp(a)))
+        else {
+            return;
+        };
+        for i in 0..self.candidates.len() {
+            if i == leader || !self.alive[i] {
+                continue;
+            }
+            let n = self.rewards[i].len();
+            if n < self.settings.race_after {
+                continue;
+            }
+            let diffs: Vec<f64> = self.rewards[leader][..n]
+                .iter()
+                .zip(&self.rewards[i])
+                .map(|(l, c)| l - c)
+                .collect();
+            let mean = diffs.iter().sum::<f64>() / n as f64;
+            let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+            let se = (var / n as f64).sqrt();
+            if mean > 0.0 && mean > self.settings.race * se {
+                self.alive[i] = false;
+            }
+        }
+    }
+
+    /// One sample of batch `batch` for thread `t`, played through every candidate in
+    /// `alive` with the same random numbers; `None` when the time limit cut it.
+    fn sample(&self, w: &mut Worker, batch: u64, t: u64, alive: &[usize]) -> Option<Vec<f64>> {
+        let limit = self.settings.budget.time;
+        let over = |extra: Duration| limit.is_some_and(|l| self.started.elapsed() + extra >= l);
+        let mut rng = Rng::new(mix(self.seed, batch, t + 1));
+        let sample_started = Instant::now();
+        let sample = self.view.determinize(&mut rng);
+        let seed = rng.next_u64();
+        let me = self.view.seat();
+        let mut out = Vec::with_capacity(alive.len());
+        for (k, &i) in alive.iter().enumerate() {
+            if over(w.longest) {
+                return None;
+            }
+            let playout_started = Instant::now();
+            let r = match w
+                .search
+                .playout(&mut w.tree, &sample, i + 1, seed, self.horizon)
+            {
+                Some(worth) => reward(margin(&worth, me)),
+                None => 0.0,
+            };
+            w.tree[i + 1].visits += 1;
+            w.tree[i + 1].reward += r;
+            out.push(r);
+            let took = if k == 0 {
+                sample_started.elapsed()
+            } else {
+                playout_started.elapsed()
+            };
+            w.longest = w.longest.max(took);
+        }
+        Some(out)
+    }
+}
+
+/// A seed mixed from three numbers (SplitMix64 steps).
+fn mix(seed: u64, a: u64, b: u64) -> u64 {
+    let mut r = Rng::new(seed ^ a.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let x = r.next_u64() ^ b.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    Rng::new(x).next_u64()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tilepost_engine::{Game, GameConfig, Phase};
+
+    fn game_at(seed: u64, tiles: usize, players: u8) -> Game {
+        let (mut game, _) = Game::new(&GameConfig {
+            players,
+            seed,
+            ..Default::default()
+        })
+        .expect("set-up");
+        let mut bot = crate::greedy::GreedyBot::new(seed);
+        let mut placed = 0;
+        while let Some(p) = game.pending() {
+            if p.phase == Phase::PlaceTile {
+                if placed == tiles {
+                    break;
+                }
+                placed += 1;
+            }
+            let action = bot.decide(&game.seat_view(p.player)).expect("pending");
+            game.play(p.player, &action).expect("listed");
+        }
+        game
+    }
+
+    fn budget(playouts: u32) -> Budget {
+        Budget {
+            playouts,
+            time: None,
+        }
+    }
+
+    #[test]
+    fn a_seed_and_a_number_of_threads_give_the_same_decision() {
+        for (i, tiles) in [4, 30, 66].into_iter().enumerate() {
+            let game = game_at(80 + i as u64, tiles, 2);
+            let p = game.pending().expect("pending");
+            let view = game.seat_view(p.player);
+            for threads in [1, 2] {
+                let settings = ExpertSettings {
+                    threads,
+                    ..ExpertSettings::new(budget(120))
+                };
+                let first = ExpertBot::with_settings(5, settings).decide(&view);
+                let again = ExpertBot::with_settings(5, settings).decide(&view);
+                let action = first.clone().expect("a decision");
+                assert_eq!(first, again, "{threads} threads after {tiles} tiles");
+                assert!(game.legal_actions().contains(&action), "{action:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn with_no_time_left_the_answer_is_the_greedy_pick() {
+        let game = game_at(12, 9, 3);
+        let p = game.pending().expect("pending");
+        let view = game.seat_view(p.player);
+        let action = ExpertBot::new(
+            1,
+            Budget {
+                playouts: 10_000,
+                time: Some(Duration::ZERO),
+            },
+        )
+        .decide(&view)
+        .expect("a decision");
+        let (g, options) = own_options(&view).expect("options");
+        let values = option_values(g, p.player, &options, EVALUATIONS);
+        let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let picked = options.iter().position(|a| *a == action).expect("listed");
+        assert!(values[picked] >= best - 1e-9, "{action:?}");
+    }
+
+    #[test]
+    fn the_race_ends_for_candidates_far_behind() {
+        let game = game_at(21, 20, 2);
+        let p = game.pending().expect("pending");
+        let view = game.seat_view(p.player);
+        let (_, options) = own_options(&view).expect("options");
+        let settings = ExpertSettings::new(budget(400));
+        let candidates: Vec<Action> = options.into_iter().take(settings.root_options).collect();
+        let mut race = Race::new(&settings, &view, &candidates, 3, Instant::now());
+        // a candidate a whole point behind on every sample leaves; one level stays
+        race.rewards = vec![vec![0.6, 0.7, 0.65, 0.6, 0.7, 0.62]; candidates.len()];
+        race.rewards[1] = vec![0.1, 0.2, 0.15, 0.1, 0.2, 0.12];
+        race.eliminate();
+        assert!(!race.alive[1]);
+        assert!(race.alive.iter().filter(|a| **a).count() == candidates.len() - 1);
+    }
+}
