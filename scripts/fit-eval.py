@@ -11,10 +11,16 @@ with `s` the stage (each player's turns left over 36), by least squares. Half of
 (by number) are held out to report how well the fit predicts a player's final margin over
 the best other player, beside the hand-set evaluation's margin at the same positions.
 
-    scripts/fit-eval.py [--pairwise] f-base2.csv f-base4.csv ...   # prints the Rust constant
+    scripts/fit-eval.py [--pairwise] [--drop=NAME]... f-base2.csv ...   # prints the Rust constant
 
 With --pairwise the weights are fitted on the differences between players at the same
-position (the gain on each other, which decides games), the level of the gains after.
+position (the gain on each other, which decides games), the level of the gains after;
+--drop=NAME leaves a feature out (its weights 0).
+
+The kept fit (docs/bots.md, "The fitted evaluation"):
+
+    arena --bots greedy,greedy --games 4000 --players 2 --seed 101 --features f-base2.csv
+    scripts/fit-eval.py --drop=field_open f-base2.csv
 """
 import csv
 import sys
@@ -80,7 +86,12 @@ def pairwise(rows, x, y):
 def main():
     args = sys.argv[1:]
     by_pairs = "--pairwise" in args
+    dropped = {a.split("=", 1)[1] for a in args if a.startswith("--drop=")}
     rows = load([a for a in args if not a.startswith("--")])
+    for r in rows:
+        for k, name in enumerate(FEATURES):
+            if name in dropped:
+                r[6][k] = 0.0
     train = [r for r in rows if r[1] % 2 == 0]
     test = [r for r in rows if r[1] % 2 == 1]
     x, y = design(train)

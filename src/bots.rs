@@ -31,12 +31,24 @@ fn seed_of(turn: &BotTurn) -> u64 {
     h
 }
 
+/// A level's budget in the server: `mcts` and `expert` with their playouts and the time
+/// limit (the others do not search).
+pub fn budget_of(level: Level, config: &Config) -> Budget {
+    Budget {
+        playouts: match level {
+            Level::Expert => config.expert_playouts,
+            _ => config.bot_playouts,
+        },
+        time: Some(Duration::from_millis(config.bot_ms.max(1))),
+    }
+}
+
 /// Decides and records one bot turn; `Ok(false)` when the turn was no longer pending.
 pub async fn play_turn(
     decisions: &Decisions<'_>,
     pool: &Semaphore,
     turn: &BotTurn,
-    playouts: u32,
+    config: &Config,
     now: i64,
     tournament_notifier: Option<&Arc<Notifier>>,
 ) -> Result<bool, DecisionError> {
@@ -57,10 +69,7 @@ pub async fn play_turn(
     }
     let view = game.seat_view(seat);
     let seed = seed_of(turn);
-    let budget = Budget {
-        playouts,
-        time: None,
-    };
+    let budget = budget_of(level, config);
     let permit = pool
         .acquire()
         .await
@@ -137,7 +146,7 @@ pub async fn run_bots(
                 &decisions,
                 &pool,
                 &turn,
-                config.bot_playouts,
+                &config,
                 clock.now_ms(),
                 Some(&notifier),
             )

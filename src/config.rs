@@ -51,6 +51,11 @@ pub struct Config {
     pub bot_threads: usize,
     /// `TILEPOST_BOT_PLAYOUTS`: sampled futures per decision of an `mcts` bot; default 50.
     pub bot_playouts: u32,
+    /// `TILEPOST_EXPERT_PLAYOUTS`: playouts per decision of an `expert` bot; default 300.
+    pub expert_playouts: u32,
+    /// `TILEPOST_BOT_MS`: the time limit of one decision of an `mcts` or `expert` bot, kept
+    /// strictly (the playouts usually end the search long before); default 3000.
+    pub bot_ms: u64,
     /// `TILEPOST_REVIEW_PLAYOUTS`: sampled futures per decision judged by a finished
     /// game's review (the strongest bot's search); default 400.
     pub review_playouts: u32,
@@ -229,6 +234,8 @@ impl Default for Config {
             bot_poll_ms: 500,
             bot_threads: 1,
             bot_playouts: 50,
+            expert_playouts: 300,
+            bot_ms: 3000,
             review_playouts: 400,
             analysis_threads: 2,
             stream_poll_ms: 250,
@@ -305,6 +312,8 @@ impl fmt::Debug for Config {
             .field("bot_poll_ms", &self.bot_poll_ms)
             .field("bot_threads", &self.bot_threads)
             .field("bot_playouts", &self.bot_playouts)
+            .field("expert_playouts", &self.expert_playouts)
+            .field("bot_ms", &self.bot_ms)
             .field("review_playouts", &self.review_playouts)
             .field("analysis_threads", &self.analysis_threads)
             .field("stream_poll_ms", &self.stream_poll_ms)
@@ -503,6 +512,12 @@ impl Config {
             get("TILEPOST_BOT_PLAYOUTS"),
             &mut c.bot_playouts,
         )?;
+        num(
+            "TILEPOST_EXPERT_PLAYOUTS",
+            get("TILEPOST_EXPERT_PLAYOUTS"),
+            &mut c.expert_playouts,
+        )?;
+        num("TILEPOST_BOT_MS", get("TILEPOST_BOT_MS"), &mut c.bot_ms)?;
         num(
             "TILEPOST_ANALYSIS_THREADS",
             get("TILEPOST_ANALYSIS_THREADS"),

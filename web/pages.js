@@ -455,7 +455,7 @@ export async function newGamePage(ctx) {
       "div",
       { class: "row" },
       el("label", { class: "field", for: "bots" }, el("span", {}, t("new.bots")), el("select", { name: "bots", id: "bots" }, ...[0, 1, 2, 3, 4, 5].map((n) => el("option", { value: n }, String(n))))),
-      el("label", { class: "field", for: "bot-level" }, el("span", {}, t("new.bot-level")), el("select", { name: "bot_level", id: "bot-level" }, ...["greedy", "mcts", "random"].map((l) => el("option", { value: l }, t(`bot.${l}`))))),
+      el("label", { class: "field", for: "bot-level" }, el("span", {}, t("new.bot-level")), el("select", { name: "bot_level", id: "bot-level" }, ...["greedy", "mcts", "expert", "random"].map((l) => el("option", { value: l }, t(`bot.${l}`))))),
     ),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "rated" }), ` ${t("new.rated")}`),
     el("label", { class: "check" }, el("input", { type: "checkbox", name: "private" }), ` ${t("new.private")}`),

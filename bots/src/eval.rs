@@ -135,6 +135,11 @@ pub fn stage(game: &Game) -> f64 {
     game.tiles_left() as f64 / game.players().len().max(1) as f64 / 36.0
 }
 
+/// Whether the fitted weights hold for `game`: a base game with the standard rules.
+pub fn fitted_for(game: &Game) -> bool {
+    game.expansions().is_empty() && game.house_rules() == tilepost_engine::HouseRules::default()
+}
+
 /// Every player's features (see [`FEATURES`]).
 pub fn features(game: &Game) -> Vec<[f64; FEATURES]> {
     let ended = tilepost_engine::analysis::scores_if_ended(game);
@@ -184,13 +189,19 @@ const FITTED: [[f64; 3]; FEATURES] = [
 ];
 
 /// Every player's predicted final score: the score now plus what the fitted weights make
-/// of the features; the final scores once the game is over.
+/// of the features; the final scores once the game is over. The weights were fitted on
+/// base games with the standard rules: a game with expansions or house rules is judged
+/// by the hand-set [`worth`] instead (a weight fitted where a feature never varied, or
+/// at stages a base game never reaches, says nothing there).
 pub fn fitted_worth(game: &Game) -> Vec<f64> {
     let now: Vec<f64> = game.players().iter().map(|p| f64::from(p.score)).collect();
     if game.is_over() {
         return now;
     }
-    let s = stage(game);
+    if !fitted_for(game) {
+        return worth(game);
+    }
+    let s = stage(game).min(1.0);
     features(game)
         .iter()
         .zip(now)

@@ -9,7 +9,7 @@ use super::schema::{games, users};
 use super::{GameStatus, Store, StoreError, UserRow};
 
 /// The levels of the server's own bots (`users.bot`).
-pub const BOT_LEVELS: &[&str] = &["random", "greedy", "mcts"];
+pub const BOT_LEVELS: &[&str] = &["random", "greedy", "mcts", "expert"];
 
 /// A pending decision of a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]

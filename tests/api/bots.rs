@@ -83,6 +83,66 @@ fn a_person_plays_two_bots_to_the_end(app: &TestApp) {
     );
 }
 
+/// The searching levels (`mcts` and `expert`) take their seats and their turns: after a
+/// few of the person's turns, the expert has placed tiles too.
+fn a_person_plays_the_searching_levels(app: &TestApp) {
+    let a = app.user("ann");
+    let v = a
+        .post("/v1/games", json!({"seats": 3, "bots": ["mcts", "expert"]}))
+        .ok()
+        .clone();
+    let id = v["id"].as_str().expect("id").to_string();
+    let bots: Vec<&Value> = v["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .filter(|p| p.get("bot").is_some())
+        .collect();
+    assert_eq!(bots.len(), 2);
+    assert_eq!(
+        (&bots[0]["bot"], &bots[1]["bot"]),
+        (&json!("mcts"), &json!("expert"))
+    );
+    let expert = bots[1]["user_id"].as_str().expect("user id").to_string();
+    let mut rng = TestRng::new(9);
+    let start = Instant::now();
+    let mut mine = 0;
+    while mine < 8 {
+        assert!(start.elapsed() < Duration::from_secs(120), "the bots play");
+        let acts = a.get(&format!("/v1/games/{id}/actions")).ok().clone();
+        if acts["pending"].is_null() {
+            break;
+        }
+        if acts["pending"]["user_id"] != a.user_id.as_str() {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        }
+        let options = acts["actions"].as_array().cloned().unwrap_or_default();
+        let pick = options[rng.below(options.len())].clone();
+        let r = a.post(
+            &format!("/v1/games/{id}/moves"),
+            json!({"expected_version": acts["version"], "actions": [pick]}),
+        );
+        assert!(r.status == 200 || r.status == 409, "{}", r.text);
+        mine += 1;
+    }
+    let page = a
+        .get(&format!("/v1/games/{id}/events?limit=200"))
+        .ok()
+        .clone();
+    let by_expert = page["events"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .filter(|e| {
+            e["actor"]["user_id"].as_str() == Some(expert.as_str())
+                && e["decision"]["type"] == "tile_placed"
+        })
+        .count();
+    assert!(by_expert >= 2, "{by_expert} placements by the expert");
+}
+
 /// Bot names are reserved and levels are checked.
 fn bots_are_checked(app: &TestApp) {
     let a = app.user("ann");
@@ -198,6 +258,25 @@ fn a_person_plays_two_bots_to_the_end_sqlite() {
 #[test]
 fn a_person_plays_two_bots_to_the_end_postgres() {
     a_person_plays_two_bots_to_the_end(&with_bots(Db::Postgres));
+}
+
+/// A server with bots and small search budgets.
+fn with_searching_bots(kind: Db) -> TestApp {
+    TestApp::with(kind, |c| {
+        c.bot_poll_ms = 50;
+        c.bot_playouts = 10;
+        c.expert_playouts = 24;
+    })
+}
+
+#[test]
+fn a_person_plays_the_searching_levels_sqlite() {
+    a_person_plays_the_searching_levels(&with_searching_bots(Db::Sqlite));
+}
+
+#[test]
+fn a_person_plays_the_searching_levels_postgres() {
+    a_person_plays_the_searching_levels(&with_searching_bots(Db::Postgres));
 }
 
 #[test]

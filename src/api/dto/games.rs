@@ -53,7 +53,7 @@ pub struct CreateGameRequest {
     #[serde(default)]
     #[schema(max_items = 5)]
     pub invite: Vec<String>,
-    /// Computer opponents, one per seat (`random`, `greedy`, `mcts`): they take their
+    /// Computer opponents, one per seat (`random`, `greedy`, `mcts`, `expert`): they take their
     /// seats at once and the server plays them (within seconds, never timing out).
     #[serde(default)]
     #[schema(max_items = 5)]
@@ -92,7 +92,7 @@ pub struct PlayerView {
     /// `orange`, `sky_blue`, `bluish_green`, `yellow`, `blue`, `vermillion`.
     pub colour: String,
     /// A computer opponent: the level of one the server plays (`random`, `greedy`,
-    /// `mcts`), or `account` for an account its owner marked as a bot; absent for a
+    /// `mcts`, `expert`), or `account` for an account its owner marked as a bot; absent for a
     /// person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
@@ -285,7 +285,7 @@ pub struct SeatView {
     pub username: String,
     pub colour: String,
     /// A computer opponent: the level of one the server plays (`random`, `greedy`,
-    /// `mcts`), or `account` for an account its owner marked as a bot; absent for a
+    /// `mcts`, `expert`), or `account` for an account its owner marked as a bot; absent for a
     /// person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,

@@ -56,7 +56,7 @@ pub struct ResultView {
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ProfileView {
     pub username: String,
-    /// A computer opponent: the level the server plays (`random`, `greedy`, `mcts`), or
+    /// A computer opponent: the level the server plays (`random`, `greedy`, `mcts`, `expert`), or
     /// `account` for an account its owner marked as a bot; absent for a person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,

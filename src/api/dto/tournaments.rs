@@ -273,7 +273,7 @@ pub struct TournamentListQuery {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddTournamentBotRequest {
-    /// `random`, `greedy` or `mcts`.
+    /// `random`, `greedy`, `mcts` or `expert`.
     #[schema(max_length = 16)]
     pub level: String,
 }
