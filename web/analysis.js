@@ -7,7 +7,7 @@
 
 import * as api from "./api.js";
 import { t, percent } from "./i18n.js";
-import { el, fail } from "./pages.js";
+import { el, fail } from "./ui.js";
 import { COLOURS } from "./board.js";
 
 /**
@@ -19,7 +19,7 @@ import { COLOURS } from "./board.js";
 export async function analysisCard(view, tileName, nameOf) {
   if (view.status === "open" || (view.status === "active" && view.assistance === "none")) return null;
   const enc = encodeURIComponent(view.id);
-  /** @type {any} AnalysisView */
+  /** @type {import("./types/api").components["schemas"]["AnalysisView"]} */
   let a;
   try {
     a = await api.get(`/v1/games/${enc}/analysis`);
@@ -175,7 +175,7 @@ export async function reviewCard(view, o) {
   card.append(el("h3", {}, t("review.bot")), box);
   async function showReview() {
     if (left) return;
-    /** @type {any} ReviewView */
+    /** @type {import("./types/api").components["schemas"]["ReviewView"]} */
     const r = await api.get(`/v1/games/${enc}/review`);
     box.replaceChildren();
     if (r.status === "none") {
@@ -266,10 +266,10 @@ function chart(tl, view) {
   axis.setAttribute("stroke", "currentColor");
   axis.setAttribute("fill", "none");
   svg.append(axis);
-  for (const [v, s, anchor] of [
+  for (const [v, s, anchor] of /** @type {[number, number, string][]} */ ([
     [0, maxY, "end"],
     [0, 0, "end"],
-  ]) {
+  ])) {
     const label = document.createElementNS(NS, "text");
     label.setAttribute("x", String(x(v) - 4));
     label.setAttribute("y", String(y(s) + 4));

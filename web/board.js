@@ -5,7 +5,7 @@
 // Board coordinates: x grows to the east, y to the north (the API's convention), so a
 // tile at (x, y) is drawn in column x - minX and row maxY - y.
 
-import { el } from "./pages.js";
+import { el } from "./ui.js";
 import { tileSvg } from "./api.js";
 import { t } from "./i18n.js";
 

@@ -1,10 +1,10 @@
 // The players' pages: a profile (ratings by pool, the record, recent games) and the
 // leaderboard.
 
-import * as api from "./api.js";
-import * as i18n from "./i18n.js";
-import { t } from "./i18n.js";
-import { el, playerLink, paged, when } from "./pages.js";
+import * as api from "../api.js";
+import * as i18n from "../i18n.js";
+import { t } from "../i18n.js";
+import { el, playerLink, paged, when } from "../ui.js";
 
 /** The rating pools: games without expansions, and games with any. */
 const POOLS = ["base", "expansions"];

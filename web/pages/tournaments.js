@@ -4,9 +4,13 @@
 // and games, a knockout's bracket, the organiser's adjustments with their reasons).
 // Everything is read from /v1/tournaments.
 
-import * as api from "./api.js";
-import { t, list } from "./i18n.js";
-import { el, announce, fail, field, playerLink, when, expansionName, expansionsField, houseRulesFields, assistanceField, rulesLine } from "./pages.js";
+import * as api from "../api.js";
+import { t, list } from "../i18n.js";
+import { el, announce, fail, field, playerLink, when } from "../ui.js";
+import { expansionName, expansionsField, houseRulesFields, assistanceField, rulesLine } from "../forms.js";
+
+/** @typedef {import("../types/api").components["schemas"]["CreateTournamentRequest"]} CreateTournamentRequest */
+/** @typedef {import("../types/api").components["schemas"]["StageSettings"]} StageSettings */
 
 /** A tournament's status in words. */
 function statusName(s) {
@@ -95,7 +99,8 @@ export async function newTournamentPage(ctx) {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const f = new FormData(form);
-    const first = { format: String(f.get("format")), best_of: Number(f.get("best_of")) };
+    /** @type {StageSettings} */
+    const first = { format: /** @type {StageSettings["format"]} */ (String(f.get("format"))), best_of: Number(f.get("best_of")) };
     if (first.format === "swiss") {
       first.rounds = Number(f.get("rounds"));
       first.table_size = Number(f.get("table_size"));
@@ -103,6 +108,7 @@ export async function newTournamentPage(ctx) {
     const stages = [first];
     const top = Number(f.get("top"));
     if (top > 1) stages.push({ format: "knockout", top, best_of: Number(f.get("best_of")) });
+    /** @type {CreateTournamentRequest} */
     const body = {
       name: String(f.get("name")).trim(),
       stages,
@@ -115,7 +121,7 @@ export async function newTournamentPage(ctx) {
       rated: f.has("rated"),
       ...house.value(f),
     };
-    if (f.get("assistance")) body.assistance = String(f.get("assistance"));
+    if (f.get("assistance")) body.assistance = /** @type {CreateTournamentRequest["assistance"]} */ (String(f.get("assistance")));
     const startsAt = String(f.get("starts_at") || "");
     // the browser's local time, sent as UTC
     if (startsAt) body.starts_at = new Date(startsAt).toISOString();

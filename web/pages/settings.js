@@ -2,11 +2,11 @@
 // web push on this device and the others, the deadline calendar, webhooks, sessions,
 // and the account (address, password, data download, deletion).
 
-import * as api from "./api.js";
-import * as i18n from "./i18n.js";
-import { t } from "./i18n.js";
-import * as push from "./push.js";
-import { el, field, busy, announce, fail, when } from "./pages.js";
+import * as api from "../api.js";
+import * as i18n from "../i18n.js";
+import { t } from "../i18n.js";
+import * as push from "../push.js";
+import { el, field, busy, announce, fail, when } from "../ui.js";
 
 /** The email event types in the settings (their names are `event.<type>`). */
 function eventName(type) {
@@ -305,7 +305,7 @@ export async function settingsPage(ctx) {
   );
   const here = el("button", { type: "button" }, t("sessions.logout"));
   const everywhere = el("button", { type: "button" }, t("sessions.everywhere"));
-  for (const [button, all] of [[here, false], [everywhere, true]]) {
+  for (const [button, all] of /** @type {[HTMLButtonElement, boolean][]} */ ([[here, false], [everywhere, true]])) {
     button.addEventListener("click", async () => {
       here.disabled = everywhere.disabled = true;
       await api.logOutOnServer(all);
