@@ -123,6 +123,7 @@ export async function reviewCard(view, o) {
   const events = [];
   let after = 0;
   for (let page = 0; page < 20; page++) {
+    /** @type {import("./types/api").components["schemas"]["EventsPage"]} */
     const p = await api.get(`/v1/games/${enc}/events?after=${after}&limit=200`);
     events.push(...p.events);
     if (p.next_after == null) break;
@@ -167,6 +168,7 @@ export async function reviewCard(view, o) {
   go(at);
   card.append(el("h3", {}, t("review.step")), viewer);
   // the points over the game
+  /** @type {import("./types/api").components["schemas"]["TimelineView"]} */
   const tl = await api.get(`/v1/games/${enc}/timeline`);
   if (left) return card;
   card.append(el("h3", {}, t("review.chart")), chart(tl, view));

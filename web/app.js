@@ -113,6 +113,7 @@ async function adoptSettings() {
   if (!user || settingsOf === user) return;
   settingsOf = user;
   try {
+    /** @type {import("./types/api").components["schemas"]["UserView"]} */
     const me = await api.get("/v1/users/me");
     await i18n.use(me.locale, { timeZone: me.time_zone });
   } catch {

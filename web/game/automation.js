@@ -29,6 +29,7 @@ export async function loadAutomation(g) {
     g.automationCard = null;
     return;
   }
+  /** @type {[import("../types/api").components["schemas"]["GameOrdersView"], import("../types/api").components["schemas"]["PlansDto"]]} */
   const [o, p] = await Promise.all([
     api.get(`/v1/games/${g.enc}/orders`),
     view.status === "active" ? api.get(`/v1/games/${g.enc}/plans`) : { plans: [] },
@@ -42,7 +43,9 @@ export async function loadAutomation(g) {
 async function savePlans(g, list) {
   try {
     /** @type {PlansDto} */
-    const r = await api.request("PUT", `/v1/games/${g.enc}/plans`, { plans: list });
+    const body = { plans: list };
+    /** @type {PlansDto} */
+    const r = await api.request("PUT", `/v1/games/${g.enc}/plans`, body);
     g.plans = r.plans;
     announce(t("auto.plans-saved", { count: g.plans.length }));
     await g.load();

@@ -42,7 +42,9 @@ export function addChatForm(g) {
     const said = text.value.trim();
     if (!said) return;
     try {
-      await api.post(`/v1/games/${g.enc}/chat`, { text: said });
+      /** @type {import("../types/api").components["schemas"]["ChatRequest"]} */
+      const body = { text: said };
+      await api.post(`/v1/games/${g.enc}/chat`, body);
       text.value = "";
       await loadChat(g);
     } catch (e) {

@@ -80,7 +80,9 @@ export function submit(g, list) {
 /** Takes back the caller's last decision (offered when …/actions says `undo`). @param {GameState} g */
 export function undoLast(g) {
   return sendWith(g, async () => {
-    await api.post(`/v1/games/${g.enc}/undo`, { expected_version: g.view.version });
+    /** @type {import("../types/api").components["schemas"]["UndoRequest"]} */
+    const body = { expected_version: g.view.version };
+    await api.post(`/v1/games/${g.enc}/undo`, body);
     g.sel = null;
     g.choice = null;
     announce(t("move.undone"));

@@ -11,6 +11,7 @@ function afterLogin(ctx) {
   ctx.go(next && next.startsWith("/play") && !next.startsWith("/play/login") ? next : "/play/games");
 }
 
+/** @param {import("../ui.js").PageContext} ctx */
 export async function loginPage(ctx) {
   const form = el(
     "form",
@@ -34,6 +35,7 @@ export async function loginPage(ctx) {
   ctx.main.append(form);
 }
 
+/** @param {import("../ui.js").PageContext} ctx */
 export async function signupPage(ctx) {
   const form = el(
     "form",
@@ -69,6 +71,7 @@ export async function signupPage(ctx) {
       // the account starts in the page's language and the browser's time zone (UTC when
       // the server does not know the browser's)
       const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      /** @type {import("../types/api").components["schemas"]["RegisterRequest"]} */
       const account = { username: name, email: String(f.get("email")).trim(), password, locale: i18n.locale() };
       try {
         await api.post("/v1/users", zone ? { ...account, time_zone: zone } : account);
@@ -90,7 +93,7 @@ function linkToken() {
   return new URLSearchParams(location.search).get("token") || "";
 }
 
-/** Asks for a password reset link (the answer is the same for every address). */
+/** Asks for a password reset link (the answer is the same for every address). @param {import("../ui.js").PageContext} ctx */
 export async function forgotPasswordPage(ctx) {
   const form = el(
     "form",
@@ -115,7 +118,7 @@ export async function forgotPasswordPage(ctx) {
   ctx.main.append(form);
 }
 
-/** Chooses a new password with the token of a reset link. */
+/** Chooses a new password with the token of a reset link. @param {import("../ui.js").PageContext} ctx */
 export async function resetPasswordPage(ctx) {
   const token = linkToken();
   const form = el(
@@ -145,7 +148,7 @@ export async function resetPasswordPage(ctx) {
 }
 
 /** Confirms an address with the token of a confirmation link (on a click, so that mail
- * scanners that open links do not use it up). */
+ * scanners that open links do not use it up). @param {import("../ui.js").PageContext} ctx */
 export async function verifyEmailPage(ctx) {
   const token = linkToken();
   const button = el("button", { type: "button", class: "primary" }, t("verify.submit"));

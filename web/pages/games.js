@@ -34,9 +34,11 @@ function gameItem(g, me) {
   return li;
 }
 
+/** @param {import("../ui.js").PageContext} ctx */
 export async function gamesPage(ctx) {
   const me = api.username();
   ctx.main.append(el("h1", {}, t("games.title")));
+  /** @type {[import("../types/api").components["schemas"]["GameList"], import("../types/api").components["schemas"]["GameList"], import("../types/api").components["schemas"]["UserView"]]} */
   const [mine, open, user] = await Promise.all([
     api.get("/v1/games?player=me&limit=100"),
     api.get("/v1/games?status=open&limit=50"),
@@ -45,6 +47,7 @@ export async function gamesPage(ctx) {
   if (user.waiting && user.waiting.invitations > 0) {
     ctx.main.append(el("p", { class: "note" }, t("games.invitations", { count: user.waiting.invitations })));
   }
+  /** @type {[string, string, import("../types/api").components["schemas"]["GameSummary"][]][]} */
   const groups = [
     ["mine", t("games.your-turn"), mine.games.filter((g) => g.my_turn)],
     ["waiting", t("games.waiting"), mine.games.filter((g) => !g.my_turn && g.status === "active")],
@@ -71,6 +74,7 @@ export async function gamesPage(ctx) {
       b.addEventListener("click", async () => {
         b.disabled = true;
         try {
+          /** @type {import("../types/api").components["schemas"]["GameView"]} */
           const v = await api.post(`/v1/games/${encodeURIComponent(g.id)}/join`);
           announce(v.status === "active" ? t("games.joined-started") : t("games.joined-waiting"));
           ctx.go(`/play/games/${encodeURIComponent(g.id)}`);

@@ -84,6 +84,7 @@ function seekForm(ctx, catalog) {
 async function seeks(mine, cursor) {
   const q = new URLSearchParams({ mine: String(mine), limit: "50" });
   if (cursor) q.set("cursor", cursor);
+  /** @type {import("../types/api").components["schemas"]["SeekList"]} */
   const page = await api.get(`/v1/seeks?${q}`);
   return { items: page.seeks, next: page.next_cursor };
 }
@@ -92,6 +93,7 @@ async function seeks(mine, cursor) {
  * The lobby: the seeks the player may join, their own open seeks, and a form to post
  * one. While the player is in an open seek, the page follows the live stream: when the
  * seek fills (its game starts), the page goes to the game.
+ * @param {import("../ui.js").PageContext} ctx
  */
 export async function lobbyPage(ctx) {
   const me = api.username();
@@ -126,6 +128,7 @@ export async function lobbyPage(ctx) {
       const li = seekItem(s);
       li.append(
         act(t("lobby.join"), async () => {
+          /** @type {import("../types/api").components["schemas"]["SeekView"]} */
           const after = await api.post(`/v1/seeks/${encodeURIComponent(s.id)}/join`);
           if (after.game_id) {
             announce(t("lobby.started"));
@@ -159,6 +162,7 @@ export async function lobbyPage(ctx) {
   /** Goes to the game a seek of the player's became, if one did. */
   async function follow() {
     for (const id of waiting) {
+      /** @type {import("../types/api").components["schemas"]["SeekView"]} */
       const s = await api.get(`/v1/seeks/${encodeURIComponent(id)}`);
       if (left) return;
       if (s.game_id) {

@@ -9,8 +9,10 @@ import { seatsField, expansionsField, houseRulesFields, assistanceField, clockFi
 /** @typedef {import("../types/api").components["schemas"]["GameOptions"]} GameOptions */
 /** @typedef {import("../types/api").components["schemas"]["GameView"]} GameView */
 
+/** @param {import("../ui.js").PageContext} ctx */
 export async function newGamePage(ctx) {
   // the tiles (for the expansions) and the house rules, then the page at once
+  /** @type {[import("../types/api").components["schemas"]["TileCatalog"], import("../types/api").components["schemas"]["RuleCatalog"]]} */
   const [catalog, rules] = await Promise.all([api.tiles(), api.get("/v1/rules")]);
   ctx.main.append(
     el("h1", {}, t("new.title")),
