@@ -25,7 +25,7 @@ export async function analysisCard(view, tileName, nameOf) {
     a = await api.get(`/v1/games/${enc}/analysis`);
   } catch (e) {
     // a spectator of a game with hidden hands: nothing to show
-    if (e && e.status === 403) return null;
+    if (e instanceof api.ApiProblem && e.status === 403) return null;
     throw e;
   }
   const card = el("section", { class: "card analysis", "aria-labelledby": "h-analysis" }, el("h2", { id: "h-analysis" }, t("analysis.title")));

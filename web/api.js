@@ -176,6 +176,7 @@ export function tileSvg(id, size = 128) {
  */
 export function stream(onEvent, onState = () => {}) {
   let closed = false;
+  /** @type {string | null} */
   let lastId = null;
   let retryMs = 3000;
   let failures = 0;
@@ -215,6 +216,7 @@ export function stream(onEvent, onState = () => {}) {
       const reader = res.body.getReader();
       const decoder = new TextDecoder();
       let buffer = "";
+      /** @type {{id: string | null, event: string, data: string}} */
       let frame = { id: null, event: "", data: "" };
       for (;;) {
         const { value, done } = await reader.read();

@@ -123,7 +123,7 @@ export const relative = i18n.relative;
  * @param {HTMLElement} host where the list, the note and the button go
  * @param {HTMLElement} list
  * @param {string} empty
- * @param {(cursor: string | null) => Promise<{items: T[], next: string | null}>} load
+ * @param {(cursor: string | null) => Promise<{items: T[], next?: string | null}>} load
  * @param {(item: T) => void} add
  */
 export async function paged(host, list, empty, load, add) {

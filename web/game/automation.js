@@ -5,13 +5,14 @@ import * as api from "../api.js";
 import { el, announce, fail } from "../ui.js";
 import { t } from "../i18n.js";
 import { aFigure, spotWords } from "../board.js";
-import { seat } from "./state.js";
+import { seat, viewOf } from "./state.js";
 import { tileName } from "./words.js";
 
 /** @typedef {import("./state.js").GameState} GameState */
 /** @typedef {import("../types/api").components["schemas"]["PlanDto"]} PlanDto */
 /** @typedef {import("../types/api").components["schemas"]["PlansDto"]} PlansDto */
 /** @typedef {import("../types/api").components["schemas"]["ActionDto"]} ActionDto */
+/** @typedef {import("../types/api").components["schemas"]["GameOrdersView"]} GameOrdersView */
 
 const ORDER_CHOICES = {
   crop_add: ["ask", "never", "when_possible"],
@@ -36,7 +37,7 @@ export async function loadAutomation(g) {
   ]);
   g.orders = o;
   g.plans = p.plans;
-  g.automationCard = renderAutomation(g);
+  g.automationCard = renderAutomation(g, o);
 }
 
 /** Replaces my plans (PUT …/plans). @param {GameState} g @param {PlanDto[]} list */
@@ -54,9 +55,9 @@ async function savePlans(g, list) {
   }
 }
 
-/** The standing orders: a select for each decision the game can ask for. @param {GameState} g */
-function ordersForm(g) {
-  const { orders } = g;
+/** The standing orders: a select for each decision the game can ask for.
+ * @param {GameState} g @param {GameOrdersView} orders */
+function ordersForm(g, orders) {
   const form = el("form", { class: "orders" });
   for (const [kind, values] of Object.entries(ORDER_CHOICES)) {
     if (!(orders.applicable || []).includes(kind)) continue;
@@ -124,15 +125,16 @@ function planForm(g, tiles) {
   return add;
 }
 
-/** The card of my orders and plans (null when there is nothing to set). @param {GameState} g */
-function renderAutomation(g) {
-  const view = g.view;
+/** The card of my orders and plans (null when there is nothing to set).
+ * @param {GameState} g @param {GameOrdersView} orders */
+function renderAutomation(g, orders) {
+  const view = viewOf(g);
   // only the decisions this game's expansions can ask for
-  const applicable = g.orders.applicable || [];
+  const applicable = orders.applicable || [];
   if (!applicable.length && view.status !== "active") return null;
   const box = el("section", { class: "card automation", "aria-labelledby": "h-auto" }, el("h2", { id: "h-auto" }, t("auto.title")));
   box.append(el("p", { class: "meta" }, t("auto.intro")));
-  if (applicable.length) box.append(ordersForm(g));
+  if (applicable.length) box.append(ordersForm(g, orders));
   if (view.status !== "active") return box;
   box.append(el("h3", {}, t("auto.plans")));
   box.append(planList(g));

@@ -4,23 +4,24 @@
 import { announce } from "../ui.js";
 import { t } from "../i18n.js";
 import { drawBoard, aFigure, spotWords } from "../board.js";
-import { seat, myTurn, keepFocus } from "./state.js";
+import { seat, myTurn, keepFocus, viewOf, pendingOf } from "./state.js";
 import { candidates, current, lastPlaced, figureDecision } from "./selection.js";
 
 /** @typedef {import("./state.js").GameState} GameState */
+/** @typedef {import("../types/api").components["schemas"]["PlacementView"]} PlacementView */
 
 /** Draws the board, and scrolls to the placement being prepared (else the latest tile)
  * when that changed. @param {GameState} g */
 export function renderBoard(g) {
-  const { view } = g;
+  const view = viewOf(g);
   const p = current(g);
-  const yours = myTurn(g) && g.placements && view.pending.kind === "place_tile";
+  const yours = myTurn(g) && g.placements && pendingOf(g).kind === "place_tile";
   keepFocus(g, () => {
     const b = drawBoard(g.dom.wrap, {
       board: view.board,
       players: view.players,
       candidates: yours ? candidates(g) : undefined,
-      preview: yours && p ? { x: p.x, y: p.y, rotation: p.rotation, tile: p.tile || view.pending.tile, spots: p.spots } : null,
+      preview: yours && p ? { x: p.x, y: p.y, rotation: p.rotation, tile: p.tile || pendingOf(g).tile, spots: p.spots } : null,
       spotsAt: figureDecision(g),
       choice: g.choice,
       last: lastPlaced(g),
@@ -46,7 +47,8 @@ export function pickCell(g, x, y) {
   }
   g.sel = { x, y, i: 0 };
   g.choice = null;
-  const p = current(g);
+  // a candidate cell: it has a placement
+  const p = /** @type {PlacementView} */ (current(g));
   const n = candidates(g).get(`${x},${y}`)?.length || 1;
   announce(n > 1 ? t("move.cell-turns", { x, y, rotation: p.rotation, count: n }) : t("move.cell", { x, y, rotation: p.rotation }));
   g.redraw();
@@ -63,7 +65,7 @@ export function rotate(g) {
   }
   sel.i = (sel.i + 1) % n;
   g.choice = null;
-  announce(t("move.turned", { rotation: current(g).rotation }));
+  announce(t("move.turned", { rotation: /** @type {PlacementView} */ (current(g)).rotation }));
   g.redraw();
 }
 

@@ -4,7 +4,7 @@
 import { el, when, playerLink } from "../ui.js";
 import { t } from "../i18n.js";
 import { figureIcon, figureCount } from "../board.js";
-import { nameOf } from "./state.js";
+import { nameOf, viewOf } from "./state.js";
 import { describeEntry } from "./words.js";
 
 /** @typedef {import("./state.js").GameState} GameState */
@@ -12,7 +12,7 @@ import { describeEntry } from "./words.js";
 
 /** A player's row of the scores table. @param {GameState} g @param {PlayerView} p */
 function scoreRow(g, p) {
-  const v = g.view;
+  const v = viewOf(g);
   const who = el("th", { scope: "row" }, figureIcon("follower", p.colour, p.seat), " ", playerLink(p.username));
   if (v.pending && v.pending.seat === p.seat) who.append(el("span", { class: "turn-mark" }, ` ${t("scores.to-play")}`));
   if (!p.active) who.append(` ${t("scores.left")}`);
@@ -43,7 +43,7 @@ function scoresTable(g) {
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("scores.player")), el("th", { scope: "col" }, t("scores.points")), el("th", { scope: "col" }, t("scores.figures")))),
   );
   const tbody = el("tbody");
-  for (const p of g.view.players) tbody.append(scoreRow(g, p));
+  for (const p of viewOf(g).players) tbody.append(scoreRow(g, p));
   table.append(tbody);
   return table;
 }

@@ -6,7 +6,7 @@ import * as api from "../api.js";
 import { el, announce } from "../ui.js";
 import { t } from "../i18n.js";
 import { featureName, spotWords, figureWord } from "../board.js";
-import { seat, myTurn, keepFocus } from "./state.js";
+import { seat, myTurn, keepFocus, viewOf, pendingOf } from "./state.js";
 import { tileToPlace, candidates, current, figureDecision } from "./selection.js";
 import { rotate, pickSpot } from "./board-view.js";
 import { submit, undoLast } from "./send.js";
@@ -31,7 +31,7 @@ function placeTilePanel(g) {
       : t("move.fits-nowhere");
   const box = el("div", { class: "move" }, el("div", { class: "drawnbox" }, tileImg), el("div", {}, el("p", { class: "intro" }, intro)));
   const body = /** @type {HTMLElement} */ (box.lastChild);
-  const kinds = [...new Set(g.view.hand || [])];
+  const kinds = [...new Set(viewOf(g).hand || [])];
   if (kinds.length > 1) {
     // tiles in hand: choose the tile to place
     const fs = el("fieldset", { class: "hand" }, el("legend", {}, t("move.hand")));
@@ -159,7 +159,7 @@ function actionList(g, list, attrs = {}) {
 /** Any other decision: the listed actions. @param {GameState} g */
 function actionsPanel(g) {
   const box = el("div", { class: "move" });
-  const kind = String(g.view.pending.kind).replace(/_/g, " ");
+  const kind = String(pendingOf(g).kind).replace(/_/g, " ");
   box.append(el("p", { class: "intro" }, t("move.decide", { kind })));
   box.append(actionList(g, g.actions ? g.actions.actions : []));
   return box;
@@ -178,10 +178,10 @@ export function renderMove(g) {
     if (view.status === "open") {
       title = t("open.title");
       body = openPanel(g);
-    } else if (myTurn(g) && view.pending.kind === "place_tile" && g.placements) {
+    } else if (myTurn(g) && pendingOf(g).kind === "place_tile" && g.placements) {
       title = t("move.title-tile");
       body = placeTilePanel(g);
-    } else if (myTurn(g) && view.pending.kind === "place_figure" && figureDecision(g)) {
+    } else if (myTurn(g) && pendingOf(g).kind === "place_figure" && figureDecision(g)) {
       title = t("move.title-figure");
       body = figurePanel(g);
     } else if (myTurn(g)) {
@@ -192,7 +192,7 @@ export function renderMove(g) {
       body = overPanel(g);
     }
     panel.hidden = !title;
-    if (title) panel.append(el("h2", { id: "h-move" }, title), body);
+    if (title && body) panel.append(el("h2", { id: "h-move" }, title), body);
     if (title && myTurn(g) && g.actions && g.actions.undo) {
       const undo = el("button", { type: "button", "data-focus": "undo", title: t("move.undo-hint") }, t("move.undo"));
       undo.addEventListener("click", () => undoLast(g));

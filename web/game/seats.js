@@ -4,13 +4,14 @@
 import * as api from "../api.js";
 import { el, announce, fail, fill, playerLinks } from "../ui.js";
 import { t } from "../i18n.js";
-import { seat } from "./state.js";
+import { seat, viewOf } from "./state.js";
 
 /** @typedef {import("./state.js").GameState} GameState */
 
 /** The move panel of an open game. @param {GameState} g */
 export function openPanel(g) {
-  const { view: v, me, enc } = g;
+  const { me, enc } = g;
+  const v = viewOf(g);
   const box = el("div", { class: "move" });
   const seated = Boolean(seat(g));
   const invited = v.invitations.find((i) => i.username === me && i.status === "pending");

@@ -1,7 +1,7 @@
 // The placement being prepared on my turn: the tile to place, where it fits, the cell and
 // rotation chosen, and the figure decision that follows a placed tile.
 
-import { myTurn } from "./state.js";
+import { myTurn, pendingOf } from "./state.js";
 
 /** @typedef {import("./state.js").GameState} GameState */
 /** @typedef {import("../types/api").components["schemas"]["PlacementView"]} PlacementView */
@@ -12,7 +12,7 @@ export function tileToPlace(g) {
   const { view, placements } = g;
   if (view && view.pending && view.pending.tile) return view.pending.tile;
   const hand = (view && view.hand) || [];
-  if (hand.includes(g.handTile)) return g.handTile;
+  if (g.handTile && hand.includes(g.handTile)) return g.handTile;
   // the first tile of the hand that fits somewhere
   const fits = placements ? hand.find((id) => placements.placements.some((p) => p.tile === id)) : undefined;
   return fits || hand[0] || null;
@@ -53,7 +53,7 @@ export function lastPlaced(g) {
 /** The place_figure decision on its own: the tile just placed and its spots (from …/actions).
  * @param {GameState} g */
 export function figureDecision(g) {
-  if (!myTurn(g) || g.view.pending.kind !== "place_figure" || !g.actions) return null;
+  if (!myTurn(g) || pendingOf(g).kind !== "place_figure" || !g.actions) return null;
   const at = lastPlaced(g);
   if (!at) return null;
   const [x, y] = at.split(",").map(Number);

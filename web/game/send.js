@@ -4,6 +4,7 @@
 import * as api from "../api.js";
 import { announce, fail } from "../ui.js";
 import { t } from "../i18n.js";
+import { viewOf } from "./state.js";
 
 /** @typedef {import("./state.js").GameState} GameState */
 /** @typedef {import("../types/api").components["schemas"]["ActionDto"]} ActionDto */
@@ -42,11 +43,11 @@ async function sendWith(g, work, onStale = () => {}) {
 export function submit(g, list) {
   const moves = `/v1/games/${g.enc}/moves`;
   /** @param {ActionDto[]} actions */
-  const move = (actions) => api.post(moves, /** @type {MoveRequest} */ ({ expected_version: g.view.version, actions }));
+  const move = (actions) => api.post(moves, /** @type {MoveRequest} */ ({ expected_version: viewOf(g).version, actions }));
   return sendWith(
     g,
     async () => {
-      const split = list.length === 2 && list[0].type === "place_tile" && (g.view.expansions || []).length > 0;
+      const split = list.length === 2 && list[0].type === "place_tile" && (viewOf(g).expansions || []).length > 0;
       if (!split) {
         await move(list);
         g.choice = null;
@@ -81,7 +82,7 @@ export function submit(g, list) {
 export function undoLast(g) {
   return sendWith(g, async () => {
     /** @type {import("../types/api").components["schemas"]["UndoRequest"]} */
-    const body = { expected_version: g.view.version };
+    const body = { expected_version: viewOf(g).version };
     await api.post(`/v1/games/${g.enc}/undo`, body);
     g.sel = null;
     g.choice = null;

@@ -127,6 +127,14 @@ export function gameState(ctx, id) {
   };
 }
 
+/** The game's view, once loaded: the parts draw only after the page's first load.
+ * @param {GameState} g @returns {GameView} */
+export const viewOf = (g) => /** @type {GameView} */ (g.view);
+
+/** What the game waits for, on my turn (`myTurn` holds). @param {GameState} g
+ * @returns {import("../types/api").components["schemas"]["PendingView"]} */
+export const pendingOf = (g) => /** @type {any} */ (viewOf(g).pending);
+
 /** My seat in the game, if I play in it. @param {GameState} g */
 export const seat = (g) => (g.view ? g.view.players.find((p) => p.username === g.me) : undefined);
 

@@ -5,7 +5,7 @@ import { el, fill, playerLink, playerLinks } from "../ui.js";
 import { rulesLine } from "../forms.js";
 import { t, list as words } from "../i18n.js";
 import { gameTournamentLine } from "../pages/tournaments.js";
-import { myTurn } from "./state.js";
+import { myTurn, viewOf } from "./state.js";
 import { tileName } from "./words.js";
 import { clockParts } from "./clock.js";
 
@@ -13,7 +13,7 @@ import { clockParts } from "./clock.js";
 
 /** Draws the tournament line and the turn line. @param {GameState} g */
 export function renderTop(g) {
-  const v = g.view;
+  const v = viewOf(g);
   const { tourBox, turnline } = g.dom;
   tourBox.replaceChildren(...(v.tournament ? [gameTournamentLine(v.tournament)] : []));
   turnline.replaceChildren();

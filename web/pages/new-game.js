@@ -66,7 +66,7 @@ export async function newGamePage(ctx) {
       .filter(Boolean);
     if (invite.length) body.invite = invite;
     const bots = Number(f.get("bots") || 0);
-    if (bots > 0) body.bots = Array(bots).fill(/** @type {CreateGameRequest["bots"][number]} */ (String(f.get("bot_level"))));
+    if (bots > 0) body.bots = Array(bots).fill(/** @type {NonNullable<CreateGameRequest["bots"]>[number]} */ (String(f.get("bot_level"))));
     busy(form, async () => {
       /** @type {GameView} */
       const g = await api.post("/v1/games", body);
