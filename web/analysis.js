@@ -7,7 +7,7 @@
 
 import * as api from "./api.js";
 import { t, percent } from "./i18n.js";
-import { el, fail } from "./pages.js";
+import { el, fail } from "./ui.js";
 import { COLOURS } from "./board.js";
 
 /**
@@ -19,13 +19,13 @@ import { COLOURS } from "./board.js";
 export async function analysisCard(view, tileName, nameOf) {
   if (view.status === "open" || (view.status === "active" && view.assistance === "none")) return null;
   const enc = encodeURIComponent(view.id);
-  /** @type {any} AnalysisView */
+  /** @type {import("./types/api").components["schemas"]["AnalysisView"]} */
   let a;
   try {
     a = await api.get(`/v1/games/${enc}/analysis`);
   } catch (e) {
     // a spectator of a game with hidden hands: nothing to show
-    if (e && e.status === 403) return null;
+    if (e instanceof api.ApiProblem && e.status === 403) return null;
     throw e;
   }
   const card = el("section", { class: "card analysis", "aria-labelledby": "h-analysis" }, el("h2", { id: "h-analysis" }, t("analysis.title")));
@@ -123,6 +123,7 @@ export async function reviewCard(view, o) {
   const events = [];
   let after = 0;
   for (let page = 0; page < 20; page++) {
+    /** @type {import("./types/api").components["schemas"]["EventsPage"]} */
     const p = await api.get(`/v1/games/${enc}/events?after=${after}&limit=200`);
     events.push(...p.events);
     if (p.next_after == null) break;
@@ -167,6 +168,7 @@ export async function reviewCard(view, o) {
   go(at);
   card.append(el("h3", {}, t("review.step")), viewer);
   // the points over the game
+  /** @type {import("./types/api").components["schemas"]["TimelineView"]} */
   const tl = await api.get(`/v1/games/${enc}/timeline`);
   if (left) return card;
   card.append(el("h3", {}, t("review.chart")), chart(tl, view));
@@ -175,7 +177,7 @@ export async function reviewCard(view, o) {
   card.append(el("h3", {}, t("review.bot")), box);
   async function showReview() {
     if (left) return;
-    /** @type {any} ReviewView */
+    /** @type {import("./types/api").components["schemas"]["ReviewView"]} */
     const r = await api.get(`/v1/games/${enc}/review`);
     box.replaceChildren();
     if (r.status === "none") {
@@ -266,10 +268,10 @@ function chart(tl, view) {
   axis.setAttribute("stroke", "currentColor");
   axis.setAttribute("fill", "none");
   svg.append(axis);
-  for (const [v, s, anchor] of [
+  for (const [v, s, anchor] of /** @type {[number, number, string][]} */ ([
     [0, maxY, "end"],
     [0, 0, "end"],
-  ]) {
+  ])) {
     const label = document.createElementNS(NS, "text");
     label.setAttribute("x", String(x(v) - 4));
     label.setAttribute("y", String(y(s) + 4));

@@ -1,8 +1,15 @@
 // The tilepost JSON API as the client uses it: the token, requests, and problems.
-// Types follow openapi/openapi.json (the component schemas named in the JSDoc below).
+// Types follow openapi/openapi.json: web/types/api.d.ts is generated from it (by
+// scripts/web-check/run.sh, which also checks the client with tsc); the browser never
+// loads it, the JSDoc below and in the callers names its schemas.
 // Every request asks for the page's language (Accept-Language): problems come back in it.
 
 import { locale, t } from "./i18n.js";
+
+/** @typedef {import("./types/api").components["schemas"]["Problem"]} Problem */
+/** @typedef {import("./types/api").components["schemas"]["TokenRequest"]} TokenRequest */
+/** @typedef {import("./types/api").components["schemas"]["TokenResponse"]} TokenResponse */
+/** @typedef {import("./types/api").components["schemas"]["TileCatalog"]} TileCatalog */
 
 const TOKEN_KEY = "tilepost.token";
 const USER_KEY = "tilepost.username";
@@ -11,8 +18,7 @@ const USER_KEY = "tilepost.username";
 export class ApiProblem extends Error {
   /**
    * @param {number} status HTTP status (0 when the server could not be reached)
-   * @param {{code?: string, title?: string, detail?: string, current_version?: number,
-   *   errors?: {field: string, message: string}[]}} body
+   * @param {Partial<Problem>} body a problem+json answer (any part may be missing)
    */
   constructor(status, body) {
     super(body.detail || body.title || `HTTP ${status}`);
@@ -54,8 +60,10 @@ export function logout() {
   localStorage.removeItem(USER_KEY);
 }
 
-/** Called on every 401 (the token is missing, expired or revoked). */
+/** Called on every 401 (the token is missing, expired or revoked).
+ * @type {(problem: ApiProblem) => void} */
 let onUnauthorized = () => {};
+/** @param {(problem: ApiProblem) => void} f */
 export function setUnauthorizedHandler(f) {
   onUnauthorized = f;
 }
@@ -66,13 +74,16 @@ export function setUnauthorizedHandler(f) {
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]
+ * @returns {Promise<any>} the answer, of the schema the operation's document names
  */
 export async function request(method, path, body) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json", "Accept-Language": locale() };
   const tok = token();
   if (tok) headers.Authorization = `Bearer ${tok}`;
   // always fresh: a game view's ETag follows the log's version, while its clock,
   // vacations and invitations can change without a move
+  /** @type {RequestInit} */
   const init = { method, headers, cache: "no-store" };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -111,7 +122,10 @@ export const del = (path, body) => request("DELETE", path, body);
 
 /** Logs in: POST /v1/auth/token (TokenRequest → TokenResponse). */
 export async function login(name, password) {
-  const answer = await request("POST", "/v1/auth/token", { username: name, password });
+  /** @type {TokenRequest} */
+  const body = { username: name, password };
+  /** @type {TokenResponse} */
+  const answer = await request("POST", "/v1/auth/token", body);
   saveLogin(answer.access_token, name);
 }
 
@@ -131,8 +145,9 @@ export async function logOutOnServer(everywhere) {
   logout();
 }
 
-/** The tile catalog (GET /v1/tiles), fetched once. */
+/** The tile catalog (GET /v1/tiles), fetched once. @type {Promise<TileCatalog> | null} */
 let catalog = null;
+/** @returns {Promise<TileCatalog>} */
 export async function tiles() {
   if (!catalog) catalog = get("/v1/tiles");
   try {
@@ -161,6 +176,7 @@ export function tileSvg(id, size = 128) {
  */
 export function stream(onEvent, onState = () => {}) {
   let closed = false;
+  /** @type {string | null} */
   let lastId = null;
   let retryMs = 3000;
   let failures = 0;
@@ -184,6 +200,7 @@ export function stream(onEvent, onState = () => {}) {
     const tok = token();
     if (closed || !tok) return;
     controller = new AbortController();
+    /** @type {Record<string, string>} */
     const headers = { Accept: "text/event-stream", Authorization: `Bearer ${tok}` };
     if (lastId !== null) headers["Last-Event-ID"] = lastId;
     try {
@@ -199,6 +216,7 @@ export function stream(onEvent, onState = () => {}) {
       const reader = res.body.getReader();
       const decoder = new TextDecoder();
       let buffer = "";
+      /** @type {{id: string | null, event: string, data: string}} */
       let frame = { id: null, event: "", data: "" };
       for (;;) {
         const { value, done } = await reader.read();

@@ -21,12 +21,15 @@
 import * as api from "./api.js";
 import * as i18n from "./i18n.js";
 import { t } from "./i18n.js";
-import { el, announce, clearStatus } from "./pages.js";
-import * as pages from "./pages.js";
-import { settingsPage } from "./settings.js";
-import { profilePage, leaderboardPage } from "./players.js";
+import { el, announce, clearStatus } from "./ui.js";
+import * as account from "./pages/account.js";
+import { gamesPage } from "./pages/games.js";
+import { newGamePage } from "./pages/new-game.js";
+import { lobbyPage } from "./pages/lobby.js";
+import { settingsPage } from "./pages/settings.js";
+import { profilePage, leaderboardPage } from "./pages/players.js";
+import * as tournaments from "./pages/tournaments.js";
 import { gamePage } from "./game.js";
-import * as tournaments from "./tournaments.js";
 import { registerWorker } from "./push.js";
 
 const main = /** @type {HTMLElement} */ (document.getElementById("main"));
@@ -110,6 +113,7 @@ async function adoptSettings() {
   if (!user || settingsOf === user) return;
   settingsOf = user;
   try {
+    /** @type {import("./types/api").components["schemas"]["UserView"]} */
     const me = await api.get("/v1/users/me");
     await i18n.use(me.locale, { timeZone: me.time_zone });
   } catch {
@@ -151,19 +155,19 @@ async function render() {
     return render();
   }
   try {
-    if (path === "/play/login") await pages.loginPage(ctx);
-    else if (path === "/play/signup") await pages.signupPage(ctx);
-    else if (path === "/play/games") await pages.gamesPage(ctx);
-    else if (path === "/play/new") await pages.newGamePage(ctx);
-    else if (path === "/play/lobby") await pages.lobbyPage(ctx);
+    if (path === "/play/login") await account.loginPage(ctx);
+    else if (path === "/play/signup") await account.signupPage(ctx);
+    else if (path === "/play/games") await gamesPage(ctx);
+    else if (path === "/play/new") await newGamePage(ctx);
+    else if (path === "/play/lobby") await lobbyPage(ctx);
     else if (path === "/play/leaderboard") await leaderboardPage(ctx);
     else if (path === "/play/tournaments") await tournaments.tournamentsPage(ctx);
     else if (path === "/play/tournaments/new") await tournaments.newTournamentPage(ctx);
     else if (tournamentMatch) await tournaments.tournamentPage(ctx, decodeURIComponent(tournamentMatch[1]));
     else if (path === "/play/settings") await settingsPage(ctx);
-    else if (path === "/play/forgot-password") await pages.forgotPasswordPage(ctx);
-    else if (path === "/play/reset-password") await pages.resetPasswordPage(ctx);
-    else if (path === "/play/verify-email") await pages.verifyEmailPage(ctx);
+    else if (path === "/play/forgot-password") await account.forgotPasswordPage(ctx);
+    else if (path === "/play/reset-password") await account.resetPasswordPage(ctx);
+    else if (path === "/play/verify-email") await account.verifyEmailPage(ctx);
     else if (gameMatch) await gamePage(ctx, decodeURIComponent(gameMatch[1]));
     else if (userMatch) await profilePage(ctx, decodeURIComponent(userMatch[1]));
     else {

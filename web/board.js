@@ -5,7 +5,7 @@
 // Board coordinates: x grows to the east, y to the north (the API's convention), so a
 // tile at (x, y) is drawn in column x - minX and row maxY - y.
 
-import { el } from "./pages.js";
+import { el } from "./ui.js";
 import { tileSvg } from "./api.js";
 import { t } from "./i18n.js";
 
@@ -170,7 +170,7 @@ function at(node, col, row) {
  * @param {any[]} o.board BoardTile[] from GameView
  * @param {any[]} o.players PlayerView[]
  * @param {Map<string, any[]>} [o.candidates] "x,y" → the legal placements there
- * @param {{x: number, y: number, rotation: number, tile: string, spots: any[]} | null} [o.preview]
+ * @param {{x: number, y: number, rotation: number, tile?: string | null, spots: any[]} | null} [o.preview]
  * @param {{x: number, y: number, spots: any[]} | null} [o.spotsAt] figure spots on a placed tile
  * @param {{spot: string, figure: string} | null} [o.choice] the figure chosen for the preview
  * @param {string | null} [o.last] "x,y" of the last tile placed

@@ -110,6 +110,7 @@ export function relative(iso) {
   const d = new Date(iso).getTime();
   if (Number.isNaN(d)) return "";
   const s = Math.round((d - Date.now()) / 1000);
+  /** @type {[string, number][]} */
   const units = [
     ["day", 86400],
     ["hour", 3600],
@@ -153,6 +154,7 @@ export function percent(share) {
 
 /** A length of time in the unit that reads best: "45 seconds", "3.5 hours", "2 days". */
 export function duration(seconds) {
+  /** @type {[string, number, number][]} */
   const units = [
     ["day", 86400, 2],
     ["hour", 3600, 1.5],

@@ -50,6 +50,7 @@ export async function thisEndpoint() {
 export async function subscribeHere(label, kinds) {
   const permission = await Notification.requestPermission();
   if (permission !== "granted") throw new Error(t("push.denied"));
+  /** @type {import("./types/api").components["schemas"]["PushKey"]} */
   const key = await api.get("/v1/push/key");
   const reg = await navigator.serviceWorker.ready;
   let sub = await reg.pushManager.getSubscription();

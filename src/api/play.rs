@@ -73,24 +73,119 @@ const ASSETS: &[Asset] = &[
         body: include_bytes!("../../web/game.js"),
     },
     Asset {
-        name: "tournaments.js",
+        name: "ui.js",
         content_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("../../web/tournaments.js"),
+        body: include_bytes!("../../web/ui.js"),
     },
     Asset {
-        name: "pages.js",
+        name: "forms.js",
         content_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("../../web/pages.js"),
+        body: include_bytes!("../../web/forms.js"),
     },
     Asset {
-        name: "players.js",
+        name: "pages/account.js",
         content_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("../../web/players.js"),
+        body: include_bytes!("../../web/pages/account.js"),
     },
     Asset {
-        name: "settings.js",
+        name: "pages/games.js",
         content_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("../../web/settings.js"),
+        body: include_bytes!("../../web/pages/games.js"),
+    },
+    Asset {
+        name: "pages/new-game.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/pages/new-game.js"),
+    },
+    Asset {
+        name: "pages/lobby.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/pages/lobby.js"),
+    },
+    Asset {
+        name: "pages/settings.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/pages/settings.js"),
+    },
+    Asset {
+        name: "pages/players.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/pages/players.js"),
+    },
+    Asset {
+        name: "pages/tournaments.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/pages/tournaments.js"),
+    },
+    Asset {
+        name: "game/state.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/state.js"),
+    },
+    Asset {
+        name: "game/words.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/words.js"),
+    },
+    Asset {
+        name: "game/selection.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/selection.js"),
+    },
+    Asset {
+        name: "game/turnline.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/turnline.js"),
+    },
+    Asset {
+        name: "game/clock.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/clock.js"),
+    },
+    Asset {
+        name: "game/board-view.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/board-view.js"),
+    },
+    Asset {
+        name: "game/move.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/move.js"),
+    },
+    Asset {
+        name: "game/seats.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/seats.js"),
+    },
+    Asset {
+        name: "game/send.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/send.js"),
+    },
+    Asset {
+        name: "game/history.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/history.js"),
+    },
+    Asset {
+        name: "game/automation.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/automation.js"),
+    },
+    Asset {
+        name: "game/chat.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/chat.js"),
+    },
+    Asset {
+        name: "game/review.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/review.js"),
+    },
+    Asset {
+        name: "game/live.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_bytes!("../../web/game/live.js"),
     },
     Asset {
         name: "i18n.js",
@@ -311,24 +406,102 @@ mod tests {
         );
     }
 
+    /// The modules a script imports, as written: `import … from "x"` and
+    /// `export … from "x"` (on one line or ending a list over several), `import "x"`.
+    fn imports(text: &str) -> Vec<&str> {
+        text.lines()
+            .filter_map(|line| {
+                let line = line.trim();
+                if !["import ", "export ", "} from "]
+                    .iter()
+                    .any(|p| line.starts_with(p))
+                {
+                    return None;
+                }
+                let rest = line
+                    .rsplit_once(" from ")
+                    .map(|(_, r)| r)
+                    .or_else(|| line.strip_prefix("import "))?;
+                rest.trim().split(['"', '\'']).nth(1)
+            })
+            .collect()
+    }
+
+    /// The asset a module specifier names, relative to the asset that imports it
+    /// (`game/move.js` importing `../ui.js` names `ui.js`).
+    fn resolve(from: &str, spec: &str) -> String {
+        let mut parts: Vec<&str> = from.split('/').collect();
+        parts.pop();
+        for seg in spec.split('/') {
+            match seg {
+                "." | "" => {}
+                ".." => {
+                    parts.pop();
+                }
+                s => parts.push(s),
+            }
+        }
+        parts.join("/")
+    }
+
+    #[test]
+    fn imports_resolve_relative_to_the_importer() {
+        assert_eq!(resolve("app.js", "./api.js"), "api.js");
+        assert_eq!(resolve("game/move.js", "../ui.js"), "ui.js");
+        assert_eq!(resolve("game/move.js", "./state.js"), "game/state.js");
+        assert_eq!(resolve("game.js", "./game/state.js"), "game/state.js");
+        let text = "import * as api from \"./api.js\";\nimport {\n  a,\n  b,\n} from \"./b.js\";\n\
+                    export { c } from './c.js';\nimport \"./d.js\";\nexport function f() {}\n\
+                    /** @typedef {import(\"./types/api\").X} X */";
+        assert_eq!(imports(text), ["./api.js", "./b.js", "./c.js", "./d.js"]);
+    }
+
     #[test]
     fn every_script_the_page_loads_is_embedded() {
         for a in ASSETS.iter().filter(|a| a.name.ends_with(".js")) {
             let text = String::from_utf8_lossy(a.body);
-            for line in text.lines() {
-                let Some(from) = line.trim().strip_prefix("import ") else {
-                    continue;
-                };
-                let Some(spec) = from.split(['"', '\'']).nth(1) else {
-                    continue;
-                };
-                let name = spec.trim_start_matches("./");
+            for spec in imports(&text) {
+                assert!(
+                    spec.starts_with("./") || spec.starts_with("../"),
+                    "{} imports {spec}: the client's imports are relative",
+                    a.name
+                );
+                let name = resolve(a.name, spec);
                 assert!(
                     ASSETS.iter().any(|x| x.name == name),
                     "{} imports {spec}, which is not embedded",
                     a.name
                 );
             }
+        }
+    }
+
+    /// Every script of the client's folder is served (a new module must be added to
+    /// `ASSETS`).
+    #[test]
+    fn every_script_in_web_is_embedded() {
+        fn scripts(dir: &std::path::Path, prefix: &str, out: &mut Vec<String>) {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return;
+            };
+            for e in entries.flatten() {
+                let name = format!("{prefix}{}", e.file_name().to_string_lossy());
+                if e.path().is_dir() {
+                    scripts(&e.path(), &format!("{name}/"), out);
+                } else if name.ends_with(".js") {
+                    out.push(name);
+                }
+            }
+        }
+        let mut found = Vec::new();
+        let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        scripts(&web, "", &mut found);
+        assert!(found.iter().any(|n| n == "app.js"), "{found:?}");
+        for name in found {
+            assert!(
+                ASSETS.iter().any(|a| a.name == name),
+                "web/{name} is not in ASSETS (src/api/play.rs)"
+            );
         }
     }
 }

@@ -1,10 +1,10 @@
 // The players' pages: a profile (ratings by pool, the record, recent games) and the
 // leaderboard.
 
-import * as api from "./api.js";
-import * as i18n from "./i18n.js";
-import { t } from "./i18n.js";
-import { el, playerLink, paged, when } from "./pages.js";
+import * as api from "../api.js";
+import * as i18n from "../i18n.js";
+import { t } from "../i18n.js";
+import { el, playerLink, paged, when } from "../ui.js";
 
 /** The rating pools: games without expansions, and games with any. */
 const POOLS = ["base", "expansions"];
@@ -21,8 +21,9 @@ function signed(n) {
   return "±0";
 }
 
-/** A player's public page (GET /v1/users/{username}): figures, ratings, recent games. */
+/** A player's public page (GET /v1/users/{username}): figures, ratings, recent games. @param {import("../ui.js").PageContext} ctx @param {string} name */
 export async function profilePage(ctx, name) {
+  /** @type {import("../types/api").components["schemas"]["ProfileView"]} */
   const p = await api.get(`/v1/users/${encodeURIComponent(name)}`);
   ctx.main.append(el("h1", {}, t("profile.title", { name: p.username })));
   const about = [t("profile.joined", { date: when(p.joined) })];
@@ -111,7 +112,7 @@ export async function profilePage(ctx, name) {
 }
 
 /** The leaderboard of a pool (GET /v1/leaderboard), best first, page by page; the pool
- * is the page's `?pool=` (base by default). */
+ * is the page's `?pool=` (base by default). @param {import("../ui.js").PageContext} ctx */
 export async function leaderboardPage(ctx) {
   const pool = new URLSearchParams(location.search).get("pool") === "expansions" ? "expansions" : "base";
   ctx.main.append(el("h1", {}, t("leaderboard.title")), el("p", {}, t("leaderboard.intro")));
@@ -154,6 +155,7 @@ export async function leaderboardPage(ctx) {
     async (cursor) => {
       const q = new URLSearchParams({ pool, limit: "50" });
       if (cursor) q.set("cursor", cursor);
+      /** @type {import("../types/api").components["schemas"]["Leaderboard"]} */
       const page = await api.get(`/v1/leaderboard?${q}`);
       return { items: page.entries, next: page.next_cursor };
     },

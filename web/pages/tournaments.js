@@ -4,9 +4,13 @@
 // and games, a knockout's bracket, the organiser's adjustments with their reasons).
 // Everything is read from /v1/tournaments.
 
-import * as api from "./api.js";
-import { t, list } from "./i18n.js";
-import { el, announce, fail, field, playerLink, when, expansionName, expansionsField, houseRulesFields, assistanceField, rulesLine } from "./pages.js";
+import * as api from "../api.js";
+import { t, list } from "../i18n.js";
+import { el, announce, fail, field, playerLink, when } from "../ui.js";
+import { expansionName, expansionsField, houseRulesFields, assistanceField, rulesLine } from "../forms.js";
+
+/** @typedef {import("../types/api").components["schemas"]["CreateTournamentRequest"]} CreateTournamentRequest */
+/** @typedef {import("../types/api").components["schemas"]["StageSettings"]} StageSettings */
 
 /** A tournament's status in words. */
 function statusName(s) {
@@ -29,11 +33,13 @@ function points(x) {
   return Number.isInteger(x) ? String(x) : x.toFixed(1);
 }
 
+/** @param {import("../ui.js").PageContext} ctx */
 export async function tournamentsPage(ctx) {
   ctx.main.append(
     el("h1", {}, t("tournaments.title")),
     el("p", {}, t("tournaments.intro"), " ", el("a", { href: "/play/tournaments/new", id: "new-tournament" }, t("tournaments.new"))),
   );
+  /** @type {import("../types/api").components["schemas"]["TournamentList"]} */
   const list = await api.get("/v1/tournaments?limit=50");
   if (!list.tournaments.length) {
     ctx.main.append(el("p", { class: "empty" }, t("tournaments.none")));
@@ -55,8 +61,10 @@ export async function tournamentsPage(ctx) {
   );
 }
 
+/** @param {import("../ui.js").PageContext} ctx */
 export async function newTournamentPage(ctx) {
   // the tiles (for the expansions) and the house rules, as for a new game
+  /** @type {[import("../types/api").components["schemas"]["TileCatalog"], import("../types/api").components["schemas"]["RuleCatalog"]]} */
   const [catalog, rules] = await Promise.all([api.tiles(), api.get("/v1/rules")]);
   ctx.main.append(el("h1", {}, t("tournaments.new")));
   const house = houseRulesFields(rules);
@@ -95,7 +103,8 @@ export async function newTournamentPage(ctx) {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const f = new FormData(form);
-    const first = { format: String(f.get("format")), best_of: Number(f.get("best_of")) };
+    /** @type {StageSettings} */
+    const first = { format: /** @type {StageSettings["format"]} */ (String(f.get("format"))), best_of: Number(f.get("best_of")) };
     if (first.format === "swiss") {
       first.rounds = Number(f.get("rounds"));
       first.table_size = Number(f.get("table_size"));
@@ -103,6 +112,7 @@ export async function newTournamentPage(ctx) {
     const stages = [first];
     const top = Number(f.get("top"));
     if (top > 1) stages.push({ format: "knockout", top, best_of: Number(f.get("best_of")) });
+    /** @type {CreateTournamentRequest} */
     const body = {
       name: String(f.get("name")).trim(),
       stages,
@@ -115,7 +125,7 @@ export async function newTournamentPage(ctx) {
       rated: f.has("rated"),
       ...house.value(f),
     };
-    if (f.get("assistance")) body.assistance = String(f.get("assistance"));
+    if (f.get("assistance")) body.assistance = /** @type {CreateTournamentRequest["assistance"]} */ (String(f.get("assistance")));
     const startsAt = String(f.get("starts_at") || "");
     // the browser's local time, sent as UTC
     if (startsAt) body.starts_at = new Date(startsAt).toISOString();
@@ -126,6 +136,7 @@ export async function newTournamentPage(ctx) {
     const button = /** @type {HTMLButtonElement} */ (form.querySelector("button"));
     button.disabled = true;
     try {
+      /** @type {import("../types/api").components["schemas"]["TournamentView"]} */
       const made = await api.post("/v1/tournaments", body);
       announce(t("tournament.created"));
       ctx.go(`/play/tournaments/${made.id}`);
@@ -204,7 +215,9 @@ function roundsSection(rounds) {
   return section;
 }
 
+/** @param {import("../ui.js").PageContext} ctx @param {string} id */
 export async function tournamentPage(ctx, id) {
+  /** @type {import("../types/api").components["schemas"]["TournamentView"]} */
   const v = await api.get(`/v1/tournaments/${encodeURIComponent(id)}`);
   const me = api.username();
   ctx.main.append(el("h1", {}, v.name));
@@ -236,6 +249,7 @@ export async function tournamentPage(ctx, id) {
   if (v.organiser === me && v.status === "running" && !v.paused_at) ctx.main.append(pauseForm(ctx, v));
 
   if (v.registered && v.status !== "registering") {
+    /** @type {import("../types/api").components["schemas"]["TournamentGameList"]} */
     const mine = await api.get(`/v1/tournaments/${encodeURIComponent(id)}/games?player=me`);
     const next = mine.games.find((g) => g.status === "active");
     ctx.main.append(
@@ -250,6 +264,7 @@ export async function tournamentPage(ctx, id) {
   const stage = v.status === "ended" ? Math.max(0, v.stages.length - 1) : v.current_stage;
   for (let s = 0; s <= stage; s++) {
     if (v.stages[s] && v.stages[s].format === "knockout") {
+      /** @type {import("../types/api").components["schemas"]["BracketView"]} */
       const b = await api.get(`/v1/tournaments/${encodeURIComponent(id)}/bracket?stage=${s}`);
       ctx.main.append(
         el(
@@ -272,10 +287,12 @@ export async function tournamentPage(ctx, id) {
         ),
       );
     } else {
+      /** @type {import("../types/api").components["schemas"]["StandingsPage"]} */
       const st = await api.get(`/v1/tournaments/${encodeURIComponent(id)}/standings?stage=${s}&limit=200`);
       ctx.main.append(el("section", { class: "card" }, el("h2", {}, t("tournament.stage", { stage: s + 1 })), standingsTable(st)));
     }
   }
+  /** @type {import("../types/api").components["schemas"]["RoundList"]} */
   const rounds = await api.get(`/v1/tournaments/${encodeURIComponent(id)}/rounds?limit=50`);
   ctx.main.append(roundsSection(rounds));
   const made = await adjustmentsMade(id, rounds);
@@ -291,17 +308,20 @@ async function adjustmentsMade(id, rounds) {
   const items = [];
   let after = 0;
   for (let page = 0; page < 10; page++) {
+    /** @type {import("../types/api").components["schemas"]["TournamentEventList"]} */
     const log = await api.get(`/v1/tournaments/${encodeURIComponent(id)}/events?after=${after}&limit=200`);
     for (const e of log.events) {
       if (e.type !== "organiser_adjusted") continue;
-      const a = e.payload.adjustment || {};
+      // the log's payload is free-form JSON in the document
+      const payload = /** @type {any} */ (e.payload);
+      const a = payload.adjustment || {};
       const what =
         a.kind === "points"
           ? t("tournament.adjusted-points", { name: names.get(a.player) || a.player, points: points(a.half_points / 2) })
           : a.kind === "player_removed"
             ? t("tournament.adjusted-removed", { name: names.get(a.player) || a.player })
             : t("tournament.adjusted-result", { stage: (a.stage || 0) + 1, round: a.round, table: a.table });
-      items.push(el("li", {}, `${what}: ${e.payload.reason}`));
+      items.push(el("li", {}, `${what}: ${payload.reason}`));
     }
     if (log.next_after == null) break;
     after = log.next_after;
@@ -313,6 +333,7 @@ async function adjustmentsMade(id, rounds) {
 /** The organiser's form: points to a player, or a recorded game's result replaced,
  * each with the reason the players will see. */
 async function adjustForm(ctx, v, rounds) {
+  /** @type {import("../types/api").components["schemas"]["StandingsPage"]} */
   const st = await api.get(`/v1/tournaments/${encodeURIComponent(v.id)}/standings?stage=${v.current_stage}&limit=200`);
   const kind = el(
     "select",

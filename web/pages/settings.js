@@ -2,11 +2,11 @@
 // web push on this device and the others, the deadline calendar, webhooks, sessions,
 // and the account (address, password, data download, deletion).
 
-import * as api from "./api.js";
-import * as i18n from "./i18n.js";
-import { t } from "./i18n.js";
-import * as push from "./push.js";
-import { el, field, busy, announce, fail, when } from "./pages.js";
+import * as api from "../api.js";
+import * as i18n from "../i18n.js";
+import { t } from "../i18n.js";
+import * as push from "../push.js";
+import { el, field, busy, announce, fail, when } from "../ui.js";
 
 /** The email event types in the settings (their names are `event.<type>`). */
 function eventName(type) {
@@ -69,6 +69,7 @@ function localeForm(ctx, me) {
       bot: /** @type {HTMLInputElement} */ (bot).checked,
     };
     busy(form, async () => {
+      /** @type {import("../types/api").components["schemas"]["UserView"]} */
       const u = await api.patch("/v1/users/me", body);
       await i18n.use(u.locale, { timeZone: u.time_zone, remember: true });
       ctx.go("/play/settings", { replace: true });
@@ -96,6 +97,7 @@ function calendarSection(cal) {
   make.addEventListener("click", async () => {
     make.disabled = true;
     try {
+      /** @type {import("../types/api").components["schemas"]["CalendarFeed"]} */
       const c = await api.post("/v1/users/me/calendar", {});
       const input = el("input", { type: "text", readonly: true, value: c.url, id: "calendar-address", "aria-label": t("calendar.address") });
       out.replaceChildren(
@@ -196,8 +198,10 @@ async function pushSection(ctx) {
   return card;
 }
 
+/** @param {import("../ui.js").PageContext} ctx */
 export async function settingsPage(ctx) {
   ctx.main.append(el("h1", {}, t("settings.title")));
+  /** @type {[import("../types/api").components["schemas"]["NotificationSettings"], import("../types/api").components["schemas"]["UserView"]]} */
   const [settings, me] = await Promise.all([api.get("/v1/users/me/notifications"), api.get("/v1/users/me")]);
 
   ctx.main.append(localeForm(ctx, me));
@@ -238,6 +242,7 @@ export async function settingsPage(ctx) {
     const text = /** @type {HTMLInputElement} */ (reminders).value.trim();
     const hours = text ? text.split(/[\s,;]+/).filter(Boolean).map(Number) : [];
     busy(notif, async () => {
+      /** @type {import("../types/api").components["schemas"]["NotificationSettings"]} */
       const saved = await api.patch("/v1/users/me/notifications", { email, reminder_hours: hours });
       /** @type {HTMLInputElement} */ (reminders).value = saved.reminder_hours.join(", ");
       announce(t("settings.email-saved"));
@@ -305,7 +310,7 @@ export async function settingsPage(ctx) {
   );
   const here = el("button", { type: "button" }, t("sessions.logout"));
   const everywhere = el("button", { type: "button" }, t("sessions.everywhere"));
-  for (const [button, all] of [[here, false], [everywhere, true]]) {
+  for (const [button, all] of /** @type {[HTMLButtonElement, boolean][]} */ ([[here, false], [everywhere, true]])) {
     button.addEventListener("click", async () => {
       here.disabled = everywhere.disabled = true;
       await api.logOutOnServer(all);
@@ -395,6 +400,7 @@ function accountSection(ctx, me) {
   download.addEventListener("click", async () => {
     download.disabled = true;
     try {
+      /** @type {import("../types/api").components["schemas"]["AccountExportView"]} */
       const data = await api.get("/v1/users/me/export");
       const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
       const a = el("a", { href: URL.createObjectURL(blob), download: "tilepost-export.json" });
