@@ -2583,7 +2583,7 @@ export interface components {
         };
         /** @description A computer opponent the organiser enters. */
         AddTournamentBotRequest: {
-            /** @description `random`, `greedy` or `mcts`. */
+            /** @description `random`, `greedy`, `mcts` or `expert`. */
             level: string;
         };
         /**
@@ -2852,7 +2852,7 @@ export interface components {
              */
             bot_accounts?: boolean | null;
             /**
-             * @description Computer opponents, one per seat (`random`, `greedy`, `mcts`): they take their
+             * @description Computer opponents, one per seat (`random`, `greedy`, `mcts`, `expert`): they take their
              *     seats at once and the server plays them (within seconds, never timing out).
              */
             bots?: string[];
@@ -3849,7 +3849,7 @@ export interface components {
             active: boolean;
             /**
              * @description A computer opponent: the level of one the server plays (`random`, `greedy`,
-             *     `mcts`), or `account` for an account its owner marked as a bot; absent for a
+             *     `mcts`, `expert`), or `account` for an account its owner marked as a bot; absent for a
              *     person.
              */
             bot?: string | null;
@@ -3920,7 +3920,7 @@ export interface components {
              */
             average_move_seconds?: number | null;
             /**
-             * @description A computer opponent: the level the server plays (`random`, `greedy`, `mcts`), or
+             * @description A computer opponent: the level the server plays (`random`, `greedy`, `mcts`, `expert`), or
              *     `account` for an account its owner marked as a bot; absent for a person.
              */
             bot?: string | null;
@@ -4232,7 +4232,7 @@ export interface components {
         SeatView: {
             /**
              * @description A computer opponent: the level of one the server plays (`random`, `greedy`,
-             *     `mcts`), or `account` for an account its owner marked as a bot; absent for a
+             *     `mcts`, `expert`), or `account` for an account its owner marked as a bot; absent for a
              *     person.
              */
             bot?: string | null;
