@@ -64,7 +64,7 @@ impl ExpertSettings {
             threads: 1,
             search: Settings {
                 search: Search::Tree,
-                eval: Eval::Fitted,
+                eval: Eval::Hand,
                 ..Settings::new(budget)
             },
         }
