@@ -7,15 +7,18 @@
 
 use std::sync::Arc;
 
-use tilepost_engine::{Action, Effect, Event, Game};
+use tilepost_engine::{Action, Effect, Event, Game, Pending};
 
-use super::{board_size, scores_of, seat_at, Decision, DecisionError, Decisions, Loaded, Recorded};
+use super::{
+    board_size, recent_of, scores_of, seat_at, Decision, DecisionError, Decisions, Loaded, Recorded,
+};
 use super::{IdempotencyKey, Request, Step};
+use crate::cache::RecentLog;
 use crate::correspondence;
 use crate::notify;
 use crate::store::{
-    Append, Conflict, DecidedBy, EventRow, GameData, GameStatus, IdempotencyRow, OutboxRow,
-    SeatInfo, StoreError,
+    Append, ClockRow, Conflict, DecidedBy, EventRow, GameData, GameStatus, IdempotencyRow,
+    OutboxRow, SeatInfo, StoreError,
 };
 
 /// What the steps read: the game before the decision, the game after it and what was
@@ -27,6 +30,8 @@ struct Draft<'a> {
     /// The game after the decision.
     game: &'a Game,
     outcomes: &'a [Step],
+    /// The game's clock, read with its row (`None`: it has none).
+    clock: Option<&'a ClockRow>,
     /// The user the decision is recorded for.
     actor: Option<&'a str>,
     now: i64,
@@ -58,22 +63,27 @@ impl Decisions<'_> {
         &self,
         req: Request,
         loaded: Loaded,
+        clock: Option<ClockRow>,
         outcomes: Vec<Step>,
         answer: impl FnOnce(&Recorded) -> Result<String, String>,
     ) -> Result<Recorded, DecisionError> {
-        let Loaded { data, game, log } = loaded;
+        let Loaded {
+            data, game, log, ..
+        } = loaded;
         let d = Draft {
             decision: &req.decision,
             data: &data,
             game: &game,
             outcomes: &outcomes,
+            clock: clock.as_ref(),
             actor: req.decision.actor(),
             now: req.now,
         };
         let events = d.events_of();
         let after = d.status_after();
         let plans = d.plans_after();
-        let mut outbox = self.notices_for(&d, log, &after).await?;
+        let log = self.log_after(&d, log, &after).await?;
+        let mut outbox = self.notices_for(&d, log.as_ref(), &after).await?;
         outbox.extend(d.plan_notices(self.notifier, &plans.played, after.version));
         let stream = d.stream_after(&after);
         let ending = if after.over {
@@ -105,7 +115,7 @@ impl Decisions<'_> {
             ending,
         };
         self.write(append).await?;
-        self.written(&req, &row.id, after.version, game).await;
+        self.written(&req, &row.id, after.version, game, log).await;
         Ok(recorded)
     }
 
@@ -114,7 +124,7 @@ impl Decisions<'_> {
     async fn notices_for(
         &self,
         d: &Draft<'_>,
-        log: Option<(Vec<Event>, Vec<Vec<Effect>>)>,
+        log: Option<&RecentLog>,
         after: &After,
     ) -> Result<Vec<OutboxRow>, DecisionError> {
         let mut outbox = d.timeout_notices(self.notifier);
@@ -126,38 +136,45 @@ impl Decisions<'_> {
         Ok(outbox)
     }
 
+    /// The log with the decision's events, when it is known: from the replay or the
+    /// cache, or read now (once) when the turn's notification needs it.
+    async fn log_after(
+        &self,
+        d: &Draft<'_>,
+        log: Option<RecentLog>,
+        after: &After,
+    ) -> Result<Option<RecentLog>, DecisionError> {
+        let mut log = match log {
+            Some(log) => log,
+            None if !after.over && d.turn_notified(after).is_some() => {
+                // the replay came from the cache without the log's end: read the log now
+                let (_, events, effects) =
+                    self.replay(&d.data.game.id, d.data.game.version).await?;
+                RecentLog { events, effects }
+            }
+            None => return Ok(None),
+        };
+        for (e, fx, _) in d.outcomes {
+            log.events.push(e.clone());
+            log.effects.push(fx.clone());
+        }
+        Ok(Some(log))
+    }
+
     /// A new turn (tile drawn), or a decision that passed to someone else (a wagon
     /// owner, ...): the notification of whoever has to decide now, with what happened
-    /// since their last turn.
+    /// since their last turn (from `log`, which [`Decisions::log_after`] reads whenever
+    /// it is needed).
     async fn turn_notice(
         &self,
         d: &Draft<'_>,
-        log: Option<(Vec<Event>, Vec<Vec<Effect>>)>,
+        log: Option<&RecentLog>,
         after: &After,
     ) -> Result<Option<OutboxRow>, DecisionError> {
-        let Some(p) = d.game.pending() else {
+        let (Some((p, s)), Some(log)) = (d.turn_notified(after), log) else {
             return Ok(None);
         };
-        let Some(s) = seat_at(&d.data.seats, p.player) else {
-            return Ok(None);
-        };
-        if !after.turn_changed && d.actor == Some(s.user_id.as_str()) {
-            return Ok(None);
-        }
-        let (mut events_before, mut effects) = match log {
-            Some(log) => log,
-            None => {
-                // the replay came from the cache: read the log once now
-                let (_, events, effects) =
-                    self.replay(&d.data.game.id, d.data.game.version).await?;
-                (events, effects)
-            }
-        };
-        for (e, fx, _) in d.outcomes {
-            events_before.push(e.clone());
-            effects.push(fx.clone());
-        }
-        let since = notify::Since::compute(&events_before, &effects, p.player, &d.data.seats);
+        let since = notify::Since::compute(&log.events, &log.effects, p.player, &d.data.seats);
         let tile = p.tile.map(|t| tilepost_engine::catalog().get(t).id.clone());
         let deadline = self.deadline_of(d, s, after.turn_changed).await?;
         let rules = d.game.house_rules().to_values();
@@ -194,24 +211,22 @@ impl Decisions<'_> {
         } else {
             d.data.game.turn_started_at.unwrap_or(d.now)
         };
-        Ok(
-            match self.store.clocks_of(vec![gid.clone()]).await?.remove(gid) {
-                // the tournament's pause holds the clock: no deadline to tell
-                Some(c) if c.paused_at.is_some() => None,
-                Some(c) => {
-                    let allowance = match c.rule() {
-                        correspondence::ClockRule::Bank { initial, .. } if turn_changed => self
-                            .store
-                            .seat_bank(gid.clone(), to.user_id.clone())
-                            .await?
-                            .unwrap_or(initial),
-                        _ => correspondence::turn_allowance(&c),
-                    };
-                    Some(started + allowance)
-                }
-                None => None,
-            },
-        )
+        Ok(match d.clock {
+            // the tournament's pause holds the clock: no deadline to tell
+            Some(c) if c.paused_at.is_some() => None,
+            Some(c) => {
+                let allowance = match c.rule() {
+                    correspondence::ClockRule::Bank { initial, .. } if turn_changed => self
+                        .store
+                        .seat_bank(gid.clone(), to.user_id.clone())
+                        .await?
+                        .unwrap_or(initial),
+                    _ => correspondence::turn_allowance(c),
+                };
+                Some(started + allowance)
+            }
+            None => None,
+        })
     }
 
     /// Appends; a race lost to another writer is [`DecisionError::Stale`] with the
@@ -240,11 +255,24 @@ impl Decisions<'_> {
 
     /// After the write: the worker and the live stream wake, the cache keeps the game,
     /// and a move ends its player's vacation.
-    async fn written(&self, req: &Request, game_id: &str, version: i64, game: Game) {
+    async fn written(
+        &self,
+        req: &Request,
+        game_id: &str,
+        version: i64,
+        game: Game,
+        log: Option<RecentLog>,
+    ) {
         // the worker (messages) and the live stream (at least the move itself)
         self.notifier.wake();
-        // the next read of this version needs no replay
-        self.replays.put(game_id, version, Arc::new(game));
+        // the next read of this version needs no replay, nor the next notification a
+        // read of the log (an undo's event is kept only as the log replays it)
+        let recent = match req.decision {
+            Decision::Undo { .. } => None,
+            _ => log.map(|l| recent_of(l, &game)),
+        };
+        self.replays
+            .put_with_recent(game_id, version, Arc::new(game), recent);
         if let Decision::Play { user_id, .. } = &req.decision {
             // a vacation that lasts until the player's next move ends with it
             if let Err(e) = self
@@ -258,7 +286,7 @@ impl Decisions<'_> {
     }
 }
 
-impl Draft<'_> {
+impl<'a> Draft<'a> {
     /// The event rows, numbered after the game's version, with their events and effects.
     fn events_of(&self) -> Vec<(EventRow, Event, Vec<Effect>)> {
         let gid = &self.data.game.id;
@@ -338,6 +366,14 @@ impl Draft<'_> {
             }
         }
         plans
+    }
+
+    /// Whoever decides now, with their pending decision, when they hear of it: a new
+    /// turn, or a decision that passed to someone other than the decider.
+    fn turn_notified(&self, after: &After) -> Option<(Pending, &'a SeatInfo)> {
+        let p = self.game.pending()?;
+        let s = seat_at(&self.data.seats, p.player)?;
+        (after.turn_changed || self.actor != Some(s.user_id.as_str())).then_some((p, s))
     }
 
     /// The player who missed the deadline always hears of it: it changes their
@@ -427,10 +463,15 @@ impl Draft<'_> {
         )
     }
 
-    /// The turn the decision ends (its player and start), when a new one starts.
+    /// The turn the decision ends (its player and start), when a new one starts and the
+    /// game's clock is a time bank (which the store takes the turn's time from; a
+    /// game's kind of clock never changes once it runs).
     fn ended_turn(&self, after: &After) -> Option<(String, i64)> {
         let g = &self.data.game;
-        if after.turn_changed {
+        let bank = self
+            .clock
+            .is_some_and(|c| matches!(c.rule(), correspondence::ClockRule::Bank { .. }));
+        if after.turn_changed && bank {
             g.current_user_id.clone().zip(g.turn_started_at)
         } else {
             None

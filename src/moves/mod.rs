@@ -34,13 +34,13 @@ use tilepost_engine::{Action, Effect, Event, Game, PlayError};
 
 use self::auto::Automation;
 
-use crate::cache::ReplayCache;
+use crate::cache::{RecentLog, ReplayCache};
 use crate::correspondence::{self, Deadline};
-use crate::notify::Notifier;
+use crate::notify::{self, Notifier};
 use crate::standing;
 use crate::store::{
-    DecidedBy, Ending, EventRow, GameData, GameStatus, Outcome, PlayerEnd, SeatInfo, Store,
-    StoreError, Visibility,
+    ClockRow, DecidedBy, Ending, EventRow, GameData, GameStatus, Outcome, PlayerEnd, SeatInfo,
+    Store, StoreError, Visibility,
 };
 
 /// An event to append with its effects and who took the decision (`None`: the
@@ -172,11 +172,14 @@ pub struct Decisions<'a> {
 }
 
 /// The replayed game before the decision, with the log and its effects when they were
-/// read.
+/// read or cached.
 struct Loaded {
     data: GameData,
     game: Game,
-    log: Option<(Vec<Event>, Vec<Vec<Effect>>)>,
+    /// The log (or its end, from the cache) with its effects, when known.
+    log: Option<RecentLog>,
+    /// The game was replayed from the log (not taken from the cache).
+    replayed: bool,
 }
 
 fn seat_of(seats: &[SeatInfo], user_id: &str) -> Option<u8> {
@@ -237,15 +240,16 @@ impl Decisions<'_> {
         req: Request,
         answer: impl FnOnce(&Recorded) -> Result<String, String>,
     ) -> Result<Recorded, DecisionError> {
-        let data = self
+        let (data, clock) = self
             .store
-            .load_game(req.game_id.clone(), false)
+            .load_game_and_clock(req.game_id.clone())
             .await?
             .ok_or(DecisionError::GameNotFound)?;
         let deadline = match &req.decision {
-            Decision::TimeOut { claimer } => {
-                Some(self.check_timeout(&data, claimer, req.now).await?)
-            }
+            Decision::TimeOut { claimer } => Some(
+                self.check_timeout(&data, clock.as_ref(), claimer, req.now)
+                    .await?,
+            ),
             Decision::Play { user_id, .. }
             | Decision::Resign { user_id }
             | Decision::Settle { user_id }
@@ -305,7 +309,7 @@ impl Decisions<'_> {
             recorded.answer = answer(&recorded).map_err(DecisionError::Corrupt)?;
             return Ok(recorded);
         }
-        self.append(req, loaded, outcomes, answer).await
+        self.append(req, loaded, clock, outcomes, answer).await
     }
 
     /// Takes the decisions the server takes for the players after `outcomes` (see
@@ -347,9 +351,11 @@ impl Decisions<'_> {
             .await?
             .ok_or(DecisionError::GameNotFound)?;
         let loaded = self.load(data).await?;
-        if loaded.log.is_some() {
+        if loaded.replayed {
             let (id, version) = (&loaded.data.game.id, loaded.data.game.version);
-            self.replays.put(id, version, Arc::new(loaded.game.clone()));
+            let recent = loaded.log.clone().map(|l| recent_of(l, &loaded.game));
+            self.replays
+                .put_with_recent(id, version, Arc::new(loaded.game.clone()), recent);
         }
         Ok((loaded.data, loaded.game))
     }
@@ -359,18 +365,14 @@ impl Decisions<'_> {
     async fn check_timeout(
         &self,
         data: &GameData,
+        clock: Option<&ClockRow>,
         claimer: &Option<String>,
         now: i64,
     ) -> Result<Deadline, DecisionError> {
         if let Some(c) = claimer {
             seat_of(&data.seats, c).ok_or_else(|| not_a_player(data))?;
         }
-        let clock = self
-            .store
-            .clocks_of(vec![data.game.id.clone()])
-            .await?
-            .remove(&data.game.id)
-            .ok_or(DecisionError::NoClock)?;
+        let clock = clock.ok_or(DecisionError::NoClock)?;
         if data.game.status != GameStatus::Active {
             return Err(DecisionError::NotRunning);
         }
@@ -380,7 +382,7 @@ impl Decisions<'_> {
             return Err(DecisionError::NotRunning);
         };
         let vacations = self.store.vacations_of(vec![user], started).await?;
-        correspondence::deadline(&data.game, &clock, &vacations, now)
+        correspondence::deadline(&data.game, clock, &vacations, now)
             .ok_or(DecisionError::NotRunning)
     }
 
@@ -388,18 +390,20 @@ impl Decisions<'_> {
     /// replayed once (with its effects, kept for the notifications).
     async fn load(&self, data: GameData) -> Result<Loaded, DecisionError> {
         let (id, version) = (data.game.id.clone(), data.game.version);
-        if let Some(g) = self.replays.get(&id, version) {
+        if let Some((g, recent)) = self.replays.get_with_recent(&id, version) {
             return Ok(Loaded {
                 data,
                 game: Game::clone(&g),
-                log: None,
+                log: recent.map(|r| RecentLog::clone(&r)),
+                replayed: false,
             });
         }
         let (game, events, effects) = self.replay(&id, version).await?;
         Ok(Loaded {
             data,
             game,
-            log: Some((events, effects)),
+            log: Some(RecentLog { events, effects }),
+            replayed: true,
         })
     }
 
@@ -583,6 +587,15 @@ fn decide(
             Ok(vec![(o.event, o.effects)])
         }
     }
+}
+
+/// The end of `log` that the next notifications read (see [`notify::Since::needed_from`]),
+/// to keep in the cache with `game`.
+fn recent_of(mut log: RecentLog, game: &Game) -> Arc<RecentLog> {
+    let from = notify::Since::needed_from(&log.events, game.players().len() as u8);
+    log.events.drain(..from);
+    log.effects.drain(..from);
+    Arc::new(log)
 }
 
 /// Every player's score `(username, points)`, in seat order (for the turn email).

@@ -7,13 +7,13 @@
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
-use super::conn::{transaction, DbConn};
+use super::conn::{insert_rows, transaction, DbConn};
 use super::error::user_reference;
-use super::schema::{game_events, game_seats, games, idempotency_keys, outbox, users};
+use super::schema::{game_clocks, game_events, game_seats, games, idempotency_keys, outbox, users};
 use super::{automation, clocks, reviews, standing, stream};
 use super::{
-    AutomationRows, Conflict, Ending, EventRow, GameData, GameRecord, GameRow, GameStatus,
-    IdempotencyRow, NewStreamEvent, OutboxRow, SeatInfo, Store, StoreError, TxError,
+    AutomationRows, ClockRow, Conflict, Ending, EventRow, GameData, GameRecord, GameRow,
+    GameStatus, IdempotencyRow, NewStreamEvent, OutboxRow, SeatInfo, Store, StoreError, TxError,
 };
 
 /// What a caller decides when a game starts: the creation event, the decisions the
@@ -34,8 +34,8 @@ pub struct Append {
     pub status: GameStatus,
     pub current_user_id: Option<String>,
     pub turn_changed: bool,
-    /// The turn these events end (its player and start), when the turn changes: with a
-    /// time bank, what it used is taken from the player's bank.
+    /// The turn these events end (its player and start), when the turn changes and the
+    /// game's clock is a time bank: what it used is taken from the player's bank.
     pub ended_turn: Option<(String, i64)>,
     pub now: i64,
     pub idempotency: Option<IdempotencyRow>,
@@ -74,6 +74,27 @@ impl Store {
             })
             .map_err(user_reference)?;
             Ok(())
+        })
+        .await
+    }
+
+    /// Loads a game with its seats and its clock (`None`: it has none), as a decision
+    /// reads them: the clock comes with the game's row, in one statement.
+    pub async fn load_game_and_clock(
+        &self,
+        id: String,
+    ) -> Result<Option<(GameData, Option<ClockRow>)>, StoreError> {
+        self.run(move |c| {
+            let row: Option<(GameRecord, Option<ClockRow>)> = games::table
+                .left_join(game_clocks::table)
+                .filter(games::id.eq(&id))
+                .select((GameRecord::as_select(), Option::<ClockRow>::as_select()))
+                .first(c)
+                .optional()?;
+            match row {
+                Some((game, clock)) => Ok(Some((with_seats(c, game, false)?, clock))),
+                None => Ok(None),
+            }
         })
         .await
     }
@@ -168,17 +189,12 @@ impl Store {
                             .filter(|_| a.status == GameStatus::Active),
                     )?;
                 }
-                for ev in &a.events {
-                    diesel::insert_into(game_events::table)
-                        .values(ev)
-                        .execute(c)
-                        .map_err(|e| match e {
-                            DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
-                                TxError::Store(StoreError::Conflict(Conflict::StaleVersion))
-                            }
-                            other => TxError::Db(other),
-                        })?;
-                }
+                insert_events(c, &a.events).map_err(|e| match e {
+                    DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
+                        TxError::Store(StoreError::Conflict(Conflict::StaleVersion))
+                    }
+                    other => TxError::Db(other),
+                })?;
                 if let Some(idem) = &a.idempotency {
                     diesel::insert_into(idempotency_keys::table)
                         .values(idem)
@@ -276,11 +292,7 @@ where
         .iter()
         .find(|s| s.seat == plan.first_seat)
         .map(|s| s.user_id.clone());
-    for ev in &plan.events {
-        diesel::insert_into(game_events::table)
-            .values(ev)
-            .execute(c)?;
-    }
+    insert_events(c, &plan.events)?;
     diesel::update(games::table.find(&data.game.id))
         .set((
             games::status.eq(GameStatus::Active.as_str()),
@@ -295,6 +307,11 @@ where
     Ok(())
 }
 
+/// Inserts event rows (see [`insert_rows!`]).
+fn insert_events(c: &mut DbConn, events: &[EventRow]) -> QueryResult<()> {
+    insert_rows!(c, game_events::table, events)
+}
+
 pub(super) fn load_game(
     c: &mut DbConn,
     id: &str,
@@ -305,14 +322,20 @@ pub(super) fn load_game(
         .select(GameRecord::as_select())
         .first(c)
         .optional()?;
-    let Some(game) = game else {
-        return Ok(None);
-    };
+    match game {
+        Some(game) => Ok(Some(with_seats(c, game, with_events)?)),
+        None => Ok(None),
+    }
+}
+
+/// A game's row with its seats and, when `with_events`, its log.
+fn with_seats(c: &mut DbConn, game: GameRecord, with_events: bool) -> Result<GameData, StoreError> {
     let game = GameRow::try_from(game)?;
+    let id = game.id.clone();
     let mut seats = load_seats(c, std::slice::from_ref(&game.id))?;
     let events = if with_events {
         game_events::table
-            .filter(game_events::game_id.eq(id))
+            .filter(game_events::game_id.eq(&id))
             .order(game_events::seq.asc())
             .select(EventRow::as_select())
             .load(c)?
@@ -325,11 +348,11 @@ pub(super) fn load_game(
         // than the summary row read just before
         game.version = last.seq;
     }
-    Ok(Some(GameData {
+    Ok(GameData {
         seats: seats.remove(&game.id).unwrap_or_default(),
         game,
         events,
-    }))
+    })
 }
 
 type SeatTuple = (
