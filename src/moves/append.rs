@@ -113,9 +113,14 @@ impl Decisions<'_> {
             stream,
             drop_plans_of: plans.dropped,
             ending,
+            // a vacation that lasts until the player's next move ends with it
+            mover: match &req.decision {
+                Decision::Play { user_id, .. } => Some(user_id.clone()),
+                _ => None,
+            },
         };
         self.write(append).await?;
-        self.written(&req, &row.id, after.version, game, log).await;
+        self.written(&req, &row.id, after.version, game, log);
         Ok(recorded)
     }
 
@@ -253,9 +258,9 @@ impl Decisions<'_> {
         }
     }
 
-    /// After the write: the worker and the live stream wake, the cache keeps the game,
-    /// and a move ends its player's vacation.
-    async fn written(
+    /// After the write: the worker and the live stream wake, and the cache keeps the
+    /// game.
+    fn written(
         &self,
         req: &Request,
         game_id: &str,
@@ -273,16 +278,6 @@ impl Decisions<'_> {
         };
         self.replays
             .put_with_recent(game_id, version, Arc::new(game), recent);
-        if let Decision::Play { user_id, .. } = &req.decision {
-            // a vacation that lasts until the player's next move ends with it
-            if let Err(e) = self
-                .store
-                .end_vacation(user_id.clone(), req.now, true)
-                .await
-            {
-                tracing::warn!(cause = %e, "could not end a vacation after a move");
-            }
-        }
     }
 }
 

@@ -39,8 +39,8 @@ use crate::correspondence::{self, Deadline};
 use crate::notify::{self, Notifier};
 use crate::standing;
 use crate::store::{
-    ClockRow, DecidedBy, Ending, EventRow, GameData, GameStatus, Outcome, PlayerEnd, SeatInfo,
-    Store, StoreError, Visibility,
+    AutomationRows, ClockRow, DecidedBy, DecisionRead, Ending, EventRow, GameData, GameStatus,
+    Outcome, PlayerEnd, SeatInfo, Store, StoreError, Visibility,
 };
 
 /// An event to append with its effects and who took the decision (`None`: the
@@ -240,9 +240,16 @@ impl Decisions<'_> {
         req: Request,
         answer: impl FnOnce(&Recorded) -> Result<String, String>,
     ) -> Result<Recorded, DecisionError> {
-        let (data, clock) = self
+        // the players' orders and plans are read with the game, for the decisions the
+        // server takes after this one (none after an undo)
+        let undo = matches!(req.decision, Decision::Undo { .. });
+        let DecisionRead {
+            data,
+            clock,
+            automation,
+        } = self
             .store
-            .load_game_and_clock(req.game_id.clone())
+            .load_for_decision(req.game_id.clone(), !undo)
             .await?
             .ok_or(DecisionError::GameNotFound)?;
         let deadline = match &req.decision {
@@ -294,7 +301,8 @@ impl Decisions<'_> {
                     .into_iter()
                     .map(|(e, fx)| (e, fx, None)),
             );
-            self.settle(&mut loaded, &mut outcomes).await?;
+            let rows = automation.unwrap_or_default();
+            settle(&mut loaded, &rows, &mut outcomes)?;
         }
         if outcomes.is_empty() {
             // nothing to record (a settling that decided nothing)
@@ -310,34 +318,6 @@ impl Decisions<'_> {
             return Ok(recorded);
         }
         self.append(req, loaded, clock, outcomes, answer).await
-    }
-
-    /// Takes the decisions the server takes for the players after `outcomes` (see
-    /// [`auto`]), reading the players' orders and plans once.
-    async fn settle(
-        &self,
-        loaded: &mut Loaded,
-        outcomes: &mut Vec<Step>,
-    ) -> Result<(), DecisionError> {
-        if loaded.game.is_over() {
-            return Ok(());
-        }
-        let seats = &loaded.data.seats;
-        let users: Vec<String> = seats.iter().map(|s| s.user_id.clone()).collect();
-        let rows = self
-            .store
-            .automation_of(loaded.data.game.id.clone(), users)
-            .await?;
-        let automation = Automation::from_rows(&rows, &loaded.data.game.id, |u| seat_of(seats, u));
-        let taken = auto::settle(&mut loaded.game, &automation).map_err(|b| {
-            DecisionError::Corrupt(format!("game {}: {}", loaded.data.game.id, b.0))
-        })?;
-        outcomes.extend(
-            taken
-                .into_iter()
-                .map(|t| (t.outcome.event, t.outcome.effects, Some(t.by))),
-        );
-        Ok(())
     }
 
     /// The game as it is now: its rows and its replayed state (from the cache when it
@@ -520,6 +500,28 @@ impl Decisions<'_> {
             players,
         })
     }
+}
+
+/// Takes the decisions the server takes for the players after `outcomes` (see
+/// [`auto`]), from the players' orders and plans (`rows`, read with the game).
+fn settle(
+    loaded: &mut Loaded,
+    rows: &AutomationRows,
+    outcomes: &mut Vec<Step>,
+) -> Result<(), DecisionError> {
+    if loaded.game.is_over() {
+        return Ok(());
+    }
+    let seats = &loaded.data.seats;
+    let automation = Automation::from_rows(rows, &loaded.data.game.id, |u| seat_of(seats, u));
+    let taken = auto::settle(&mut loaded.game, &automation)
+        .map_err(|b| DecisionError::Corrupt(format!("game {}: {}", loaded.data.game.id, b.0)))?;
+    outcomes.extend(
+        taken
+            .into_iter()
+            .map(|t| (t.outcome.event, t.outcome.effects, Some(t.by))),
+    );
+    Ok(())
 }
 
 /// Lets the engine judge the decision on the replayed game; returns what it produced.

@@ -10,7 +10,7 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use super::conn::{insert_rows, transaction, DbConn};
 use super::error::user_reference;
 use super::schema::{game_clocks, game_events, game_seats, games, idempotency_keys, outbox, users};
-use super::{automation, clocks, reviews, standing, stream};
+use super::{automation, clocks, corr, reviews, standing, stream};
 use super::{
     AutomationRows, ClockRow, Conflict, Ending, EventRow, GameData, GameRecord, GameRow,
     GameStatus, IdempotencyRow, NewStreamEvent, OutboxRow, SeatInfo, Store, StoreError, TxError,
@@ -23,6 +23,15 @@ pub struct StartPlan {
     pub events: Vec<EventRow>,
     pub first_seat: i32,
     pub outbox: Vec<OutboxRow>,
+}
+
+/// A game as a decision reads it ([`Store::load_for_decision`]).
+pub struct DecisionRead {
+    pub data: GameData,
+    /// The game's clock (`None`: it has none).
+    pub clock: Option<ClockRow>,
+    /// The players' standing orders and plans, when asked for.
+    pub automation: Option<AutomationRows>,
 }
 
 /// Events to append to a game, with the game's new summary, the idempotency record and
@@ -46,6 +55,9 @@ pub struct Append {
     pub drop_plans_of: Vec<String>,
     /// The game's end (results, figures, ratings), when these events end it.
     pub ending: Option<Ending>,
+    /// The player whose move this is: a vacation of theirs that lasts until their next
+    /// move ends with it.
+    pub mover: Option<String>,
 }
 
 impl Store {
@@ -78,12 +90,14 @@ impl Store {
         .await
     }
 
-    /// Loads a game with its seats and its clock (`None`: it has none), as a decision
-    /// reads them: the clock comes with the game's row, in one statement.
-    pub async fn load_game_and_clock(
+    /// Loads a game as a decision reads it, on one connection: its row with its clock
+    /// (`None`: it has none) in one statement, its seats and, when `with_automation`,
+    /// its players' standing orders and plans.
+    pub async fn load_for_decision(
         &self,
         id: String,
-    ) -> Result<Option<(GameData, Option<ClockRow>)>, StoreError> {
+        with_automation: bool,
+    ) -> Result<Option<DecisionRead>, StoreError> {
         self.run(move |c| {
             let row: Option<(GameRecord, Option<ClockRow>)> = games::table
                 .left_join(game_clocks::table)
@@ -91,10 +105,21 @@ impl Store {
                 .select((GameRecord::as_select(), Option::<ClockRow>::as_select()))
                 .first(c)
                 .optional()?;
-            match row {
-                Some((game, clock)) => Ok(Some((with_seats(c, game, false)?, clock))),
-                None => Ok(None),
-            }
+            let Some((game, clock)) = row else {
+                return Ok(None);
+            };
+            let data = with_seats(c, game, false)?;
+            let automation = if with_automation {
+                let users: Vec<String> = data.seats.iter().map(|s| s.user_id.clone()).collect();
+                Some(automation::automation_of(c, &id, &users)?)
+            } else {
+                None
+            };
+            Ok(Some(DecisionRead {
+                data,
+                clock,
+                automation,
+            }))
         })
         .await
     }
@@ -208,6 +233,9 @@ impl Store {
                 }
                 stream::queue(c, &a.outbox, &a.stream)?;
                 automation::drop_plans(c, &a.game_id, &a.drop_plans_of)?;
+                if let Some(user) = &a.mover {
+                    corr::end_vacation(c, user, a.now, true)?;
+                }
                 if let Some(e) = &a.ending {
                     standing::record_ending(c, e, pair_limit)?;
                     // a rated game gets the strongest bot's review of its decisions

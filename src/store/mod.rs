@@ -61,7 +61,7 @@ pub use digest::DigestUser;
 use error::{user_reference, TxError};
 pub use error::{Conflict, StoreError};
 use games::{load_game, load_seats, lock_open_game, start_game_tx};
-pub use games::{Append, StartPlan};
+pub use games::{Append, DecisionRead, StartPlan};
 pub use limits::{LimitKey, Reserved, Written};
 pub use lists::{ChatOrder, GameFilter, GameKey, GameListPage};
 pub use page::Page;
