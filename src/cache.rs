@@ -5,11 +5,15 @@
 //! only save work, never change an answer. Nothing is shared between processes; a
 //! replica that misses replays the log like any other read. One entry per game (the
 //! newest version seen), at most `capacity` games, the least recently used goes first.
+//!
+//! An entry the decision service wrote also keeps the end of the log with its effects
+//! ([`RecentLog`]), as much as the next decider's notification reads ("since your last
+//! turn"), so that the next decision reads no log.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use tilepost_engine::Game;
+use tilepost_engine::{Effect, Event, Game};
 
 /// See the module documentation.
 pub struct ReplayCache {
@@ -28,7 +32,16 @@ struct Inner {
 struct Entry {
     version: i64,
     game: Arc<Game>,
+    recent: Option<Arc<RecentLog>>,
     used: u64,
+}
+
+/// The last events of a game's log up to an entry's version, each with the effects the
+/// engine derived for it (`effects[i]` belongs to `events[i]`).
+#[derive(Clone, Debug, Default)]
+pub struct RecentLog {
+    pub events: Vec<Event>,
+    pub effects: Vec<Vec<Effect>>,
 }
 
 impl ReplayCache {
@@ -48,6 +61,15 @@ impl ReplayCache {
 
     /// The game `id` replayed up to `version`, when it is cached.
     pub fn get(&self, id: &str, version: i64) -> Option<Arc<Game>> {
+        self.get_with_recent(id, version).map(|(g, _)| g)
+    }
+
+    /// [`ReplayCache::get`], with the end of the log when the entry keeps it.
+    pub fn get_with_recent(
+        &self,
+        id: &str,
+        version: i64,
+    ) -> Option<(Arc<Game>, Option<Arc<RecentLog>>)> {
         if self.capacity == 0 {
             return None;
         }
@@ -57,7 +79,7 @@ impl ReplayCache {
         let found = match inner.map.get_mut(id) {
             Some(e) if e.version == version => {
                 e.used = tick;
-                Some(e.game.clone())
+                Some((e.game.clone(), e.recent.clone()))
             }
             _ => None,
         };
@@ -72,6 +94,18 @@ impl ReplayCache {
     /// Keeps `game`, the game `id` replayed up to `version` (an older version of the
     /// same game is replaced; a newer one is kept).
     pub fn put(&self, id: &str, version: i64, game: Arc<Game>) {
+        self.put_with_recent(id, version, game, None)
+    }
+
+    /// [`ReplayCache::put`] with the end of the log up to `version` (`None`: the entry
+    /// keeps what it had for this version).
+    pub fn put_with_recent(
+        &self,
+        id: &str,
+        version: i64,
+        game: Arc<Game>,
+        recent: Option<Arc<RecentLog>>,
+    ) {
         if self.capacity == 0 {
             return;
         }
@@ -80,9 +114,14 @@ impl ReplayCache {
         let tick = inner.tick;
         if let Some(e) = inner.map.get_mut(id) {
             if e.version <= version {
+                let recent = match recent {
+                    None if e.version == version => e.recent.take(),
+                    other => other,
+                };
                 *e = Entry {
                     version,
                     game,
+                    recent,
                     used: tick,
                 };
             }
@@ -103,6 +142,7 @@ impl ReplayCache {
             Entry {
                 version,
                 game,
+                recent,
                 used: tick,
             },
         );
@@ -145,6 +185,20 @@ mod tests {
         c.put("g", 4, game());
         assert!(c.get("g", 5).is_some());
         assert_eq!(c.stats(), (3, 3, 1));
+    }
+
+    #[test]
+    fn the_end_of_the_log_stays_with_its_version() {
+        let c = ReplayCache::new(4);
+        let recent = Arc::new(RecentLog::default());
+        c.put_with_recent("g", 3, game(), Some(recent));
+        assert!(c.get_with_recent("g", 3).is_some_and(|(_, r)| r.is_some()));
+        // a read that replayed the same version keeps it
+        c.put("g", 3, game());
+        assert!(c.get_with_recent("g", 3).is_some_and(|(_, r)| r.is_some()));
+        // a newer version without one has none
+        c.put("g", 4, game());
+        assert!(c.get_with_recent("g", 4).is_some_and(|(_, r)| r.is_none()));
     }
 
     #[test]

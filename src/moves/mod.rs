@@ -19,6 +19,7 @@
 //! transaction that takes the last seat; and `undo`, taking decisions back before a
 //! reveal.
 
+mod append;
 pub mod auto;
 mod start;
 mod undo;
@@ -33,13 +34,13 @@ use tilepost_engine::{Action, Effect, Event, Game, PlayError};
 
 use self::auto::Automation;
 
-use crate::cache::ReplayCache;
+use crate::cache::{RecentLog, ReplayCache};
 use crate::correspondence::{self, Deadline};
 use crate::notify::{self, Notifier};
 use crate::standing;
 use crate::store::{
-    Append, Conflict, DecidedBy, Ending, EventRow, GameData, GameStatus, IdempotencyRow, Outcome,
-    PlayerEnd, SeatInfo, Store, StoreError, Visibility,
+    AutomationRows, ClockRow, DecidedBy, DecisionRead, Ending, EventRow, GameData, GameStatus,
+    Outcome, PlayerEnd, SeatInfo, Store, StoreError, Visibility,
 };
 
 /// An event to append with its effects and who took the decision (`None`: the
@@ -171,11 +172,14 @@ pub struct Decisions<'a> {
 }
 
 /// The replayed game before the decision, with the log and its effects when they were
-/// read.
+/// read or cached.
 struct Loaded {
     data: GameData,
     game: Game,
-    log: Option<(Vec<Event>, Vec<Vec<Effect>>)>,
+    /// The log (or its end, from the cache) with its effects, when known.
+    log: Option<RecentLog>,
+    /// The game was replayed from the log (not taken from the cache).
+    replayed: bool,
 }
 
 fn seat_of(seats: &[SeatInfo], user_id: &str) -> Option<u8> {
@@ -236,15 +240,23 @@ impl Decisions<'_> {
         req: Request,
         answer: impl FnOnce(&Recorded) -> Result<String, String>,
     ) -> Result<Recorded, DecisionError> {
-        let data = self
+        // the players' orders and plans are read with the game, for the decisions the
+        // server takes after this one (none after an undo)
+        let undo = matches!(req.decision, Decision::Undo { .. });
+        let DecisionRead {
+            data,
+            clock,
+            automation,
+        } = self
             .store
-            .load_game(req.game_id.clone(), false)
+            .load_for_decision(req.game_id.clone(), !undo)
             .await?
             .ok_or(DecisionError::GameNotFound)?;
         let deadline = match &req.decision {
-            Decision::TimeOut { claimer } => {
-                Some(self.check_timeout(&data, claimer, req.now).await?)
-            }
+            Decision::TimeOut { claimer } => Some(
+                self.check_timeout(&data, clock.as_ref(), claimer, req.now)
+                    .await?,
+            ),
             Decision::Play { user_id, .. }
             | Decision::Resign { user_id }
             | Decision::Settle { user_id }
@@ -289,7 +301,8 @@ impl Decisions<'_> {
                     .into_iter()
                     .map(|(e, fx)| (e, fx, None)),
             );
-            self.settle(&mut loaded, &mut outcomes).await?;
+            let rows = automation.unwrap_or_default();
+            settle(&mut loaded, &rows, &mut outcomes)?;
         }
         if outcomes.is_empty() {
             // nothing to record (a settling that decided nothing)
@@ -304,35 +317,7 @@ impl Decisions<'_> {
             recorded.answer = answer(&recorded).map_err(DecisionError::Corrupt)?;
             return Ok(recorded);
         }
-        self.append(req, loaded, outcomes, answer).await
-    }
-
-    /// Takes the decisions the server takes for the players after `outcomes` (see
-    /// [`auto`]), reading the players' orders and plans once.
-    async fn settle(
-        &self,
-        loaded: &mut Loaded,
-        outcomes: &mut Vec<Step>,
-    ) -> Result<(), DecisionError> {
-        if loaded.game.is_over() {
-            return Ok(());
-        }
-        let seats = &loaded.data.seats;
-        let users: Vec<String> = seats.iter().map(|s| s.user_id.clone()).collect();
-        let rows = self
-            .store
-            .automation_of(loaded.data.game.id.clone(), users)
-            .await?;
-        let automation = Automation::from_rows(&rows, &loaded.data.game.id, |u| seat_of(seats, u));
-        let taken = auto::settle(&mut loaded.game, &automation).map_err(|b| {
-            DecisionError::Corrupt(format!("game {}: {}", loaded.data.game.id, b.0))
-        })?;
-        outcomes.extend(
-            taken
-                .into_iter()
-                .map(|t| (t.outcome.event, t.outcome.effects, Some(t.by))),
-        );
-        Ok(())
+        self.append(req, loaded, clock, outcomes, answer).await
     }
 
     /// The game as it is now: its rows and its replayed state (from the cache when it
@@ -346,9 +331,11 @@ impl Decisions<'_> {
             .await?
             .ok_or(DecisionError::GameNotFound)?;
         let loaded = self.load(data).await?;
-        if loaded.log.is_some() {
+        if loaded.replayed {
             let (id, version) = (&loaded.data.game.id, loaded.data.game.version);
-            self.replays.put(id, version, Arc::new(loaded.game.clone()));
+            let recent = loaded.log.clone().map(|l| recent_of(l, &loaded.game));
+            self.replays
+                .put_with_recent(id, version, Arc::new(loaded.game.clone()), recent);
         }
         Ok((loaded.data, loaded.game))
     }
@@ -358,18 +345,14 @@ impl Decisions<'_> {
     async fn check_timeout(
         &self,
         data: &GameData,
+        clock: Option<&ClockRow>,
         claimer: &Option<String>,
         now: i64,
     ) -> Result<Deadline, DecisionError> {
         if let Some(c) = claimer {
             seat_of(&data.seats, c).ok_or_else(|| not_a_player(data))?;
         }
-        let clock = self
-            .store
-            .clocks_of(vec![data.game.id.clone()])
-            .await?
-            .remove(&data.game.id)
-            .ok_or(DecisionError::NoClock)?;
+        let clock = clock.ok_or(DecisionError::NoClock)?;
         if data.game.status != GameStatus::Active {
             return Err(DecisionError::NotRunning);
         }
@@ -379,7 +362,7 @@ impl Decisions<'_> {
             return Err(DecisionError::NotRunning);
         };
         let vacations = self.store.vacations_of(vec![user], started).await?;
-        correspondence::deadline(&data.game, &clock, &vacations, now)
+        correspondence::deadline(&data.game, clock, &vacations, now)
             .ok_or(DecisionError::NotRunning)
     }
 
@@ -387,18 +370,20 @@ impl Decisions<'_> {
     /// replayed once (with its effects, kept for the notifications).
     async fn load(&self, data: GameData) -> Result<Loaded, DecisionError> {
         let (id, version) = (data.game.id.clone(), data.game.version);
-        if let Some(g) = self.replays.get(&id, version) {
+        if let Some((g, recent)) = self.replays.get_with_recent(&id, version) {
             return Ok(Loaded {
                 data,
                 game: Game::clone(&g),
-                log: None,
+                log: recent.map(|r| RecentLog::clone(&r)),
+                replayed: false,
             });
         }
         let (game, events, effects) = self.replay(&id, version).await?;
         Ok(Loaded {
             data,
             game,
-            log: Some((events, effects)),
+            log: Some(RecentLog { events, effects }),
+            replayed: true,
         })
     }
 
@@ -412,279 +397,6 @@ impl Decisions<'_> {
         let (game, effects) = Game::replay_with_effects(&events)
             .map_err(|e| DecisionError::Corrupt(format!("game {id}: {e}")))?;
         Ok((game, events, effects))
-    }
-
-    /// Builds the rows, status, next decider, notifications and idempotency record of
-    /// `outcomes` and appends them in one transaction.
-    async fn append(
-        &self,
-        req: Request,
-        loaded: Loaded,
-        outcomes: Vec<Step>,
-        answer: impl FnOnce(&Recorded) -> Result<String, String>,
-    ) -> Result<Recorded, DecisionError> {
-        let Loaded { data, game, log } = loaded;
-        let now = req.now;
-        let gid = data.game.id.clone();
-        let expected = data.game.version;
-        let actor = req.decision.actor().map(str::to_string);
-        let mut events = Vec::with_capacity(outcomes.len());
-        let mut turn_changed = matches!(req.decision, Decision::TimeOut { .. });
-        let mut drop_plans_of: Vec<String> = Vec::new();
-        let mut plans_played: Vec<(u8, String)> = Vec::new();
-        for (i, (ev, fx, by)) in outcomes.iter().enumerate() {
-            if let Event::Decided {
-                player,
-                action: Action::PlaceTile { .. },
-                tile,
-                ..
-            } = ev
-            {
-                // the player's turn came: their plans are dropped
-                if let Some(s) = seat_at(&data.seats, *player) {
-                    drop_plans_of.push(s.user_id.clone());
-                }
-                if *by == Some(DecidedBy::Plan) {
-                    plans_played.push((*player, tile.clone().unwrap_or_default()));
-                }
-            }
-            let (kind, version, payload) = ev.encode();
-            turn_changed |= fx
-                .iter()
-                .any(|e| matches!(e, Effect::TileDrawn { .. } | Effect::TileToHand { .. }));
-            events.push((
-                EventRow {
-                    game_id: gid.clone(),
-                    seq: expected + 1 + i as i64,
-                    event_type: kind.to_string(),
-                    event_version: version as i32,
-                    payload,
-                    actor_id: actor.clone(),
-                    created_at: now,
-                    decided_by: by.map(|b| b.as_str().to_string()),
-                },
-                ev.clone(),
-                fx.clone(),
-            ));
-        }
-        let version = expected + events.len() as i64;
-        let over = game.is_over();
-        let status = if over {
-            GameStatus::Finished
-        } else {
-            GameStatus::Active
-        };
-        let pending = game.pending();
-        let current_user_id = pending
-            .and_then(|p| seat_at(&data.seats, p.player))
-            .map(|s| s.user_id.clone());
-        // a new decider starts a new turn (and a new deadline)
-        turn_changed |= !over && current_user_id != data.game.current_user_id;
-        let mut outbox = Vec::new();
-        if let Decision::TimeOut { .. } = &req.decision {
-            // the player who missed the deadline always hears of it: it changes their
-            // standing
-            if let Some(late) = data
-                .game
-                .current_user_id
-                .as_deref()
-                .and_then(|u| data.seats.iter().find(|s| s.user_id == u))
-            {
-                outbox.extend(notify::timed_out(
-                    self.notifier,
-                    std::slice::from_ref(late),
-                    &gid,
-                    &late.username,
-                    now,
-                ));
-            }
-        }
-        if over {
-            let ranking: Vec<(String, i32, u8)> = game
-                .ranking()
-                .iter()
-                .map(|r| {
-                    let name = seat_at(&data.seats, r.player)
-                        .map(|s| s.username.clone())
-                        .unwrap_or_default();
-                    (name, r.score, r.rank)
-                })
-                .collect();
-            // how the end scored: the final scorings come with the game's last event
-            let at_end = outcomes
-                .last()
-                .map(|(_, fx, _)| notify::Since::at_end(fx, &data.seats))
-                .unwrap_or_default();
-            outbox.extend(notify::finished(
-                self.notifier,
-                &data.seats,
-                &gid,
-                &ranking,
-                &at_end,
-                now,
-            ));
-        } else if let Some(p) = pending {
-            // a new turn (tile drawn), or a decision that passed to someone else (a
-            // wagon owner, ...): tell whoever has to decide now
-            if let Some(s) = seat_at(&data.seats, p.player) {
-                if turn_changed || actor.as_deref() != Some(s.user_id.as_str()) {
-                    let since = match log {
-                        Some((mut events_before, mut effects)) => {
-                            for (e, fx, _) in &outcomes {
-                                events_before.push(e.clone());
-                                effects.push(fx.clone());
-                            }
-                            notify::Since::compute(&events_before, &effects, p.player, &data.seats)
-                        }
-                        None => {
-                            // the replay came from the cache: read the log once now
-                            let (_, mut events_before, mut effects) =
-                                self.replay(&gid, expected).await?;
-                            for (e, fx, _) in &outcomes {
-                                events_before.push(e.clone());
-                                effects.push(fx.clone());
-                            }
-                            notify::Since::compute(&events_before, &effects, p.player, &data.seats)
-                        }
-                    };
-                    let tile = p.tile.map(|t| tilepost_engine::catalog().get(t).id.clone());
-                    // a game with a clock: the email says when the decision is due (the
-                    // base deadline; a vacation only moves it out)
-                    let started = if turn_changed {
-                        now
-                    } else {
-                        data.game.turn_started_at.unwrap_or(now)
-                    };
-                    let deadline = match self.store.clocks_of(vec![gid.clone()]).await?.remove(&gid)
-                    {
-                        // the tournament's pause holds the clock: no deadline to tell
-                        Some(c) if c.paused_at.is_some() => None,
-                        Some(c) => {
-                            let allowance = match c.rule() {
-                                correspondence::ClockRule::Bank { initial, .. } if turn_changed => {
-                                    self.store
-                                        .seat_bank(gid.clone(), s.user_id.clone())
-                                        .await?
-                                        .unwrap_or(initial)
-                                }
-                                _ => correspondence::turn_allowance(&c),
-                            };
-                            Some(started + allowance)
-                        }
-                        None => None,
-                    };
-                    let rules = game.house_rules().to_values();
-                    let scores = scores_of(&game, &data.seats);
-                    outbox.push(notify::turn_started(
-                        self.notifier,
-                        s,
-                        &notify::Turn {
-                            game_id: &gid,
-                            version,
-                            tile: tile.as_deref(),
-                            decision: Some(p.phase.name()),
-                            deadline,
-                            rules: Some(&rules),
-                            scores: &scores,
-                            board_size: Some(board_size(&game)),
-                        },
-                        &since,
-                        now,
-                    ));
-                }
-            }
-        }
-        for (player, tile) in &plans_played {
-            if let Some(s) = seat_at(&data.seats, *player) {
-                outbox.push(notify::plan_played(
-                    self.notifier,
-                    s,
-                    &gid,
-                    tile,
-                    version,
-                    now,
-                ));
-            }
-        }
-        // every player's live stream hears that the game moved on
-        let mover = actor
-            .as_deref()
-            .and_then(|a| data.seats.iter().find(|s| s.user_id == a))
-            .map(|s| s.username.clone());
-        let stream = notify::move_made(&data.seats, &gid, version, status, mover.as_deref(), now);
-        let ending = if over {
-            Some(self.ending(&data, &game, &events, expected, now).await?)
-        } else {
-            None
-        };
-        let mut recorded = Recorded {
-            game_id: gid.clone(),
-            version,
-            status,
-            seats: data.seats,
-            events,
-            answer: String::new(),
-        };
-        recorded.answer = answer(&recorded).map_err(DecisionError::Corrupt)?;
-        let idempotency = req.idempotency.map(|k| IdempotencyRow {
-            user_id: k.user_id,
-            idem_key: k.key,
-            request_hash: k.hash,
-            status: 200,
-            body: recorded.answer.clone(),
-            created_at: now,
-        });
-        let append = Append {
-            game_id: gid.clone(),
-            expected_version: expected,
-            events: recorded.events.iter().map(|(r, _, _)| r.clone()).collect(),
-            status,
-            ended_turn: if turn_changed {
-                data.game
-                    .current_user_id
-                    .clone()
-                    .zip(data.game.turn_started_at)
-            } else {
-                None
-            },
-            current_user_id,
-            turn_changed,
-            now,
-            idempotency,
-            outbox,
-            stream,
-            drop_plans_of,
-            ending,
-        };
-        match self.store.append(append).await {
-            Ok(()) => {}
-            Err(StoreError::Conflict(Conflict::IdempotencyKeyInUse)) => {
-                return Err(DecisionError::IdempotencyKeyInUse)
-            }
-            Err(StoreError::Conflict(_)) => {
-                // another writer won
-                let current = self
-                    .store
-                    .load_game(gid.clone(), false)
-                    .await
-                    .ok()
-                    .flatten()
-                    .map(|d| d.game.version);
-                return Err(DecisionError::Stale(current));
-            }
-            Err(e) => return Err(e.into()),
-        }
-        // the worker (messages) and the live stream (at least the move itself)
-        self.notifier.wake();
-        // the next read of this version needs no replay
-        self.replays.put(&gid, version, Arc::new(game));
-        if let Decision::Play { user_id, .. } = &req.decision {
-            // a vacation that lasts until the player's next move ends with it
-            if let Err(e) = self.store.end_vacation(user_id.clone(), now, true).await {
-                tracing::warn!(cause = %e, "could not end a vacation after a move");
-            }
-        }
-        Ok(recorded)
     }
 }
 
@@ -790,6 +502,28 @@ impl Decisions<'_> {
     }
 }
 
+/// Takes the decisions the server takes for the players after `outcomes` (see
+/// [`auto`]), from the players' orders and plans (`rows`, read with the game).
+fn settle(
+    loaded: &mut Loaded,
+    rows: &AutomationRows,
+    outcomes: &mut Vec<Step>,
+) -> Result<(), DecisionError> {
+    if loaded.game.is_over() {
+        return Ok(());
+    }
+    let seats = &loaded.data.seats;
+    let automation = Automation::from_rows(rows, &loaded.data.game.id, |u| seat_of(seats, u));
+    let taken = auto::settle(&mut loaded.game, &automation)
+        .map_err(|b| DecisionError::Corrupt(format!("game {}: {}", loaded.data.game.id, b.0)))?;
+    outcomes.extend(
+        taken
+            .into_iter()
+            .map(|t| (t.outcome.event, t.outcome.effects, Some(t.by))),
+    );
+    Ok(())
+}
+
 /// Lets the engine judge the decision on the replayed game; returns what it produced.
 fn decide(
     loaded: &mut Loaded,
@@ -855,6 +589,15 @@ fn decide(
             Ok(vec![(o.event, o.effects)])
         }
     }
+}
+
+/// The end of `log` that the next notifications read (see [`notify::Since::needed_from`]),
+/// to keep in the cache with `game`.
+fn recent_of(mut log: RecentLog, game: &Game) -> Arc<RecentLog> {
+    let from = notify::Since::needed_from(&log.events, game.players().len() as u8);
+    log.events.drain(..from);
+    log.effects.drain(..from);
+    Arc::new(log)
 }
 
 /// Every player's score `(username, points)`, in seat order (for the turn email).

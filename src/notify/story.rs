@@ -64,6 +64,18 @@ pub(crate) fn name_of(seats: &[SeatInfo], seat: u8) -> String {
         .unwrap_or_else(|| format!("seat {seat}"))
 }
 
+/// The index after the last tile `seat` placed (0 when none).
+fn after_last_tile(events: &[Event], seat: u8) -> usize {
+    events
+        .iter()
+        .rposition(|e| {
+            matches!(e, Event::Decided { player, action: Action::PlaceTile { .. }, .. }
+                if *player == seat)
+        })
+        .map(|i| i + 1)
+        .unwrap_or(0)
+}
+
 /// Features that a tile completes (the others score only otherwise).
 fn completable(f: FeatureKind) -> bool {
     matches!(
@@ -80,14 +92,7 @@ impl Since {
         seat: u8,
         seats: &[SeatInfo],
     ) -> Since {
-        let start = events
-            .iter()
-            .rposition(|e| {
-                matches!(e, Event::Decided { player, action: Action::PlaceTile { .. }, .. }
-                    if *player == seat)
-            })
-            .map(|i| i + 1)
-            .unwrap_or(0);
+        let start = after_last_tile(events, seat);
         let mut out = Since::default();
         let mut placer = None;
         for (i, e) in events.iter().enumerate().skip(start) {
@@ -95,6 +100,16 @@ impl Since {
             out.add(e, fx, seats, &mut placer);
         }
         out
+    }
+
+    /// The first of `events` that [`Since::compute`] reads for any of the seats
+    /// `0..players`: the events before it (with their effects) can be left out with the
+    /// same answers. Of a log's end that starts right after a tile, the same holds.
+    pub fn needed_from(events: &[Event], players: u8) -> usize {
+        (0..players)
+            .map(|seat| after_last_tile(events, seat))
+            .min()
+            .unwrap_or(0)
     }
 
     /// The scorings at the end of a game (from the effects of its last event), summed
@@ -405,6 +420,53 @@ mod tests {
         (0..n)
             .map(|i| super::super::tests::seat(i32::from(i), &format!("p{i}")))
             .collect()
+    }
+
+    /// The end of the log the cache keeps (cut with `needed_from` after each decision,
+    /// as the decision service does) tells every seat the same story as the whole log.
+    #[test]
+    fn the_kept_end_of_the_log_tells_the_same_story() {
+        let mut rng = Rng::new(11);
+        for g in 0..12 {
+            let players = 2 + (g % 4) as u8;
+            let config = GameConfig {
+                players,
+                expansions: Expansion::ALL
+                    .into_iter()
+                    .filter(|e| e.is_implemented() && rng.below(2) == 0)
+                    .collect(),
+                tile_order: None,
+                seed: rng.next_u64(),
+                rules: Default::default(),
+            };
+            let Ok((mut game, first)) = Game::new(&config) else {
+                continue;
+            };
+            let seats = seats(players);
+            let (mut events, mut effects) = (vec![first], vec![Vec::new()]);
+            let (mut kept, mut kept_fx) = (events.clone(), effects.clone());
+            while let Some(p) = game.pending() {
+                let options = game.legal_actions();
+                let a = &options[rng.below(options.len() as u64) as usize];
+                let out = game.play(p.player, a).expect("a legal action plays");
+                for (log, fx) in [(&mut events, &mut effects), (&mut kept, &mut kept_fx)] {
+                    log.push(out.event.clone());
+                    fx.push(out.effects.clone());
+                }
+                let from = Since::needed_from(&kept, players);
+                kept.drain(..from);
+                kept_fx.drain(..from);
+                for seat in 0..players {
+                    assert_eq!(
+                        Since::compute(&kept, &kept_fx, seat, &seats),
+                        Since::compute(&events, &effects, seat, &seats),
+                        "game {g}, seat {seat}, after event {}",
+                        events.len()
+                    );
+                }
+            }
+            assert!(kept.len() < events.len(), "game {g}: nothing was left out");
+        }
     }
 
     /// Over random games with every expansion: the story of every window of a game

@@ -118,6 +118,31 @@ impl ManageConnection for Manager {
 
 pub type Pool = r2d2::Pool<Manager>;
 
+/// The most rows one `INSERT` of [`insert_rows!`] writes (a statement's parameters stay
+/// well below the database's limit).
+pub const BATCH: usize = 64;
+
+/// Inserts the rows of a slice into a table, in order: on Postgres one statement (one
+/// round trip) for up to [`BATCH`] rows; on SQLite, in-process, a statement per row
+/// (diesel writes no multi-row `INSERT` of rows with optional columns there).
+macro_rules! insert_rows {
+    ($c:expr, $table:expr, $rows:expr) => {{
+        let c: &mut $crate::store::conn::DbConn = $c;
+        let rows = $rows;
+        if let $crate::store::conn::DbConn::Pg(pg) = c {
+            for chunk in rows.chunks($crate::store::conn::BATCH) {
+                diesel::insert_into($table).values(chunk).execute(pg)?;
+            }
+        } else {
+            for row in rows {
+                diesel::insert_into($table).values(row).execute(c)?;
+            }
+        }
+        diesel::QueryResult::Ok(())
+    }};
+}
+pub(super) use insert_rows;
+
 /// Runs `f` in a transaction that writes. On SQLite it begins `IMMEDIATE`: the
 /// database's write lock is taken at the start (waiting up to the busy timeout), so
 /// that a transaction that reads and then writes is never refused ("database is

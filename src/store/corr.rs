@@ -139,22 +139,8 @@ impl Store {
         now: i64,
         only_until_move: bool,
     ) -> Result<bool, StoreError> {
-        self.run(move |c| {
-            let mut q = diesel::update(
-                vacations::table
-                    .filter(vacations::user_id.eq(&user_id))
-                    .filter(vacations::ended_at.is_null())
-                    .filter(vacations::started_at.le(now))
-                    .filter(vacations::ends_at.gt(now)),
-            )
-            .into_boxed();
-            if only_until_move {
-                q = q.filter(vacations::until_move.eq(1));
-            }
-            let n = q.set(vacations::ended_at.eq(Some(now))).execute(c)?;
-            Ok(n > 0)
-        })
-        .await
+        self.run(move |c| Ok(end_vacation(c, &user_id, now, only_until_move)? > 0))
+            .await
     }
 
     /// The user's vacations that started at or after `since` (for the yearly bank).
@@ -526,4 +512,26 @@ fn invites_q(c: &mut DbConn, game_id: &str) -> Result<Vec<InviteInfo>, StoreErro
             })
         })
         .collect()
+}
+
+/// Ends the user's vacation running at `now` (only one that lasts until their next move,
+/// when `only_until_move`); how many ended.
+pub(super) fn end_vacation(
+    c: &mut DbConn,
+    user_id: &str,
+    now: i64,
+    only_until_move: bool,
+) -> QueryResult<usize> {
+    let mut q = diesel::update(
+        vacations::table
+            .filter(vacations::user_id.eq(user_id))
+            .filter(vacations::ended_at.is_null())
+            .filter(vacations::started_at.le(now))
+            .filter(vacations::ends_at.gt(now)),
+    )
+    .into_boxed();
+    if only_until_move {
+        q = q.filter(vacations::until_move.eq(1));
+    }
+    q.set(vacations::ended_at.eq(Some(now))).execute(c)
 }

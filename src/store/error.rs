@@ -103,3 +103,24 @@ fn is_connection_message(m: &str) -> bool {
         || m.contains("shutting down")
         || m.contains("starting up")
 }
+
+/// Internal error type of transactions.
+pub(super) enum TxError {
+    Db(DieselError),
+    Store(StoreError),
+}
+
+impl From<DieselError> for TxError {
+    fn from(e: DieselError) -> Self {
+        TxError::Db(e)
+    }
+}
+
+impl From<TxError> for StoreError {
+    fn from(e: TxError) -> Self {
+        match e {
+            TxError::Db(d) => d.into(),
+            TxError::Store(s) => s,
+        }
+    }
+}

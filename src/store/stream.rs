@@ -10,7 +10,7 @@
 
 use diesel::prelude::*;
 
-use super::conn::DbConn;
+use super::conn::{insert_rows, DbConn};
 use super::schema::{outbox, stream_events};
 use super::{OutboxRow, Store, StoreError};
 
@@ -70,26 +70,20 @@ impl NewStreamEvent {
 }
 
 /// Writes outbox messages with their stream copies, and `extra` stream-only events (call
-/// inside the transaction that makes them true).
+/// inside the transaction that makes them true), in order (the stream's numbers follow
+/// it), several rows a statement where the database allows it.
 pub(super) fn queue(
     c: &mut DbConn,
     messages: &[OutboxRow],
     extra: &[NewStreamEvent],
 ) -> QueryResult<()> {
-    for m in messages {
-        diesel::insert_into(outbox::table).values(m).execute(c)?;
-    }
+    insert_rows!(c, outbox::table, messages)?;
     let copies: Vec<NewStreamEvent> = messages
         .iter()
         .filter_map(NewStreamEvent::of_outbox)
         .chain(extra.iter().cloned())
         .collect();
-    for e in &copies {
-        diesel::insert_into(stream_events::table)
-            .values(e)
-            .execute(c)?;
-    }
-    Ok(())
+    insert_rows!(c, stream_events::table, &copies)
 }
 
 fn head(c: &mut DbConn) -> Result<i64, StoreError> {

@@ -7,6 +7,8 @@
 //!   (`store::status`), in Rust and in SQL text alike;
 //! - no problem code is written as a string outside its one definition
 //!   (`api::problem::ProblemCode`);
+//! - only the decision service (`moves`) appends to a game's log: no other module names
+//!   `store::Append`, the only argument `Store::append` takes;
 //! - no error is recognised by matching its message (`….contains(…)` on error text),
 //!   except where the database driver gives nothing else (`store::is_connection_message`).
 
@@ -304,6 +306,34 @@ fn no_import_circle_between_store_modules() {
             c.join(" → ")
         );
     }
+}
+
+/// Whether `code` names the identifier `name` (a whole word).
+fn names(code: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    code.match_indices(name).any(|(i, _)| {
+        !code[..i].chars().last().is_some_and(word)
+            && !code[i + name.len()..].chars().next().is_some_and(word)
+    })
+}
+
+#[test]
+fn only_the_decision_service_appends_to_a_game() {
+    let sources = all_sources();
+    let namers: Vec<&str> = sources
+        .iter()
+        .filter(|(_, text)| names(&code(text, false), "Append"))
+        .map(|(rel, _)| rel.as_str())
+        .collect();
+    assert!(namers.contains(&"moves/append.rs"), "{namers:?}");
+    for rel in namers {
+        assert!(
+            rel.starts_with("store/") || rel.starts_with("moves/"),
+            "src/{rel} names store::Append: a game's log is appended to only by the decision \
+             service (crate::moves)"
+        );
+    }
+    assert!(names("a(Append {", "Append") && !names("AppendRows", "Append"));
 }
 
 #[test]
