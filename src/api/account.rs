@@ -15,7 +15,7 @@ use rand::RngCore;
 use sha2::{Digest, Sha256};
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{ApiJson, ClientAddr, CurrentUser};
 use super::limits;
 use super::AppState;
@@ -146,8 +146,6 @@ fn link_token_ok(t: &str) -> bool {
     security(("bearer" = ["account"])),
     responses(
         (status = 202, description = "A new link is on its way to the account's address; earlier links no longer work", body = Accepted),
-        (status = 409, description = "The address is already confirmed (`already-verified`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many account emails for this account or from this address (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/users/me/email/verification")]
@@ -185,8 +183,6 @@ pub async fn resend_verification(
     security(()),
     responses(
         (status = 200, description = "The address is confirmed", body = LinkResult),
-        (status = 400, description = "The link is unknown, used, expired, or for an address the account no longer has (`invalid-link`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many invalid links from this address (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/verify-email")]
@@ -241,7 +237,6 @@ fn invalid_link() -> ApiError {
     security(()),
     responses(
         (status = 202, description = "Always the same answer, whether or not an account has this address: if one has it confirmed, a link that works once within an hour is on its way", body = Accepted),
-        (status = 429, description = "Too many reset requests for this address or from this client (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/password-reset")]
@@ -304,8 +299,6 @@ async fn send_resets(st: &AppState, email: String) -> Result<(), ApiError> {
     security(()),
     responses(
         (status = 200, description = "The password is changed; the link no longer works", body = LinkResult),
-        (status = 400, description = "Invalid fields (`validation-failed`), or the link is unknown, used or expired (`invalid-link`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many invalid links from this address (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/password-reset/confirm")]
@@ -410,9 +403,6 @@ fn changed_message(
     security(("bearer" = ["session"])),
     responses(
         (status = 204, description = "The password is changed"),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The current password is wrong (`wrong-password`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many wrong passwords for this account or from this address (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/users/me/password")]
@@ -464,9 +454,6 @@ pub async fn change_password(
     security(("bearer" = ["session"])),
     responses(
         (status = 200, description = "The address is changed and a confirmation link is on its way to it", body = UserView),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The password is wrong (`wrong-password`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many wrong passwords or account emails (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/users/me/email")]
@@ -510,9 +497,6 @@ pub async fn change_email(
     security(("bearer" = ["session"])),
     responses(
         (status = 204, description = "The account is deleted: its personal data is gone, its seats in games carry an anonymous name, its running games were resigned, its open games left (or, when it created them, aborted); its tokens no longer work"),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The password is wrong (`wrong-password`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many wrong passwords for this account or from this address (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/users/me")]
@@ -609,7 +593,6 @@ async fn resign(st: &AppState, user_id: &str, game_id: &str) -> Result<(), ApiEr
     security(("bearer" = ["session"])),
     responses(
         (status = 200, description = "The caller's data: profile, settings, webhooks (without secrets), games with their seats, chat lines written; `Cache-Control: no-store`", body = AccountExportView),
-        (status = 429, description = "Too many exports (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/users/me/export")]
@@ -694,4 +677,40 @@ pub async fn export_me(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpR
         .json(view);
     quota.apply(&mut resp);
     Ok(resp)
+}
+
+crate::api::problem::problems! {
+    "resend_verification" {
+        409 => ("The address is already confirmed (" [AlreadyVerified] ")"),
+        429 => ("Too many account emails for this account or from this address (" [RateLimited] "); `Retry-After` says when to retry"),
+    }
+    "verify_email" {
+        400 => ("The link is unknown, used, expired, or for an address the account no longer has (" [InvalidLink] ")"),
+        429 => ("Too many invalid links from this address (" [RateLimited] "); `Retry-After` says when to retry"),
+    }
+    "request_password_reset" {
+        429 => ("Too many reset requests for this address or from this client (" [RateLimited] "); `Retry-After` says when to retry"),
+    }
+    "reset_password" {
+        400 => ("Invalid fields (" [ValidationFailed] "), or the link is unknown, used or expired (" [InvalidLink] ")"),
+        429 => ("Too many invalid links from this address (" [RateLimited] "); `Retry-After` says when to retry"),
+    }
+    "change_password" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+        403 => ("The current password is wrong (" [WrongPassword] ")"),
+        429 => ("Too many wrong passwords for this account or from this address (" [RateLimited] "); `Retry-After` says when to retry"),
+    }
+    "change_email" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+        403 => ("The password is wrong (" [WrongPassword] ")"),
+        429 => ("Too many wrong passwords or account emails (" [RateLimited] "); `Retry-After` says when to retry"),
+    }
+    "delete_me" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+        403 => ("The password is wrong (" [WrongPassword] ")"),
+        429 => ("Too many wrong passwords for this account or from this address (" [RateLimited] "); `Retry-After` says when to retry"),
+    }
+    "export_me" {
+        429 => ("Too many exports (" [RateLimited] "); `Retry-After` says when to retry"),
+    }
 }

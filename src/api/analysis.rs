@@ -7,7 +7,7 @@ use actix_web::{get, post, web, HttpResponse};
 use tilepost_engine::{Action, Event, Game, NoEffects};
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{CurrentUser, GameId, MaybeUser};
 use super::load::{load_data, load_state, require_started, signed_in};
 use super::views;
@@ -107,8 +107,6 @@ fn review_view(data: &GameData, row: Option<ReviewRow>) -> Result<ReviewView, Ap
     security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The analysis", body = AnalysisView),
-        (status = 403, description = "The game shows no analysis while it runs, or not to spectators while players hold hidden tiles (`assistance-off`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/analysis")]
@@ -216,8 +214,6 @@ pub async fn get_review(
     responses(
         (status = 200, description = "The game has a review already", body = ReviewView),
         (status = 202, description = "The review is queued", body = ReviewView),
-        (status = 403, description = "The caller has no seat at the game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is not over (`game-not-over`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/review")]
@@ -265,8 +261,6 @@ pub async fn request_review(
     security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The points over the game", body = TimelineView),
-        (status = 403, description = "The game shows no analysis while it runs (`assistance-off`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/timeline")]
@@ -330,4 +324,19 @@ fn timeline(events: &[Event]) -> Result<Vec<TimelinePoint>, String> {
     }
     out.push(point(&game, events.len()));
     Ok(out)
+}
+
+crate::api::problem::problems! {
+    "get_analysis" {
+        403 => ("The game shows no analysis while it runs, or not to spectators while players hold hidden tiles (" [AssistanceOff] ")"),
+        409 => ("The game has not started (" [GameNotStarted] ")"),
+    }
+    "request_review" {
+        403 => ("The caller has no seat at the game (" [NotAPlayer] ")"),
+        409 => ("The game is not over (" [GameNotOver] ")"),
+    }
+    "get_timeline" {
+        403 => ("The game shows no analysis while it runs (" [AssistanceOff] ")"),
+        409 => ("The game has not started (" [GameNotStarted] ")"),
+    }
 }

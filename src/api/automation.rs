@@ -5,7 +5,7 @@
 use actix_web::{get, patch, put, web, HttpResponse};
 
 use super::dto::*;
-use super::error::{ApiError, Problem};
+use super::error::ApiError;
 use super::extract::{ApiJson, CurrentUser, GameId};
 use super::load::load_data;
 use super::problem::ProblemCode;
@@ -139,7 +139,6 @@ pub async fn get_my_orders(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller's default orders", body = StandingOrders),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[patch("/users/me/orders")]
@@ -203,7 +202,6 @@ async fn game_orders(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The caller's orders at the game", body = GameOrdersView),
-        (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/orders")]
@@ -232,9 +230,6 @@ pub async fn get_game_orders(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller's orders at the game", body = GameOrdersView),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An order for a decision of an expansion the game does not use (`order-not-in-game`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[patch("/games/{id}/orders")]
@@ -299,7 +294,6 @@ fn plans_view(rows: &[PlanRow]) -> PlansDto {
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The caller's plans", body = PlansDto),
-        (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/plans")]
@@ -335,9 +329,6 @@ pub async fn get_plans(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller's plans (a plan that played at once is gone)", body = PlansDto),
-        (status = 400, description = "Invalid plans (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is not running (`game-not-started`, `game-over`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[put("/games/{id}/plans")]
@@ -396,4 +387,26 @@ pub async fn set_plans(
         .plans_of(id.as_str().to_string(), me.id.clone())
         .await?;
     Ok(HttpResponse::Ok().json(plans_view(&rows)))
+}
+
+crate::api::problem::problems! {
+    "update_my_orders" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+    }
+    "get_game_orders" {
+        403 => ("Not a player of this game (" [NotAPlayer] ")"),
+    }
+    "update_game_orders" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+        403 => ("Not a player of this game (" [NotAPlayer] ")"),
+        422 => ("An order for a decision of an expansion the game does not use (" [OrderNotInGame] ")"),
+    }
+    "get_plans" {
+        403 => ("Not a player of this game (" [NotAPlayer] ")"),
+    }
+    "set_plans" {
+        400 => ("Invalid plans (" [ValidationFailed] ")"),
+        403 => ("Not a player of this game (" [NotAPlayer] ")"),
+        409 => ("The game is not running (" [GameNotStarted, GameOver] ")"),
+    }
 }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::access;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::CurrentUser;
 use super::limits;
 use super::AppState;
@@ -84,7 +84,6 @@ pub async fn get_calendar(
     security(("bearer" = ["account"])),
     responses(
         (status = 201, description = "The new feed and its address", body = CalendarFeed),
-        (status = 429, description = "Too many new addresses today (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/users/me/calendar")]
@@ -154,7 +153,6 @@ pub async fn delete_calendar(
     security(()),
     responses(
         (status = 200, description = "The feed", body = String, content_type = "text/calendar"),
-        (status = 404, description = "No such calendar (`calendar-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/calendar/{token}.ics")]
@@ -356,4 +354,13 @@ async fn rounds(
         }
     }
     Ok(out)
+}
+
+crate::api::problem::problems! {
+    "create_calendar" {
+        429 => ("Too many new addresses today (" [RateLimited] ")"),
+    }
+    "get_calendar_feed" {
+        404 => ("No such calendar (" [CalendarNotFound] ")"),
+    }
 }

@@ -3,7 +3,7 @@
 use actix_web::{get, post, web, HttpResponse};
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{ApiJson, CurrentUser, GameId, MaybeUser};
 use super::load::load_data;
 use super::AppState;
@@ -46,7 +46,6 @@ pub async fn chat_link(st: &AppState, game_id: &str) -> Result<ChatLink, ApiErro
     security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "A page of messages", body = ChatPage),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/chat")]
@@ -128,9 +127,6 @@ fn check_text(t: &str) -> Result<String, ApiError> {
     security(("bearer" = ["game:play"])),
     responses(
         (status = 201, description = "The message was posted", body = ChatMessage),
-        (status = 400, description = "Invalid text (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many chat messages this minute (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/chat")]
@@ -192,4 +188,15 @@ pub async fn post_chat(
     let mut resp = HttpResponse::Created().json(message);
     quota.apply(&mut resp);
     Ok(resp)
+}
+
+crate::api::problem::problems! {
+    "list_chat" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+    }
+    "post_chat" {
+        400 => ("Invalid text (" [ValidationFailed] ")"),
+        403 => ("Not a player of this game (" [NotAPlayer] ")"),
+        429 => ("Too many chat messages this minute (" [RateLimited] "); `Retry-After` and `RateLimit-*` say when"),
+    }
 }

@@ -4,7 +4,7 @@
 use actix_web::{delete, post, web, HttpResponse};
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{ApiJson, CurrentUser, GameId};
 use super::AppState;
 use crate::clock::rfc3339;
@@ -25,8 +25,6 @@ use crate::store::VacationRow;
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The late player timed out", body = MoveResult),
-        (status = 403, description = "Not a player of this game, or the caller's own decision (`not-a-player`, `own-timeout`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "No clock, the deadline has not passed, the game is not running, the caller left, or someone moved first (`no-clock`, `deadline-not-reached`, `game-not-started`, `game-over`, `not-in-game`, `stale-version`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/claim-timeout")]
@@ -121,8 +119,6 @@ pub async fn account_extras(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller is on vacation; the bank", body = VacationStatus),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Already on vacation, or not enough vacation days left this year (`already-on-vacation`, `not-enough-vacation`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/users/me/vacation")]
@@ -192,7 +188,6 @@ pub async fn start_vacation(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The vacation ended; the bank", body = VacationStatus),
-        (status = 409, description = "The caller is not on vacation (`not-on-vacation`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/users/me/vacation")]
@@ -209,4 +204,18 @@ pub async fn end_vacation(
     }
     let (_, status) = account_extras(&st, &me.id).await?;
     Ok(HttpResponse::Ok().json(status))
+}
+
+crate::api::problem::problems! {
+    "claim_timeout" {
+        403 => ("Not a player of this game, or the caller's own decision (" [NotAPlayer, OwnTimeout] ")"),
+        409 => ("No clock, the deadline has not passed, the game is not running, the caller left, or someone moved first (" [NoClock, DeadlineNotReached, GameNotStarted, GameOver, NotInGame, StaleVersion] ")"),
+    }
+    "start_vacation" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+        409 => ("Already on vacation, or not enough vacation days left this year (" [AlreadyOnVacation, NotEnoughVacation] ")"),
+    }
+    "end_vacation" {
+        409 => ("The caller is not on vacation (" [NotOnVacation] ")"),
+    }
 }

@@ -6,7 +6,7 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use tilepost_engine::{Expansion, Game, GameConfig, HouseRules, RuleError, SetupError};
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{ApiJson, CurrentUser, GameId, MaybeUser};
 use super::load::{self, load_state, require_started, signed_in, view_response};
 use super::views;
@@ -288,8 +288,6 @@ pub async fn set_up_new_game(
     responses(
         (status = 201, description = "The game was created and waits for players", body = GameView,
             headers(("Location" = String, description = "The game's URL"), ("ETag" = String, description = "The view's version"))),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many games created this hour (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games")]
@@ -428,8 +426,6 @@ fn deadlines_of(
     security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "A page of games", body = GameList),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`player=me` or `my_turn` without a valid token (`unauthorized`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games")]
@@ -599,7 +595,6 @@ pub async fn get_game(
     security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The placements (empty when no tile is to be placed; with the house rule `tiles_in_hand` empty for everyone but the signed-in player choosing, since they list the hand)", body = PlacementsView),
-        (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/placements")]
@@ -635,7 +630,6 @@ pub async fn list_placements(
     security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The pending decision and its options (none once the game is over; with the house rule `tiles_in_hand` a tile decision's options are shown to the signed-in player choosing alone, since they list the hand)", body = ActionsView),
-        (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/actions")]
@@ -689,9 +683,6 @@ pub async fn list_actions(
     responses(
         (status = 201, description = "The rematch was created and waits for the invited players", body = GameView,
             headers(("Location" = String, description = "The new game's URL"), ("ETag" = String, description = "The view's version"))),
-        (status = 403, description = "The caller has no seat at the game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is not over (`game-not-over`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many games created this hour (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/rematch")]
@@ -800,4 +791,26 @@ pub async fn create_rematch(
     }
     st.notifier.wake();
     created_game(&st, &row.id, &me, quota).await
+}
+
+crate::api::problem::problems! {
+    "create_game" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+        429 => ("Too many games created this hour (" [RateLimited] "); `Retry-After` and `RateLimit-*` say when"),
+    }
+    "list_games" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+        401 => ("`player=me` or `my_turn` without a valid token (" [Unauthorized] ")"),
+    }
+    "list_placements" {
+        409 => ("The game has not started (" [GameNotStarted] ")"),
+    }
+    "list_actions" {
+        409 => ("The game has not started (" [GameNotStarted] ")"),
+    }
+    "create_rematch" {
+        403 => ("The caller has no seat at the game (" [NotAPlayer] ")"),
+        409 => ("The game is not over (" [GameNotOver] ")"),
+        429 => ("Too many games created this hour (" [RateLimited] "); `Retry-After` and `RateLimit-*` say when"),
+    }
 }

@@ -3,7 +3,7 @@
 use actix_web::{get, web, HttpResponse};
 
 use super::dto::Health;
-use super::error::{ApiError, Problem};
+use super::error::ApiError;
 use super::AppState;
 
 /// Liveness: the process answers.
@@ -35,7 +35,6 @@ async fn healthz() -> HttpResponse {
     security(()),
     responses(
         (status = 200, description = "The server and its database answer", body = Health),
-        (status = 503, description = "The database is unreachable (`service-unavailable`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/readyz")]
@@ -45,4 +44,10 @@ async fn readyz(st: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
         status: "ok".into(),
         database: Some(st.store.backend().into()),
     }))
+}
+
+crate::api::problem::problems! {
+    "get_readiness" {
+        503 => ("The database is unreachable (" [ServiceUnavailable] ")"),
+    }
 }

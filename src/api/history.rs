@@ -6,7 +6,7 @@ use tilepost_engine::{Event, Game};
 
 use super::chat::chat_link;
 use super::dto::*;
-use super::error::{ApiError, Problem};
+use super::error::ApiError;
 use super::extract::{GameId, MaybeUser};
 use super::load::load_data;
 use super::views;
@@ -27,7 +27,6 @@ use crate::clock::rfc3339;
     security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "A page of the history", body = EventsPage),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/events")]
@@ -96,7 +95,6 @@ pub async fn list_events(
     security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The log", content((GameExport = "application/json"), (String = "text/plain"))),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/export")]
@@ -173,4 +171,13 @@ pub async fn export_game(
         events: out,
         chat,
     }))
+}
+
+crate::api::problem::problems! {
+    "list_events" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+    }
+    "export_game" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+    }
 }

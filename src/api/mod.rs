@@ -232,6 +232,54 @@ fn problem_response(description: &str) -> Value {
     })
 }
 
+/// Every handler module's problem responses (each module's `problems!` table).
+const PROBLEM_TABLES: &[&[problem::OperationProblems]] = &[
+    account::PROBLEMS,
+    analysis::PROBLEMS,
+    automation::PROBLEMS,
+    calendar::PROBLEMS,
+    chat::PROBLEMS,
+    clock::PROBLEMS,
+    games::PROBLEMS,
+    health::PROBLEMS,
+    history::PROBLEMS,
+    moves::PROBLEMS,
+    pictures::PROBLEMS,
+    players::PROBLEMS,
+    push::PROBLEMS,
+    seats::PROBLEMS,
+    seeks::PROBLEMS,
+    stream::PROBLEMS,
+    tokens::PROBLEMS,
+    tournaments::PROBLEMS,
+    tournaments::entrants::PROBLEMS,
+    tournaments::results::PROBLEMS,
+    users::PROBLEMS,
+    webhooks::PROBLEMS,
+];
+
+/// The problem responses of every operation, by `operationId`.
+fn operation_problems() -> impl Iterator<Item = &'static problem::OperationProblems> {
+    PROBLEM_TABLES.iter().flat_map(|t| t.iter())
+}
+
+/// Writes an operation's problem responses from its `problems!` entry: each status's
+/// description with its codes from [`ProblemCode`].
+fn add_problem_responses(op: &mut Value) {
+    let Some(id) = op.get("operationId").and_then(|i| i.as_str()) else {
+        return;
+    };
+    let Some(entry) = operation_problems().find(|o| o.operation == id) else {
+        return;
+    };
+    let Some(resp) = op.get_mut("responses").and_then(|r| r.as_object_mut()) else {
+        return;
+    };
+    for r in entry.responses {
+        resp.insert(r.status.to_string(), problem_response(&r.description()));
+    }
+}
+
 /// Completes the generated document: security scheme, the problems every operation can
 /// answer with (a malformed request, a body too large, a missing or invalid token where
 /// one is needed, a missing scope, no game or tournament of the path's id, an internal
@@ -255,6 +303,7 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                 if !METHODS.contains(&method.as_str()) {
                     continue;
                 }
+                add_problem_responses(op);
                 // a header is absent or a string, never JSON null: an optional header's
                 // schema says `string` (the parameter is not required)
                 if let Some(params) = op.get_mut("parameters").and_then(|p| p.as_array_mut()) {
@@ -712,4 +761,74 @@ pub fn app(
         }
         .instrument(span)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_problem_code_is_listed_under_its_status() {
+        for o in operation_problems() {
+            for r in o.responses {
+                assert!(
+                    (400..600).contains(&r.status),
+                    "{}: {} is no error status",
+                    o.operation,
+                    r.status
+                );
+                for c in r.codes() {
+                    assert_eq!(
+                        c.status(),
+                        r.status,
+                        "{}: `{c}` is listed under {}",
+                        o.operation,
+                        r.status
+                    );
+                }
+                for p in r.pieces {
+                    if let problem::Piece::Text(t) = p {
+                        for c in ProblemCode::ALL {
+                            assert!(
+                                !t.contains(&format!("`{c}`")),
+                                "{}: `{c}` is written as text; list it as a code",
+                                o.operation
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_operation_with_problems_is_in_the_document_once() {
+        let mut seen = std::collections::HashSet::new();
+        let doc = openapi_value();
+        let ids: Vec<&str> = doc["paths"]
+            .as_object()
+            .into_iter()
+            .flat_map(|p| p.values())
+            .filter_map(|i| i.as_object())
+            .flat_map(|i| i.values())
+            .filter_map(|op| op.get("operationId").and_then(|i| i.as_str()))
+            .collect();
+        for o in operation_problems() {
+            assert!(seen.insert(o.operation), "{} listed twice", o.operation);
+            assert!(
+                ids.contains(&o.operation),
+                "{} is no operation of the document",
+                o.operation
+            );
+            let mut statuses = std::collections::HashSet::new();
+            for r in o.responses {
+                assert!(
+                    statuses.insert(r.status),
+                    "{}: {} twice",
+                    o.operation,
+                    r.status
+                );
+            }
+        }
+    }
 }

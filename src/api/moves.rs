@@ -7,7 +7,7 @@ use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{ApiJson, CurrentUser, GameId};
 use super::views;
 use super::AppState;
@@ -115,11 +115,6 @@ fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The actions were applied", body = MoveResult),
-        (status = 400, description = "Invalid request (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not a player of this game, or not the caller's decision (`not-a-player`, `not-your-turn`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The version moved on, the game is not running, or the caller left it (`stale-version`, `game-not-started`, `game-over`, `not-in-game`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many moves this minute (`rate-limited`, `TILEPOST_MOVES_PER_MINUTE`); `Retry-After` says when to retry. Every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "An action is illegal (`illegal-placement`, `tile-does-not-fit`, `feature-occupied`, `no-figure-left`, `unknown-spot`, `figure-not-allowed`, `unexpected-action`, `idempotency-key-reused`; with expansions also `needs-own-follower`, `no-abbot-to-return`, `wagon-out-of-reach`, `barn-not-allowed`, `magic-not-allowed`, `cannot-fly`, `cannot-land`, `crop-not-allowed`, `ferry-not-allowed`, `robber-not-allowed`, `not-in-scoring-order`, `victim-not-allowed`, `message-not-allowed`; with the house rule `tiles_in_hand` also `tile-not-named`, `tile-not-in-hand`; `move-past-hidden-information` when actions follow one that drew a tile, rolled the die or drew a message)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/moves")]
@@ -170,11 +165,6 @@ pub async fn submit_move(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The decision was taken back; the answer lists the `undone` event", body = MoveResult),
-        (status = 400, description = "Invalid request (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not a player of this game, a rated game, or not the caller's decision to take back (`not-a-player`, `undo-not-allowed`, `undo-not-yours`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The version moved on, the game is not running, hidden information entered the game since the caller's last decision, or the caller has no decision to take back (`stale-version`, `game-not-started`, `game-over`, `undo-past-reveal`, `nothing-to-undo`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The Idempotency-Key was used for another request (`idempotency-key-reused`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many moves this minute (`rate-limited`, `TILEPOST_MOVES_PER_MINUTE`); `Retry-After` says when to retry. Every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/undo")]
@@ -310,9 +300,6 @@ async fn record(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller left the game", body = MoveResult),
-        (status = 403, description = "Not a player of this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game is not running or the caller already left (`game-not-started`, `game-over`, `not-in-game`); a resignation racing other moves is recorded after them, never refused as stale", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The Idempotency-Key was used for another request (`idempotency-key-reused`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/resign")]
@@ -330,4 +317,26 @@ pub async fn resign_game(
         user_id: me.id.clone(),
     };
     record(&st, &me, id, decision, None, idem).await
+}
+
+crate::api::problem::problems! {
+    "submit_move" {
+        400 => ("Invalid request (" [ValidationFailed] ")"),
+        403 => ("Not a player of this game, or not the caller's decision (" [NotAPlayer, NotYourTurn] ")"),
+        409 => ("The version moved on, the game is not running, or the caller left it (" [StaleVersion, GameNotStarted, GameOver, NotInGame] ")"),
+        429 => ("Too many moves this minute (" [RateLimited] ", `TILEPOST_MOVES_PER_MINUTE`); `Retry-After` says when to retry. Every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`"),
+        422 => ("An action is illegal (" [IllegalPlacement, TileDoesNotFit, FeatureOccupied, NoFigureLeft, UnknownSpot, FigureNotAllowed, UnexpectedAction, IdempotencyKeyReused] "; with expansions also " [NeedsOwnFollower, NoAbbotToReturn, WagonOutOfReach, BarnNotAllowed, MagicNotAllowed, CannotFly, CannotLand, CropNotAllowed, FerryNotAllowed, RobberNotAllowed, NotInScoringOrder, VictimNotAllowed, MessageNotAllowed] "; with the house rule `tiles_in_hand` also " [TileNotNamed, TileNotInHand] "; " [MovePastHiddenInformation] " when actions follow one that drew a tile, rolled the die or drew a message)"),
+    }
+    "undo_decision" {
+        400 => ("Invalid request (" [ValidationFailed] ")"),
+        403 => ("Not a player of this game, a rated game, or not the caller's decision to take back (" [NotAPlayer, UndoNotAllowed, UndoNotYours] ")"),
+        409 => ("The version moved on, the game is not running, hidden information entered the game since the caller's last decision, or the caller has no decision to take back (" [StaleVersion, GameNotStarted, GameOver, UndoPastReveal, NothingToUndo] ")"),
+        422 => ("The Idempotency-Key was used for another request (" [IdempotencyKeyReused] ")"),
+        429 => ("Too many moves this minute (" [RateLimited] ", `TILEPOST_MOVES_PER_MINUTE`); `Retry-After` says when to retry. Every answer carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`"),
+    }
+    "resign_game" {
+        403 => ("Not a player of this game (" [NotAPlayer] ")"),
+        409 => ("The game is not running or the caller already left (" [GameNotStarted, GameOver, NotInGame] "); a resignation racing other moves is recorded after them, never refused as stale"),
+        422 => ("The Idempotency-Key was used for another request (" [IdempotencyKeyReused] ")"),
+    }
 }

@@ -16,7 +16,7 @@ use tilepost_engine::{catalog, Action, Event, Expansion, Game, Pos, Rotation};
 use tilepost_render::{board_png, board_svg, tile_svg, BoardOptions};
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{GameId, MaybeUser};
 use super::load::load_data;
 use super::views;
@@ -194,9 +194,6 @@ fn version_not_found(version: i64, current: i64) -> ApiError {
         (status = 200, description = "The board: placed tiles, figures and neutral pieces, the players' bar with scores and the drawn tile, the last turn's tiles highlighted", body = String, content_type = "image/svg+xml",
             headers(("ETag" = String, description = "The version and variant of the picture"), ("Cache-Control" = String, description = "Immutable for an explicit version, revalidate otherwise"))),
         (status = 304, description = "Not modified since the given ETag"),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game, or no such version yet (`game-not-found`, `version-not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/board.svg")]
@@ -229,9 +226,6 @@ pub async fn get_board_svg(
         (status = 200, description = "The board as a PNG image (the SVG picture rasterised)", body = String, content_type = "image/png",
             headers(("ETag" = String, description = "The version and variant of the picture"), ("Cache-Control" = String, description = "Immutable for an explicit version, revalidate otherwise"))),
         (status = 304, description = "Not modified since the given ETag"),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game, or no such version yet (`game-not-found`, `version-not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game has not started (`game-not-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/games/{id}/board.png")]
@@ -312,8 +306,6 @@ pub async fn list_tiles() -> HttpResponse {
         (status = 200, description = "The tile, drawn from the catalog geometry", body = String, content_type = "image/svg+xml",
             headers(("ETag" = String, description = "The tile, rotation, size and style"))),
         (status = 304, description = "Not modified since the given ETag"),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tile type (`tile-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tiles/{set}/{name}.svg")]
@@ -348,6 +340,23 @@ pub async fn get_tile_svg(
         cache,
         tile_svg(tile, rotation, size).into_bytes(),
     ))
+}
+
+crate::api::problem::problems! {
+    "get_board_svg" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+        404 => ("No such game, or no such version yet (" [GameNotFound, VersionNotFound] ")"),
+        409 => ("The game has not started (" [GameNotStarted] ")"),
+    }
+    "get_board_png" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+        404 => ("No such game, or no such version yet (" [GameNotFound, VersionNotFound] ")"),
+        409 => ("The game has not started (" [GameNotStarted] ")"),
+    }
+    "get_tile_svg" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+        404 => ("No such tile type (" [TileNotFound] ")"),
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use actix_web::{get, web, HttpResponse};
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{MaybeUser, MAX_ID_LEN};
 use super::load::signed_in;
 use super::AppState;
@@ -73,7 +73,6 @@ fn rate(part: i32, stats: &StatsRow) -> Option<f64> {
     security(()),
     responses(
         (status = 200, description = "The profile", body = ProfileView),
-        (status = 404, description = "No such user (`user-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/users/{username}")]
@@ -122,8 +121,6 @@ pub async fn get_profile(
     security((), ("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "A page of rated results", body = RatingHistory),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such user (`user-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/users/{username}/ratings")]
@@ -172,7 +169,6 @@ pub async fn get_rating_history(
     security(()),
     responses(
         (status = 200, description = "A page of the leaderboard", body = Leaderboard),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/leaderboard")]
@@ -203,4 +199,17 @@ pub async fn get_leaderboard(
             .collect(),
         next_cursor: page.next.as_ref().map(super::paging::board_cursor),
     }))
+}
+
+crate::api::problem::problems! {
+    "get_profile" {
+        404 => ("No such user (" [UserNotFound] ")"),
+    }
+    "get_rating_history" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+        404 => ("No such user (" [UserNotFound] ")"),
+    }
+    "get_leaderboard" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+    }
 }

@@ -161,6 +161,98 @@ impl std::fmt::Display for ProblemCode {
     }
 }
 
+/// A part of a problem response's description: prose, or codes (written `` `a`, `b` ``).
+#[derive(Clone, Copy, Debug)]
+pub enum Piece {
+    /// Prose, which names no code.
+    Text(&'static str),
+    /// Codes, each of the response's status.
+    Codes(&'static [ProblemCode]),
+}
+
+/// One problem response of an operation: its status and its description's parts.
+#[derive(Clone, Copy, Debug)]
+pub struct ProblemResponse {
+    /// The HTTP status.
+    pub status: u16,
+    /// The description, prose and codes in turn.
+    pub pieces: &'static [Piece],
+}
+
+impl ProblemResponse {
+    /// The codes this response names.
+    pub fn codes(&self) -> impl Iterator<Item = ProblemCode> + '_ {
+        self.pieces.iter().flat_map(|p| match p {
+            Piece::Codes(c) => c.iter().copied(),
+            Piece::Text(_) => [].iter().copied(),
+        })
+    }
+
+    /// The description, the codes written from their definition.
+    pub fn description(&self) -> String {
+        let mut out = String::new();
+        for p in self.pieces {
+            match p {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Codes(c) => out.push_str(
+                    &c.iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ),
+            }
+        }
+        out
+    }
+}
+
+/// The problem responses of one operation, by its `operationId`.
+#[derive(Clone, Copy, Debug)]
+pub struct OperationProblems {
+    /// The operation's `operationId`.
+    pub operation: &'static str,
+    /// Its problem responses (the shared ones are added to every operation apart).
+    pub responses: &'static [ProblemResponse],
+}
+
+/// A handler module's problem responses, by operation: its `PROBLEMS` table.
+///
+/// ```ignore
+/// problems! {
+///     "submit_move" {
+///         403 => ("Not a player of this game (" [NotAPlayer] ")"),
+///     }
+/// }
+/// ```
+/// Each response is prose (string literals) and codes (`[Variant, …]`) in turn; the
+/// document writes the codes from [`ProblemCode`], so no code is written as text.
+macro_rules! problems {
+    ($($op:literal { $($status:literal => ($($piece:tt)+)),* $(,)? })*) => {
+        /// This module's operations' problem responses (the document's, by `operationId`).
+        pub(crate) const PROBLEMS: &[$crate::api::problem::OperationProblems] = &[$(
+            $crate::api::problem::OperationProblems {
+                operation: $op,
+                responses: &[$($crate::api::problem::ProblemResponse {
+                    status: $status,
+                    pieces: &[$($crate::api::problem::problem_piece!($piece)),+],
+                }),*],
+            },
+        )*];
+    };
+}
+pub(crate) use problems;
+
+/// One part of a description in [`problems!`].
+macro_rules! problem_piece {
+    ($text:literal) => {
+        $crate::api::problem::Piece::Text($text)
+    };
+    ([$($code:ident),+ $(,)?]) => {
+        $crate::api::problem::Piece::Codes(&[$($crate::api::problem::ProblemCode::$code),+])
+    };
+}
+pub(crate) use problem_piece;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@
 use actix_web::{delete, get, patch, post, web, HttpResponse};
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{ApiJson, CurrentUser, PushSubscriptionId};
 use super::AppState;
 use crate::clock::rfc3339;
@@ -133,9 +133,6 @@ pub async fn get_push_key(st: web::Data<AppState>) -> Result<HttpResponse, ApiEr
     security(("bearer" = ["account"])),
     responses(
         (status = 201, description = "The subscription; `RateLimit-*` headers say how many more may be created today", body = PushSubscriptionView),
-        (status = 400, description = "Invalid fields (`validation-failed`): an endpoint that is not https, keys of the wrong length or not on the curve, an unknown kind", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The caller has the maximum number of subscriptions (`push-subscription-limit-reached`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many subscriptions created today (`rate-limited`, `TILEPOST_PUSH_SUBSCRIPTIONS_PER_DAY`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/users/me/push-subscriptions")]
@@ -207,7 +204,6 @@ pub async fn create_push_subscription(
     security(("bearer" = ["account"])),
     responses(
         (status = 200, description = "A page of subscriptions", body = PushSubscriptionList),
-        (status = 400, description = "Invalid paging (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/users/me/push-subscriptions")]
@@ -243,8 +239,6 @@ pub async fn list_push_subscriptions(
     security(("bearer" = ["account"])),
     responses(
         (status = 200, description = "The subscription after the change", body = PushSubscriptionView),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "The caller has no such subscription (`push-subscription-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[patch("/users/me/push-subscriptions/{id}")]
@@ -276,7 +270,6 @@ pub async fn update_push_subscription(
     security(("bearer" = ["account"])),
     responses(
         (status = 204, description = "The subscription is gone"),
-        (status = 404, description = "The caller has no such subscription (`push-subscription-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/users/me/push-subscriptions/{id}")]
@@ -293,4 +286,22 @@ pub async fn delete_push_subscription(
         return Err(not_found());
     }
     Ok(HttpResponse::NoContent().finish())
+}
+
+crate::api::problem::problems! {
+    "create_push_subscription" {
+        400 => ("Invalid fields (" [ValidationFailed] "): an endpoint that is not https, keys of the wrong length or not on the curve, an unknown kind"),
+        409 => ("The caller has the maximum number of subscriptions (" [PushSubscriptionLimitReached] ")"),
+        429 => ("Too many subscriptions created today (" [RateLimited] ", `TILEPOST_PUSH_SUBSCRIPTIONS_PER_DAY`); `Retry-After` says when to retry"),
+    }
+    "list_push_subscriptions" {
+        400 => ("Invalid paging (" [ValidationFailed] ")"),
+    }
+    "update_push_subscription" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+        404 => ("The caller has no such subscription (" [PushSubscriptionNotFound] ")"),
+    }
+    "delete_push_subscription" {
+        404 => ("The caller has no such subscription (" [PushSubscriptionNotFound] ")"),
+    }
 }

@@ -4,7 +4,7 @@
 use actix_web::{post, web, HttpResponse};
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{ApiJson, CurrentUser, GameId};
 use super::load::{self, current_view, load_data};
 use super::views;
@@ -76,7 +76,6 @@ async fn take_seat(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller has a seat; the game view", body = GameView),
-        (status = 409, description = "Already seated, or the game has started (`already-seated`, `game-already-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/join")]
@@ -102,8 +101,6 @@ pub async fn join_game(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The game started; the game view", body = GameView),
-        (status = 403, description = "Only the creator may start the game (`not-creator`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Already started or too few players (`game-already-started`, `not-enough-players`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/start")]
@@ -159,11 +156,6 @@ pub async fn start_game(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 202, description = "The invitation is queued", body = InviteResult),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The caller has no seat at this game (`not-a-player`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such game or user (`game-not-found`, `user-not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game has started, or the user is seated (`game-already-started`, `already-seated`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many invitations to this game or by the caller today (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/invitations")]
@@ -248,7 +240,6 @@ pub async fn create_invitation(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller has a seat; the game view", body = GameView),
-        (status = 409, description = "No pending invitation, already seated, or the game has started (`not-invited`, `already-seated`, `game-already-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/invitation/accept")]
@@ -272,7 +263,6 @@ pub async fn accept_invitation(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "Declined; the game view", body = GameView),
-        (status = 409, description = "No pending invitation, or the game has started (`not-invited`, `game-already-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/invitation/decline")]
@@ -300,8 +290,6 @@ pub async fn decline_invitation(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller left; the game view", body = GameView),
-        (status = 403, description = "Not seated here, or the creator (`not-a-player`, `not-creator`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The game has started: resign instead (`game-already-started`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/leave")]
@@ -336,8 +324,6 @@ pub async fn leave_game(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 204, description = "The game is gone"),
-        (status = 403, description = "Only the creator may abort (`not-creator`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "A move was made: resign instead (`game-has-moves`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/games/{id}/abort")]
@@ -358,4 +344,35 @@ pub async fn abort_game(
         .await
         .map_err(seat_error)?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+crate::api::problem::problems! {
+    "join_game" {
+        409 => ("Already seated, or the game has started (" [AlreadySeated, GameAlreadyStarted] ")"),
+    }
+    "start_game" {
+        403 => ("Only the creator may start the game (" [NotCreator] ")"),
+        409 => ("Already started or too few players (" [GameAlreadyStarted, NotEnoughPlayers] ")"),
+    }
+    "create_invitation" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+        403 => ("The caller has no seat at this game (" [NotAPlayer] ")"),
+        404 => ("No such game or user (" [GameNotFound, UserNotFound] ")"),
+        409 => ("The game has started, or the user is seated (" [GameAlreadyStarted, AlreadySeated] ")"),
+        429 => ("Too many invitations to this game or by the caller today (" [RateLimited] "); `Retry-After` and `RateLimit-*` say when"),
+    }
+    "accept_invitation" {
+        409 => ("No pending invitation, already seated, or the game has started (" [NotInvited, AlreadySeated, GameAlreadyStarted] ")"),
+    }
+    "decline_invitation" {
+        409 => ("No pending invitation, or the game has started (" [NotInvited, GameAlreadyStarted] ")"),
+    }
+    "leave_game" {
+        403 => ("Not seated here, or the creator (" [NotAPlayer, NotCreator] ")"),
+        409 => ("The game has started: resign instead (" [GameAlreadyStarted] ")"),
+    }
+    "abort_game" {
+        403 => ("Only the creator may abort (" [NotCreator] ")"),
+        409 => ("A move was made: resign instead (" [GameHasMoves] ")"),
+    }
 }

@@ -7,7 +7,7 @@ use actix_web::{delete, get, post, web, HttpResponse};
 use tilepost_engine::{Game, GameConfig};
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{ApiJson, CurrentUser, MAX_ID_LEN};
 use super::AppState;
 use crate::clock::rfc3339;
@@ -96,8 +96,6 @@ async fn seeker(st: &AppState, me: &CurrentUser) -> Result<Seeker, ApiError> {
     security(("bearer" = ["game:play"])),
     responses(
         (status = 201, description = "The seek is in the lobby", body = SeekView),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The caller has the most open seeks allowed (`seek-limit-reached`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/seeks")]
@@ -171,7 +169,6 @@ pub async fn create_seek(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "A page of seeks (a page may come short when many seeks are closed to the caller; go on with `next_cursor`)", body = SeekList),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/seeks")]
@@ -213,7 +210,6 @@ pub async fn list_seeks(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The seek", body = SeekView),
-        (status = 404, description = "No such seek (`seek-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/seeks/{id}")]
@@ -242,9 +238,6 @@ pub async fn get_seek(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller joined; the seek (with `game_id` once full)", body = SeekView),
-        (status = 403, description = "The caller's rating or finish rate is outside the seek's requirements, or the caller is a bot account and the seek is rated (`seek-requirement-not-met`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such seek (`seek-not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Already in the seek, or the seek is full or expired (`already-seated`, `seek-closed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/seeks/{id}/join")]
@@ -325,9 +318,6 @@ pub async fn join_seek(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 204, description = "The seek is withdrawn (and gone: `404` after)"),
-        (status = 403, description = "Not the seek's creator (`not-creator`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such seek (`seek-not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The seek is full or expired (`seek-closed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/seeks/{id}")]
@@ -352,4 +342,27 @@ pub async fn delete_seek(
         .await
         .map_err(seek_error)?;
     Ok(HttpResponse::NoContent().finish())
+}
+
+crate::api::problem::problems! {
+    "create_seek" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+        409 => ("The caller has the most open seeks allowed (" [SeekLimitReached] ")"),
+    }
+    "list_seeks" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+    }
+    "get_seek" {
+        404 => ("No such seek (" [SeekNotFound] ")"),
+    }
+    "join_seek" {
+        403 => ("The caller's rating or finish rate is outside the seek's requirements, or the caller is a bot account and the seek is rated (" [SeekRequirementNotMet] ")"),
+        404 => ("No such seek (" [SeekNotFound] ")"),
+        409 => ("Already in the seek, or the seek is full or expired (" [AlreadySeated, SeekClosed] ")"),
+    }
+    "delete_seek" {
+        403 => ("Not the seek's creator (" [NotCreator] ")"),
+        404 => ("No such seek (" [SeekNotFound] ")"),
+        409 => ("The seek is full or expired (" [SeekClosed] ")"),
+    }
 }

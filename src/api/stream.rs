@@ -19,7 +19,7 @@ use actix_web::{get, web, HttpRequest, HttpResponse};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::dto::StreamFrame;
-use super::error::{ApiError, Problem};
+use super::error::ApiError;
 use super::extract::CurrentUser;
 use super::AppState;
 use crate::live::{Batch, Full, Live, Slot};
@@ -71,10 +71,6 @@ fn last_event_id(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
     ),
     responses(
         (status = 200, description = "The stream (`text/event-stream`): `id`, `event` and `data` lines per event, comment lines as heartbeats", body = StreamFrame, content_type = "text/event-stream"),
-        (status = 400, description = "`Last-Event-ID` is not an event id (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token lacks `game:read` (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "The caller has as many open streams as allowed (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
-        (status = 503, description = "The server holds as many streams as it can (`service-unavailable`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/stream")]
@@ -222,5 +218,14 @@ impl Conn {
                 _ = tokio::time::sleep_until(self.ends) => self.done = true,
             }
         }
+    }
+}
+
+crate::api::problem::problems! {
+    "get_stream" {
+        400 => ("`Last-Event-ID` is not an event id (" [ValidationFailed] ")"),
+        403 => ("The token lacks `game:read` (" [InsufficientScope] ")"),
+        429 => ("The caller has as many open streams as allowed (" [RateLimited] ")"),
+        503 => ("The server holds as many streams as it can (" [ServiceUnavailable] ")"),
     }
 }

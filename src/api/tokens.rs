@@ -7,7 +7,7 @@ use actix_web::{delete, get, post, web, HttpResponse};
 
 use super::access::{self, Scopes};
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{ApiJson, CurrentUser};
 use super::limits;
 use super::AppState;
@@ -128,9 +128,6 @@ fn view(r: &TokenRow, secret: Option<String>) -> PersonalTokenView {
     security(("bearer" = ["session"])),
     responses(
         (status = 201, description = "The token, with its secret (`token`) shown this once; `RateLimit-*` headers say how many more may be created today", body = PersonalTokenView),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "The token asks for a scope it does not hold (`insufficient-scope`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many tokens created today (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/users/me/tokens")]
@@ -205,7 +202,6 @@ pub async fn create_personal_token(
     security(("bearer" = ["account"])),
     responses(
         (status = 200, description = "A page of tokens", body = PersonalTokenList),
-        (status = 400, description = "Invalid paging (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/users/me/tokens")]
@@ -238,7 +234,6 @@ pub async fn list_personal_tokens(
     security(("bearer" = ["account"])),
     responses(
         (status = 204, description = "The token no longer works"),
-        (status = 404, description = "The caller has no such token (`token-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/users/me/tokens/{id}")]
@@ -260,4 +255,18 @@ pub async fn delete_personal_token(
     }
     st.grants.forget_token(&id);
     Ok(HttpResponse::NoContent().finish())
+}
+
+crate::api::problem::problems! {
+    "create_personal_token" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+        403 => ("The token asks for a scope it does not hold (" [InsufficientScope] ")"),
+        429 => ("Too many tokens created today (" [RateLimited] "); `Retry-After` says when to retry"),
+    }
+    "list_personal_tokens" {
+        400 => ("Invalid paging (" [ValidationFailed] ")"),
+    }
+    "delete_personal_token" {
+        404 => ("The caller has no such token (" [TokenNotFound] ")"),
+    }
 }

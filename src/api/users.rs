@@ -4,7 +4,7 @@ use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 
 use super::account::valid_email;
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{ApiJson, ClientAddr, CurrentUser};
 use super::limits;
 use super::views::user_view;
@@ -35,9 +35,6 @@ fn valid_username(s: &str) -> bool {
     security(()),
     responses(
         (status = 201, description = "The user was created; a link to confirm the address is on its way to it (until it is used, the address gets no other email)", body = UserView),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The username is taken (`username-taken`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many sign-ups from this address (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/users")]
@@ -152,9 +149,6 @@ pub async fn create_user(
     security(()),
     responses(
         (status = 200, description = "A bearer token", body = TokenResponse),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "Wrong username or password (`invalid-credentials`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many failed logins for this account or from this address (`rate-limited`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/auth/token")]
@@ -223,7 +217,6 @@ pub async fn get_me(st: web::Data<AppState>, me: CurrentUser) -> Result<HttpResp
     security(("bearer" = ["account"])),
     responses(
         (status = 200, description = "The updated account", body = UserView),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[patch("/users/me")]
@@ -280,4 +273,20 @@ pub async fn update_me(
     // the token lookups this process keeps carry the locale: read it anew
     st.grants.forget_user(&u.id);
     Ok(HttpResponse::Ok().json(user_view(&u)))
+}
+
+crate::api::problem::problems! {
+    "create_user" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+        409 => ("The username is taken (" [UsernameTaken] ")"),
+        429 => ("Too many sign-ups from this address (" [RateLimited] "); `Retry-After` says when to retry"),
+    }
+    "create_token" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+        401 => ("Wrong username or password (" [InvalidCredentials] ")"),
+        429 => ("Too many failed logins for this account or from this address (" [RateLimited] "); `Retry-After` says when to retry"),
+    }
+    "update_me" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+    }
 }

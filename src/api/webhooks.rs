@@ -7,7 +7,7 @@
 use actix_web::{delete, get, patch, post, web, HttpResponse};
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{ApiJson, CurrentUser, DeliveryId, WebhookId};
 use super::AppState;
 use crate::clock::rfc3339;
@@ -107,10 +107,6 @@ async fn my_endpoint(
     security(("bearer" = ["webhooks"])),
     responses(
         (status = 201, description = "The endpoint, with its secret (shown only now); `RateLimit-*` headers say how many more may be created today", body = WebhookView),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The caller has the maximum number of endpoints (`webhook-limit-reached`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "The URL points to a loopback, link-local or private address, or does not resolve (`webhook-url-not-allowed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many endpoints created today (`rate-limited`, `TILEPOST_WEBHOOKS_PER_DAY`); `Retry-After` says when to retry", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/users/me/webhooks")]
@@ -202,7 +198,6 @@ pub async fn list_webhooks(
     security(("bearer" = ["webhooks"])),
     responses(
         (status = 204, description = "The endpoint is gone"),
-        (status = 404, description = "The caller has no such endpoint (`webhook-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[delete("/users/me/webhooks/{id}")]
@@ -228,7 +223,6 @@ pub async fn delete_webhook(
     security(("bearer" = ["webhooks"])),
     responses(
         (status = 200, description = "The endpoint with its new secret (shown only now)", body = WebhookView),
-        (status = 404, description = "The caller has no such endpoint (`webhook-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/users/me/webhooks/{id}/rotate-secret")]
@@ -260,8 +254,6 @@ pub async fn rotate_webhook_secret(
     security(("bearer" = ["webhooks"])),
     responses(
         (status = 200, description = "The deliveries", body = DeliveryList),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "The caller has no such endpoint (`webhook-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/users/me/webhooks/{id}/deliveries")]
@@ -300,7 +292,6 @@ pub async fn list_webhook_deliveries(
     security(("bearer" = ["webhooks"])),
     responses(
         (status = 202, description = "The delivery is queued", body = DeliveryView),
-        (status = 404, description = "No such endpoint or delivery (`webhook-not-found`, `delivery-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/users/me/webhooks/{id}/deliveries/{delivery_id}/redeliver")]
@@ -403,7 +394,6 @@ pub async fn get_notification_settings(
     security(("bearer" = ["account"])),
     responses(
         (status = 200, description = "The switches after the change", body = NotificationSettings),
-        (status = 400, description = "Invalid fields (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[patch("/users/me/notifications")]
@@ -500,7 +490,6 @@ async fn unsubscribe(st: &AppState, token: &str) -> Result<HttpResponse, ApiErro
     security(()),
     responses(
         (status = 200, description = "Email of the link's type is off", body = UnsubscribeResult),
-        (status = 400, description = "The token is missing or not valid (`validation-failed`, `invalid-unsubscribe-token`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/unsubscribe")]
@@ -523,7 +512,6 @@ pub async fn get_unsubscribe(
     security(()),
     responses(
         (status = 200, description = "Email of the link's type is off", body = UnsubscribeResult),
-        (status = 400, description = "The token is missing or not valid (`validation-failed`, `invalid-unsubscribe-token`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/unsubscribe")]
@@ -570,4 +558,35 @@ pub fn openapi_webhooks() -> serde_json::Value {
         );
     }
     serde_json::Value::Object(out)
+}
+
+crate::api::problem::problems! {
+    "create_webhook" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+        409 => ("The caller has the maximum number of endpoints (" [WebhookLimitReached] ")"),
+        422 => ("The URL points to a loopback, link-local or private address, or does not resolve (" [WebhookUrlNotAllowed] ")"),
+        429 => ("Too many endpoints created today (" [RateLimited] ", `TILEPOST_WEBHOOKS_PER_DAY`); `Retry-After` says when to retry"),
+    }
+    "delete_webhook" {
+        404 => ("The caller has no such endpoint (" [WebhookNotFound] ")"),
+    }
+    "rotate_webhook_secret" {
+        404 => ("The caller has no such endpoint (" [WebhookNotFound] ")"),
+    }
+    "list_webhook_deliveries" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+        404 => ("The caller has no such endpoint (" [WebhookNotFound] ")"),
+    }
+    "redeliver_webhook_delivery" {
+        404 => ("No such endpoint or delivery (" [WebhookNotFound, DeliveryNotFound] ")"),
+    }
+    "update_notification_settings" {
+        400 => ("Invalid fields (" [ValidationFailed] ")"),
+    }
+    "get_unsubscribe" {
+        400 => ("The token is missing or not valid (" [ValidationFailed, InvalidUnsubscribeToken] ")"),
+    }
+    "create_unsubscribe" {
+        400 => ("The token is missing or not valid (" [ValidationFailed, InvalidUnsubscribeToken] ")"),
+    }
 }

@@ -487,3 +487,48 @@ fn store_transactions_begin_in_one_place() {
         );
     }
 }
+
+/// The `#[utoipa::path(…)]` attributes of a file, each as its text.
+fn utoipa_paths(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("#[utoipa::path(") {
+        let block = &rest[start..];
+        let mut depth = 0usize;
+        let mut end = block.len();
+        for (i, ch) in block.char_indices() {
+            match ch {
+                '[' | '(' => depth += 1,
+                ']' | ')' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push(block[..end].to_string());
+        rest = &block[end..];
+    }
+    out
+}
+
+#[test]
+fn no_operation_writes_a_problem_code_as_text() {
+    let mut blocks = 0;
+    for (rel, text) in all_sources() {
+        for block in utoipa_paths(&text) {
+            blocks += 1;
+            for code in tilepost::api::error::ProblemCode::ALL {
+                assert!(
+                    !block.contains(&format!("`{code}`")),
+                    "src/{rel}: a #[utoipa::path] writes the problem code `{code}` as text; \
+                     list it in the module's `problems!` table"
+                );
+            }
+        }
+    }
+    assert!(blocks > 50, "no #[utoipa::path] found");
+}

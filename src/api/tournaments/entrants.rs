@@ -18,9 +18,6 @@ use super::*;
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller is registered; the tournament", body = TournamentView),
-        (status = 403, description = "The event is by invitation only and the caller was not invited, the caller's rating in the pool of the event's games is outside its bounds, or the event is rated and the caller's account is marked as a bot (`invitation-only`, `rating-out-of-bounds`, `bot-accounts-not-allowed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Already registered, registration closed, the tournament full or over (`already-registered`, `registration-closed`, `tournament-full`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many registrations this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/tournaments/{id}/join")]
@@ -94,8 +91,6 @@ async fn counted_entry(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The caller withdrew; the tournament", body = TournamentView),
-        (status = 409, description = "Not registered (or withdrawn already), a game still to play, or the tournament over (`not-registered`, `already-registered`, `game-to-play`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many registrations this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/tournaments/{id}/leave")]
@@ -125,10 +120,6 @@ pub async fn leave_tournament(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The computer opponent is registered; the tournament", body = TournamentView),
-        (status = 400, description = "Unknown level (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not the organiser, or computer opponents not allowed (`not-organiser`, `computer-opponents-not-allowed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Registration closed, the tournament full or over (`registration-closed`, `tournament-full`, `tournament-ended`, `already-registered`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many registrations this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/tournaments/{id}/bots")]
@@ -202,10 +193,6 @@ pub async fn add_tournament_bot(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The player is invited; the tournament", body = TournamentView),
-        (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such tournament or user (`tournament-not-found`, `user-not-found`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Invited or registered already, or the tournament over (`already-invited`, `already-registered`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many entries this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/tournaments/{id}/invitations")]
@@ -247,8 +234,6 @@ pub async fn invite_to_tournament(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The tournament is running; the tournament", body = TournamentView),
-        (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Started already, over, or fewer than 2 players (`tournament-started`, `tournament-ended`, `not-enough-players`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/tournaments/{id}/start")]
@@ -293,10 +278,6 @@ fn reason_of(reason: &str) -> Result<String, ApiError> {
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The tournament is paused; the tournament", body = TournamentView),
-        (status = 400, description = "No reason, or one too long (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Not started yet, paused already, or over (`tournament-not-running`, `tournament-paused`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many entries this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/tournaments/{id}/pause")]
@@ -329,9 +310,6 @@ pub async fn pause_tournament(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The tournament runs again; the tournament", body = TournamentView),
-        (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "Not paused, or over (`tournament-not-paused`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many entries this hour (`rate-limited`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/tournaments/{id}/resume")]
@@ -365,9 +343,6 @@ pub async fn resume_tournament(
     security(("bearer" = ["game:play"])),
     responses(
         (status = 200, description = "The adjustment is recorded; the tournament", body = TournamentView),
-        (status = 400, description = "Fields missing for the kind, points not a non-zero multiple of 0.5, or no such game or result (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
-        (status = 403, description = "Not the organiser (`not-organiser`)", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "The player is not in the event (or removed or withdrawn already), or the stage or the event is over (`not-registered`, `already-registered`, `tournament-ended`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/tournaments/{id}/adjustments")]
@@ -423,4 +398,48 @@ pub async fn adjust_tournament(
         .await?;
     st.notifier.wake();
     view_of(&st, &id, &me.id).await
+}
+
+crate::api::problem::problems! {
+    "join_tournament" {
+        403 => ("The event is by invitation only and the caller was not invited, the caller's rating in the pool of the event's games is outside its bounds, or the event is rated and the caller's account is marked as a bot (" [InvitationOnly, RatingOutOfBounds, BotAccountsNotAllowed] ")"),
+        409 => ("Already registered, registration closed, the tournament full or over (" [AlreadyRegistered, RegistrationClosed, TournamentFull, TournamentEnded] ")"),
+        429 => ("Too many registrations this hour (" [RateLimited] ")"),
+    }
+    "leave_tournament" {
+        409 => ("Not registered (or withdrawn already), a game still to play, or the tournament over (" [NotRegistered, AlreadyRegistered, GameToPlay, TournamentEnded] ")"),
+        429 => ("Too many registrations this hour (" [RateLimited] ")"),
+    }
+    "add_tournament_bot" {
+        400 => ("Unknown level (" [ValidationFailed] ")"),
+        403 => ("Not the organiser, or computer opponents not allowed (" [NotOrganiser, ComputerOpponentsNotAllowed] ")"),
+        409 => ("Registration closed, the tournament full or over (" [RegistrationClosed, TournamentFull, TournamentEnded, AlreadyRegistered] ")"),
+        429 => ("Too many registrations this hour (" [RateLimited] ")"),
+    }
+    "invite_to_tournament" {
+        403 => ("Not the organiser (" [NotOrganiser] ")"),
+        404 => ("No such tournament or user (" [TournamentNotFound, UserNotFound] ")"),
+        409 => ("Invited or registered already, or the tournament over (" [AlreadyInvited, AlreadyRegistered, TournamentEnded] ")"),
+        429 => ("Too many entries this hour (" [RateLimited] ")"),
+    }
+    "start_tournament" {
+        403 => ("Not the organiser (" [NotOrganiser] ")"),
+        409 => ("Started already, over, or fewer than 2 players (" [TournamentStarted, TournamentEnded, NotEnoughPlayers] ")"),
+    }
+    "pause_tournament" {
+        400 => ("No reason, or one too long (" [ValidationFailed] ")"),
+        403 => ("Not the organiser (" [NotOrganiser] ")"),
+        409 => ("Not started yet, paused already, or over (" [TournamentNotRunning, TournamentPaused, TournamentEnded] ")"),
+        429 => ("Too many entries this hour (" [RateLimited] ")"),
+    }
+    "resume_tournament" {
+        403 => ("Not the organiser (" [NotOrganiser] ")"),
+        409 => ("Not paused, or over (" [TournamentNotPaused, TournamentEnded] ")"),
+        429 => ("Too many entries this hour (" [RateLimited] ")"),
+    }
+    "adjust_tournament" {
+        400 => ("Fields missing for the kind, points not a non-zero multiple of 0.5, or no such game or result (" [ValidationFailed] ")"),
+        403 => ("Not the organiser (" [NotOrganiser] ")"),
+        409 => ("The player is not in the event (or removed or withdrawn already), or the stage or the event is over (" [NotRegistered, AlreadyRegistered, TournamentEnded] ")"),
+    }
 }

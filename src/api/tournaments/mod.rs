@@ -14,15 +14,15 @@ use tilepost_tournament::{
 };
 
 use super::dto::*;
-use super::error::{ApiError, Problem, ProblemCode};
+use super::error::{ApiError, ProblemCode};
 use super::extract::{ApiJson, CurrentUser, MAX_ID_LEN};
 use super::AppState;
 use crate::clock::rfc3339;
 use crate::store::{TournamentRow, TournamentStatus};
 use crate::tournaments::{settings_of, Settings, TournamentError, Tournaments};
 
-mod entrants;
-mod results;
+pub(super) mod entrants;
+pub(super) mod results;
 pub use entrants::*;
 pub use results::*;
 
@@ -493,8 +493,6 @@ async fn view_of(st: &AppState, id: &str, me: &str) -> Result<HttpResponse, ApiE
     responses(
         (status = 201, description = "The tournament takes registrations", body = TournamentView,
             headers(("Location" = String, description = "The tournament's URL"))),
-        (status = 400, description = "Invalid fields (`validation-failed`), among them expansions and house rules as a new game's, a table size the expansions do not allow, or a rated event with computer opponents", body = Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Too many tournaments created today (`rate-limited`); `Retry-After` and `RateLimit-*` say when", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[post("/tournaments")]
@@ -552,7 +550,6 @@ pub async fn create_tournament(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "A page of tournaments", body = TournamentList),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments")]
@@ -615,4 +612,14 @@ pub async fn game_ended(st: &AppState, game_id: &str) {
         st.clock.now_ms(),
     )
     .await;
+}
+
+crate::api::problem::problems! {
+    "create_tournament" {
+        400 => ("Invalid fields (" [ValidationFailed] "), among them expansions and house rules as a new game's, a table size the expansions do not allow, or a rated event with computer opponents"),
+        429 => ("Too many tournaments created today (" [RateLimited] "); `Retry-After` and `RateLimit-*` say when"),
+    }
+    "list_tournaments" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+    }
 }

@@ -17,7 +17,6 @@ fn points(p: Points) -> f64 {
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "A page of the standings", body = StandingsPage),
-        (status = 400, description = "Invalid query or no such stage (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/standings")]
@@ -97,7 +96,6 @@ pub async fn get_tournament_standings(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "A page of rounds", body = RoundList),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/rounds")]
@@ -244,7 +242,6 @@ pub async fn list_tournament_rounds(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "The bracket", body = BracketView),
-        (status = 404, description = "No such tournament (`tournament-not-found`), or the stage is not a knockout being or been played (`bracket-not-found`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/bracket")]
@@ -294,7 +291,6 @@ pub async fn get_tournament_bracket(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "A page of the log", body = TournamentEventList),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/events")]
@@ -345,7 +341,6 @@ pub async fn list_tournament_events(
     security(("bearer" = ["game:read"])),
     responses(
         (status = 200, description = "A page of the player's games", body = TournamentGameList),
-        (status = 400, description = "Invalid query (`validation-failed`)", body = Problem, content_type = "application/problem+json"),
     )
 )]
 #[get("/tournaments/{id}/games")]
@@ -399,4 +394,22 @@ pub async fn list_tournament_games(
             crate::api::paging::pair_cursor("tg1", &(i64::from(s), format!("{r}.{t}.{g}")))
         }),
     }))
+}
+
+crate::api::problem::problems! {
+    "get_tournament_standings" {
+        400 => ("Invalid query or no such stage (" [ValidationFailed] ")"),
+    }
+    "list_tournament_rounds" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+    }
+    "get_tournament_bracket" {
+        404 => ("No such tournament (" [TournamentNotFound] "), or the stage is not a knockout being or been played (" [BracketNotFound] ")"),
+    }
+    "list_tournament_events" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+    }
+    "list_tournament_games" {
+        400 => ("Invalid query (" [ValidationFailed] ")"),
+    }
 }
