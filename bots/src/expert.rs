@@ -324,28 +324,10 @@ fn mix(seed: u64, a: u64, b: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tilepost_engine::{Game, GameConfig, Phase};
+    use tilepost_engine::Game;
 
     fn game_at(seed: u64, tiles: usize, players: u8) -> Game {
-        let (mut game, _) = Game::new(&GameConfig {
-            players,
-            seed,
-            ..Default::default()
-        })
-        .expect("set-up");
-        let mut bot = crate::greedy::GreedyBot::new(seed);
-        let mut placed = 0;
-        while let Some(p) = game.pending() {
-            if p.phase == Phase::PlaceTile {
-                if placed == tiles {
-                    break;
-                }
-                placed += 1;
-            }
-            let action = bot.decide(&game.seat_view(p.player)).expect("pending");
-            game.play(p.player, &action).expect("listed");
-        }
-        game
+        crate::greedy::tests::base_game_at(seed, tiles, players)
     }
 
     fn budget(playouts: u32) -> Budget {

@@ -105,3 +105,32 @@ fn value_after(game: &Game, me: u8, action: &Action, depth: u8, share: usize, ev
     };
     margin(&w, me)
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use tilepost_engine::{GameConfig, Phase};
+
+    /// A base game of `players` after `tiles` greedy tile placements, at the next one.
+    pub(crate) fn base_game_at(seed: u64, tiles: usize, players: u8) -> Game {
+        let (mut game, _) = Game::new(&GameConfig {
+            players,
+            seed,
+            ..Default::default()
+        })
+        .expect("set-up");
+        let mut bot = GreedyBot::new(seed);
+        let mut placed = 0;
+        while let Some(p) = game.pending() {
+            if p.phase == Phase::PlaceTile {
+                if placed == tiles {
+                    break;
+                }
+                placed += 1;
+            }
+            let action = bot.decide(&game.seat_view(p.player)).expect("pending");
+            game.play(p.player, &action).expect("listed");
+        }
+        game
+    }
+}

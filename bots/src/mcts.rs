@@ -494,29 +494,10 @@ impl MctsBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tilepost_engine::GameConfig;
 
     /// A base game after a few greedy turns, at a tile placement of seat 0 or 1.
     fn game_at(seed: u64, turns: usize) -> Game {
-        let (mut game, _) = Game::new(&GameConfig {
-            players: 2,
-            seed,
-            ..Default::default()
-        })
-        .expect("set-up");
-        let mut bot = crate::greedy::GreedyBot::new(seed);
-        let mut placed = 0;
-        while let Some(p) = game.pending() {
-            if p.phase == Phase::PlaceTile {
-                if placed == turns {
-                    break;
-                }
-                placed += 1;
-            }
-            let action = bot.decide(&game.seat_view(p.player)).expect("pending");
-            game.play(p.player, &action).expect("listed");
-        }
-        game
+        crate::greedy::tests::base_game_at(seed, turns, 2)
     }
 
     fn settings(search: Search) -> Settings {

@@ -30,28 +30,7 @@ fn a_person_plays_two_bots_to_the_end(app: &TestApp) {
         .iter()
         .filter_map(|p| p["user_id"].as_str().map(String::from))
         .collect();
-    let mut rng = TestRng::new(5);
-    let start = Instant::now();
-    let mut mine = 0;
-    loop {
-        assert!(start.elapsed() < Duration::from_secs(240), "the game ends");
-        let acts = a.get(&format!("/v1/games/{id}/actions")).ok().clone();
-        if acts["pending"].is_null() {
-            break;
-        }
-        if acts["pending"]["user_id"] != a.user_id.as_str() {
-            std::thread::sleep(Duration::from_millis(20));
-            continue;
-        }
-        let options = acts["actions"].as_array().cloned().unwrap_or_default();
-        let pick = options[rng.below(options.len())].clone();
-        let r = a.post(
-            &format!("/v1/games/{id}/moves"),
-            json!({"expected_version": acts["version"], "actions": [pick]}),
-        );
-        assert!(r.status == 200 || r.status == 409, "{}", r.text);
-        mine += 1;
-    }
+    let mine = play_my_turns(&a, &id, 5, usize::MAX, Duration::from_secs(240));
     let v = a.get(&format!("/v1/games/{id}")).ok().clone();
     assert_eq!(v["status"], "finished");
     assert_eq!(v["ranking"].as_array().map(Vec::len), Some(3));
@@ -104,28 +83,7 @@ fn a_person_plays_the_searching_levels(app: &TestApp) {
         (&json!("mcts"), &json!("expert"))
     );
     let expert = bots[1]["user_id"].as_str().expect("user id").to_string();
-    let mut rng = TestRng::new(9);
-    let start = Instant::now();
-    let mut mine = 0;
-    while mine < 8 {
-        assert!(start.elapsed() < Duration::from_secs(120), "the bots play");
-        let acts = a.get(&format!("/v1/games/{id}/actions")).ok().clone();
-        if acts["pending"].is_null() {
-            break;
-        }
-        if acts["pending"]["user_id"] != a.user_id.as_str() {
-            std::thread::sleep(Duration::from_millis(20));
-            continue;
-        }
-        let options = acts["actions"].as_array().cloned().unwrap_or_default();
-        let pick = options[rng.below(options.len())].clone();
-        let r = a.post(
-            &format!("/v1/games/{id}/moves"),
-            json!({"expected_version": acts["version"], "actions": [pick]}),
-        );
-        assert!(r.status == 200 || r.status == 409, "{}", r.text);
-        mine += 1;
-    }
+    play_my_turns(&a, &id, 9, 8, Duration::from_secs(120));
     let page = a
         .get(&format!("/v1/games/{id}/events?limit=200"))
         .ok()
@@ -141,6 +99,35 @@ fn a_person_plays_the_searching_levels(app: &TestApp) {
         })
         .count();
     assert!(by_expert >= 2, "{by_expert} placements by the expert");
+}
+
+/// Plays `player`'s turns in game `id` with random listed options (seeded by `seed`)
+/// while the others (the bots) play theirs, until the game ends or `turns` were played,
+/// within `within`; the answer is the number of turns played.
+fn play_my_turns(player: &Client, id: &str, seed: u64, turns: usize, within: Duration) -> usize {
+    let mut rng = TestRng::new(seed);
+    let start = Instant::now();
+    let mut mine = 0;
+    while mine < turns {
+        assert!(start.elapsed() < within, "the game moves on");
+        let acts = player.get(&format!("/v1/games/{id}/actions")).ok().clone();
+        if acts["pending"].is_null() {
+            break;
+        }
+        if acts["pending"]["user_id"] != player.user_id.as_str() {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        }
+        let options = acts["actions"].as_array().cloned().unwrap_or_default();
+        let pick = options[rng.below(options.len())].clone();
+        let r = player.post(
+            &format!("/v1/games/{id}/moves"),
+            json!({"expected_version": acts["version"], "actions": [pick]}),
+        );
+        assert!(r.status == 200 || r.status == 409, "{}", r.text);
+        mine += 1;
+    }
+    mine
 }
 
 /// Bot names are reserved and levels are checked.
