@@ -9,8 +9,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::expansions::crop_circles::CropMode;
-use crate::expansions::messages::ScoreFigure;
 use crate::figures::{FigureKind, MagicFigure};
 use crate::geometry::Rotation;
 
@@ -19,7 +17,9 @@ use crate::geometry::Rotation;
 ///
 /// Adding a kind of action: the variant here (a unit variant also gets
 /// `#[serde(deserialize_with = "no_fields")]`), the phase that asks for it, its listing
-/// and its arm in the gate. Its decision event is stored under the action's own name.
+/// and its arm in the gate (an expansion's: in its `Decisions`, see
+/// `crate::expansions::decisions`). Its decision event is stored under the action's own
+/// name.
 #[derive(
     Clone, Debug, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr, strum::VariantNames,
 )]
@@ -204,6 +204,24 @@ impl Action {
             _ => None,
         }
     }
+}
+
+/// Crop Circles: what every player with a follower of the circle's role does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum CropMode {
+    Add,
+    Remove,
+}
+
+/// The Messages' score figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum ScoreFigure {
+    Meeple,
+    Messenger,
 }
 
 /// The fields of a unit variant: none. serde ignores `deny_unknown_fields` on the unit

@@ -8,6 +8,9 @@
 //! disappears (so the list shrinks with the code). The expansions' hooks are `impl Table`
 //! blocks (`expansions/table.rs`), the table is owned by the game, and what both share
 //! (the pending decision's kind, the turn's stages, refusals) is in `decision`, below them.
+//! What a player decides (`action`, with the values its variants carry) and how a
+//! decision is recorded (`event`) are below the expansions as well: each expansion lists
+//! and applies its own decisions (`expansions/decisions.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -25,9 +28,9 @@ const LAYERS: &[&str] = &[
     "board",
     "effect",
     "decision",
-    "expansions",
     "action",
     "event",
+    "expansions",
     "game",
     "describe",
     "analysis",

@@ -398,3 +398,148 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
         w.extra("tunnel");
     }
 }
+
+/// Abbey & Mayor's decisions: the abbey (placed, or the tile drawn instead, or kept in
+/// the final round), the freed wagons' moves, and barns in the figure phase.
+pub(crate) struct AbbeyMayor;
+
+impl Decisions for AbbeyMayor {
+    fn options(&self, t: &Table, out: &mut Vec<Action>) {
+        match t.phase {
+            Phase::AbbeyOrDraw | Phase::FinalAbbey => {
+                out.extend(
+                    t.holes()
+                        .into_iter()
+                        .map(|p| Action::PlaceAbbey { x: p.x, y: p.y }),
+                );
+                out.push(if t.phase == Phase::AbbeyOrDraw {
+                    Action::DrawTile
+                } else {
+                    Action::Pass
+                });
+            }
+            Phase::MoveWagon => {
+                out.extend(
+                    t.wagon_targets()
+                        .into_iter()
+                        .map(|(p, spot, _)| Action::MoveWagon {
+                            x: p.x,
+                            y: p.y,
+                            spot,
+                        }),
+                );
+                out.push(Action::Pass);
+            }
+            Phase::PlaceFigure => {
+                if let Some(ti) = t.placed {
+                    for c in 0..4u8 {
+                        if t.barn_check(ti, c).is_ok() {
+                            out.push(Action::PlaceFigure {
+                                figure: FigureKind::Barn,
+                                spot: crate::geometry::CORNERS[c as usize].to_string(),
+                            });
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn apply(
+        &self,
+        t: &mut Table,
+        player: u8,
+        action: &Action,
+        _sink: &mut dyn EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        Some(match (t.phase, action) {
+            (Phase::AbbeyOrDraw | Phase::FinalAbbey, Action::PlaceAbbey { x, y }) => {
+                t.place_abbey(player, Pos::new(*x, *y))
+            }
+            (Phase::AbbeyOrDraw, Action::DrawTile) => Ok((Done::AsPosted, Some(Stage::Draw))),
+            (Phase::FinalAbbey, Action::Pass) => {
+                Ok((Done::Declined(Declined::Abbey), Some(Stage::FinalAbbey)))
+            }
+            (Phase::MoveWagon, Action::MoveWagon { x, y, spot }) => {
+                t.move_wagon(player, Pos::new(*x, *y), spot)
+            }
+            (Phase::MoveWagon, Action::Pass) => {
+                t.players[player as usize].supply[FigureKind::Wagon as usize] += 1;
+                t.pop_wagon();
+                Ok((Done::Declined(Declined::Wagon), Some(Stage::Wagons)))
+            }
+            (
+                Phase::PlaceFigure,
+                Action::PlaceFigure {
+                    figure: FigureKind::Barn,
+                    spot,
+                },
+            ) => t.place_barn(player, spot),
+            _ => return None,
+        })
+    }
+}
+
+impl Table {
+    /// The player's abbey goes into the hole at `pos`: the tile of this turn part, with
+    /// the figure phase next.
+    fn place_abbey(&mut self, player: u8, pos: Pos) -> Result<Decided, PlayError> {
+        if !self.players[player as usize].abbey {
+            return Err(PlayError::NoFigureLeft("abbey"));
+        }
+        let hole = !self.board.is_occupied(pos)
+            && crate::geometry::Dir::ALL
+                .iter()
+                .all(|d| self.board.is_occupied(pos.step(*d)));
+        if !hole {
+            return Err(PlayError::NotAHole { x: pos.x, y: pos.y });
+        }
+        let abbey = crate::catalog::catalog()
+            .iter()
+            .find(|(_, t)| t.not_in_draw_pile && t.edges[0] == crate::catalog::EdgeKind::Abbey)
+            .map(|(i, _)| i)
+            .ok_or(PlayError::NoFigureLeft("abbey"))?;
+        self.players[player as usize].abbey = false;
+        let idx = self.board.place(abbey, pos, crate::geometry::Rotation::R0);
+        self.placed = Some(idx);
+        self.part_tile = Some(idx);
+        self.drop_magic_symbol();
+        self.cancel_builder();
+        Ok((Done::AsPosted, Some(Stage::Figure)))
+    }
+
+    /// The pending freed wagon moves onto the feature `spot` names at `pos`.
+    fn move_wagon(&mut self, player: u8, pos: Pos, spot: &str) -> Result<Decided, PlayError> {
+        let seg = self.feature_seg_at(pos, spot)?;
+        if !self.wagon_target_ok(seg) {
+            return Err(PlayError::WagonOutOfReach);
+        }
+        self.board.add_figure(player, FigureKind::Wagon, seg);
+        self.pop_wagon();
+        Ok((Done::Spot(seg), Some(Stage::Wagons)))
+    }
+
+    /// A barn on the corner `spot` of the tile just placed.
+    fn place_barn(&mut self, player: u8, spot: &str) -> Result<Decided, PlayError> {
+        let ti = self.placed.ok_or(PlayError::GameOver)?;
+        let c = match Spot::parse_compass(spot) {
+            Some(Spot::Corner(c)) => c,
+            _ => return Err(PlayError::UnknownSpot(spot.to_string())),
+        };
+        let seg = self.barn_check(ti, c)?;
+        self.board.add_figure_at(player, FigureKind::Barn, seg, c);
+        self.players[player as usize].supply[FigureKind::Barn as usize] -= 1;
+        self.note_barn(seg);
+        let corner = crate::geometry::CORNERS[c as usize];
+        let done = if spot == corner {
+            Done::AsPosted
+        } else {
+            Done::As(Action::PlaceFigure {
+                figure: FigureKind::Barn,
+                spot: corner.to_string(),
+            })
+        };
+        Ok((done, Some(Stage::Ferries)))
+    }
+}

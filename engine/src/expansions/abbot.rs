@@ -72,3 +72,30 @@ impl Table {
 pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile_words::Words) {
     w.extra_if(tile, FeatureKind::Garden, "garden");
 }
+
+/// The Abbot's decision: in the figure phase, take the abbot back.
+pub(crate) struct Abbot;
+
+impl Decisions for Abbot {
+    fn options(&self, t: &Table, out: &mut Vec<Action>) {
+        if t.phase == Phase::PlaceFigure && t.returnable_abbot(t.current).is_some() {
+            out.push(Action::ReturnAbbot);
+        }
+    }
+
+    fn apply(
+        &self,
+        t: &mut Table,
+        player: u8,
+        action: &Action,
+        mut sink: &mut dyn EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        match (t.phase, action) {
+            (Phase::PlaceFigure, Action::ReturnAbbot) => Some(
+                t.return_abbot(player, &mut sink)
+                    .map(|next| (Done::AsPosted, Some(next))),
+            ),
+            _ => None,
+        }
+    }
+}

@@ -4,14 +4,7 @@
 
 use super::prelude::*;
 
-/// Crop Circles: what every player with a follower of the circle's role does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum CropMode {
-    Add,
-    Remove,
-}
+pub use crate::action::CropMode;
 
 /// A crop-circle action under way.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -220,4 +213,81 @@ impl Table {
 /// The crop circle, for the tile's description.
 pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile_words::Words) {
     w.extra_if(tile, FeatureKind::CropCircle, "crop-circle");
+}
+
+/// Crop Circles' decisions: add or remove, then each player's addition (or pass) or
+/// removal.
+pub(crate) struct CropCircles;
+
+impl Decisions for CropCircles {
+    fn options(&self, t: &Table, out: &mut Vec<Action>) {
+        match t.phase {
+            Phase::CropMode => out.extend([
+                Action::ChooseCropMode {
+                    mode: CropMode::Add,
+                },
+                Action::ChooseCropMode {
+                    mode: CropMode::Remove,
+                },
+            ]),
+            Phase::CropAction => {
+                let p = t.crop_decider().unwrap_or(t.current);
+                let add = t.crop_adds();
+                out.extend(t.crop_options(p).into_iter().map(|(figure, seg)| {
+                    let ti = t.board.seg_tile(seg);
+                    let pos = t.board.tiles()[ti].pos;
+                    let spot = t.spot_name_of(seg);
+                    if add {
+                        Action::AddFollower {
+                            figure,
+                            x: pos.x,
+                            y: pos.y,
+                            spot,
+                        }
+                    } else {
+                        Action::RemoveFollower {
+                            figure,
+                            x: pos.x,
+                            y: pos.y,
+                            spot,
+                        }
+                    }
+                }));
+                if add {
+                    out.push(Action::Pass);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn apply(
+        &self,
+        t: &mut Table,
+        player: u8,
+        action: &Action,
+        mut sink: &mut dyn EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        Some(match (t.phase, action) {
+            (Phase::CropMode, Action::ChooseCropMode { mode }) => {
+                let next = t.choose_crop_mode(*mode);
+                Ok((Done::AsPosted, Some(next)))
+            }
+            (
+                Phase::CropAction,
+                Action::AddFollower { figure, x, y, spot }
+                | Action::RemoveFollower { figure, x, y, spot },
+            ) => {
+                let add = matches!(action, Action::AddFollower { .. });
+                t.feature_seg_at(Pos::new(*x, *y), spot).and_then(|seg| {
+                    t.crop_act(player, *figure, seg, add, &mut sink)
+                        .map(|next| (Done::Spot(seg), Some(next)))
+                })
+            }
+            (Phase::CropAction, Action::Pass) => t
+                .crop_pass()
+                .map(|next| (Done::Declined(Declined::Crop), Some(next))),
+            _ => return None,
+        })
+    }
 }

@@ -286,3 +286,92 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
         w.shape("ferry-lake");
     }
 }
+
+/// Ferries' decisions: place the new lake's ferry, then move ferries the tile reached
+/// (or stop).
+pub(crate) struct Ferries;
+
+impl Decisions for Ferries {
+    fn options(&self, t: &Table, out: &mut Vec<Action>) {
+        if !matches!(t.phase, Phase::PlaceFerry | Phase::MoveFerry) {
+            return;
+        }
+        let moved = t.phase == Phase::MoveFerry;
+        out.extend(t.ferry_choices().into_iter().map(|(p, a, b)| {
+            let (from, to) = (a.name().to_string(), b.name().to_string());
+            if moved {
+                Action::MoveFerry {
+                    x: p.x,
+                    y: p.y,
+                    from,
+                    to,
+                }
+            } else {
+                Action::PlaceFerry {
+                    x: p.x,
+                    y: p.y,
+                    from,
+                    to,
+                }
+            }
+        }));
+        if moved {
+            out.push(Action::Pass);
+        }
+    }
+
+    fn apply(
+        &self,
+        t: &mut Table,
+        _player: u8,
+        action: &Action,
+        mut sink: &mut dyn EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        Some(match (t.phase, action) {
+            (Phase::PlaceFerry, Action::PlaceFerry { x, y, from, to })
+            | (Phase::MoveFerry, Action::MoveFerry { x, y, from, to }) => {
+                t.set_ferry(Pos::new(*x, *y), from, to, &mut sink)
+            }
+            (Phase::MoveFerry, Action::Pass) => {
+                Ok((Done::Declined(Declined::Ferries), Some(Stage::Scoring)))
+            }
+            _ => return None,
+        })
+    }
+}
+
+impl Table {
+    /// The ferry of the lake at `pos` placed (or, in the move phase, moved) to join the
+    /// road ends leaving by sides `from` and `to`; recorded by the sides' own names.
+    fn set_ferry(
+        &mut self,
+        pos: Pos,
+        from: &str,
+        to: &str,
+        sink: &mut impl EffectSink,
+    ) -> Result<Decided, PlayError> {
+        let parse = |s: &str| {
+            s.parse::<Dir>()
+                .map_err(|_| PlayError::UnknownSpot(s.to_string()))
+        };
+        let (f, t) = (parse(from)?, parse(to)?);
+        let moved = self.phase == Phase::MoveFerry;
+        let next = if moved {
+            self.move_ferry(pos, f, t, sink)?
+        } else {
+            self.place_ferry(pos, f, t)?
+        };
+        let done = if (from, to) == (f.name(), t.name()) {
+            Done::AsPosted
+        } else {
+            let (from, to) = (f.name().to_string(), t.name().to_string());
+            let (x, y) = (pos.x, pos.y);
+            Done::As(if moved {
+                Action::MoveFerry { x, y, from, to }
+            } else {
+                Action::PlaceFerry { x, y, from, to }
+            })
+        };
+        Ok((done, Some(next)))
+    }
+}

@@ -155,3 +155,58 @@ fn landing_options(board: &Board, g: &Table, k: FigureKind, j: usize) -> Vec<(St
 pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile_words::Words) {
     w.extra_if(tile, FeatureKind::FlyingMachine, "flying-machine");
 }
+
+/// Flying Machines' decisions: in the figure phase, send a follower flying; then land
+/// it (or, by the house rule, keep it).
+pub(crate) struct FlyingMachines;
+
+impl Decisions for FlyingMachines {
+    fn options(&self, t: &Table, out: &mut Vec<Action>) {
+        match t.phase {
+            Phase::PlaceFigure => {
+                out.extend(t.flyable().into_iter().map(|figure| Action::Fly { figure }));
+            }
+            Phase::FlierLanding => {
+                out.extend(
+                    t.landings()
+                        .into_iter()
+                        .map(|(spot, _)| Action::Land { spot }),
+                );
+                if t.landing_optional() {
+                    out.push(Action::Pass);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn apply(
+        &self,
+        t: &mut Table,
+        _player: u8,
+        action: &Action,
+        mut sink: &mut dyn EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        Some(match (t.phase, action) {
+            (Phase::PlaceFigure, Action::Fly { figure }) => {
+                t.fly(*figure, &mut sink).map(|lands| {
+                    if lands {
+                        t.phase = Phase::FlierLanding;
+                        (Done::AsPosted, None)
+                    } else {
+                        // nowhere to land: the follower stays home and no figure is placed
+                        (Done::AsPosted, Some(Stage::Ferries))
+                    }
+                })
+            }
+            (Phase::FlierLanding, Action::Pass) if t.landing_optional() => {
+                t.skip_landing();
+                Ok((Done::Declined(Declined::Landing), Some(Stage::Ferries)))
+            }
+            (Phase::FlierLanding, Action::Land { spot }) => t
+                .land(spot)
+                .map(|(_, seg)| (Done::Spot(seg), Some(Stage::Ferries))),
+            _ => return None,
+        })
+    }
+}

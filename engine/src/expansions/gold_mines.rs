@@ -251,3 +251,34 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
         w.extra("gold");
     }
 }
+
+/// Gold Mines' decision: where the second ingot goes.
+pub(crate) struct GoldMines;
+
+impl Decisions for GoldMines {
+    fn options(&self, t: &Table, out: &mut Vec<Action>) {
+        if t.phase == Phase::PlaceIngot {
+            out.extend(
+                t.ingot_targets()
+                    .into_iter()
+                    .map(|p| Action::PlaceIngot { x: p.x, y: p.y }),
+            );
+        }
+    }
+
+    fn apply(
+        &self,
+        t: &mut Table,
+        _player: u8,
+        action: &Action,
+        mut sink: &mut dyn EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        match (t.phase, action) {
+            (Phase::PlaceIngot, Action::PlaceIngot { x, y }) => Some(
+                t.place_ingot(Pos::new(*x, *y), &mut sink)
+                    .map(|next| (Done::AsPosted, Some(next))),
+            ),
+            _ => None,
+        }
+    }
+}

@@ -236,6 +236,49 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
     }
 }
 
+/// Mage & Witch's decision: move the mage or the witch, or set one aside.
+pub(crate) struct MageWitch;
+
+impl Decisions for MageWitch {
+    fn options(&self, t: &Table, out: &mut Vec<Action>) {
+        if t.phase == Phase::MoveMagic {
+            out.extend(
+                t.magic_moves()
+                    .into_iter()
+                    .map(|(figure, p, spot, _)| Action::MoveMagic {
+                        figure,
+                        x: p.x,
+                        y: p.y,
+                        spot,
+                    }),
+            );
+            out.extend(
+                t.magic_removals()
+                    .into_iter()
+                    .map(|figure| Action::RemoveMagic { figure }),
+            );
+        }
+    }
+
+    fn apply(
+        &self,
+        t: &mut Table,
+        _player: u8,
+        action: &Action,
+        _sink: &mut dyn EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        Some(match (t.phase, action) {
+            (Phase::MoveMagic, Action::MoveMagic { figure, x, y, spot }) => t
+                .move_magic(*figure, Pos::new(*x, *y), spot)
+                .map(|(seg, next)| (Done::Spot(seg), Some(next))),
+            (Phase::MoveMagic, Action::RemoveMagic { figure }) => t
+                .remove_magic(*figure)
+                .map(|next| (Done::AsPosted, Some(next))),
+            _ => return None,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

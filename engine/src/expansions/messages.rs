@@ -2,18 +2,9 @@
 //! dark space earns a message, drawn after the wagon moves and carried out or taken as 2
 //! points.
 
-use serde::{Deserialize, Serialize};
-
 use super::prelude::*;
 
-/// The Messages' score figures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-pub enum ScoreFigure {
-    Meeple,
-    Messenger,
-}
+pub use crate::action::ScoreFigure;
 
 /// Message tiles (The Messages), by number.
 pub const MESSAGES: [u8; 8] = [1, 2, 3, 4, 5, 6, 7, 8];
@@ -360,6 +351,148 @@ impl Table {
             }
         }
         Ok(Stage::Awards)
+    }
+}
+
+/// The Messages' decisions: which score figure moves, and the drawn message carried out
+/// or taken as 2 points.
+pub(crate) struct Messages;
+
+impl Decisions for Messages {
+    fn options(&self, t: &Table, out: &mut Vec<Action>) {
+        match t.phase {
+            Phase::ChooseScoreFigure => out.extend([
+                Action::ChooseScoreFigure {
+                    figure: ScoreFigure::Meeple,
+                },
+                Action::ChooseScoreFigure {
+                    figure: ScoreFigure::Messenger,
+                },
+            ]),
+            Phase::ResolveMessage => {
+                out.extend(t.message_options().into_iter().map(|o| match o {
+                    MessageChoice::Feature { pos, spot, .. } => Action::MessageFeature {
+                        x: pos.x,
+                        y: pos.y,
+                        spot,
+                    },
+                    MessageChoice::Follower { figure, pos, spot } => Action::MessageFollower {
+                        figure,
+                        x: pos.x,
+                        y: pos.y,
+                        spot,
+                    },
+                    MessageChoice::ExtraTile | MessageChoice::Points(_) => Action::MessageAction,
+                }));
+                out.push(Action::MessageTwoPoints);
+            }
+            _ => {}
+        }
+    }
+
+    fn apply(
+        &self,
+        t: &mut Table,
+        _player: u8,
+        action: &Action,
+        mut sink: &mut dyn EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        Some(match (t.phase, action) {
+            (Phase::ChooseScoreFigure, Action::ChooseScoreFigure { figure }) => {
+                let next = t.choose_score_figure(*figure as u8, &mut sink);
+                Ok((Done::AsPosted, next))
+            }
+            (
+                Phase::ResolveMessage,
+                Action::MessageFeature { .. }
+                | Action::MessageFollower { .. }
+                | Action::MessageTwoPoints,
+            ) => t.message_choice(action, &mut sink),
+            (Phase::ResolveMessage, Action::MessageAction) => {
+                let plain = t
+                    .message_options()
+                    .into_iter()
+                    .find(|o| matches!(o, MessageChoice::ExtraTile | MessageChoice::Points(_)));
+                match plain {
+                    Some(plain) => t
+                        .resolve_message(Some(&plain), &mut sink)
+                        .map(|next| (Done::AsPosted, Some(next))),
+                    None => Err(PlayError::MessageNotAllowed),
+                }
+            }
+            _ => return None,
+        })
+    }
+}
+
+impl Table {
+    /// The drawn message carried out on the feature or follower `action` names, or taken
+    /// as 2 points; recorded as the option picked, in the engine's own names.
+    fn message_choice(
+        &mut self,
+        action: &Action,
+        sink: &mut impl EffectSink,
+    ) -> Result<Decided, PlayError> {
+        let choice = match action {
+            Action::MessageFeature { x, y, spot } => Some((None, Pos::new(*x, *y), spot.as_str())),
+            Action::MessageFollower { figure, x, y, spot } => {
+                Some((Some(*figure), Pos::new(*x, *y), spot.as_str()))
+            }
+            _ => None,
+        };
+        let options = self.message_options();
+        let picked = match choice {
+            None => None,
+            Some((figure, pos, spot)) => {
+                let seg = self
+                    .seg_at(pos, spot)
+                    .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
+                Some(
+                    options
+                        .iter()
+                        .find(|o| match (o, figure) {
+                            (
+                                MessageChoice::Feature {
+                                    pos: p, spot: s, ..
+                                },
+                                None,
+                            ) => self
+                                .seg_at(*p, s)
+                                .is_some_and(|x| self.board.find(x) == self.board.find(seg)),
+                            (
+                                MessageChoice::Follower {
+                                    figure: k,
+                                    pos: p,
+                                    spot: s,
+                                },
+                                Some(f),
+                            ) => *k == f && self.seg_at(*p, s) == Some(seg),
+                            _ => false,
+                        })
+                        .cloned()
+                        .ok_or(PlayError::MessageNotAllowed)?,
+                )
+            }
+        };
+        let next = self.resolve_message(picked.as_ref(), sink)?;
+        let done = match picked {
+            None => Done::As(Action::MessageTwoPoints),
+            Some(MessageChoice::Feature { pos, spot, .. }) => Done::As(Action::MessageFeature {
+                x: pos.x,
+                y: pos.y,
+                spot,
+            }),
+            Some(MessageChoice::Follower { figure, pos, spot }) => {
+                Done::As(Action::MessageFollower {
+                    figure,
+                    x: pos.x,
+                    y: pos.y,
+                    spot,
+                })
+            }
+            Some(_) => Done::As(Action::MessageAction),
+        };
+        Ok((done, Some(next)))
     }
 }
 

@@ -10,11 +10,14 @@
 //! never name the game). Each expansion's state is a struct of its own file (e.g.
 //! [`gold_mines::GoldState`]), an optional field of the table created at set-up only when
 //! the expansion is in play, and read or written only by that file; the core asks through
-//! the file's hooks. A decision's handler returns the stage where the turn goes on.
+//! the file's hooks. An expansion's decisions (its phases' options, and a chosen one
+//! applied) are its `Decisions`, reached through the registry in `decisions`; a
+//! decision's handler returns the stage where the turn goes on.
 
 pub mod abbey_mayor;
 pub mod abbot;
 pub mod crop_circles;
+pub(crate) mod decisions;
 pub mod ferries;
 pub mod flier;
 pub mod gold_mines;
@@ -49,11 +52,14 @@ pub mod track {
 
 /// What the expansion files share.
 mod prelude {
+    pub(crate) use crate::action::Action;
     pub(crate) use crate::board::Board;
     pub(crate) use crate::catalog::FeatureKind;
     pub(crate) use crate::decision::{Phase, PlayError, Stage};
     pub(crate) use crate::effect::Effect;
     pub(crate) use crate::effect::EffectSink;
+    pub(crate) use crate::event::Declined;
+    pub(crate) use crate::expansions::decisions::{Decided, Decisions, Done};
     pub(crate) use crate::expansions::table::Table;
     pub(crate) use crate::expansions::{self, Expansion};
     pub(crate) use crate::figures::FigureKind;

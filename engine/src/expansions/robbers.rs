@@ -364,6 +364,58 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
     }
 }
 
+/// The Robbers' decisions: place (or move) a robber, or pass; whom a robber robs.
+pub(crate) struct Robbers;
+
+impl Decisions for Robbers {
+    fn options(&self, t: &Table, out: &mut Vec<Action>) {
+        match t.phase {
+            Phase::PlaceRobber => {
+                out.extend(
+                    t.robber_spaces(t.robber_decider())
+                        .into_iter()
+                        .map(|space| Action::PlaceRobber { space }),
+                );
+                out.push(Action::Pass);
+            }
+            Phase::ChooseVictim => {
+                if let Some((_, victims)) = t.victim_choice(t.award_figure()) {
+                    out.extend(
+                        (0..8u8)
+                            .filter(|v| victims & (1 << v) != 0)
+                            .map(|victim| Action::ChooseVictim { victim }),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn apply(
+        &self,
+        t: &mut Table,
+        player: u8,
+        action: &Action,
+        mut sink: &mut dyn EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        Some(match (t.phase, action) {
+            (Phase::PlaceRobber, Action::PlaceRobber { space }) => t
+                .place_robber(player, Some(*space))
+                .map(|done| (Done::AsPosted, done.then_some(Stage::Gold))),
+            (Phase::PlaceRobber, Action::Pass) => t.place_robber(player, None).map(|done| {
+                (
+                    Done::Declined(Declined::Robber),
+                    done.then_some(Stage::Gold),
+                )
+            }),
+            (Phase::ChooseVictim, Action::ChooseVictim { victim }) => t
+                .choose_victim(*victim, &mut sink)
+                .map(|next| (Done::AsPosted, next)),
+            _ => return None,
+        })
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod testing {
     use crate::game::Game;

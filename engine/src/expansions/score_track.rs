@@ -381,6 +381,67 @@ impl Table {
 
 /// What the robbers' and messages' unit tests share: three players, totals set as the
 /// worked examples state them, awards worked off with the meeple.
+/// The score track's decision (Robbers, Messages): the next completed feature to score.
+pub(crate) struct Track;
+
+impl Decisions for Track {
+    fn options(&self, t: &Table, out: &mut Vec<Action>) {
+        if t.phase == Phase::ScoringOrder {
+            out.extend(t.scoring_order().iter().map(|c| Action::ScoreNext {
+                x: c.pos.x,
+                y: c.pos.y,
+                spot: c.spot.clone(),
+            }));
+        }
+    }
+
+    fn apply(
+        &self,
+        t: &mut Table,
+        _player: u8,
+        action: &Action,
+        _sink: &mut dyn EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        match (t.phase, action) {
+            (Phase::ScoringOrder, Action::ScoreNext { x, y, spot }) => {
+                Some(t.score_next(Pos::new(*x, *y), spot))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Table {
+    /// The feature `spot` names at `pos` is scored next; once the order is complete, the
+    /// awards follow. Recorded by the scoring order's own name of the feature.
+    fn score_next(&mut self, pos: Pos, spot: &str) -> Result<Decided, PlayError> {
+        let seg = self
+            .seg_at(pos, spot)
+            .ok_or_else(|| PlayError::UnknownSpot(spot.to_string()))?;
+        let root = self.board.find(seg);
+        let k = self
+            .scoring_order()
+            .iter()
+            .position(|c| {
+                self.seg_at(c.pos, &c.spot)
+                    .is_some_and(|s| self.board.find(s) == root || s == seg)
+            })
+            .ok_or(PlayError::NotInScoringOrder)?;
+        let (c, complete) = self
+            .choose_next_scored(k)
+            .ok_or(PlayError::NotInScoringOrder)?;
+        if complete {
+            self.order_awards();
+        }
+        let done = Done::As(Action::ScoreNext {
+            x: c.pos.x,
+            y: c.pos.y,
+            spot: c.spot,
+        });
+        Ok((done, complete.then_some(Stage::Awards)))
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod testing {
     use super::*;

@@ -7,8 +7,9 @@
 //! decides is `crate::action::Action`.
 //!
 //! Each job has its own file: [`setup`] (a validated set-up), [`errors`] (why a set-up or
-//! a replay is refused), [`action`] (what an accepted action did), [`legal`] (every option of the
-//! pending decision), [`play`] (the one gate), [`turn`] (the turn pipeline, stage by
+//! a replay is refused), [`legal`] (every option of the pending decision: the base game's,
+//! and the expansions' through their hooks), [`play`] (the one gate: the base game's
+//! decisions, the expansions' through their hooks), [`turn`] (the turn pipeline, stage by
 //! stage), [`scoring`] (completed features, final scoring, ranking), [`resign`] (a player
 //! leaving), [`replay`] (a game rebuilt from its log) and [`moves`] (several actions as
 //! one move, ending at the first that reveals hidden information), [`undo`] (decisions
@@ -16,7 +17,6 @@
 //! may see, and games sampled from it for computer opponents). The rules of each
 //! expansion live in `crate::expansions`, one file per expansion, with its state.
 
-mod action;
 mod errors;
 mod hand;
 mod legal;
@@ -34,9 +34,9 @@ pub use crate::action::Action;
 pub(crate) use crate::decision::Stage;
 pub use crate::decision::{Phase, PlayError};
 pub use crate::effect::{EffectSink, NoEffects};
+pub(crate) use crate::expansions::decisions::Done;
 pub use crate::expansions::messages::ScoreFigure;
 pub use crate::expansions::table::{PlayerState, Table};
-pub(crate) use action::Done;
 pub use errors::{ReplayError, SetupError};
 pub use moves::MoveError;
 pub use view::SeatView;
@@ -46,11 +46,10 @@ use crate::catalog::{catalog, EdgeKind, FeatureKind, TileTypeId};
 use crate::effect::{Effect, RankEntry};
 use crate::event::{Declined, Event};
 use crate::expansions::abbey_mayor::{barn_check_on, AbbeyState};
-use crate::expansions::crop_circles::CropMode;
 use crate::expansions::ferries::FerryState;
 use crate::expansions::gold_mines::GoldState;
 use crate::expansions::mage_witch::MagicState;
-use crate::expansions::messages::{MessageChoice, MessageState};
+use crate::expansions::messages::MessageState;
 use crate::expansions::river;
 use crate::expansions::robbers::RobberState;
 use crate::expansions::score_track::ScoreTrack;

@@ -1,0 +1,102 @@
+//! The expansions' decisions: each expansion that asks players something lists the
+//! options of its own phases (and those it adds to the figure phase) and applies the one
+//! chosen, through [`Decisions`], implemented by a unit struct named after it in its own
+//! file. The game's gate (`Game::step`) and `legal_actions` keep the base game's
+//! decisions (the tile, a figure or none) and hand every other one to [`REGISTRY`].
+//!
+//! Why the hooks work on the [`Table`]: the game owns the table and sits above the
+//! expansions (`tests/modules.rs`), so a hook never names the game, like the expansions'
+//! other hooks. What only the game can do is handed back to it: how the action is
+//! recorded ([`Done`]) and the stage where the turn pipeline goes on (the game runs it).
+//! What a player decides (`crate::action`, with the values its variants carry) and how
+//! a decision is recorded (`crate::event`) are vocabularies below the expansions, so each
+//! expansion's file names its own actions. The sink is `&mut dyn EffectSink` so that the
+//! registry is a plain list of trait objects.
+
+use crate::action::Action;
+use crate::catalog::TileTypeId;
+use crate::decision::{PlayError, Stage};
+use crate::effect::EffectSink;
+use crate::event::Declined;
+
+use super::table::Table;
+use super::{abbey_mayor, abbot, crop_circles, ferries, flier, gold_mines, mage_witch};
+use super::{messages, robbers, score_track};
+
+/// What an accepted action did, beyond the action itself: how the gate records it (see
+/// `Game::play_into`) without the replay path allocating.
+pub(crate) enum Done {
+    /// Recorded as it was posted.
+    AsPosted,
+    /// The drawn tile was placed (the event names it).
+    Tile(TileTypeId),
+    /// The action's spot names the feature of this segment: recorded by its canonical
+    /// name.
+    Spot(u16),
+    /// A `pass`, declining this.
+    Declined(Declined),
+    /// Recorded as this action (the option it picked, in the engine's own names).
+    As(Action),
+}
+
+/// An expansion's decision, applied: how it is recorded, and the stage where the turn
+/// goes on (`None`: the hook has set the next decision itself).
+pub(crate) type Decided = (Done, Option<Stage>);
+
+/// An expansion's decisions: the options it offers and what a chosen one does.
+pub(crate) trait Decisions: Sync {
+    /// Appends the options this expansion offers in the pending phase: every option of
+    /// its own phases, and in the figure phase the options it adds there (listed after
+    /// the base game's figures and before the pass).
+    fn options(&self, t: &Table, out: &mut Vec<Action>);
+
+    /// Applies `action` by `player` when, in the pending phase, it is one of this
+    /// expansion's decisions (`None` when it is not), or refuses it with the table
+    /// untouched. An expansion's actions are claimed whether or not it is in play: its
+    /// own checks refuse them then.
+    fn apply(
+        &self,
+        t: &mut Table,
+        player: u8,
+        action: &Action,
+        sink: &mut dyn EffectSink,
+    ) -> Option<Result<Decided, PlayError>>;
+}
+
+/// The expansions with decisions of their own, in the order their options in the figure
+/// phase are listed (barns, the abbot's return, flights). Their phases are disjoint, and
+/// in the figure phase each claims actions of its own.
+pub(crate) const REGISTRY: [&dyn Decisions; 10] = [
+    &abbey_mayor::AbbeyMayor,
+    &abbot::Abbot,
+    &flier::FlyingMachines,
+    &gold_mines::GoldMines,
+    &mage_witch::MageWitch,
+    &crop_circles::CropCircles,
+    &ferries::Ferries,
+    &robbers::Robbers,
+    &score_track::Track,
+    &messages::Messages,
+];
+
+impl Table {
+    /// The expansions' options in the pending phase, appended to `out`.
+    pub(crate) fn expansion_options(&self, out: &mut Vec<Action>) {
+        for e in REGISTRY {
+            e.options(self, out);
+        }
+    }
+
+    /// `action` applied by the expansion whose decision it is (`None` when it is no
+    /// expansion's).
+    pub(crate) fn apply_expansion_decision(
+        &mut self,
+        player: u8,
+        action: &Action,
+        sink: &mut dyn EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        REGISTRY
+            .iter()
+            .find_map(|e| e.apply(self, player, action, sink))
+    }
+}
