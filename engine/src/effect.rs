@@ -149,16 +149,6 @@ impl EffectSink for Vec<Effect> {
     }
 }
 
-/// A sink behind a reference (the expansions' decisions take `&mut dyn EffectSink`).
-impl<S: EffectSink + ?Sized> EffectSink for &mut S {
-    fn enabled(&self) -> bool {
-        (**self).enabled()
-    }
-    fn push(&mut self, e: Effect) {
-        (**self).push(e)
-    }
-}
-
 /// A sink that discards effects.
 pub struct NoEffects;
 

@@ -451,7 +451,7 @@ impl Decisions for AbbeyMayor {
         t: &mut Table,
         player: u8,
         action: &Action,
-        _sink: &mut dyn EffectSink,
+        _sink: &mut impl EffectSink,
     ) -> Option<Result<Decided, PlayError>> {
         Some(match (t.phase, action) {
             (Phase::AbbeyOrDraw | Phase::FinalAbbey, Action::PlaceAbbey { x, y }) => {

@@ -88,11 +88,11 @@ impl Decisions for Abbot {
         t: &mut Table,
         player: u8,
         action: &Action,
-        mut sink: &mut dyn EffectSink,
+        sink: &mut impl EffectSink,
     ) -> Option<Result<Decided, PlayError>> {
         match (t.phase, action) {
             (Phase::PlaceFigure, Action::ReturnAbbot) => Some(
-                t.return_abbot(player, &mut sink)
+                t.return_abbot(player, sink)
                     .map(|next| (Done::AsPosted, Some(next))),
             ),
             _ => None,

@@ -266,7 +266,7 @@ impl Decisions for CropCircles {
         t: &mut Table,
         player: u8,
         action: &Action,
-        mut sink: &mut dyn EffectSink,
+        sink: &mut impl EffectSink,
     ) -> Option<Result<Decided, PlayError>> {
         Some(match (t.phase, action) {
             (Phase::CropMode, Action::ChooseCropMode { mode }) => {
@@ -280,7 +280,7 @@ impl Decisions for CropCircles {
             ) => {
                 let add = matches!(action, Action::AddFollower { .. });
                 t.feature_seg_at(Pos::new(*x, *y), spot).and_then(|seg| {
-                    t.crop_act(player, *figure, seg, add, &mut sink)
+                    t.crop_act(player, *figure, seg, add, sink)
                         .map(|next| (Done::Spot(seg), Some(next)))
                 })
             }

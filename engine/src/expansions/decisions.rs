@@ -2,7 +2,8 @@
 //! options of its own phases (and those it adds to the figure phase) and applies the one
 //! chosen, through [`Decisions`], implemented by a unit struct named after it in its own
 //! file. The game's gate (`Game::step`) and `legal_actions` keep the base game's
-//! decisions (the tile, a figure or none) and hand every other one to [`REGISTRY`].
+//! decisions (the tile, a figure or none) and hand every other one to the registry
+//! (`registry!` below).
 //!
 //! Why the hooks work on the [`Table`]: the game owns the table and sits above the
 //! expansions (`tests/modules.rs`), so a hook never names the game, like the expansions'
@@ -10,8 +11,11 @@
 //! recorded ([`Done`]) and the stage where the turn pipeline goes on (the game runs it).
 //! What a player decides (`crate::action`, with the values its variants carry) and how
 //! a decision is recorded (`crate::event`) are vocabularies below the expansions, so each
-//! expansion's file names its own actions. The sink is `&mut dyn EffectSink` so that the
-//! registry is a plain list of trait objects.
+//! expansion's file names its own actions.
+//!
+//! The registry is one list that `registry!` turns into the two calls through the list
+//! (no trait objects: each expansion's hook is a static call the compiler can inline, and
+//! the effect sink stays generic, so replay builds no effects).
 
 use crate::action::Action;
 use crate::catalog::TileTypeId;
@@ -44,7 +48,7 @@ pub(crate) enum Done {
 pub(crate) type Decided = (Done, Option<Stage>);
 
 /// An expansion's decisions: the options it offers and what a chosen one does.
-pub(crate) trait Decisions: Sync {
+pub(crate) trait Decisions {
     /// Appends the options this expansion offers in the pending phase: every option of
     /// its own phases, and in the figure phase the options it adds there (listed after
     /// the base game's figures and before the pass).
@@ -59,44 +63,49 @@ pub(crate) trait Decisions: Sync {
         t: &mut Table,
         player: u8,
         action: &Action,
-        sink: &mut dyn EffectSink,
+        sink: &mut impl EffectSink,
     ) -> Option<Result<Decided, PlayError>>;
 }
 
-/// The expansions with decisions of their own, in the order their options in the figure
-/// phase are listed (barns, the abbot's return, flights). Their phases are disjoint, and
-/// in the figure phase each claims actions of its own.
-pub(crate) const REGISTRY: [&dyn Decisions; 10] = [
-    &abbey_mayor::AbbeyMayor,
-    &abbot::Abbot,
-    &flier::FlyingMachines,
-    &gold_mines::GoldMines,
-    &mage_witch::MageWitch,
-    &crop_circles::CropCircles,
-    &ferries::Ferries,
-    &robbers::Robbers,
-    &score_track::Track,
-    &messages::Messages,
-];
+/// The registry: `Table::expansion_options` and `Table::apply_expansion_decision` go
+/// through the listed expansions in order.
+macro_rules! registry {
+    ($($e:expr),* $(,)?) => {
+        impl Table {
+            /// The expansions' options in the pending phase, appended to `out`.
+            pub(crate) fn expansion_options(&self, out: &mut Vec<Action>) {
+                $($e.options(self, out);)*
+            }
 
-impl Table {
-    /// The expansions' options in the pending phase, appended to `out`.
-    pub(crate) fn expansion_options(&self, out: &mut Vec<Action>) {
-        for e in REGISTRY {
-            e.options(self, out);
+            /// `action` applied by the expansion whose decision it is (`None` when it
+            /// is no expansion's).
+            pub(crate) fn apply_expansion_decision(
+                &mut self,
+                player: u8,
+                action: &Action,
+                sink: &mut impl EffectSink,
+            ) -> Option<Result<Decided, PlayError>> {
+                $(if let Some(r) = $e.apply(self, player, action, sink) {
+                    return Some(r);
+                })*
+                None
+            }
         }
-    }
-
-    /// `action` applied by the expansion whose decision it is (`None` when it is no
-    /// expansion's).
-    pub(crate) fn apply_expansion_decision(
-        &mut self,
-        player: u8,
-        action: &Action,
-        sink: &mut dyn EffectSink,
-    ) -> Option<Result<Decided, PlayError>> {
-        REGISTRY
-            .iter()
-            .find_map(|e| e.apply(self, player, action, sink))
-    }
+    };
 }
+
+// The expansions with decisions of their own, in the order their options in the figure
+// phase are listed (barns, the abbot's return, flights). Their phases are disjoint, and in
+// the figure phase each claims actions of its own.
+registry![
+    abbey_mayor::AbbeyMayor,
+    abbot::Abbot,
+    flier::FlyingMachines,
+    gold_mines::GoldMines,
+    mage_witch::MageWitch,
+    crop_circles::CropCircles,
+    ferries::Ferries,
+    robbers::Robbers,
+    score_track::Track,
+    messages::Messages,
+];

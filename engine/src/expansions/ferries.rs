@@ -325,12 +325,12 @@ impl Decisions for Ferries {
         t: &mut Table,
         _player: u8,
         action: &Action,
-        mut sink: &mut dyn EffectSink,
+        sink: &mut impl EffectSink,
     ) -> Option<Result<Decided, PlayError>> {
         Some(match (t.phase, action) {
             (Phase::PlaceFerry, Action::PlaceFerry { x, y, from, to })
             | (Phase::MoveFerry, Action::MoveFerry { x, y, from, to }) => {
-                t.set_ferry(Pos::new(*x, *y), from, to, &mut sink)
+                t.set_ferry(Pos::new(*x, *y), from, to, sink)
             }
             (Phase::MoveFerry, Action::Pass) => {
                 Ok((Done::Declined(Declined::Ferries), Some(Stage::Scoring)))

@@ -185,11 +185,11 @@ impl Decisions for FlyingMachines {
         t: &mut Table,
         _player: u8,
         action: &Action,
-        mut sink: &mut dyn EffectSink,
+        sink: &mut impl EffectSink,
     ) -> Option<Result<Decided, PlayError>> {
         Some(match (t.phase, action) {
             (Phase::PlaceFigure, Action::Fly { figure }) => {
-                t.fly(*figure, &mut sink).map(|lands| {
+                t.fly(*figure, sink).map(|lands| {
                     if lands {
                         t.phase = Phase::FlierLanding;
                         (Done::AsPosted, None)

@@ -271,11 +271,11 @@ impl Decisions for GoldMines {
         t: &mut Table,
         _player: u8,
         action: &Action,
-        mut sink: &mut dyn EffectSink,
+        sink: &mut impl EffectSink,
     ) -> Option<Result<Decided, PlayError>> {
         match (t.phase, action) {
             (Phase::PlaceIngot, Action::PlaceIngot { x, y }) => Some(
-                t.place_ingot(Pos::new(*x, *y), &mut sink)
+                t.place_ingot(Pos::new(*x, *y), sink)
                     .map(|next| (Done::AsPosted, Some(next))),
             ),
             _ => None,

@@ -265,7 +265,7 @@ impl Decisions for MageWitch {
         t: &mut Table,
         _player: u8,
         action: &Action,
-        _sink: &mut dyn EffectSink,
+        _sink: &mut impl EffectSink,
     ) -> Option<Result<Decided, PlayError>> {
         Some(match (t.phase, action) {
             (Phase::MoveMagic, Action::MoveMagic { figure, x, y, spot }) => t

@@ -395,11 +395,11 @@ impl Decisions for Messages {
         t: &mut Table,
         _player: u8,
         action: &Action,
-        mut sink: &mut dyn EffectSink,
+        sink: &mut impl EffectSink,
     ) -> Option<Result<Decided, PlayError>> {
         Some(match (t.phase, action) {
             (Phase::ChooseScoreFigure, Action::ChooseScoreFigure { figure }) => {
-                let next = t.choose_score_figure(*figure as u8, &mut sink);
+                let next = t.choose_score_figure(*figure as u8, sink);
                 Ok((Done::AsPosted, next))
             }
             (
@@ -407,7 +407,7 @@ impl Decisions for Messages {
                 Action::MessageFeature { .. }
                 | Action::MessageFollower { .. }
                 | Action::MessageTwoPoints,
-            ) => t.message_choice(action, &mut sink),
+            ) => t.message_choice(action, sink),
             (Phase::ResolveMessage, Action::MessageAction) => {
                 let plain = t
                     .message_options()
@@ -415,7 +415,7 @@ impl Decisions for Messages {
                     .find(|o| matches!(o, MessageChoice::ExtraTile | MessageChoice::Points(_)));
                 match plain {
                     Some(plain) => t
-                        .resolve_message(Some(&plain), &mut sink)
+                        .resolve_message(Some(&plain), sink)
                         .map(|next| (Done::AsPosted, Some(next))),
                     None => Err(PlayError::MessageNotAllowed),
                 }

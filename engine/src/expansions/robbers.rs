@@ -396,7 +396,7 @@ impl Decisions for Robbers {
         t: &mut Table,
         player: u8,
         action: &Action,
-        mut sink: &mut dyn EffectSink,
+        sink: &mut impl EffectSink,
     ) -> Option<Result<Decided, PlayError>> {
         Some(match (t.phase, action) {
             (Phase::PlaceRobber, Action::PlaceRobber { space }) => t
@@ -409,7 +409,7 @@ impl Decisions for Robbers {
                 )
             }),
             (Phase::ChooseVictim, Action::ChooseVictim { victim }) => t
-                .choose_victim(*victim, &mut sink)
+                .choose_victim(*victim, sink)
                 .map(|next| (Done::AsPosted, next)),
             _ => return None,
         })

@@ -400,7 +400,7 @@ impl Decisions for Track {
         t: &mut Table,
         _player: u8,
         action: &Action,
-        _sink: &mut dyn EffectSink,
+        _sink: &mut impl EffectSink,
     ) -> Option<Result<Decided, PlayError>> {
         match (t.phase, action) {
             (Phase::ScoringOrder, Action::ScoreNext { x, y, spot }) => {
