@@ -446,6 +446,13 @@ impl Decisions for AbbeyMayor {
         }
     }
 
+    fn decider(&self, t: &Table) -> Option<u8> {
+        match t.phase {
+            Phase::MoveWagon => t.wagon_decider(),
+            _ => None,
+        }
+    }
+
     fn apply(
         &self,
         t: &mut Table,

@@ -261,6 +261,13 @@ impl Decisions for CropCircles {
         }
     }
 
+    fn decider(&self, t: &Table) -> Option<u8> {
+        match t.phase {
+            Phase::CropAction => t.crop_decider(),
+            _ => None,
+        }
+    }
+
     fn apply(
         &self,
         t: &mut Table,

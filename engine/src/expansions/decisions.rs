@@ -13,7 +13,7 @@
 //! a decision is recorded (`crate::event`) are vocabularies below the expansions, so each
 //! expansion's file names its own actions.
 //!
-//! The registry is one list that `registry!` turns into the two calls through the list
+//! The registry is one list that `registry!` turns into the calls through the list
 //! (no trait objects: each expansion's hook is a static call the compiler can inline, and
 //! the effect sink stays generic, so replay builds no effects).
 
@@ -54,6 +54,12 @@ pub(crate) trait Decisions {
     /// the base game's figures and before the pass).
     fn options(&self, t: &Table, out: &mut Vec<Action>);
 
+    /// The player whose decision is pending in one of this expansion's phases, when it is
+    /// not the active player's (`None`: the active player decides, or not its phase).
+    fn decider(&self, _t: &Table) -> Option<u8> {
+        None
+    }
+
     /// Applies `action` by `player` when, in the pending phase, it is one of this
     /// expansion's decisions (`None` when it is not), or refuses it with the table
     /// untouched. An expansion's actions are claimed whether or not it is in play: its
@@ -67,14 +73,23 @@ pub(crate) trait Decisions {
     ) -> Option<Result<Decided, PlayError>>;
 }
 
-/// The registry: `Table::expansion_options` and `Table::apply_expansion_decision` go
-/// through the listed expansions in order.
+/// The registry: `Table::expansion_options`, `Table::expansion_decider` and
+/// `Table::apply_expansion_decision` go through the listed expansions in order.
 macro_rules! registry {
     ($($e:expr),* $(,)?) => {
         impl Table {
             /// The expansions' options in the pending phase, appended to `out`.
             pub(crate) fn expansion_options(&self, out: &mut Vec<Action>) {
                 $($e.options(self, out);)*
+            }
+
+            /// The player whose decision is pending, when an expansion's phase asks
+            /// another player than the active one.
+            pub(crate) fn expansion_decider(&self) -> Option<u8> {
+                $(if let Some(p) = $e.decider(self) {
+                    return Some(p);
+                })*
+                None
             }
 
             /// `action` applied by the expansion whose decision it is (`None` when it

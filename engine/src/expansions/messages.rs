@@ -390,6 +390,13 @@ impl Decisions for Messages {
         }
     }
 
+    fn decider(&self, t: &Table) -> Option<u8> {
+        match t.phase {
+            Phase::ChooseScoreFigure => t.head_award().map(|a| a.player),
+            _ => None,
+        }
+    }
+
     fn apply(
         &self,
         t: &mut Table,

@@ -391,6 +391,14 @@ impl Decisions for Robbers {
         }
     }
 
+    fn decider(&self, t: &Table) -> Option<u8> {
+        match t.phase {
+            Phase::PlaceRobber => Some(t.robber_decider()),
+            Phase::ChooseVictim => t.victim_decider(),
+            _ => None,
+        }
+    }
+
     fn apply(
         &self,
         t: &mut Table,

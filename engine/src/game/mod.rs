@@ -194,17 +194,10 @@ impl Game {
     }
 
     /// The player whose decision is pending (not always the active player: a freed
-    /// wagon's owner decides during someone else's turn).
+    /// wagon's owner decides during someone else's turn; an expansion's `Decisions` say
+    /// who decides in its phases).
     pub fn decider(&self) -> u8 {
-        let decider = match self.phase {
-            Phase::MoveWagon => self.wagon_decider(),
-            Phase::CropAction => self.crop_decider(),
-            Phase::ChooseScoreFigure => self.head_award().map(|a| a.player),
-            Phase::PlaceRobber => Some(self.robber_decider()),
-            Phase::ChooseVictim => self.victim_decider(),
-            _ => None,
-        };
-        decider.unwrap_or(self.current)
+        self.expansion_decider().unwrap_or(self.current)
     }
 
     /// Remaining tiles by type, in catalog order (public: players can count them). With
