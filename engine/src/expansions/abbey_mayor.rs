@@ -404,6 +404,13 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 pub(crate) struct AbbeyMayor;
 
 impl Decisions for AbbeyMayor {
+    const PHASES: &'static [Phase] = &[
+        Phase::AbbeyOrDraw,
+        Phase::FinalAbbey,
+        Phase::MoveWagon,
+        Phase::PlaceFigure,
+    ];
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         match t.phase {
             Phase::AbbeyOrDraw | Phase::FinalAbbey => {

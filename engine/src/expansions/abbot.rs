@@ -77,6 +77,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 pub(crate) struct Abbot;
 
 impl Decisions for Abbot {
+    const PHASES: &'static [Phase] = &[Phase::PlaceFigure];
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         if t.phase == Phase::PlaceFigure && t.returnable_abbot(t.current).is_some() {
             out.push(Action::ReturnAbbot);

@@ -220,6 +220,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 pub(crate) struct CropCircles;
 
 impl Decisions for CropCircles {
+    const PHASES: &'static [Phase] = &[Phase::CropMode, Phase::CropAction];
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         match t.phase {
             Phase::CropMode => out.extend([

@@ -19,7 +19,7 @@
 
 use crate::action::Action;
 use crate::catalog::TileTypeId;
-use crate::decision::{PlayError, Stage};
+use crate::decision::{Phase, PlayError, Stage};
 use crate::effect::EffectSink;
 use crate::event::Declined;
 
@@ -49,6 +49,13 @@ pub(crate) type Decided = (Done, Option<Stage>);
 
 /// An expansion's decisions: the options it offers and what a chosen one does.
 pub(crate) trait Decisions {
+    /// The phases where it has decisions: its own, and the figure phase when it adds
+    /// options there. The registry asks it in these phases only.
+    const PHASES: &'static [Phase];
+
+    /// [`Decisions::PHASES`] as a set of bits (`1 << phase`), for the registry's checks.
+    const PHASE_BITS: u32 = phase_bits(Self::PHASES);
+
     /// Appends the options this expansion offers in the pending phase: every option of
     /// its own phases, and in the figure phase the options it adds there (listed after
     /// the base game's figures and before the pass).
@@ -73,35 +80,85 @@ pub(crate) trait Decisions {
     ) -> Option<Result<Decided, PlayError>>;
 }
 
+/// The phases as a set of bits (`1 << phase`).
+const fn phase_bits(phases: &[Phase]) -> u32 {
+    // every phase has a bit (`GameOver` is the last)
+    assert!((Phase::GameOver as u32) < u32::BITS);
+    let mut bits = 0;
+    let mut i = 0;
+    while i < phases.len() {
+        bits |= 1 << phases[i] as u32;
+        i += 1;
+    }
+    bits
+}
+
 /// The registry: `Table::expansion_options`, `Table::expansion_decider` and
-/// `Table::apply_expansion_decision` go through the listed expansions in order.
+/// `Table::apply_expansion_decision` go through the listed expansions in order, each
+/// asked only in its `PHASES` (a base game's tile costs one test of a bit).
 macro_rules! registry {
-    ($($e:expr),* $(,)?) => {
+    ($($e:path),* $(,)?) => {
         impl Table {
+            /// The pending phase as a bit, `0` when no expansion has decisions in it (the
+            /// check is inlined, so that a base game's tile costs no call).
+            #[inline]
+            fn expansion_phase_bit(&self) -> u32 {
+                const ANY: u32 = 0 $(| <$e as Decisions>::PHASE_BITS)*;
+                (1 << self.phase as u32) & ANY
+            }
+
             /// The expansions' options in the pending phase, appended to `out`.
             pub(crate) fn expansion_options(&self, out: &mut Vec<Action>) {
-                $($e.options(self, out);)*
+                let bit = self.expansion_phase_bit();
+                $(if <$e as Decisions>::PHASE_BITS & bit != 0 {
+                    $e.options(self, out);
+                })*
             }
 
             /// The player whose decision is pending, when an expansion's phase asks
             /// another player than the active one.
+            #[inline]
             pub(crate) fn expansion_decider(&self) -> Option<u8> {
-                $(if let Some(p) = $e.decider(self) {
-                    return Some(p);
+                let bit = self.expansion_phase_bit();
+                if bit == 0 {
+                    return None;
+                }
+                $(if <$e as Decisions>::PHASE_BITS & bit != 0 {
+                    if let Some(p) = $e.decider(self) {
+                        return Some(p);
+                    }
                 })*
                 None
             }
 
             /// `action` applied by the expansion whose decision it is (`None` when it
             /// is no expansion's).
+            #[inline]
             pub(crate) fn apply_expansion_decision(
                 &mut self,
                 player: u8,
                 action: &Action,
                 sink: &mut impl EffectSink,
             ) -> Option<Result<Decided, PlayError>> {
-                $(if let Some(r) = $e.apply(self, player, action, sink) {
-                    return Some(r);
+                let bit = self.expansion_phase_bit();
+                if bit == 0 {
+                    return None;
+                }
+                self.apply_expansion_decision_in(bit, player, action, sink)
+            }
+
+            /// [`Table::apply_expansion_decision`] in a phase with the expansions' `bit`.
+            fn apply_expansion_decision_in(
+                &mut self,
+                bit: u32,
+                player: u8,
+                action: &Action,
+                sink: &mut impl EffectSink,
+            ) -> Option<Result<Decided, PlayError>> {
+                $(if <$e as Decisions>::PHASE_BITS & bit != 0 {
+                    if let Some(r) = $e.apply(self, player, action, sink) {
+                        return Some(r);
+                    }
                 })*
                 None
             }

@@ -292,6 +292,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 pub(crate) struct Ferries;
 
 impl Decisions for Ferries {
+    const PHASES: &'static [Phase] = &[Phase::PlaceFerry, Phase::MoveFerry];
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         if !matches!(t.phase, Phase::PlaceFerry | Phase::MoveFerry) {
             return;

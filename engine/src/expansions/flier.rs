@@ -161,6 +161,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 pub(crate) struct FlyingMachines;
 
 impl Decisions for FlyingMachines {
+    const PHASES: &'static [Phase] = &[Phase::PlaceFigure, Phase::FlierLanding];
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         match t.phase {
             Phase::PlaceFigure => {

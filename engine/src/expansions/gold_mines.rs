@@ -256,6 +256,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 pub(crate) struct GoldMines;
 
 impl Decisions for GoldMines {
+    const PHASES: &'static [Phase] = &[Phase::PlaceIngot];
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         if t.phase == Phase::PlaceIngot {
             out.extend(

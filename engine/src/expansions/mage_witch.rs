@@ -240,6 +240,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 pub(crate) struct MageWitch;
 
 impl Decisions for MageWitch {
+    const PHASES: &'static [Phase] = &[Phase::MoveMagic];
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         if t.phase == Phase::MoveMagic {
             out.extend(

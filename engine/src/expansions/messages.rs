@@ -359,6 +359,8 @@ impl Table {
 pub(crate) struct Messages;
 
 impl Decisions for Messages {
+    const PHASES: &'static [Phase] = &[Phase::ChooseScoreFigure, Phase::ResolveMessage];
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         match t.phase {
             Phase::ChooseScoreFigure => out.extend([

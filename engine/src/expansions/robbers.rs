@@ -368,6 +368,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 pub(crate) struct Robbers;
 
 impl Decisions for Robbers {
+    const PHASES: &'static [Phase] = &[Phase::PlaceRobber, Phase::ChooseVictim];
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         match t.phase {
             Phase::PlaceRobber => {

@@ -385,6 +385,8 @@ impl Table {
 pub(crate) struct Track;
 
 impl Decisions for Track {
+    const PHASES: &'static [Phase] = &[Phase::ScoringOrder];
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         if t.phase == Phase::ScoringOrder {
             out.extend(t.scoring_order().iter().map(|c| Action::ScoreNext {
