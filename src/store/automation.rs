@@ -50,15 +50,59 @@ pub(super) fn automation_of(
 ) -> Result<AutomationRows, StoreError> {
     let orders = standing_orders::table
         .filter(standing_orders::user_id.eq_any(users))
-        .filter(standing_orders::game_id.eq_any([game_id, EVERY_GAME]))
-        .select(OrderRow::as_select())
-        .load(c)?;
+        .filter(standing_orders::game_id.eq_any([game_id, EVERY_GAME]));
     let plans = turn_plans::table
         .filter(turn_plans::game_id.eq(game_id))
-        .filter(turn_plans::user_id.eq_any(users))
-        .select(PlanRow::as_select())
-        .load(c)?;
-    Ok(AutomationRows { orders, plans })
+        .filter(turn_plans::user_id.eq_any(users));
+    if let DbConn::Pg(pg) = c {
+        // one round trip: both tables' rows, five text-and-time columns each, told apart
+        // by a first column
+        use diesel::dsl::sql;
+        use diesel::sql_types::Bool;
+        let rows: Vec<(bool, String, String, String, String, i64)> = orders
+            .select((
+                sql::<Bool>("true"),
+                standing_orders::user_id,
+                standing_orders::game_id,
+                standing_orders::kind,
+                standing_orders::answer,
+                standing_orders::updated_at,
+            ))
+            .union_all(plans.select((
+                sql::<Bool>("false"),
+                turn_plans::user_id,
+                turn_plans::game_id,
+                turn_plans::tile,
+                turn_plans::actions,
+                turn_plans::created_at,
+            )))
+            .load(pg)?;
+        let mut out = AutomationRows::default();
+        for (order, user_id, game_id, key, value, at) in rows {
+            if order {
+                out.orders.push(OrderRow {
+                    user_id,
+                    game_id,
+                    kind: key,
+                    answer: value,
+                    updated_at: at,
+                });
+            } else {
+                out.plans.push(PlanRow {
+                    game_id,
+                    user_id,
+                    tile: key,
+                    actions: value,
+                    created_at: at,
+                });
+            }
+        }
+        return Ok(out);
+    }
+    Ok(AutomationRows {
+        orders: orders.select(OrderRow::as_select()).load(c)?,
+        plans: plans.select(PlanRow::as_select()).load(c)?,
+    })
 }
 
 /// Drops the plans of `users` at `game_id` (their turn came).

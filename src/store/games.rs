@@ -7,7 +7,7 @@
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
-use super::conn::{insert_rows, transaction, DbConn};
+use super::conn::{transaction, DbConn};
 use super::error::user_reference;
 use super::schema::{game_clocks, game_events, game_seats, games, idempotency_keys, outbox, users};
 use super::{automation, clocks, corr, reviews, standing, stream};
@@ -176,29 +176,7 @@ impl Store {
                 let new_version = a.expected_version + a.events.len() as i64;
                 // The first statement writes, so SQLite takes its write lock at once and
                 // concurrent writers queue instead of failing on a stale snapshot.
-                let base = games::table
-                    .filter(games::id.eq(&a.game_id))
-                    .filter(games::version.eq(a.expected_version));
-                let n = if a.turn_changed {
-                    diesel::update(base)
-                        .set((
-                            games::version.eq(new_version),
-                            games::status.eq(a.status.as_str()),
-                            games::current_user_id.eq(&a.current_user_id),
-                            games::updated_at.eq(a.now),
-                            games::turn_started_at.eq(Some(a.now)),
-                        ))
-                        .execute(c)?
-                } else {
-                    diesel::update(base)
-                        .set((
-                            games::version.eq(new_version),
-                            games::status.eq(a.status.as_str()),
-                            games::current_user_id.eq(&a.current_user_id),
-                            games::updated_at.eq(a.now),
-                        ))
-                        .execute(c)?
-                };
+                let n = update_game_row(c, &a, new_version)?;
                 if n == 0 {
                     return Err(TxError::Store(StoreError::Conflict(Conflict::StaleVersion)));
                 }
@@ -214,12 +192,16 @@ impl Store {
                             .filter(|_| a.status == GameStatus::Active),
                     )?;
                 }
-                insert_events(c, &a.events).map_err(|e| match e {
-                    DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
-                        TxError::Store(StoreError::Conflict(Conflict::StaleVersion))
-                    }
-                    other => TxError::Db(other),
-                })?;
+                // the events, the outbox and the stream (one statement on Postgres); a
+                // unique key broken is the log's: another writer took the version
+                stream::queue_after_events(c, &a.events, &a.outbox, &a.stream).map_err(
+                    |e| match e {
+                        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => {
+                            TxError::Store(StoreError::Conflict(Conflict::StaleVersion))
+                        }
+                        other => TxError::Db(other),
+                    },
+                )?;
                 if let Some(idem) = &a.idempotency {
                     diesel::insert_into(idempotency_keys::table)
                         .values(idem)
@@ -231,9 +213,9 @@ impl Store {
                             other => TxError::Db(other),
                         })?;
                 }
-                stream::queue(c, &a.outbox, &a.stream)?;
                 automation::drop_plans(c, &a.game_id, &a.drop_plans_of)?;
-                if let Some(user) = &a.mover {
+                if let (Some(user), DbConn::Sqlite(_)) = (&a.mover, &*c) {
+                    // on Postgres the game's row update ended it
                     corr::end_vacation(c, user, a.now, true)?;
                 }
                 if let Some(e) = &a.ending {
@@ -275,6 +257,58 @@ impl Store {
                 .load(c)?)
         })
         .await
+    }
+}
+
+/// Moves the game's row to its new version (the first statement of an append: it takes
+/// the row's lock, and on SQLite the write lock), if it is still at the expected one; how
+/// many rows it changed (0: another writer was first). On Postgres the same statement
+/// ends the mover's vacation that lasts until their next move (one round trip for both);
+/// on SQLite the append ends it with a statement of its own.
+fn update_game_row(c: &mut DbConn, a: &Append, new_version: i64) -> QueryResult<usize> {
+    if let (Some(mover), DbConn::Pg(pg)) = (&a.mover, &mut *c) {
+        use diesel::sql_types::{BigInt, Bool, Nullable, Text};
+        return diesel::sql_query(
+            "WITH ended AS (UPDATE vacations SET ended_at = $1 \
+               WHERE user_id = $2 AND ended_at IS NULL AND started_at <= $1 \
+               AND ends_at > $1 AND until_move = 1) \
+             UPDATE games SET version = $3, status = $4, current_user_id = $5, \
+               updated_at = $1, \
+               turn_started_at = CASE WHEN $6 THEN $1 ELSE turn_started_at END \
+             WHERE id = $7 AND version = $8",
+        )
+        .bind::<BigInt, _>(a.now)
+        .bind::<Text, _>(mover)
+        .bind::<BigInt, _>(new_version)
+        .bind::<Text, _>(a.status.as_str())
+        .bind::<Nullable<Text>, _>(a.current_user_id.as_deref())
+        .bind::<Bool, _>(a.turn_changed)
+        .bind::<Text, _>(&a.game_id)
+        .bind::<BigInt, _>(a.expected_version)
+        .execute(pg);
+    }
+    let base = games::table
+        .filter(games::id.eq(&a.game_id))
+        .filter(games::version.eq(a.expected_version));
+    if a.turn_changed {
+        diesel::update(base)
+            .set((
+                games::version.eq(new_version),
+                games::status.eq(a.status.as_str()),
+                games::current_user_id.eq(&a.current_user_id),
+                games::updated_at.eq(a.now),
+                games::turn_started_at.eq(Some(a.now)),
+            ))
+            .execute(c)
+    } else {
+        diesel::update(base)
+            .set((
+                games::version.eq(new_version),
+                games::status.eq(a.status.as_str()),
+                games::current_user_id.eq(&a.current_user_id),
+                games::updated_at.eq(a.now),
+            ))
+            .execute(c)
     }
 }
 
@@ -320,7 +354,6 @@ where
         .iter()
         .find(|s| s.seat == plan.first_seat)
         .map(|s| s.user_id.clone());
-    insert_events(c, &plan.events)?;
     diesel::update(games::table.find(&data.game.id))
         .set((
             games::status.eq(GameStatus::Active.as_str()),
@@ -331,13 +364,8 @@ where
             games::turn_started_at.eq(Some(now)),
         ))
         .execute(c)?;
-    stream::queue(c, &plan.outbox, &[])?;
+    stream::queue_after_events(c, &plan.events, &plan.outbox, &[])?;
     Ok(())
-}
-
-/// Inserts event rows (see [`insert_rows!`]).
-fn insert_events(c: &mut DbConn, events: &[EventRow]) -> QueryResult<()> {
-    insert_rows!(c, game_events::table, events)
 }
 
 pub(super) fn load_game(

@@ -25,6 +25,7 @@ mod games;
 mod limits;
 mod lists;
 mod page;
+mod pg_rows;
 mod push;
 pub mod reviews;
 mod rows;

@@ -11,8 +11,9 @@
 use diesel::prelude::*;
 
 use super::conn::{insert_rows, DbConn};
-use super::schema::{outbox, stream_events};
-use super::{OutboxRow, Store, StoreError};
+use super::pg_rows;
+use super::schema::{game_events, outbox, stream_events};
+use super::{EventRow, OutboxRow, Store, StoreError};
 
 /// An event of the stream as stored.
 #[derive(Clone, Debug, PartialEq, Eq, Queryable, Selectable)]
@@ -36,6 +37,21 @@ pub struct NewStreamEvent {
     pub game_id: Option<String>,
     pub payload: String,
     pub created_at: i64,
+}
+
+impl pg_rows::Row for NewStreamEvent {
+    const TABLE: &'static str = "stream_events";
+    const COLUMNS: &'static [&'static str] =
+        &["user_id", "kind", "game_id", "payload", "created_at"];
+    fn values<'a>(&'a self, out: &mut Vec<pg_rows::Value<'a>>) {
+        out.extend([
+            pg_rows::Value::Text(&self.user_id),
+            pg_rows::Value::Text(&self.kind),
+            pg_rows::Value::OptText(self.game_id.as_deref()),
+            pg_rows::Value::Text(&self.payload),
+            pg_rows::Value::Big(self.created_at),
+        ]);
+    }
 }
 
 impl NewStreamEvent {
@@ -77,12 +93,31 @@ pub(super) fn queue(
     messages: &[OutboxRow],
     extra: &[NewStreamEvent],
 ) -> QueryResult<()> {
-    insert_rows!(c, outbox::table, messages)?;
+    queue_after_events(c, &[], messages, extra)
+}
+
+/// A decision's events in the log, then [`queue`]: on Postgres in one statement
+/// ([`pg_rows`]) when they fit in one, else (and on SQLite) a statement per table.
+pub(super) fn queue_after_events(
+    c: &mut DbConn,
+    events: &[EventRow],
+    messages: &[OutboxRow],
+    extra: &[NewStreamEvent],
+) -> QueryResult<()> {
     let copies: Vec<NewStreamEvent> = messages
         .iter()
         .filter_map(NewStreamEvent::of_outbox)
         .chain(extra.iter().cloned())
         .collect();
+    if let DbConn::Pg(pg) = c {
+        let mut rows = pg_rows::Inserts::default();
+        rows.rows(events).rows(messages).rows(&copies);
+        if rows.fits() {
+            return rows.execute(pg);
+        }
+    }
+    insert_rows!(c, game_events::table, events)?;
+    insert_rows!(c, outbox::table, messages)?;
     insert_rows!(c, stream_events::table, &copies)
 }
 
