@@ -284,15 +284,23 @@ fn add_problem_responses(op: &mut Value) {
 /// answer with (a malformed request, a body too large, a missing or invalid token where
 /// one is needed, a missing scope, no game or tournament of the path's id, an internal
 /// error, unavailability), and a stable order.
+/// A response's prose with its problem code, as the document writes them: `prose (`code`)`.
+fn with_code(prose: &str, code: ProblemCode) -> String {
+    format!("{prose} (`{}`)", code.as_str())
+}
+
 fn finish(doc: utoipa::openapi::OpenApi) -> Value {
     let mut v = serde_json::to_value(&doc).unwrap_or(Value::Null);
     if let Some(paths) = v.get_mut("paths").and_then(|p| p.as_object_mut()) {
         for (path, item) in paths.iter_mut() {
             // the resource a path names by its id: the same 404 for every operation on it
             let missing = if path.starts_with("/v1/games/{id}") {
-                Some("No such game (`game-not-found`)")
+                Some(with_code("No such game", ProblemCode::GameNotFound))
             } else if path.starts_with("/v1/tournaments/{id}") {
-                Some("No such tournament (`tournament-not-found`)")
+                Some(with_code(
+                    "No such tournament",
+                    ProblemCode::TournamentNotFound,
+                ))
             } else {
                 None
             };
@@ -329,18 +337,21 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                     .is_some_and(|p| !p.is_empty());
                 let scope = match access::needs_of(op) {
                     access::Needs::Nothing => None,
-                    access::Needs::AnyOf(scopes) => Some(format!(
-                        "the token lacks the scope {} (`insufficient-scope`)",
-                        scopes
-                            .iter()
-                            .map(|s| format!("`{}`", s.as_str()))
-                            .collect::<Vec<_>>()
-                            .join(" or ")
+                    access::Needs::AnyOf(scopes) => Some(with_code(
+                        &format!(
+                            "the token lacks the scope {}",
+                            scopes
+                                .iter()
+                                .map(|s| format!("`{}`", s.as_str()))
+                                .collect::<Vec<_>>()
+                                .join(" or ")
+                        ),
+                        ProblemCode::InsufficientScope,
                     )),
-                    access::Needs::Session => Some(
-                        "the token is not a login session: a personal access token is never enough here (`insufficient-scope`)"
-                            .to_string(),
-                    ),
+                    access::Needs::Session => Some(with_code(
+                        "the token is not a login session: a personal access token is never enough here",
+                        ProblemCode::InsufficientScope,
+                    )),
                 };
                 // a read open to everyone (an empty requirement) ignores a token it gets
                 let token_optional =
@@ -368,14 +379,17 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
                         || json!({"$ref": "#/components/responses/RequestTimeout"}),
                     );
                 }
-                if let Some(missing) = missing {
+                if let Some(missing) = &missing {
                     resp.entry("404")
                         .or_insert_with(|| problem_response(missing));
                 }
                 if scope.is_some() && !token_optional {
                     // every operation that needs a token: the same 401, said here once
                     resp.entry("401").or_insert_with(|| {
-                        problem_response("Missing or invalid token (`unauthorized`)")
+                        problem_response(&with_code(
+                            "Missing or invalid token",
+                            ProblemCode::Unauthorized,
+                        ))
                     });
                 }
                 if let Some(scope) = scope {
@@ -417,12 +431,12 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
         c.insert(
             "responses".into(),
             json!({
-                "BadRequest": problem_response("Invalid request: wrong types, missing or unknown fields, NUL characters, bytes after the JSON body (`validation-failed`)"),
-                "PayloadTooLarge": problem_response("The body is larger than the limit (`payload-too-large`)"),
-                "UnsupportedMediaType": problem_response("The body is not JSON (`unsupported-media-type`)"),
-                "RequestTimeout": problem_response("The body did not arrive in time (`request-timeout`)"),
-                "InternalError": problem_response("The server failed; the cause is logged with the request id (`internal-error`)"),
-                "Unavailable": problem_response("The database is unavailable; retry later (`service-unavailable`)"),
+                "BadRequest": problem_response(&with_code("Invalid request: wrong types, missing or unknown fields, NUL characters, bytes after the JSON body", ProblemCode::ValidationFailed)),
+                "PayloadTooLarge": problem_response(&with_code("The body is larger than the limit", ProblemCode::PayloadTooLarge)),
+                "UnsupportedMediaType": problem_response(&with_code("The body is not JSON", ProblemCode::UnsupportedMediaType)),
+                "RequestTimeout": problem_response(&with_code("The body did not arrive in time", ProblemCode::RequestTimeout)),
+                "InternalError": problem_response(&with_code("The server failed; the cause is logged with the request id", ProblemCode::InternalError)),
+                "Unavailable": problem_response(&with_code("The database is unavailable; retry later", ProblemCode::ServiceUnavailable)),
             }),
         );
     }

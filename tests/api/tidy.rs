@@ -531,4 +531,17 @@ fn no_operation_writes_a_problem_code_as_text() {
         }
     }
     assert!(blocks > 50, "no #[utoipa::path] found");
+    // nor the document's finishing (the shared responses: 400, 401, 403, 404…): it names
+    // a code by its `ProblemCode`, never as a string
+    let finishing = all_sources()
+        .into_iter()
+        .find(|(rel, _)| rel == "api/mod.rs")
+        .map(|(_, text)| text)
+        .expect("src/api/mod.rs");
+    for code in tilepost::api::error::ProblemCode::ALL {
+        assert!(
+            !finishing.contains(&format!("`{code}`")),
+            "src/api/mod.rs writes the problem code `{code}` as text; name it by its ProblemCode"
+        );
+    }
 }
