@@ -323,6 +323,23 @@ impl Table {
         }
     }
 
+    /// Stage *scoring*, after the tile's features scored: with several of them on the
+    /// score track the active player orders them. Returns whether that order is pending;
+    /// otherwise the order is settled (listed, when the active player left during the
+    /// turn).
+    pub(crate) fn ask_scoring_order(&mut self) -> bool {
+        if self.scoring_order().len() >= 2 {
+            if self.players[self.current as usize].active {
+                self.phase = Phase::ScoringOrder;
+                return true;
+            }
+            // the active player left during the turn
+            self.listed_scoring_order();
+        }
+        self.clear_scoring_order();
+        false
+    }
+
     /// The features still waiting for their place in the scoring order.
     pub(crate) fn scoring_order(&self) -> &[OrderChoice] {
         self.score_track.as_deref().map_or(&[], |t| &t.order)
