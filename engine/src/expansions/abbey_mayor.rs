@@ -460,6 +460,35 @@ impl Decisions for AbbeyMayor {
         Phase::PlaceFigure,
     ];
 
+    fn player_leaves(&self, t: &mut Table, player: u8) {
+        t.abbey_player_leaves(player);
+    }
+
+    /// A freed wagon's owner left while deciding its move: the next wagon. The active
+    /// player left while choosing between the abbey and a tile: the next player's turn. In
+    /// the final abbey round: the next player of the round.
+    fn player_left(
+        &self,
+        t: &mut Table,
+        player: u8,
+        deciding: bool,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        let current = player == t.current;
+        Some(match t.phase {
+            Phase::MoveWagon if deciding => Some(Stage::Wagons),
+            Phase::AbbeyOrDraw if current => {
+                t.reset_builder();
+                t.advance_player();
+                Some(Stage::Start)
+            }
+            Phase::FinalAbbey if current => Some(Stage::FinalAbbey),
+            // another player decides a wagon move; the turn ends after it
+            Phase::MoveWagon | Phase::AbbeyOrDraw | Phase::FinalAbbey => None,
+            _ => return None,
+        })
+    }
+
     /// The barn, on the corners where it may go.
     fn corner_figures(
         &self,

@@ -97,6 +97,24 @@ pub(crate) trait Decisions {
         None
     }
 
+    /// A player leaves the game: what this expansion holds for them goes (called for every
+    /// expansion, in or out of play, before [`Decisions::player_left`]).
+    fn player_leaves(&self, _t: &mut Table, _player: u8) {}
+
+    /// A player has left the game in one of this expansion's phases and the others play
+    /// on (`deciding`: the pending decision was theirs): the stage where the turn goes on,
+    /// `Some(None)` when the pending decision stands (or the hook has set the next one),
+    /// `None` when the pending phase is not one of this expansion's own.
+    fn player_left(
+        &self,
+        _t: &mut Table,
+        _player: u8,
+        _deciding: bool,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        None
+    }
+
     /// Hands `f` each corner of the tile `ti` just placed on `board` (a trial placement)
     /// where this expansion lets the current player put a figure, with that figure.
     fn corner_figures(
@@ -189,6 +207,28 @@ macro_rules! registry {
             ) -> Option<Result<Decided, PlayError>> {
                 $(if <$e as Decisions>::PHASE_BITS & bit != 0 {
                     if let Some(r) = $e.apply(self, player, action, sink) {
+                        return Some(r);
+                    }
+                })*
+                None
+            }
+
+            /// A player leaves the game: each expansion lets them go.
+            pub(crate) fn expansions_player_leaves(&mut self, player: u8) {
+                $($e.player_leaves(self, player);)*
+            }
+
+            /// A player has left the game and the others play on: where the turn goes on
+            /// when the pending phase is an expansion's (`None`: the base game's phase).
+            pub(crate) fn expansion_player_left(
+                &mut self,
+                player: u8,
+                deciding: bool,
+                sink: &mut impl EffectSink,
+            ) -> Option<Option<Stage>> {
+                let bit = self.expansion_phase_bit();
+                $(if <$e as Decisions>::PHASE_BITS & bit != 0 {
+                    if let Some(r) = $e.player_left(self, player, deciding, sink) {
                         return Some(r);
                     }
                 })*

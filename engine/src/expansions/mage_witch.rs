@@ -262,6 +262,20 @@ pub(crate) struct MageWitch;
 impl Decisions for MageWitch {
     const PHASES: &'static [Phase] = &[Phase::MoveMagic];
 
+    /// The active player left before the magic move: on to scoring.
+    fn player_left(
+        &self,
+        t: &mut Table,
+        player: u8,
+        _deciding: bool,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        if t.phase != Phase::MoveMagic {
+            return None;
+        }
+        Some((player == t.current).then(|| t.figure_given_up()))
+    }
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         if t.phase == Phase::MoveMagic {
             out.extend(

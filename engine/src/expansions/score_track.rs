@@ -404,6 +404,24 @@ pub(crate) struct Track;
 impl Decisions for Track {
     const PHASES: &'static [Phase] = &[Phase::ScoringOrder];
 
+    /// The active player left before ordering the scoring: the listed order.
+    fn player_left(
+        &self,
+        t: &mut Table,
+        player: u8,
+        _deciding: bool,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        if t.phase != Phase::ScoringOrder {
+            return None;
+        }
+        if player != t.current {
+            return Some(None);
+        }
+        t.listed_scoring_order();
+        Some(Some(Stage::Awards))
+    }
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         if t.phase == Phase::ScoringOrder {
             out.extend(t.scoring_order().iter().map(|c| Action::ScoreNext {

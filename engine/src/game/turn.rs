@@ -269,18 +269,6 @@ impl Game {
         self.after_part = Stage::Start;
         Some(Stage::End)
     }
-
-    /// The next active player clockwise.
-    pub(crate) fn advance_player(&mut self) {
-        let n = self.players.len() as u8;
-        for k in 1..=n {
-            let p = (self.current + k) % n;
-            if self.players[p as usize].active {
-                self.current = p;
-                return;
-            }
-        }
-    }
 }
 
 /// The consequence of a tile that fits nowhere: `tile_returned` when it went back into the
