@@ -82,6 +82,7 @@ impl Decisions for TradersBuilders {
 }
 
 /// [`TradersBuilders::figure_check`] for the builder or the pig (`k`).
+#[inline]
 fn builder_or_pig_check(
     t: &Table,
     board: &Board,
@@ -89,14 +90,14 @@ fn builder_or_pig_check(
     k: FigureKind,
 ) -> Result<(), PlayError> {
     let me = t.current;
-    let kind = board.seg_kind(seg);
     let refuse = || PlayError::FigureNotAllowed {
         figure: k.id(),
-        feature: kind.name(),
+        feature: board.seg_kind(seg).name(),
     };
     if !t.expansions.contains(Expansion::TradersBuilders) {
         return Err(refuse());
     }
+    let kind = board.seg_kind(seg);
     if k == FigureKind::Builder {
         if !matches!(kind, FeatureKind::Road | FeatureKind::City) {
             return Err(refuse());

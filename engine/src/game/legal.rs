@@ -139,6 +139,7 @@ impl Game {
 
     /// May the current player put a figure of kind `k` on segment `seg` of `board` (with
     /// the tile just placed)?
+    #[inline]
     pub(crate) fn figure_check(
         &self,
         board: &Board,
@@ -146,20 +147,22 @@ impl Game {
         k: FigureKind,
     ) -> Result<(), PlayError> {
         let me = self.current;
-        // a figure an expansion places by rules of its own (builder, pig), else a follower
-        if let Some(checked) = self.expansion_figure_check(board, seg, k) {
-            checked?;
-        } else {
+        let refuse = || PlayError::FigureNotAllowed {
+            figure: k.id(),
+            feature: board.seg_kind(seg).name(),
+        };
+        if k.is_follower() {
             let kind = board.seg_kind(seg);
-            if !k.is_follower() || !expansions::figure_allowed(self.expansions, k, kind) {
-                return Err(PlayError::FigureNotAllowed {
-                    figure: k.id(),
-                    feature: kind.name(),
-                });
+            if !expansions::figure_allowed(self.expansions, k, kind) {
+                return Err(refuse());
             }
             if board.figures_in(seg) > 0 {
                 return Err(PlayError::FeatureOccupied(kind.name()));
             }
+        } else {
+            // a figure an expansion places by rules of its own (builder, pig)
+            self.expansion_figure_check(board, seg, k)
+                .unwrap_or_else(|| Err(refuse()))?;
         }
         if self.players[me as usize].supply[k as usize] == 0 {
             return Err(PlayError::NoFigureLeft(k.id()));
