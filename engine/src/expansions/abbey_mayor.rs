@@ -168,6 +168,7 @@ impl Table {
 
     /// Stage *start*: a player holding their abbey, with a hole on the board, chooses
     /// between placing it and drawing a tile. Returns whether that choice is pending.
+    #[inline]
     pub(crate) fn abbey_or_draw(&mut self) -> bool {
         if self.players[self.current as usize].abbey && self.has_hole() {
             self.phase = Phase::AbbeyOrDraw;
@@ -179,6 +180,7 @@ impl Table {
     /// Stage *final abbey*: the next player of the final abbey round who may place their
     /// abbey becomes the current player and decides. Returns false when the round is over
     /// (or without Abbey & Mayor).
+    #[inline]
     pub(crate) fn ask_final_abbey(&mut self) -> bool {
         if let Some(p) = self.next_final_abbey_player() {
             self.current = p;

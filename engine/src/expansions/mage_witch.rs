@@ -61,6 +61,7 @@ impl Table {
 
     /// Stage *magic*: the magic symbol or a meeting of the mage and the witch asks for a
     /// move now. Returns whether that move is pending.
+    #[inline]
     pub(crate) fn ask_magic_move(&mut self) -> bool {
         if self.magic_move_due() {
             self.phase = Phase::MoveMagic;
@@ -71,6 +72,7 @@ impl Table {
 
     /// Stage *ferries*: a ferry joined the mage's and the witch's roads, so one of them
     /// moves first, and the ferries come after. Returns whether that move is pending.
+    #[inline]
     pub(crate) fn ask_magic_move_before_ferries(&mut self) -> bool {
         if self.magic_meeting() {
             self.after_magic = Stage::Ferries;

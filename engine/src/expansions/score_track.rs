@@ -327,6 +327,7 @@ impl Table {
     /// score track the active player orders them. Returns whether that order is pending;
     /// otherwise the order is settled (listed, when the active player left during the
     /// turn).
+    #[inline]
     pub(crate) fn ask_scoring_order(&mut self) -> bool {
         if self.scoring_order().len() >= 2 {
             if self.players[self.current as usize].active {
