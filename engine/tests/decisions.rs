@@ -1,7 +1,11 @@
-//! Tidy test: the gate (`game/play.rs`) and the listing of options (`game/legal.rs`) name
-//! only the base game's phases and actions. Every other `Phase` and `Action` variant is an
-//! expansion's: it is listed and applied by that expansion's `Decisions`, in its own file
-//! (`expansions/<id>.rs`), reached through the registry of `expansions/decisions.rs`.
+//! Tidy test: the gate (`game/play.rs`), the listing of options (`game/legal.rs`), the
+//! turn pipeline (`game/turn.rs`), scoring (`game/scoring.rs`) and resignation
+//! (`game/resign.rs`) name only the base game's phases, actions and figures. Every other
+//! `Phase`, `Action` and `FigureKind` variant is an expansion's, and so is every value of
+//! the expansions' own choices (`CropMode`, `ScoreFigure`, `MessageChoice`,
+//! `MagicFigure`): it is listed, applied and checked by that expansion, in its own file
+//! (`expansions/<id>.rs`), through its `Decisions` (reached through the registry of
+//! `expansions/decisions.rs`) or its hooks on the table.
 
 use std::path::Path;
 
@@ -11,8 +15,29 @@ const BASE_PHASES: &[&str] = &["PlaceTile", "PlaceFigure", "GameOver"];
 /// The base game's actions: the tile, a figure, or none.
 const BASE_ACTIONS: &[&str] = &["PlaceTile", "PlaceFigure", "Pass"];
 
-/// The files that must name no expansion's phase or action.
-const CORE: &[&str] = &["game/play.rs", "game/legal.rs"];
+/// The base game's figure: the follower.
+const BASE_FIGURES: &[&str] = &["Follower"];
+
+/// The enums whose variants the core may name only from the base list, with the file that
+/// declares each. The expansions' own choices have no base variant.
+const VOCABULARIES: &[(&str, &str, &[&str])] = &[
+    ("decision.rs", "Phase", BASE_PHASES),
+    ("action.rs", "Action", BASE_ACTIONS),
+    ("figures.rs", "FigureKind", BASE_FIGURES),
+    ("action.rs", "CropMode", &[]),
+    ("action.rs", "ScoreFigure", &[]),
+    ("expansions/messages.rs", "MessageChoice", &[]),
+    ("figures.rs", "MagicFigure", &[]),
+];
+
+/// The files that must name no expansion's phase, action or figure.
+const CORE: &[&str] = &[
+    "game/play.rs",
+    "game/legal.rs",
+    "game/turn.rs",
+    "game/scoring.rs",
+    "game/resign.rs",
+];
 
 fn source(rel: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(rel);
@@ -96,6 +121,7 @@ fn the_base_lists_name_declared_variants_and_expansions_declare_more() {
     for (file, enum_name, base) in [
         ("decision.rs", "Phase", BASE_PHASES),
         ("action.rs", "Action", BASE_ACTIONS),
+        ("figures.rs", "FigureKind", BASE_FIGURES),
     ] {
         let declared = declared_variants(&source(file), enum_name);
         for b in base {
@@ -109,16 +135,25 @@ fn the_base_lists_name_declared_variants_and_expansions_declare_more() {
             "{file}: the expansions' variants of {enum_name} were not found: {declared:?}"
         );
     }
+    for (file, enum_name, base) in VOCABULARIES {
+        let declared = declared_variants(&source(file), enum_name);
+        assert!(
+            declared.len() >= 2 && base.iter().all(|b| declared.iter().any(|d| d == b)),
+            "{file}: {enum_name}'s variants were not found: {declared:?}"
+        );
+    }
 }
 
 #[test]
-fn the_gate_and_the_listing_name_no_expansion_phase_or_action() {
+fn the_core_names_no_expansion_phase_action_or_figure() {
     let mut found = Vec::new();
     for file in CORE {
         let text = source(file);
-        for (enum_name, base) in [("Phase", BASE_PHASES), ("Action", BASE_ACTIONS)] {
+        for (decl, enum_name, base) in VOCABULARIES {
+            // the enum's variants (not its associated constants, as `FigureKind::ALL`)
+            let declared = declared_variants(&source(decl), enum_name);
             for (line, name) in named_variants(&text, enum_name) {
-                if !base.contains(&name.as_str()) {
+                if declared.contains(&name) && !base.contains(&name.as_str()) {
                     found.push(format!("{file}:{line}: {enum_name}::{name}"));
                 }
             }
@@ -126,7 +161,7 @@ fn the_gate_and_the_listing_name_no_expansion_phase_or_action() {
     }
     assert!(
         found.is_empty(),
-        "an expansion's phase or action is named in the core: move it into that \
-         expansion's Decisions (expansions/<id>.rs): {found:#?}"
+        "an expansion's phase, action or figure is named in the core: move it into that \
+         expansion's file (expansions/<id>.rs: its Decisions or its hooks): {found:#?}"
     );
 }

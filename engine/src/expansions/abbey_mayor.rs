@@ -100,6 +100,33 @@ impl Table {
         self.players[player as usize].supply[FigureKind::Wagon as usize] += dropped;
     }
 
+    /// Scoring: the figure `i` of a scored feature is a wagon whose owner plays on, so it
+    /// leaves the board freed, to move on by its owner's decision (noted in `freed` with
+    /// the cell it stood on). Returns false for any other figure.
+    #[inline]
+    pub(crate) fn free_wagon(
+        &mut self,
+        i: usize,
+        freed: &mut Vec<(u8, Pos)>,
+        sink: &mut impl EffectSink,
+    ) -> bool {
+        let f = self.board.figures[i];
+        if f.kind != FigureKind::Wagon || !self.players[f.owner as usize].active {
+            return false;
+        }
+        let pos = self.board.tiles()[self.board.seg_tile(f.seg)].pos;
+        if sink.enabled() {
+            sink.push(Effect::WagonFreed {
+                player: f.owner,
+                x: pos.x,
+                y: pos.y,
+            });
+        }
+        self.board.remove_figure(i);
+        freed.push((f.owner, pos));
+        true
+    }
+
     /// The game ends: every freed wagon goes home.
     pub(crate) fn wagons_home(&mut self) {
         let Some(a) = self.abbey_mayor.as_deref_mut() else {
@@ -139,8 +166,32 @@ impl Table {
         true
     }
 
+    /// Stage *start*: a player holding their abbey, with a hole on the board, chooses
+    /// between placing it and drawing a tile. Returns whether that choice is pending.
+    #[inline]
+    pub(crate) fn abbey_or_draw(&mut self) -> bool {
+        if self.players[self.current as usize].abbey && self.has_hole() {
+            self.phase = Phase::AbbeyOrDraw;
+            return true;
+        }
+        false
+    }
+
+    /// Stage *final abbey*: the next player of the final abbey round who may place their
+    /// abbey becomes the current player and decides. Returns false when the round is over
+    /// (or without Abbey & Mayor).
+    #[inline]
+    pub(crate) fn ask_final_abbey(&mut self) -> bool {
+        if let Some(p) = self.next_final_abbey_player() {
+            self.current = p;
+            self.phase = Phase::FinalAbbey;
+            return true;
+        }
+        false
+    }
+
     /// The next player of the final abbey round who may place their abbey.
-    pub(crate) fn next_final_abbey_player(&mut self) -> Option<u8> {
+    fn next_final_abbey_player(&mut self) -> Option<u8> {
         loop {
             let a = self.abbey_mayor.as_deref_mut()?;
             if a.final_queue.is_empty() {
@@ -344,7 +395,7 @@ impl Table {
 
 /// Barn placement (Abbey & Mayor): on corner `c` of the placed tile `ti` of `board`, where
 /// four tiles meet with fields only, in a field without a barn.
-pub(crate) fn barn_check_on(g: &Table, board: &Board, ti: usize, c: u8) -> Result<u16, PlayError> {
+fn barn_check_on(g: &Table, board: &Board, ti: usize, c: u8) -> Result<u16, PlayError> {
     if !g.expansions.contains(Expansion::AbbeyMayor) {
         return Err(PlayError::FigureNotAllowed {
             figure: "barn",
@@ -410,6 +461,50 @@ impl Decisions for AbbeyMayor {
         Phase::MoveWagon,
         Phase::PlaceFigure,
     ];
+
+    fn player_leaves(&self, t: &mut Table, player: u8) {
+        t.abbey_player_leaves(player);
+    }
+
+    /// A freed wagon's owner left while deciding its move: the next wagon. The active
+    /// player left while choosing between the abbey and a tile: the next player's turn. In
+    /// the final abbey round: the next player of the round.
+    fn player_left(
+        &self,
+        t: &mut Table,
+        player: u8,
+        deciding: bool,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        let current = player == t.current;
+        Some(match t.phase {
+            Phase::MoveWagon if deciding => Some(Stage::Wagons),
+            Phase::AbbeyOrDraw if current => {
+                t.reset_builder();
+                t.advance_player();
+                Some(Stage::Start)
+            }
+            Phase::FinalAbbey if current => Some(Stage::FinalAbbey),
+            // another player decides a wagon move; the turn ends after it
+            Phase::MoveWagon | Phase::AbbeyOrDraw | Phase::FinalAbbey => None,
+            _ => return None,
+        })
+    }
+
+    /// The barn, on the corners where it may go.
+    fn corner_figures(
+        &self,
+        t: &Table,
+        board: &Board,
+        ti: usize,
+        f: &mut impl FnMut(Spot, FigureKind),
+    ) {
+        for c in 0..4u8 {
+            if barn_check_on(t, board, ti, c).is_ok() {
+                f(Spot::Corner(c), FigureKind::Barn);
+            }
+        }
+    }
 
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         match t.phase {

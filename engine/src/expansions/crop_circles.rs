@@ -222,6 +222,31 @@ pub(crate) struct CropCircles;
 impl Decisions for CropCircles {
     const PHASES: &'static [Phase] = &[Phase::CropMode, Phase::CropAction];
 
+    fn player_leaves(&self, t: &mut Table, player: u8) {
+        t.crop_player_leaves(player);
+    }
+
+    /// The active player left before choosing the mode: no crop-circle action. The
+    /// player asked in the round left: the next one.
+    fn player_left(
+        &self,
+        t: &mut Table,
+        player: u8,
+        deciding: bool,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        let current = player == t.current;
+        Some(match t.phase {
+            Phase::CropAction if deciding => Some(Stage::Crop),
+            Phase::CropMode if current => {
+                t.drop_crop();
+                Some(Stage::CropCircle)
+            }
+            Phase::CropMode | Phase::CropAction => None,
+            _ => return None,
+        })
+    }
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         match t.phase {
             Phase::CropMode => out.extend([

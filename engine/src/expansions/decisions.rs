@@ -18,14 +18,17 @@
 //! the effect sink stays generic, so replay builds no effects).
 
 use crate::action::Action;
+use crate::board::Board;
 use crate::catalog::TileTypeId;
 use crate::decision::{Phase, PlayError, Stage};
 use crate::effect::EffectSink;
 use crate::event::Declined;
+use crate::figures::FigureKind;
+use crate::geometry::Spot;
 
 use super::table::Table;
 use super::{abbey_mayor, abbot, crop_circles, ferries, flier, gold_mines, mage_witch};
-use super::{messages, robbers, score_track};
+use super::{messages, robbers, score_track, traders_builders};
 
 /// What an accepted action did, beyond the action itself: how the gate records it (see
 /// `Game::play_into`) without the replay path allocating.
@@ -78,6 +81,50 @@ pub(crate) trait Decisions {
         action: &Action,
         sink: &mut impl EffectSink,
     ) -> Option<Result<Decided, PlayError>>;
+
+    /// May the current player put a figure of kind `k` on segment `seg` of `board` (with
+    /// the tile just placed)? Answered by the expansion whose figure `k` is placed by rules
+    /// other than a follower's (`None`: not such a figure of this expansion; the game
+    /// checks followers itself). An expansion's figures are claimed whether or not it is in
+    /// play: its own checks refuse them then.
+    fn figure_check(
+        &self,
+        _t: &Table,
+        _board: &Board,
+        _seg: u16,
+        _k: FigureKind,
+    ) -> Option<Result<(), PlayError>> {
+        None
+    }
+
+    /// A player leaves the game: what this expansion holds for them goes (called for every
+    /// expansion, in or out of play, before [`Decisions::player_left`]).
+    fn player_leaves(&self, _t: &mut Table, _player: u8) {}
+
+    /// A player has left the game in one of this expansion's phases and the others play
+    /// on (`deciding`: the pending decision was theirs): the stage where the turn goes on,
+    /// `Some(None)` when the pending decision stands (or the hook has set the next one),
+    /// `None` when the pending phase is not one of this expansion's own.
+    fn player_left(
+        &self,
+        _t: &mut Table,
+        _player: u8,
+        _deciding: bool,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        None
+    }
+
+    /// Hands `f` each corner of the tile `ti` just placed on `board` (a trial placement)
+    /// where this expansion lets the current player put a figure, with that figure.
+    fn corner_figures(
+        &self,
+        _t: &Table,
+        _board: &Board,
+        _ti: usize,
+        _f: &mut impl FnMut(Spot, FigureKind),
+    ) {
+    }
 }
 
 /// The phases as a set of bits (`1 << phase`).
@@ -98,6 +145,9 @@ const fn phase_bits(phases: &[Phase]) -> u32 {
 /// asked only in its `PHASES` (a base game's tile costs one test of a bit).
 macro_rules! registry {
     ($($e:path),* $(,)?) => {
+        // an expansion without phases of its own (Traders & Builders: figures only) has no
+        // bits, so its test is a constant `false`
+        #[allow(clippy::bad_bit_mask)]
         impl Table {
             /// The pending phase as a bit, `0` when no expansion has decisions in it (the
             /// check is inlined, so that a base game's tile costs no call).
@@ -162,13 +212,62 @@ macro_rules! registry {
                 })*
                 None
             }
+
+            /// A player leaves the game: each expansion lets them go.
+            pub(crate) fn expansions_player_leaves(&mut self, player: u8) {
+                $($e.player_leaves(self, player);)*
+            }
+
+            /// A player has left the game and the others play on: where the turn goes on
+            /// when the pending phase is an expansion's (`None`: the base game's phase).
+            pub(crate) fn expansion_player_left(
+                &mut self,
+                player: u8,
+                deciding: bool,
+                sink: &mut impl EffectSink,
+            ) -> Option<Option<Stage>> {
+                let bit = self.expansion_phase_bit();
+                $(if <$e as Decisions>::PHASE_BITS & bit != 0 {
+                    if let Some(r) = $e.player_left(self, player, deciding, sink) {
+                        return Some(r);
+                    }
+                })*
+                None
+            }
+
+            /// The check of a figure that an expansion places by rules of its own (`None`:
+            /// a follower, checked by the game).
+            #[inline]
+            pub(crate) fn expansion_figure_check(
+                &self,
+                board: &Board,
+                seg: u16,
+                k: FigureKind,
+            ) -> Option<Result<(), PlayError>> {
+                $(if let Some(r) = $e.figure_check(self, board, seg, k) {
+                    return Some(r);
+                })*
+                None
+            }
+
+            /// The corners of the tile `ti` just placed on `board` (a trial placement)
+            /// where the expansions let the current player put a figure, each handed to
+            /// `f` with the figure.
+            pub(crate) fn expansion_corner_figures(
+                &self,
+                board: &Board,
+                ti: usize,
+                mut f: impl FnMut(Spot, FigureKind),
+            ) {
+                $($e.corner_figures(self, board, ti, &mut f);)*
+            }
         }
     };
 }
 
 // The expansions with decisions of their own, in the order their options in the figure
 // phase are listed (barns, the abbot's return, flights). Their phases are disjoint, and in
-// the figure phase each claims actions of its own.
+// the figure phase each claims actions and figures of its own.
 registry![
     abbey_mayor::AbbeyMayor,
     abbot::Abbot,
@@ -180,4 +279,5 @@ registry![
     robbers::Robbers,
     score_track::Track,
     messages::Messages,
+    traders_builders::TradersBuilders,
 ];

@@ -294,6 +294,25 @@ pub(crate) struct Ferries;
 impl Decisions for Ferries {
     const PHASES: &'static [Phase] = &[Phase::PlaceFerry, Phase::MoveFerry];
 
+    /// The active player left before the ferries were settled: on to scoring.
+    fn player_left(
+        &self,
+        t: &mut Table,
+        player: u8,
+        _deciding: bool,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        if !matches!(t.phase, Phase::PlaceFerry | Phase::MoveFerry) {
+            return None;
+        }
+        if player != t.current {
+            return Some(None);
+        }
+        t.cancel_builder();
+        t.after_magic = Stage::Figure;
+        Some(Some(Stage::Scoring))
+    }
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         if !matches!(t.phase, Phase::PlaceFerry | Phase::MoveFerry) {
             return;

@@ -163,6 +163,20 @@ pub(crate) struct FlyingMachines;
 impl Decisions for FlyingMachines {
     const PHASES: &'static [Phase] = &[Phase::PlaceFigure, Phase::FlierLanding];
 
+    /// The active player left before the flier landed: on to scoring.
+    fn player_left(
+        &self,
+        t: &mut Table,
+        player: u8,
+        _deciding: bool,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        if t.phase != Phase::FlierLanding {
+            return None;
+        }
+        Some((player == t.current).then(|| t.figure_given_up()))
+    }
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         match t.phase {
             Phase::PlaceFigure => {

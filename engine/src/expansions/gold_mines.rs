@@ -258,6 +258,20 @@ pub(crate) struct GoldMines;
 impl Decisions for GoldMines {
     const PHASES: &'static [Phase] = &[Phase::PlaceIngot];
 
+    /// The active player left before placing the second ingot: on to scoring.
+    fn player_left(
+        &self,
+        t: &mut Table,
+        player: u8,
+        _deciding: bool,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        if t.phase != Phase::PlaceIngot {
+            return None;
+        }
+        Some((player == t.current).then(|| t.figure_given_up()))
+    }
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         if t.phase == Phase::PlaceIngot {
             out.extend(

@@ -59,9 +59,31 @@ impl Table {
         }
     }
 
-    /// Stage *magic*: whether the magic symbol or a meeting of the mage and the witch asks
-    /// for a move now.
-    pub(crate) fn magic_move_due(&mut self) -> bool {
+    /// Stage *magic*: the magic symbol or a meeting of the mage and the witch asks for a
+    /// move now. Returns whether that move is pending.
+    #[inline]
+    pub(crate) fn ask_magic_move(&mut self) -> bool {
+        if self.magic_move_due() {
+            self.phase = Phase::MoveMagic;
+            return true;
+        }
+        false
+    }
+
+    /// Stage *ferries*: a ferry joined the mage's and the witch's roads, so one of them
+    /// moves first, and the ferries come after. Returns whether that move is pending.
+    #[inline]
+    pub(crate) fn ask_magic_move_before_ferries(&mut self) -> bool {
+        if self.magic_meeting() {
+            self.after_magic = Stage::Ferries;
+            self.phase = Phase::MoveMagic;
+            return true;
+        }
+        false
+    }
+
+    /// Whether the magic symbol or a meeting of the mage and the witch asks for a move now.
+    fn magic_move_due(&mut self) -> bool {
         if self.magic_symbol_pending() {
             if self.has_magic_move() || self.magic().iter().any(|m| m.is_some()) {
                 return true;
@@ -241,6 +263,20 @@ pub(crate) struct MageWitch;
 
 impl Decisions for MageWitch {
     const PHASES: &'static [Phase] = &[Phase::MoveMagic];
+
+    /// The active player left before the magic move: on to scoring.
+    fn player_left(
+        &self,
+        t: &mut Table,
+        player: u8,
+        _deciding: bool,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        if t.phase != Phase::MoveMagic {
+            return None;
+        }
+        Some((player == t.current).then(|| t.figure_given_up()))
+    }
 
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         if t.phase == Phase::MoveMagic {

@@ -361,6 +361,27 @@ pub(crate) struct Messages;
 impl Decisions for Messages {
     const PHASES: &'static [Phase] = &[Phase::ChooseScoreFigure, Phase::ResolveMessage];
 
+    /// The player choosing the score figure left: the next award. The active player left
+    /// before carrying out the message: it goes back, and the next message is drawn.
+    fn player_left(
+        &self,
+        t: &mut Table,
+        player: u8,
+        deciding: bool,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        let current = player == t.current;
+        Some(match t.phase {
+            Phase::ChooseScoreFigure if deciding => Some(Stage::Awards),
+            Phase::ResolveMessage if current => {
+                t.put_message_back();
+                Some(Stage::Messages)
+            }
+            Phase::ChooseScoreFigure | Phase::ResolveMessage => None,
+            _ => return None,
+        })
+    }
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         match t.phase {
             Phase::ChooseScoreFigure => out.extend([

@@ -370,6 +370,36 @@ pub(crate) struct Robbers;
 impl Decisions for Robbers {
     const PHASES: &'static [Phase] = &[Phase::PlaceRobber, Phase::ChooseVictim];
 
+    fn player_leaves(&self, t: &mut Table, player: u8) {
+        t.robber_leaves(player);
+    }
+
+    /// Whoever leaves, the choice of a victim is looked at again. The player placing a
+    /// robber left: another player's placement is skipped; the active player's drops the
+    /// second robber's and goes on to scoring.
+    fn player_left(
+        &self,
+        t: &mut Table,
+        player: u8,
+        deciding: bool,
+        sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        Some(match t.phase {
+            Phase::ChooseVictim => t.continue_award(sink),
+            Phase::PlaceRobber if deciding && player != t.current => t
+                .place_robber(player, None)
+                .unwrap_or(true)
+                .then_some(Stage::Gold),
+            Phase::PlaceRobber if deciding => {
+                t.drop_robber_placement();
+                t.cancel_builder();
+                Some(Stage::Scoring)
+            }
+            Phase::PlaceRobber => None,
+            _ => return None,
+        })
+    }
+
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         match t.phase {
             Phase::PlaceRobber => {

@@ -323,6 +323,24 @@ impl Table {
         }
     }
 
+    /// Stage *scoring*, after the tile's features scored: with several of them on the
+    /// score track the active player orders them. Returns whether that order is pending;
+    /// otherwise the order is settled (listed, when the active player left during the
+    /// turn).
+    #[inline]
+    pub(crate) fn ask_scoring_order(&mut self) -> bool {
+        if self.scoring_order().len() >= 2 {
+            if self.players[self.current as usize].active {
+                self.phase = Phase::ScoringOrder;
+                return true;
+            }
+            // the active player left during the turn
+            self.listed_scoring_order();
+        }
+        self.clear_scoring_order();
+        false
+    }
+
     /// The features still waiting for their place in the scoring order.
     pub(crate) fn scoring_order(&self) -> &[OrderChoice] {
         self.score_track.as_deref().map_or(&[], |t| &t.order)
@@ -386,6 +404,24 @@ pub(crate) struct Track;
 
 impl Decisions for Track {
     const PHASES: &'static [Phase] = &[Phase::ScoringOrder];
+
+    /// The active player left before ordering the scoring: the listed order.
+    fn player_left(
+        &self,
+        t: &mut Table,
+        player: u8,
+        _deciding: bool,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Option<Stage>> {
+        if t.phase != Phase::ScoringOrder {
+            return None;
+        }
+        if player != t.current {
+            return Some(None);
+        }
+        t.listed_scoring_order();
+        Some(Some(Stage::Awards))
+    }
 
     fn options(&self, t: &Table, out: &mut Vec<Action>) {
         if t.phase == Phase::ScoringOrder {

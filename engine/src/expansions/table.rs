@@ -110,6 +110,29 @@ impl Table {
         self.pile.len() - self.next_draw
     }
 
+    /// The next active player clockwise.
+    pub(crate) fn advance_player(&mut self) {
+        let n = self.players.len() as u8;
+        for k in 1..=n {
+            let p = (self.current + k) % n;
+            if self.players[p as usize].active {
+                self.current = p;
+                return;
+            }
+        }
+    }
+
+    /// The active player left in a decision their tile asked for before the figure (the
+    /// second ingot, the magic move, the flier's landing): what the tile started is
+    /// dropped, and the turn part goes on to scoring (returned).
+    pub(crate) fn figure_given_up(&mut self) -> Stage {
+        self.after_magic = Stage::Figure;
+        self.drop_flight();
+        self.drop_magic_symbol();
+        self.cancel_builder();
+        Stage::Scoring
+    }
+
     /// Gives `value` to each majority holder of the feature containing `seg`; a holder
     /// with a pig in it gets `pig_bonus` more.
     #[allow(clippy::too_many_arguments)]

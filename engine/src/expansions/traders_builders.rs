@@ -45,6 +45,90 @@ pub(crate) fn has_own_follower(board: &Board, seg: u16, player: u8) -> bool {
         .any(|f| f.owner == player && f.kind.is_follower() && board.find(f.seg) == root)
 }
 
+/// Traders & Builders' decisions: no phase of its own; in the figure phase, where the
+/// builder and the pig may go.
+pub(crate) struct TradersBuilders;
+
+impl Decisions for TradersBuilders {
+    const PHASES: &'static [Phase] = &[];
+
+    fn options(&self, _t: &Table, _out: &mut Vec<Action>) {}
+
+    fn apply(
+        &self,
+        _t: &mut Table,
+        _player: u8,
+        _action: &Action,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        None
+    }
+
+    /// The builder joins a road or city, the pig a field, each only where the player has
+    /// a follower; the builder not into a completed feature. Any number may share it.
+    #[inline]
+    fn figure_check(
+        &self,
+        t: &Table,
+        board: &Board,
+        seg: u16,
+        k: FigureKind,
+    ) -> Option<Result<(), PlayError>> {
+        if !matches!(k, FigureKind::Builder | FigureKind::Pig) {
+            return None;
+        }
+        Some(builder_or_pig_check(t, board, seg, k))
+    }
+}
+
+/// [`TradersBuilders::figure_check`] for the builder or the pig (`k`).
+#[inline]
+fn builder_or_pig_check(
+    t: &Table,
+    board: &Board,
+    seg: u16,
+    k: FigureKind,
+) -> Result<(), PlayError> {
+    let me = t.current;
+    let refuse = || PlayError::FigureNotAllowed {
+        figure: k.id(),
+        feature: board.seg_kind(seg).name(),
+    };
+    if !t.expansions.contains(Expansion::TradersBuilders) {
+        return Err(refuse());
+    }
+    let kind = board.seg_kind(seg);
+    if k == FigureKind::Builder {
+        if !matches!(kind, FeatureKind::Road | FeatureKind::City) {
+            return Err(refuse());
+        }
+        if board.open_sides(seg) == 0 {
+            return Err(PlayError::FigureNotAllowed {
+                figure: k.id(),
+                feature: "completed feature",
+            });
+        }
+    } else if kind != FeatureKind::Field {
+        return Err(refuse());
+    }
+    if !has_own_follower(board, seg, me) {
+        return Err(PlayError::NeedsOwnFollower(k.id()));
+    }
+    Ok(())
+}
+
+/// House rule `field_scoring = per_city`: the players with a pig in the field of `root`
+/// (the pig's bonus per city).
+pub(crate) fn pigs_in(board: &Board, root: u16) -> [bool; 8] {
+    let mut pig = [false; 8];
+    for f in &board.figures {
+        if f.kind == FigureKind::Pig && board.find(f.seg) == root {
+            pig[f.owner as usize] = true;
+        }
+    }
+    pig
+}
+
 /// Where a turn stands with the builder's second part (one per turn).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BuilderPart {

@@ -117,17 +117,15 @@ impl Game {
                     }
                 }
                 if let Some((b, ti)) = &trial {
-                    for c in 0..4u8 {
-                        if barn_check_on(self, b, *ti, c).is_ok() {
-                            let feature =
-                                tt.feature_at(rotation, Spot::Corner(c)).unwrap_or_default() as u8;
-                            spots.push(SpotOption {
-                                spot: Spot::Corner(c),
-                                feature,
-                                figures: vec![FigureKind::Barn],
-                            });
-                        }
-                    }
+                    // the expansions' figures on corners (barns)
+                    self.expansion_corner_figures(b, *ti, |spot, figure| {
+                        let feature = tt.feature_at(rotation, spot).unwrap_or_default() as u8;
+                        spots.push(SpotOption {
+                            spot,
+                            feature,
+                            figures: vec![figure],
+                        });
+                    });
                 }
                 Placement {
                     tile: t,
@@ -141,6 +139,7 @@ impl Game {
 
     /// May the current player put a figure of kind `k` on segment `seg` of `board` (with
     /// the tile just placed)?
+    #[inline]
     pub(crate) fn figure_check(
         &self,
         board: &Board,
@@ -148,47 +147,22 @@ impl Game {
         k: FigureKind,
     ) -> Result<(), PlayError> {
         let me = self.current;
-        let kind = board.seg_kind(seg);
         let refuse = || PlayError::FigureNotAllowed {
             figure: k.id(),
-            feature: kind.name(),
+            feature: board.seg_kind(seg).name(),
         };
-        if matches!(k, FigureKind::Builder | FigureKind::Pig)
-            && !self.expansions.contains(Expansion::TradersBuilders)
-        {
-            return Err(refuse());
-        }
-        match k {
-            FigureKind::Builder => {
-                if !matches!(kind, FeatureKind::Road | FeatureKind::City) {
-                    return Err(refuse());
-                }
-                if board.open_sides(seg) == 0 {
-                    return Err(PlayError::FigureNotAllowed {
-                        figure: k.id(),
-                        feature: "completed feature",
-                    });
-                }
-                if !has_own_follower(board, seg, me) {
-                    return Err(PlayError::NeedsOwnFollower(k.id()));
-                }
+        if k.is_follower() {
+            let kind = board.seg_kind(seg);
+            if !expansions::figure_allowed(self.expansions, k, kind) {
+                return Err(refuse());
             }
-            FigureKind::Pig => {
-                if kind != FeatureKind::Field {
-                    return Err(refuse());
-                }
-                if !has_own_follower(board, seg, me) {
-                    return Err(PlayError::NeedsOwnFollower(k.id()));
-                }
+            if board.figures_in(seg) > 0 {
+                return Err(PlayError::FeatureOccupied(kind.name()));
             }
-            _ => {
-                if !k.is_follower() || !expansions::figure_allowed(self.expansions, k, kind) {
-                    return Err(refuse());
-                }
-                if board.figures_in(seg) > 0 {
-                    return Err(PlayError::FeatureOccupied(kind.name()));
-                }
-            }
+        } else {
+            // a figure an expansion places by rules of its own (builder, pig)
+            self.expansion_figure_check(board, seg, k)
+                .unwrap_or_else(|| Err(refuse()))?;
         }
         if self.players[me as usize].supply[k as usize] == 0 {
             return Err(PlayError::NoFigureLeft(k.id()));

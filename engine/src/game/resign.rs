@@ -44,17 +44,9 @@ impl Game {
                 i += 1;
             }
         }
-        // freed wagons of the leaving player go home
-        let was_deciding = self.phase == Phase::MoveWagon && self.decider() == player;
-        let was_cropping = self.phase == Phase::CropAction && self.decider() == player;
-        let was_choosing_figure =
-            self.phase == Phase::ChooseScoreFigure && self.decider() == player;
-        let was_placing_robber = self.phase == Phase::PlaceRobber && self.decider() == player;
-        // whoever leaves, the robbers' choice is looked at again
-        let was_choosing_victim = self.phase == Phase::ChooseVictim;
-        self.robber_leaves(player);
-        self.crop_player_leaves(player);
-        self.abbey_player_leaves(player);
+        // whether the pending decision was theirs, asked before the expansions let them go
+        let deciding = self.decider() == player;
+        self.expansions_player_leaves(player);
         let left = self.players.iter().filter(|p| p.active).count();
         if left <= 1 {
             // the turn in progress ends with the game: what its tile completed scores first
@@ -63,24 +55,11 @@ impl Game {
             }
             self.wagons_home();
             self.run(Stage::End, sink);
-        } else if was_deciding {
-            self.run(Stage::Wagons, sink);
-        } else if was_cropping {
-            self.run(Stage::Crop, sink);
-        } else if was_choosing_figure {
-            self.run(Stage::Awards, sink);
-        } else if was_choosing_victim {
-            if let Some(next) = self.continue_award(sink) {
+        } else if let Some(resumed) = self.expansion_player_left(player, deciding, sink) {
+            // an expansion's phase: that expansion says where the turn goes on
+            if let Some(next) = resumed {
                 self.run(next, sink);
             }
-        } else if was_placing_robber && player != self.current {
-            if self.place_robber(player, None).unwrap_or(true) {
-                self.run(Stage::Gold, sink);
-            }
-        } else if was_placing_robber {
-            self.drop_robber_placement();
-            self.cancel_builder();
-            self.run(Stage::Scoring, sink);
         } else if player == self.current {
             match self.phase {
                 Phase::PlaceTile => {
@@ -94,44 +73,12 @@ impl Game {
                     self.advance_player();
                     self.run(Stage::Start, sink);
                 }
-                Phase::AbbeyOrDraw => {
-                    self.reset_builder();
-                    self.advance_player();
-                    self.run(Stage::Start, sink);
-                }
                 Phase::PlaceFigure => {
                     self.cancel_builder();
                     self.run(Stage::Scoring, sink);
                 }
-                Phase::FinalAbbey => self.run(Stage::FinalAbbey, sink),
-                Phase::PlaceIngot | Phase::MoveMagic | Phase::FlierLanding => {
-                    self.after_magic = Stage::Figure;
-                    self.drop_flight();
-                    self.drop_magic_symbol();
-                    self.cancel_builder();
-                    self.run(Stage::Scoring, sink);
-                }
-                Phase::CropMode => {
-                    self.drop_crop();
-                    self.run(Stage::CropCircle, sink);
-                }
-                Phase::CropAction => {}
-                Phase::ScoringOrder => {
-                    self.listed_scoring_order();
-                    self.run(Stage::Awards, sink);
-                }
-                Phase::ResolveMessage => {
-                    self.put_message_back();
-                    self.run(Stage::Messages, sink);
-                }
-                Phase::ChooseScoreFigure | Phase::PlaceRobber | Phase::ChooseVictim => {}
-                Phase::PlaceFerry | Phase::MoveFerry => {
-                    self.cancel_builder();
-                    self.after_magic = Stage::Figure;
-                    self.run(Stage::Scoring, sink);
-                }
-                // another player decides a wagon move; the turn ends after it
-                Phase::MoveWagon | Phase::GameOver => {}
+                // the expansions' phases are theirs (above); the game is not over
+                _ => {}
             }
         }
         self.version += 1;

@@ -118,18 +118,7 @@ impl Game {
                     i += 1;
                     continue;
                 }
-                if f.kind == FigureKind::Wagon && self.players[f.owner as usize].active {
-                    let pos = self.board.tiles()[self.board.seg_tile(f.seg)].pos;
-                    if sink.enabled() {
-                        sink.push(Effect::WagonFreed {
-                            player: f.owner,
-                            x: pos.x,
-                            y: pos.y,
-                        });
-                    }
-                    self.board.remove_figure(i);
-                    freed.push((f.owner, pos));
-                } else {
+                if !self.free_wagon(i, &mut freed, sink) {
                     self.return_figure(i, sink);
                 }
             }
@@ -275,16 +264,12 @@ impl Game {
         for &field in fields {
             let root = self.board.find(field);
             let mut strength = [0u32; 8];
-            let mut pig = [false; 8];
             for f in &self.board.figures {
-                if self.board.find(f.seg) == root {
-                    if f.kind.is_follower() {
-                        strength[f.owner as usize] += f.kind.base_strength();
-                    } else if f.kind == FigureKind::Pig {
-                        pig[f.owner as usize] = true;
-                    }
+                if f.kind.is_follower() && self.board.find(f.seg) == root {
+                    strength[f.owner as usize] += f.kind.base_strength();
                 }
             }
+            let pig = expansions::traders_builders::pigs_in(&self.board, root);
             self.board.completed_cities(field, &mut cities);
             for &c in &cities {
                 if self.board.open_sides(c) != 0 {

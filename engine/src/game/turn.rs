@@ -65,8 +65,7 @@ impl Game {
             self.advance_player();
             return Some(Stage::Start);
         }
-        if self.players[self.current as usize].abbey && self.has_hole() {
-            self.phase = Phase::AbbeyOrDraw;
+        if self.abbey_or_draw() {
             return None;
         }
         Some(Stage::Draw)
@@ -155,8 +154,7 @@ impl Game {
     /// The magic symbol's move, then a meeting of the mage and the witch (Mage & Witch);
     /// then the figure, or the ferries when a ferry brought the two together.
     fn stage_magic(&mut self) -> Option<Stage> {
-        if self.magic_move_due() {
-            self.phase = Phase::MoveMagic;
+        if self.ask_magic_move() {
             return None;
         }
         Some(std::mem::replace(&mut self.after_magic, Stage::Figure))
@@ -170,9 +168,7 @@ impl Game {
             return Some(Stage::Scoring);
         }
         // a ferry that joined the mage's and the witch's roads: one of them moves first
-        if self.magic_meeting() {
-            self.after_magic = Stage::Ferries;
-            self.phase = Phase::MoveMagic;
+        if self.ask_magic_move_before_ferries() {
             return None;
         }
         if let Some(phase) = self.ferry_decision() {
@@ -192,15 +188,9 @@ impl Game {
             self.score_completed(ti, sink);
         }
         self.forget_barn();
-        if self.scoring_order().len() >= 2 {
-            if self.players[self.current as usize].active {
-                self.phase = Phase::ScoringOrder;
-                return None;
-            }
-            // the active player left during the turn
-            self.listed_scoring_order();
+        if self.ask_scoring_order() {
+            return None;
         }
-        self.clear_scoring_order();
         Some(Stage::Awards)
     }
 
@@ -273,25 +263,11 @@ impl Game {
     /// The next player of the final abbey round, or the end.
     fn stage_final_abbey(&mut self) -> Option<Stage> {
         self.placed = None;
-        if let Some(p) = self.next_final_abbey_player() {
-            self.current = p;
-            self.phase = Phase::FinalAbbey;
+        if self.ask_final_abbey() {
             return None;
         }
         self.after_part = Stage::Start;
         Some(Stage::End)
-    }
-
-    /// The next active player clockwise.
-    pub(crate) fn advance_player(&mut self) {
-        let n = self.players.len() as u8;
-        for k in 1..=n {
-            let p = (self.current + k) % n;
-            if self.players[p as usize].active {
-                self.current = p;
-                return;
-            }
-        }
     }
 }
 
