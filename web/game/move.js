@@ -21,7 +21,7 @@ import { overPanel } from "./review.js";
 function placeTilePanel(g) {
   const p = current(g);
   const tile = tileToPlace(g);
-  const tileImg = el("img", { class: "drawn", src: api.tileSvg(tile, 160), alt: t("move.drawn-alt", { tile: tileName(tile) }) });
+  const tileImg = el("img", { class: "drawn", src: api.tileSvg(tile, 160), alt: t("move.drawn-alt", { tile: tileName(/** @type {string} */ (tile)) }) });
   if (p) tileImg.style.transform = `rotate(${p.rotation}deg)`;
   const n = candidates(g).size;
   const intro = p
