@@ -189,7 +189,8 @@ export function tileSvg(id, size = 128) {
  * stream is connected. A dropped stream reconnects by itself with `Last-Event-ID`, so no
  * event is missed; `stream.reset` says some were (reload what you show). Returns a
  * function that closes the stream for good.
- * @param {(type: string, body: any) => void} onEvent
+ * @param {(type: string, body: any) => void} onEvent `body` is the event's parsed JSON, read
+ *   as untyped: its `data` differs by event type
  * @param {(open: boolean) => void} [onState]
  */
 export function stream(onEvent, onState = () => {}) {

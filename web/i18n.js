@@ -132,7 +132,7 @@ export function relative(iso) {
   ];
   const rtf = new Intl.RelativeTimeFormat(current, { numeric: "auto" });
   for (const [u, n] of units) {
-    if (Math.abs(s) >= n) return rtf.format(Math.round(s / n), /** @type {any} */ (u));
+    if (Math.abs(s) >= n) return rtf.format(Math.round(s / n), /** @type {Intl.RelativeTimeFormatUnit} */ (u));
   }
   return rtf.format(s, "second");
 }

@@ -23,9 +23,10 @@ function eventName(type) {
 /** The time zones the browser knows (IANA names), with `current` among them.
  * @param {string} current */
 function timeZones(current) {
+  /** @type {string[]} */
   let zones = [];
   try {
-    zones = /** @type {any} */ (Intl).supportedValuesOf("timeZone");
+    zones = Intl.supportedValuesOf("timeZone");
   } catch {
     zones = [];
   }
