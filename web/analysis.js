@@ -10,9 +10,14 @@ import { t, percent } from "./i18n.js";
 import { el, fail } from "./ui.js";
 import { COLOURS } from "./board.js";
 
+/** @typedef {import("./types/api").components["schemas"]["GameView"]} GameView */
+/** @typedef {import("./types/api").components["schemas"]["TimelineView"]} TimelineView */
+/** @typedef {import("./types/api").components["schemas"]["HistoryEntry"]} HistoryEntry */
+/** @typedef {import("./types/api").components["schemas"]["ActionDto"]} ActionDto */
+
 /**
  * The analysis card, or null when the game shows none now.
- * @param {any} view GameView
+ * @param {GameView} view
  * @param {(id: string) => string} tileName
  * @param {(seat: number) => string} nameOf
  */
@@ -104,8 +109,8 @@ export async function analysisCard(view, tileName, nameOf) {
 
 /**
  * The review card of a finished game: the viewer, the chart and the bot's review.
- * @param {any} view GameView
- * @param {{nameOf: (seat: number) => string, describe: (e: any) => string, describeAction: (a: any) => string, isPlayer: boolean, onLeave: (f: () => void) => void}} o
+ * @param {GameView} view
+ * @param {{nameOf: (seat: number) => string, describe: (e: HistoryEntry) => string, describeAction: (a: ActionDto) => string, isPlayer: boolean, onLeave: (f: () => void) => void}} o
  */
 export async function reviewCard(view, o) {
   const enc = encodeURIComponent(view.id);
@@ -119,7 +124,7 @@ export async function reviewCard(view, o) {
     clearTimeout(timer);
   });
   // the whole history, for the viewer's words
-  /** @type {any[]} */
+  /** @type {HistoryEntry[]} */
   const events = [];
   let after = 0;
   for (let page = 0; page < 20; page++) {
@@ -135,6 +140,7 @@ export async function reviewCard(view, o) {
   let at = Number.isInteger(asked) && asked >= 1 && asked <= last ? asked : last;
   const img = el("img", { class: "viewer-board", alt: "", width: "480" });
   const caption = el("p", { class: "viewer-line", "aria-live": "polite" });
+  /** @param {string} key a catalog message @param {() => void} f */
   const button = (key, f) => {
     const b = el("button", { type: "button" }, t(key));
     b.addEventListener("click", f);
@@ -147,6 +153,7 @@ export async function reviewCard(view, o) {
     caption,
     img,
   );
+  /** @param {number} v */
   function go(v) {
     if (left) return;
     at = Math.max(1, Math.min(last, v));
@@ -160,6 +167,7 @@ export async function reviewCard(view, o) {
     history.replaceState(history.state, "", url);
   }
   viewer.addEventListener("keydown", (ev) => {
+    /** @type {Record<string, number>} */
     const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 1, End: last };
     if (!(ev.key in moves) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     ev.preventDefault();
@@ -236,8 +244,12 @@ export async function reviewCard(view, o) {
   return card;
 }
 
-/** A line chart of every player's points (solid) and score if the game ended then
- * (dashed), over the game's versions. */
+/**
+ * A line chart of every player's points (solid) and score if the game ended then
+ * (dashed), over the game's versions.
+ * @param {TimelineView} tl
+ * @param {GameView} view
+ */
 function chart(tl, view) {
   const W = 480;
   const H = 200;
@@ -245,7 +257,9 @@ function chart(tl, view) {
   const pts = tl.points;
   const maxV = Math.max(1, ...pts.map((p) => p.version));
   const maxY = Math.max(1, ...pts.flatMap((p) => [...p.scores, ...p.if_ended]));
+  /** @param {number} v */
   const x = (v) => pad + ((W - 2 * pad) * v) / maxV;
+  /** @param {number} s */
   const y = (s) => H - pad - ((H - 2 * pad) * s) / maxY;
   const NS = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(NS, "svg");
@@ -254,6 +268,7 @@ function chart(tl, view) {
   svg.setAttribute("role", "img");
   const finals = tl.players.map((n, i) => `${n} ${pts.length ? pts[pts.length - 1].scores[i] : 0}`).join(", ");
   svg.setAttribute("aria-label", t("review.chart-label", { finals }));
+  /** @param {[number, number][]} points [version, points] @param {string} colour @param {boolean} dashed */
   const line = (points, colour, dashed) => {
     const pl = document.createElementNS(NS, "polyline");
     pl.setAttribute("points", points.map(([v, s]) => `${x(v).toFixed(1)},${y(s).toFixed(1)}`).join(" "));
@@ -282,19 +297,20 @@ function chart(tl, view) {
     svg.append(label);
   }
   tl.players.forEach((_, i) => {
-    const colour = COLOURS[view.players.find((p) => p.seat === i)?.colour] || "#888";
+    const colour = COLOURS[/** @type {string} */ (view.players.find((p) => p.seat === i)?.colour)] || "#888";
     line(
-      pts.map((p) => [p.version, p.scores[i]]),
+      pts.map((p) => /** @type {[number, number]} */ ([p.version, p.scores[i]])),
       colour,
       false,
     );
     line(
-      pts.map((p) => [p.version, p.if_ended[i]]),
+      pts.map((p) => /** @type {[number, number]} */ ([p.version, p.if_ended[i]])),
       colour,
       true,
     );
   });
   // a swatch of each player's colour (an attribute: the page's policy allows no inline style)
+  /** @param {string} colour */
   const swatch = (colour) => {
     const sw = document.createElementNS(NS, "svg");
     sw.setAttribute("viewBox", "0 0 10 10");
@@ -312,7 +328,7 @@ function chart(tl, view) {
     "p",
     { class: "meta" },
     t("review.chart-legend"),
-    ...tl.players.map((n, i) => el("span", { class: "legend" }, " ", swatch(COLOURS[view.players.find((p) => p.seat === i)?.colour] || "#888"), ` ${n}`)),
+    ...tl.players.map((n, i) => el("span", { class: "legend" }, " ", swatch(COLOURS[/** @type {string} */ (view.players.find((p) => p.seat === i)?.colour)] || "#888"), ` ${n}`)),
   );
   return el("figure", { class: "chart" }, svg, legend);
 }

@@ -50,6 +50,11 @@ export function username() {
   return token() ? localStorage.getItem(USER_KEY) : null;
 }
 
+/**
+ * Keeps a login (its access token and username) in localStorage.
+ * @param {string} accessToken
+ * @param {string} name
+ */
 export function saveLogin(accessToken, name) {
   localStorage.setItem(TOKEN_KEY, accessToken);
   localStorage.setItem(USER_KEY, name);
@@ -115,12 +120,20 @@ export async function request(method, path, body) {
   return data;
 }
 
+/** @param {string} path */
 export const get = (path) => request("GET", path);
+/** @param {string} path @param {unknown} [body] (an empty object when left out) */
 export const post = (path, body) => request("POST", path, body === undefined ? {} : body);
+/** @param {string} path @param {unknown} body */
 export const patch = (path, body) => request("PATCH", path, body);
+/** @param {string} path @param {unknown} [body] */
 export const del = (path, body) => request("DELETE", path, body);
 
-/** Logs in: POST /v1/auth/token (TokenRequest → TokenResponse). */
+/**
+ * Logs in: POST /v1/auth/token (TokenRequest → TokenResponse).
+ * @param {string} name
+ * @param {string} password
+ */
 export async function login(name, password) {
   /** @type {TokenRequest} */
   const body = { username: name, password };
@@ -132,6 +145,7 @@ export async function login(name, password) {
 /**
  * Logs out on the server too (POST /v1/auth/logout: the token stops working at once),
  * then forgets the token here; a failure to reach the server still logs out here.
+ * @param {boolean} [everywhere] end every session of the user (DELETE /v1/users/me/sessions)
  */
 export async function logOutOnServer(everywhere) {
   if (token()) {
@@ -158,7 +172,11 @@ export async function tiles() {
   }
 }
 
-/** The picture of a tile type: `base/D` → `/v1/tiles/base/D.svg`. */
+/**
+ * The picture of a tile type: `base/D` → `/v1/tiles/base/D.svg`.
+ * @param {string | null | undefined} id the tile type (callers pass fields the schemas make optional)
+ * @param {number} [size]
+ */
 export function tileSvg(id, size = 128) {
   const [set, name] = String(id).split("/");
   return `/v1/tiles/${encodeURIComponent(set)}/${encodeURIComponent(name)}.svg?size=${size}`;
@@ -171,7 +189,8 @@ export function tileSvg(id, size = 128) {
  * stream is connected. A dropped stream reconnects by itself with `Last-Event-ID`, so no
  * event is missed; `stream.reset` says some were (reload what you show). Returns a
  * function that closes the stream for good.
- * @param {(type: string, body: any) => void} onEvent
+ * @param {(type: string, body: any) => void} onEvent `body` is the event's parsed JSON, read
+ *   as untyped: its `data` differs by event type
  * @param {(open: boolean) => void} [onState]
  */
 export function stream(onEvent, onState = () => {}) {
@@ -180,9 +199,12 @@ export function stream(onEvent, onState = () => {}) {
   let lastId = null;
   let retryMs = 3000;
   let failures = 0;
+  /** @type {AbortController | null} */
   let controller = null;
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let timer = null;
 
+  /** @param {{id: string | null, event: string, data: string}} frame */
   function dispatch(frame) {
     if (frame.id !== null) lastId = frame.id;
     if (!frame.data) return;

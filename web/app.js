@@ -35,12 +35,16 @@ import { registerWorker } from "./push.js";
 const main = /** @type {HTMLElement} */ (document.getElementById("main"));
 
 /** What the page being shown stops (timers, the live stream, listeners) when another one
- * replaces it: every part of a page may add its own. */
+ * replaces it: every part of a page may add its own. @type {(() => void)[]} */
 let leaving = [];
 /** Counts the pages shown: a page that is no longer the one shown stops at once. */
 let shown = 0;
 
-/** Goes to a path of the client (history entry + render). */
+/**
+ * Goes to a path of the client (history entry + render).
+ * @param {string} path
+ * @param {{replace?: boolean}} [options] replace: no new history entry
+ */
 export function go(path, { replace = false } = {}) {
   if (replace) history.replaceState(null, "", path);
   else history.pushState(null, "", path);
@@ -53,6 +57,7 @@ function nav() {
   const ul = /** @type {HTMLElement} */ (document.getElementById("nav"));
   ul.replaceChildren();
   const here = location.pathname;
+  /** @param {string} href @param {string} text */
   const link = (href, text) => {
     const a = el("a", { href }, text);
     if (here === href) a.setAttribute("aria-current", "page");
@@ -106,7 +111,8 @@ function switcher() {
   return select;
 }
 
-/** The signed-in player's locale and time zone (GET /v1/users/me), once per login. */
+/** The signed-in player's locale and time zone (GET /v1/users/me), once per login.
+ * @type {string | null} the username they were read for */
 let settingsOf = null;
 async function adoptSettings() {
   const user = api.username();

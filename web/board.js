@@ -9,7 +9,13 @@ import { el } from "./ui.js";
 import { tileSvg } from "./api.js";
 import { t } from "./i18n.js";
 
-/** Seat colours as the API names them (Okabe-Ito, as in the board pictures). */
+/** @typedef {import("./types/api").components["schemas"]["BoardTile"]} BoardTile */
+/** @typedef {import("./types/api").components["schemas"]["PlayerView"]} PlayerView */
+/** @typedef {import("./types/api").components["schemas"]["PlacementView"]} PlacementView */
+/** @typedef {import("./types/api").components["schemas"]["SpotView"]} SpotView */
+
+/** Seat colours as the API names them (Okabe-Ito, as in the board pictures).
+ * @type {Record<string, string>} */
 export const COLOURS = {
   orange: "#E69F00",
   sky_blue: "#56B4E9",
@@ -23,6 +29,7 @@ export const COLOURS = {
  * Where a figure on spot `spot` stands, in percent of the tile (board orientation; the
  * spot names are already turned with the tile): sides, half-sides (fields), the centre,
  * corners (barns); a catalog feature id (an inner field) stands below the centre.
+ * @type {Record<string, [number, number]>}
  */
 const SPOT_XY = {
   N: [50, 17],
@@ -44,6 +51,11 @@ const SPOT_XY = {
   NW: [12, 12],
 };
 
+/**
+ * Where a figure on `spot` stands: [left, top] in percent of the tile.
+ * @param {string} spot a spot name (`N`, `ESE`, `NW`, ...) or a catalog feature id
+ * @returns {[number, number]}
+ */
 export function spotXY(spot) {
   if (SPOT_XY[spot]) return SPOT_XY[spot];
   // a catalog feature id (an inner field): below the centre, side by side by its number,
@@ -52,28 +64,41 @@ export function spotXY(spot) {
   return [32 + ((n - 1) % 3) * 18, 68 + (Math.floor((n - 1) / 3) % 2) * 14];
 }
 
-/** Names of the features by the letter of their catalog id (`c1` city, `r2` road, ...). */
+/** Names of the features by the letter of their catalog id (`c1` city, `r2` road, ...).
+ * @type {Record<string, string>} */
 const FEATURE_NAMES = { c: "city", r: "road", f: "field", m: "monastery", g: "garden", l: "lake", a: "abbey", v: "river" };
 
-/** A catalog message by a key made at run time, or `otherwise` when the catalog has none. */
+/**
+ * A catalog message by a key made at run time, or `otherwise` when the catalog has none.
+ * @param {string} key
+ * @param {string} otherwise
+ * @param {Record<string, string | number>} [args]
+ */
 function word(key, otherwise, args = {}) {
   const m = t(key, args);
   return m === key ? otherwise : m;
 }
 
-/** The feature a catalog feature id names, in the page's language ("city", "cidade"). */
+/**
+ * The feature a catalog feature id names, in the page's language ("city", "cidade").
+ * @param {string} id
+ */
 export function featureName(id) {
   const kind = FEATURE_NAMES[String(id).charAt(0)] || "feature";
   return word(`feature.${kind}`, kind);
 }
 
-/** A feature kind of the history (`city`, `road`, ...) with its article ("a city"). */
+/**
+ * A feature kind of the history (`city`, `road`, ...) with its article ("a city").
+ * @param {string | null | undefined} kind
+ */
 export function featureWord(kind) {
   const k = String(kind || "feature");
   return word(`feature.a.${k}`, `a ${k.replace(/_/g, " ")}`);
 }
 
-/** Words for spots as the board shows them (north up), for labels and screen readers. */
+/** Words for spots as the board shows them (north up), for labels and screen readers.
+ * @type {Record<string, string>} */
 const SPOT_WORDS = {
   N: "top",
   E: "right",
@@ -94,33 +119,47 @@ const SPOT_WORDS = {
   NW: "top left corner",
 };
 
-/** A figure kind with its article: `follower` → "a follower", `abbot` → "an abbot". */
+/**
+ * A figure kind with its article: `follower` → "a follower", `abbot` → "an abbot".
+ * @param {string | null | undefined} kind
+ */
 export function aFigure(kind) {
   const k = String(kind || "figure");
   const words = k.replace(/_/g, " ");
   return word(`figure.a.${k}`, `${/^[aeiou]/.test(words) ? "an" : "a"} ${words}`);
 }
 
-/** A figure kind's name: `big_follower` → "big follower". */
+/**
+ * A figure kind's name: `big_follower` → "big follower".
+ * @param {string | null | undefined} kind
+ */
 export function figureWord(kind) {
   const k = String(kind || "figure");
   return word(`figure.${k}`, k.replace(/_/g, " "));
 }
 
-/** `n` figures of a kind: "2 followers", "1 abbot". */
+/**
+ * `n` figures of a kind: "2 followers", "1 abbot".
+ * @param {string | null | undefined} kind
+ * @param {number} n
+ */
 export function figureCount(kind, n) {
   const k = String(kind || "figure");
   return word(`figure.count.${k}`, `${n} ${k.replace(/_/g, " ")}${n > 1 ? "s" : ""}`, { count: n });
 }
 
+/**
+ * A spot in words as the board shows it ("top left"), or "inside" for a feature id.
+ * @param {string | null | undefined} spot (callers pass optional fields: none reads "inside")
+ */
 export function spotWords(spot) {
-  const key = SPOT_WORDS[spot] ? `spot.${spot}` : "spot.inside";
-  return word(key, SPOT_WORDS[spot] || "inside");
+  const key = SPOT_WORDS[/** @type {string} */ (spot)] ? `spot.${spot}` : "spot.inside";
+  return word(key, SPOT_WORDS[/** @type {string} */ (spot)] || "inside");
 }
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
-/** Silhouettes in a 24×24 box. */
+/** Silhouettes in a 24×24 box. @type {Record<string, string>} */
 const SHAPES = {
   follower:
     "M12 1.5a4 4 0 0 1 4 4c0 1.3-.6 2.4-1.5 3.1l6.2 2.2c1.6.6 2.1 1.9 1.4 3l-.6.9-5.1-1.3 2.4 8.1h-4.4L12 17.3l-2.4 4.2H5.2l2.4-8.1-5.1 1.3-.6-.9c-.7-1.1-.2-2.4 1.4-3l6.2-2.2A4 4 0 0 1 8 5.5a4 4 0 0 1 4-4z",
@@ -131,7 +170,13 @@ const SHAPES = {
   wagon: "M2 8h20v8H2zM6 18a2.5 2.5 0 1 0 0 .1zM18 18a2.5 2.5 0 1 0 0 .1z",
 };
 
-/** A figure as an inline SVG: the seat colour, a dark outline and the seat number. */
+/**
+ * A figure as an inline SVG: the seat colour, a dark outline and the seat number.
+ * @param {string} kind the figure (`follower`, `abbot`, ...)
+ * @param {string | undefined} colour the seat's colour (COLOURS' names; grey when unknown)
+ * @param {number | null | undefined} seat the seat number shown (none when left out)
+ * @param {boolean} [big]
+ */
 export function figureIcon(kind, colour, seat, big = false) {
   const svg = document.createElementNS(SVG_NS, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
@@ -139,7 +184,7 @@ export function figureIcon(kind, colour, seat, big = false) {
   svg.setAttribute("aria-hidden", "true");
   const path = document.createElementNS(SVG_NS, "path");
   path.setAttribute("d", SHAPES[kind] || SHAPES.follower);
-  path.setAttribute("fill", COLOURS[colour] || "#888");
+  path.setAttribute("fill", COLOURS[/** @type {string} */ (colour)] || "#888");
   path.setAttribute("stroke", "#1b1b1b");
   path.setAttribute("stroke-width", "1.3");
   path.setAttribute("stroke-linejoin", "round");
@@ -156,7 +201,13 @@ export function figureIcon(kind, colour, seat, big = false) {
   return svg;
 }
 
-/** Places `node` in grid cell (col, row). */
+/**
+ * Places `node` in grid cell (col, row).
+ * @template {HTMLElement} E
+ * @param {E} node
+ * @param {number} col
+ * @param {number} row
+ */
 function at(node, col, row) {
   node.style.left = `calc(var(--cell) * ${col})`;
   node.style.top = `calc(var(--cell) * ${row})`;
@@ -167,11 +218,11 @@ function at(node, col, row) {
  * Draws the board into `wrap`.
  * @param {HTMLElement} wrap the scrolling box
  * @param {object} o
- * @param {any[]} o.board BoardTile[] from GameView
- * @param {any[]} o.players PlayerView[]
- * @param {Map<string, any[]>} [o.candidates] "x,y" → the legal placements there
- * @param {{x: number, y: number, rotation: number, tile?: string | null, spots: any[]} | null} [o.preview]
- * @param {{x: number, y: number, spots: any[]} | null} [o.spotsAt] figure spots on a placed tile
+ * @param {BoardTile[]} o.board from GameView
+ * @param {PlayerView[]} o.players
+ * @param {Map<string, PlacementView[]>} [o.candidates] "x,y" → the legal placements there
+ * @param {{x: number, y: number, rotation: number, tile?: string | null, spots: SpotView[]} | null} [o.preview]
+ * @param {{x: number, y: number, spots: {spot: string, figures: string[], feature?: string}[]} | null} [o.spotsAt] figure spots on a placed tile
  * @param {{spot: string, figure: string} | null} [o.choice] the figure chosen for the preview
  * @param {string | null} [o.last] "x,y" of the last tile placed
  * @param {string} [o.mine] the player's colour (for the figure being placed)
@@ -192,7 +243,9 @@ export function drawBoard(wrap, o) {
   const maxY = Math.max(...ys) + 1;
   const cols = maxX - minX + 1;
   const rows = maxY - minY + 1;
+  /** @param {number} x */
   const col = (x) => x - minX;
+  /** @param {number} y */
   const row = (y) => maxY - y;
 
   const grid = el("div", { class: "grid" });
@@ -222,7 +275,7 @@ export function drawBoard(wrap, o) {
       svg.setAttribute("viewBox", "0 0 100 100");
       svg.setAttribute("aria-hidden", "true");
       const line = document.createElementNS(NS, "line");
-      for (const [k, v] of [["x1", ax], ["y1", ay], ["x2", bx], ["y2", by]]) line.setAttribute(k, String(v));
+      for (const [k, v] of /** @type {[string, number][]} */ ([["x1", ax], ["y1", ay], ["x2", bx], ["y2", by]])) line.setAttribute(k, String(v));
       svg.append(line);
       cell.append(svg);
       cell.title = t("board.ferry", { from: spotWords(tile.ferry.from), to: spotWords(tile.ferry.to) });
@@ -303,7 +356,7 @@ export function drawBoard(wrap, o) {
 
   wrap.replaceChildren(grid);
   return {
-    /** Scrolls so that cell (x, y) is in view, centred when possible. */
+    /** Scrolls so that cell (x, y) is in view, centred when possible. @param {number} x @param {number} y */
     reveal(x, y) {
       const cellPx = grid.clientWidth / cols;
       wrap.scrollLeft = Math.max(0, (col(x) + 0.5) * cellPx - wrap.clientWidth / 2);

@@ -5,6 +5,9 @@
 import { el, field } from "./ui.js";
 import { t } from "./i18n.js";
 
+/** @typedef {import("./types/api").components["schemas"]["TileCatalog"]} TileCatalog */
+/** @typedef {import("./types/api").components["schemas"]["RuleCatalog"]} RuleCatalog */
+
 /** The expansions by id (`CreateGameRequest.expansions`), with their names. Those with
  * tiles are also found in the tile catalog, which adds any id missing here. */
 const EXPANSIONS = [
@@ -22,20 +25,29 @@ const EXPANSIONS = [
   "crop_circles",
 ];
 
-/** An expansion's name in the page's language (`expansion.<id>`), else its id in words. */
+/**
+ * An expansion's name in the page's language (`expansion.<id>`), else its id in words.
+ * @param {string} id
+ */
 export function expansionName(id) {
   const key = `expansion.${id}`;
   const name = t(key);
   return name === key ? id.replace(/_/g, " ") : name;
 }
 
-/** The number of seats: a select named `seats`, labelled. */
+/**
+ * The number of seats: a select named `seats`, labelled.
+ * @param {string} id the select's id
+ */
 export function seatsField(id) {
   const seats = el("select", { name: "seats", id }, ...[2, 3, 4, 5, 6].map((n) => el("option", { value: n }, String(n))));
   return el("label", { class: "field", for: id }, el("span", {}, t("new.seats")), seats);
 }
 
-/** A checkbox for each expansion (named `expansions`), from the tile catalog (GET /v1/tiles). */
+/**
+ * A checkbox for each expansion (named `expansions`), from the tile catalog (GET /v1/tiles).
+ * @param {TileCatalog} catalog
+ */
 export function expansionsField(catalog) {
   const fromTiles = catalog.tiles.map((t) => t.expansion).filter((x) => x !== "base" && !EXPANSIONS.includes(x));
   const expansions = [...EXPANSIONS, ...new Set(fromTiles)];
@@ -49,7 +61,10 @@ export function expansionsField(catalog) {
   );
 }
 
-/** A view's house rules (variant → value) in words ("House rules: …."), or "" without any. */
+/**
+ * A view's house rules (variant → value) in words ("House rules: …."), or "" without any.
+ * @param {Record<string, string> | null | undefined} rules
+ */
 export function rulesLine(rules) {
   const entries = Object.entries(rules || {});
   return entries.length ? t("game.house-rules", { rules: entries.map(([k, x]) => `${k.replace(/_/g, " ")}: ${x}`).join(", ") }) : "";
@@ -59,6 +74,7 @@ export function rulesLine(rules) {
  * The house rules, from their catalog (GET /v1/rules): a preset, and any variant set
  * apart from it. `value(formData)` is `{preset, rules}` as a request takes them, each
  * left out when the form does not choose it.
+ * @param {RuleCatalog} rules
  */
 export function houseRulesFields(rules) {
   const preset = el("select", { name: "preset", id: "preset" }, ...rules.presets.map((p) => el("option", { value: p.name, title: p.description }, p.name.replace(/_/g, " "))));

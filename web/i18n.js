@@ -18,7 +18,10 @@ let messages = {};
 let fallback = {};
 const loaded = new Map();
 
-/** The supported locale a language tag names (`pt`, `pt-PT` → `pt-BR`), or null. */
+/**
+ * The supported locale a language tag names (`pt`, `pt-PT` → `pt-BR`), or null.
+ * @param {string | null | undefined} tag
+ */
 export function supported(tag) {
   const lang = String(tag || "").trim().split(/[-_]/)[0].toLowerCase();
   if (lang === "en") return "en";
@@ -38,6 +41,11 @@ export function browserLocale() {
   return "en";
 }
 
+/**
+ * A locale's messages (`/play/locales/<locale>.json`), fetched once.
+ * @param {string} locale
+ * @returns {Promise<Record<string, string | Record<string, string>>>}
+ */
 async function catalog(locale) {
   if (!loaded.has(locale)) {
     const p = fetch(`/play/locales/${locale}.json`, { cache: "no-cache" }).then((r) => {
@@ -93,7 +101,10 @@ export function t(key, args = {}) {
   return String(m).replace(/\{(\w+)\}/g, (all, name) => (name in args ? String(args[name]) : all));
 }
 
-/** A moment as the reader reads it: the locale's date and time, in their time zone. */
+/**
+ * A moment as the reader reads it: the locale's date and time, in their time zone.
+ * @param {string | null | undefined} iso an RFC 3339 time ("" when there is none)
+ */
 export function when(iso) {
   if (!iso) return "";
   const d = new Date(iso);
@@ -105,7 +116,10 @@ export function when(iso) {
   }
 }
 
-/** "in 2 days", "há 3 horas". */
+/**
+ * "in 2 days", "há 3 horas".
+ * @param {string} iso an RFC 3339 time
+ */
 export function relative(iso) {
   const d = new Date(iso).getTime();
   if (Number.isNaN(d)) return "";
@@ -118,14 +132,17 @@ export function relative(iso) {
   ];
   const rtf = new Intl.RelativeTimeFormat(current, { numeric: "auto" });
   for (const [u, n] of units) {
-    if (Math.abs(s) >= n) return rtf.format(Math.round(s / n), /** @type {any} */ (u));
+    if (Math.abs(s) >= n) return rtf.format(Math.round(s / n), /** @type {Intl.RelativeTimeFormatUnit} */ (u));
   }
   return rtf.format(s, "second");
 }
 
 const listFormat = () => new Intl.ListFormat(current, { style: "long", type: "conjunction" });
 
-/** A list in the locale's words: "ann, ben and cy" / "ann, ben e cy". */
+/**
+ * A list in the locale's words: "ann, ben and cy" / "ann, ben e cy".
+ * @param {(string | number)[]} items
+ */
 export function list(items) {
   return listFormat().format(items.map(String));
 }
@@ -142,17 +159,26 @@ export function describeTile(d) {
   return extras.length ? t("tile.with", { main, extras: list(extras) }) : main;
 }
 
-/** The same list in parts: each item (`element`) and the words between (`literal`). */
+/**
+ * The same list in parts: each item (`element`) and the words between (`literal`).
+ * @param {(string | number)[]} items
+ */
 export function listParts(items) {
   return listFormat().formatToParts(items.map(String));
 }
 
-/** A share (0 to 1) as a percentage: "83%", "83 %". */
+/**
+ * A share (0 to 1) as a percentage: "83%", "83 %".
+ * @param {number} share
+ */
 export function percent(share) {
   return new Intl.NumberFormat(current, { style: "percent", maximumFractionDigits: 0 }).format(share);
 }
 
-/** A length of time in the unit that reads best: "45 seconds", "3.5 hours", "2 days". */
+/**
+ * A length of time in the unit that reads best: "45 seconds", "3.5 hours", "2 days".
+ * @param {number} seconds
+ */
 export function duration(seconds) {
   /** @type {[string, number, number][]} */
   const units = [

@@ -19,7 +19,10 @@ export function registerWorker() {
   navigator.serviceWorker.register("/play/sw.js", { scope: "/play" }).catch(() => {});
 }
 
-/** The bytes of a base64url string. */
+/**
+ * The bytes of a base64url string.
+ * @param {string} b64
+ */
 function bytes(b64) {
   const s = atob(b64.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (b64.length % 4)) % 4));
   return Uint8Array.from(s, (c) => c.charCodeAt(0));
@@ -46,6 +49,8 @@ export async function thisEndpoint() {
 /**
  * Subscribes this browser: asks for permission, subscribes with the server's key, and
  * posts the subscription (endpoint and keys, as the browser gives them) to the server.
+ * @param {string} label the device's name
+ * @param {string[]} kinds the kinds to push (KINDS' names)
  */
 export async function subscribeHere(label, kinds) {
   const permission = await Notification.requestPermission();
@@ -61,7 +66,11 @@ export async function subscribeHere(label, kinds) {
   return api.post("/v1/users/me/push-subscriptions", { endpoint: json.endpoint, keys: json.keys, label, kinds });
 }
 
-/** Removes a device's subscription (and this browser's own, when it is this device). */
+/**
+ * Removes a device's subscription (and this browser's own, when it is this device).
+ * @param {string} id the subscription's id (PushSubscriptionView.id)
+ * @param {boolean} here whether it is this browser's
+ */
 export async function unsubscribe(id, here) {
   await api.del(`/v1/users/me/push-subscriptions/${encodeURIComponent(id)}`);
   if (!here) return;
@@ -73,7 +82,11 @@ export async function unsubscribe(id, here) {
   }
 }
 
-/** Changes a device's kinds. */
+/**
+ * Changes a device's kinds.
+ * @param {string} id the subscription's id (PushSubscriptionView.id)
+ * @param {string[]} kinds
+ */
 export function setKinds(id, kinds) {
   return api.patch(`/v1/users/me/push-subscriptions/${encodeURIComponent(id)}`, { kinds });
 }

@@ -54,17 +54,27 @@ export function fill(text, nodes) {
   });
 }
 
-/** A player's name, linked to their profile page. */
+/**
+ * A player's name, linked to their profile page.
+ * @param {string} name
+ */
 export function playerLink(name) {
   return el("a", { href: `/play/users/${encodeURIComponent(name)}`, class: "player" }, name);
 }
 
-/** Players' names as a list in the locale's words ("ann, ben and cy"), each linked. */
+/**
+ * Players' names as a list in the locale's words ("ann, ben and cy"), each linked.
+ * @param {string[]} names
+ */
 export function playerLinks(names) {
   return i18n.listParts(names).map((p) => (p.type === "element" ? playerLink(p.value) : p.value));
 }
 
-/** Tells the user something (the status line is an aria-live region). */
+/**
+ * Tells the user something (the status line is an aria-live region).
+ * @param {string} text
+ * @param {boolean} [isError]
+ */
 export function announce(text, isError = false) {
   const s = /** @type {HTMLElement} */ (document.getElementById("status"));
   s.textContent = "";
@@ -81,7 +91,10 @@ export function clearStatus() {
   s.classList.remove("error");
 }
 
-/** Shows a failed request: its problem detail (a lost login is handled by the router). */
+/**
+ * Shows a failed request: its problem detail (a lost login is handled by the router).
+ * @param {unknown} e what was thrown (an ApiProblem, or any other error)
+ */
 export function fail(e) {
   if (e instanceof api.ApiProblem) {
     if (!e.loggedOut) announce(e.describe(), true);
@@ -90,13 +103,21 @@ export function fail(e) {
   announce(String(e), true);
 }
 
-/** A labelled input: `<label>Text <input ...></label>` with an id. */
+/**
+ * A labelled input: `<label>Text <input ...></label>` with an id.
+ * @param {string} label
+ * @param {Record<string, string | number | boolean | null | undefined>} [attrs] the input's, as el() takes them
+ */
 export function field(label, attrs) {
   const input = el("input", attrs);
   return el("label", { class: "field" }, el("span", {}, label), input);
 }
 
-/** Runs `f` while the form's submit button is disabled. */
+/**
+ * Runs `f` while the form's submit button is disabled.
+ * @param {HTMLElement} form
+ * @param {() => Promise<void>} f
+ */
 export async function busy(form, f) {
   const buttons = form.querySelectorAll("button");
   buttons.forEach((b) => (b.disabled = true));
@@ -123,13 +144,14 @@ export const relative = i18n.relative;
  * @param {HTMLElement} host where the list, the note and the button go
  * @param {HTMLElement} list
  * @param {string} empty
- * @param {(cursor: string | null) => Promise<{items: T[], next?: string | null}>} load
+ * @param {(cursor: string | null | undefined) => Promise<{items: T[], next?: string | null}>} load
  * @param {(item: T) => void} add
  */
 export async function paged(host, list, empty, load, add) {
   const none = el("p", { class: "meta", hidden: true }, empty);
   const more = /** @type {HTMLButtonElement} */ (el("button", { type: "button", hidden: true }, t("list.more")));
   host.append(list, none, more);
+  /** @type {string | null | undefined} */
   let cursor = null;
   let shown = 0;
   async function next() {

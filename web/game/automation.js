@@ -13,7 +13,10 @@ import { tileName } from "./words.js";
 /** @typedef {import("../types/api").components["schemas"]["PlansDto"]} PlansDto */
 /** @typedef {import("../types/api").components["schemas"]["ActionDto"]} ActionDto */
 /** @typedef {import("../types/api").components["schemas"]["GameOrdersView"]} GameOrdersView */
+/** @typedef {import("../types/api").components["schemas"]["StandingOrders"]} StandingOrders */
 
+/** The answers each standing order takes (StandingOrders' fields and their values).
+ * @type {Record<keyof StandingOrders, string[]>} */
 const ORDER_CHOICES = {
   crop_add: ["ask", "never", "when_possible"],
   crop_remove: ["ask", "ordinary_first", "special_first"],
@@ -59,7 +62,7 @@ async function savePlans(g, list) {
  * @param {GameState} g @param {GameOrdersView} orders */
 function ordersForm(g, orders) {
   const form = el("form", { class: "orders" });
-  for (const [kind, values] of Object.entries(ORDER_CHOICES)) {
+  for (const [kind, values] of /** @type {[keyof StandingOrders, string[]][]} */ (Object.entries(ORDER_CHOICES))) {
     if (!(orders.applicable || []).includes(kind)) continue;
     const select = /** @type {HTMLSelectElement} */ (el("select", { name: kind, id: `order-${kind}` }));
     const def = orders.defaults[kind];
@@ -98,6 +101,7 @@ function planList(g) {
 /** The form that adds a plan for a tile still in the bag. @param {GameState} g @param {string[]} tiles */
 function planForm(g, tiles) {
   const tile = el("select", { name: "tile", id: "plan-tile" }, ...tiles.map((id) => el("option", { value: id }, `${tileName(id)} (${id})`)));
+  /** @param {string} name @param {string} label */
   const num = (name, label) => el("label", { class: "field" }, el("span", {}, label), el("input", { name, type: "number", required: true, step: "1", value: "0" }));
   const rot = el("select", { name: "rotation" }, ...[0, 90, 180, 270].map((r) => el("option", { value: String(r) }, `${r}°`)));
   const then = el("select", { name: "then" },

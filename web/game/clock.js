@@ -18,7 +18,9 @@ export function clockParts(v) {
     );
   }
   if (v.clock && v.clock.banks && v.clock.banks.length) {
+    /** @param {number} seat */
     const name = (seat) => (v.players.find((p) => p.seat === seat) || {}).username || String(seat);
+    /** @param {number} m minutes */
     const hours = (m) => t("game.bank-hours", { hours: Math.floor(m / 60), minutes: String(m % 60).padStart(2, "0") });
     out.push(
       " ",

@@ -21,7 +21,7 @@ import { overPanel } from "./review.js";
 function placeTilePanel(g) {
   const p = current(g);
   const tile = tileToPlace(g);
-  const tileImg = el("img", { class: "drawn", src: api.tileSvg(tile, 160), alt: t("move.drawn-alt", { tile: tileName(tile) }) });
+  const tileImg = el("img", { class: "drawn", src: api.tileSvg(tile, 160), alt: t("move.drawn-alt", { tile: tileName(/** @type {string} */ (tile)) }) });
   if (p) tileImg.style.transform = `rotate(${p.rotation}deg)`;
   const n = candidates(g).size;
   const intro = p
@@ -52,6 +52,7 @@ function placeTilePanel(g) {
     const turn = el("button", { type: "button", "data-focus": "turn", disabled: turns < 2, "aria-keyshortcuts": "R" }, t("move.turn"));
     turn.addEventListener("click", () => rotate(g));
     const fs = el("fieldset", { class: "figures" }, el("legend", {}, t("move.figure")));
+    /** @param {string} value `spot|figure`, "" for none @param {string} label @param {boolean} checked */
     const radio = (value, label, checked) => {
       const input = el("input", { type: "radio", name: "figure", value, checked, "data-focus": `radio:${value}` });
       input.addEventListener("change", () => {
@@ -123,6 +124,7 @@ function figurePanel(g) {
   const fs = el("fieldset", { class: "figures" }, el("legend", {}, t("move.figure")));
   // "No figure" first, as when the figure goes with the tile
   const options = [...list.filter((a) => a.type === "pass"), ...list.filter((a) => a.type === "place_figure")];
+  /** @param {ActionDto} a */
   const chosen = (a) => Boolean(g.choice && a.type === "place_figure" && a.spot === g.choice.spot && a.figure === g.choice.figure);
   if (g.choice && !options.some(chosen)) g.choice = null;
   for (const a of options) {

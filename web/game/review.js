@@ -17,12 +17,14 @@ export async function loadAnalysis(g) {
   if (g.left || !g.view || g.view.version === g.analysedAt || g.analysing) return;
   g.analysing = true;
   g.analysedAt = g.view.version;
+  /** @param {number} s */
   const seatName = (s) => nameOf(g, s);
   try {
     const card = await analysisCard(g.view, tileName, seatName);
     g.dom.analysisBox.replaceChildren(...(card ? [card] : []));
     if (g.view.status === "finished" && !g.reviewed && !g.left) {
       g.reviewed = true;
+      /** @param {import("../types/api").components["schemas"]["HistoryEntry"]} e */
       const describe = (e) => describeEntry(e, seatName).join(" ");
       g.dom.reviewBox.replaceChildren(await reviewCard(g.view, { nameOf: seatName, describe, describeAction, isPlayer: Boolean(seat(g)), onLeave: g.ctx.onLeave }));
     }

@@ -15,6 +15,7 @@ export function openPanel(g) {
   const box = el("div", { class: "move" });
   const seated = Boolean(seat(g));
   const invited = v.invitations.find((i) => i.username === me && i.status === "pending");
+  /** @param {string} label @param {string} path under the game's @param {string} done what is announced after */
   const act = (label, path, done) => {
     const b = el("button", { type: "button" }, label);
     b.addEventListener("click", async () => {

@@ -133,7 +133,7 @@ export const viewOf = (g) => /** @type {GameView} */ (g.view);
 
 /** What the game waits for, on my turn (`myTurn` holds). @param {GameState} g
  * @returns {import("../types/api").components["schemas"]["PendingView"]} */
-export const pendingOf = (g) => /** @type {any} */ (viewOf(g).pending);
+export const pendingOf = (g) => /** @type {import("../types/api").components["schemas"]["PendingView"]} */ (viewOf(g).pending);
 
 /** My seat in the game, if I play in it. @param {GameState} g */
 export const seat = (g) => (g.view ? g.view.players.find((p) => p.username === g.me) : undefined);

@@ -6,6 +6,13 @@ import { aFigure, spotWords, featureWord } from "../board.js";
 
 /** @typedef {import("../types/api").components["schemas"]["TileCatalog"]} TileCatalog */
 /** @typedef {import("../types/api").components["schemas"]["HistoryEntry"]} HistoryEntry */
+/** @typedef {import("../types/api").components["schemas"]["ActionDto"]} ActionDto */
+/**
+ * A decision or a consequence of the history: the API document gives them no fields
+ * (HistoryEntry.decision and .consequences are open objects, each `type` with fields of
+ * its own), so they are read as untyped JSON.
+ * @typedef {Record<string, any>} HistoryItem
+ */
 
 /** Tile id → its description (GET /v1/tiles), once the catalog is loaded. */
 let tileDescriptions = new Map();
@@ -21,12 +28,13 @@ export function learnTiles(cat) {
 }
 
 /** A tile type by its description in the reader's words ("a city cap with a straight
- * road"); its catalog id until the catalog is loaded. */
+ * road"); its catalog id until the catalog is loaded. @param {string} id */
 export function tileName(id) {
   return describeTile(tileDescriptions.get(id)) || id;
 }
 
-/** What one action of GET …/actions does, in words (for the generic decision list). */
+/** What one action of GET …/actions does, in words (for the generic decision list).
+ * @param {ActionDto} a */
 export function describeAction(a) {
   if (a.type === "pass") return t("action.pass");
   if (a.type === "place_figure" && a.spot) {
@@ -41,7 +49,11 @@ export function describeAction(a) {
   return parts.length ? `${words}: ${parts.join(", ")}` : words;
 }
 
-/** A line of history for a decision (HistoryEntry.decision). */
+/**
+ * A line of history for a decision (HistoryEntry.decision).
+ * @param {HistoryItem} d
+ * @param {string} who the deciding player's name ("" for none)
+ */
 export function describeDecision(d, who) {
   switch (d.type) {
     case "game_created":
@@ -63,7 +75,11 @@ export function describeDecision(d, who) {
   }
 }
 
-/** Lines for the consequences worth telling (scores, the end). */
+/**
+ * Lines for the consequences worth telling (scores, the end).
+ * @param {HistoryItem[] | null | undefined} list HistoryEntry.consequences
+ * @param {(seat: number) => string} nameOf
+ */
 export function describeConsequences(list, nameOf) {
   const out = [];
   for (const c of list || []) {
@@ -79,7 +95,11 @@ export function describeConsequences(list, nameOf) {
   return out;
 }
 
-/** A history entry in words: its decision, then its consequences. @param {HistoryEntry} e */
+/**
+ * A history entry in words: its decision, then its consequences.
+ * @param {HistoryEntry} e
+ * @param {(seat: number) => string} nameOf
+ */
 export function describeEntry(e, nameOf) {
   const who = e.actor ? e.actor.username : "";
   return [describeDecision(e.decision || {}, who), ...describeConsequences(e.consequences, nameOf)];

@@ -5,6 +5,8 @@ import * as i18n from "../i18n.js";
 import { t } from "../i18n.js";
 import { el, announce, fail, field, busy } from "../ui.js";
 
+/** After a login: back to the page that asked for it, else my games.
+ * @param {import("../ui.js").PageContext} ctx */
 function afterLogin(ctx) {
   const next = sessionStorage.getItem("tilepost.next");
   sessionStorage.removeItem("tilepost.next");

@@ -4,7 +4,11 @@ import * as api from "../api.js";
 import { t } from "../i18n.js";
 import { el, announce, fail, fill, playerLink, playerLinks, when, relative } from "../ui.js";
 
-/** One game in a list (GameSummary). */
+/**
+ * One game in a list (GameSummary).
+ * @param {import("../types/api").components["schemas"]["GameSummary"]} g
+ * @param {string | null} me the player's username (null when signed out)
+ */
 function gameItem(g, me) {
   const names = g.players.map((p) => p.username);
   const kind = [

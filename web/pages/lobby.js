@@ -6,6 +6,9 @@ import { t } from "../i18n.js";
 import { el, announce, fail, field, busy, fill, playerLink, playerLinks, when, relative, paged } from "../ui.js";
 import { expansionName, seatsField, expansionsField, rulesLine, clockFields } from "../forms.js";
 
+/** @typedef {import("../types/api").components["schemas"]["SeekView"]} SeekView */
+
+/** One seek in a list. @param {SeekView} s */
 function seekItem(s) {
   const terms = [
     s.expansions.length ? i18n.list(s.expansions.map(expansionName)) : t("lobby.base-game"),
@@ -31,7 +34,11 @@ function seekItem(s) {
   return li;
 }
 
-/** The form that posts a seek (POST /v1/seeks). */
+/**
+ * The form that posts a seek (POST /v1/seeks).
+ * @param {import("../ui.js").PageContext} ctx
+ * @param {import("../types/api").components["schemas"]["TileCatalog"]} catalog
+ */
 function seekForm(ctx, catalog) {
   const clock = clockFields();
   const form = el(
@@ -56,7 +63,7 @@ function seekForm(ctx, catalog) {
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const f = new FormData(form);
-    /** The number in a field, or null when it is left empty. */
+    /** The number in a field, or null when it is left empty. @param {string} name */
     const number = (name) => {
       const v = String(f.get(name) || "").trim();
       return v ? Number(v) : null;
@@ -80,7 +87,11 @@ function seekForm(ctx, catalog) {
   return form;
 }
 
-/** A page of seeks (GET /v1/seeks) as `paged` reads it. */
+/**
+ * A page of seeks (GET /v1/seeks) as `paged` reads it.
+ * @param {boolean} mine the player's own seeks, else those they may join
+ * @param {string | null | undefined} cursor
+ */
 async function seeks(mine, cursor) {
   const q = new URLSearchParams({ mine: String(mine), limit: "50" });
   if (cursor) q.set("cursor", cursor);
@@ -103,7 +114,7 @@ export async function lobbyPage(ctx) {
   const mine = el("section", { "aria-labelledby": "h-my-seeks" }, el("h2", { id: "h-my-seeks" }, t("lobby.mine-title")));
   ctx.main.append(joinable, mine, seekForm(ctx, catalog));
 
-  /** A button that acts on a seek, then shows where that leads. */
+  /** A button that acts on a seek, then shows where that leads. @param {string} label @param {() => Promise<void>} f */
   const act = (label, f) => {
     const b = /** @type {HTMLButtonElement} */ (el("button", { type: "button" }, label));
     b.addEventListener("click", async () => {
@@ -117,9 +128,10 @@ export async function lobbyPage(ctx) {
     });
     return b;
   };
+  /** @param {string} id */
   const gamePath = (id) => `/play/games/${encodeURIComponent(id)}`;
 
-  /** The ids of the open seeks the player is in. */
+  /** The ids of the open seeks the player is in. @type {Set<string>} */
   const waiting = new Set();
   const openList = el("ul", { class: "games" });
   const mineList = el("ul", { class: "games" });

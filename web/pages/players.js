@@ -9,12 +9,13 @@ import { el, playerLink, paged, when } from "../ui.js";
 /** The rating pools: games without expansions, and games with any. */
 const POOLS = ["base", "expansions"];
 
-/** A pool's name in the page's language. */
+/** A pool's name in the page's language (the base game's when none is given).
+ * @param {string | null | undefined} pool */
 function poolName(pool) {
   return pool === "expansions" ? t("pool.expansions") : t("pool.base");
 }
 
-/** A rating change: "+12", "−3", "±0". */
+/** A rating change: "+12", "−3", "±0". @param {number} n */
 function signed(n) {
   if (n > 0) return `+${n}`;
   if (n < 0) return `−${-n}`;

@@ -8,18 +8,25 @@ import { t } from "../i18n.js";
 import * as push from "../push.js";
 import { el, field, busy, announce, fail, when } from "../ui.js";
 
-/** The email event types in the settings (their names are `event.<type>`). */
+/** @typedef {import("../ui.js").PageContext} PageContext */
+/** @typedef {import("../types/api").components["schemas"]["UserView"]} UserView */
+/** @typedef {import("../types/api").components["schemas"]["EmailSwitches"]} EmailSwitches */
+
+/** The email event types in the settings (their names are `event.<type>`).
+ * @param {string} type */
 function eventName(type) {
   const key = `event.${type}`;
   const name = t(key);
   return name === key ? type : name;
 }
 
-/** The time zones the browser knows (IANA names), with `current` among them. */
+/** The time zones the browser knows (IANA names), with `current` among them.
+ * @param {string} current */
 function timeZones(current) {
+  /** @type {string[]} */
   let zones = [];
   try {
-    zones = /** @type {any} */ (Intl).supportedValuesOf("timeZone");
+    zones = Intl.supportedValuesOf("timeZone");
   } catch {
     zones = [];
   }
@@ -28,7 +35,8 @@ function timeZones(current) {
   return [...all].sort();
 }
 
-/** Language and time zone: PATCH /v1/users/me {locale, time_zone}. */
+/** Language and time zone: PATCH /v1/users/me {locale, time_zone}.
+ * @param {PageContext} ctx @param {UserView} me */
 function localeForm(ctx, me) {
   const lang = el(
     "select",
@@ -82,6 +90,7 @@ function localeForm(ctx, me) {
 /**
  * The deadline calendar: make a secret address (shown once, to copy into a calendar
  * application), make a new one (the old stops working) or revoke it.
+ * @param {import("../types/api").components["schemas"]["CalendarFeed"]} cal
  */
 function calendarSection(cal) {
   const section = el(
@@ -135,7 +144,7 @@ function calendarSection(cal) {
 }
 
 /** The push notifications part of the settings: this device on or off, and each
- * device's switches per kind. */
+ * device's switches per kind. @param {PageContext} ctx */
 async function pushSection(ctx) {
   const card = el("section", { class: "card", id: "push", "aria-labelledby": "h-push" }, el("h2", { id: "h-push" }, t("push.title")));
   card.append(el("p", {}, t("push.intro")));
@@ -143,6 +152,7 @@ async function pushSection(ctx) {
     card.append(el("p", { class: "meta" }, t("push.unsupported")));
     return card;
   }
+  /** @type {[import("../types/api").components["schemas"]["PushSubscriptionList"], string | null]} */
   const [list, here] = await Promise.all([api.get("/v1/users/me/push-subscriptions?limit=50"), push.thisEndpoint()]);
   const mine = list.subscriptions.find((s) => s.endpoint === here);
   if (!mine) {
@@ -206,7 +216,7 @@ export async function settingsPage(ctx) {
 
   ctx.main.append(localeForm(ctx, me));
 
-  const boxes = Object.keys(settings.email).map((type) =>
+  const boxes = /** @type {(keyof EmailSwitches)[]} */ (Object.keys(settings.email)).map((type) =>
     el(
       "label",
       { class: "check" },
@@ -234,6 +244,7 @@ export async function settingsPage(ctx) {
   );
   notif.addEventListener("submit", (ev) => {
     ev.preventDefault();
+    /** @type {Record<string, boolean>} */
     const email = {};
     notif.querySelectorAll("input[type=checkbox]").forEach((i) => {
       const input = /** @type {HTMLInputElement} */ (i);
@@ -323,7 +334,8 @@ export async function settingsPage(ctx) {
   accountSection(ctx, me);
 }
 
-/** The account part of the settings: address, password, data download, deletion. */
+/** The account part of the settings: address, password, data download, deletion.
+ * @param {PageContext} ctx @param {UserView} me */
 function accountSection(ctx, me) {
   const sec = el("section", { class: "card", "aria-labelledby": "h-account" }, el("h2", { id: "h-account" }, t("account.title")));
   sec.append(

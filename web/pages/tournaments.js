@@ -11,13 +11,19 @@ import { expansionName, expansionsField, houseRulesFields, assistanceField, rule
 
 /** @typedef {import("../types/api").components["schemas"]["CreateTournamentRequest"]} CreateTournamentRequest */
 /** @typedef {import("../types/api").components["schemas"]["StageSettings"]} StageSettings */
+/** @typedef {import("../types/api").components["schemas"]["TournamentView"]} TournamentView */
+/** @typedef {import("../types/api").components["schemas"]["RoundList"]} RoundList */
+/** @typedef {import("../types/api").components["schemas"]["TournamentPlayer"]} TournamentPlayer */
+/** @typedef {import("../ui.js").PageContext} PageContext */
 
-/** A tournament's status in words. */
+/** A tournament's status in words.
+ * @param {import("../types/api").components["schemas"]["TournamentStatus"]} s */
 function statusName(s) {
   return t(`tournament.status.${s}`);
 }
 
-/** A stage's format in words ("Swiss, 5 rounds", "knockout, best of 3"). */
+/** A stage's format in words ("Swiss, 5 rounds", "knockout, best of 3").
+ * @param {StageSettings} s */
 function stageName(s) {
   const parts = [t(`tournament.format.${s.format}`)];
   if (s.format === "swiss" && s.rounds) parts.push(t("tournament.rounds", { count: s.rounds }));
@@ -28,7 +34,7 @@ function stageName(s) {
   return parts.join(", ");
 }
 
-/** A number of points as players write it (1, 1.5). */
+/** A number of points as players write it (1, 1.5). @param {number} x */
 function points(x) {
   return Number.isInteger(x) ? String(x) : x.toFixed(1);
 }
@@ -129,7 +135,7 @@ export async function newTournamentPage(ctx) {
     const startsAt = String(f.get("starts_at") || "");
     // the browser's local time, sent as UTC
     if (startsAt) body.starts_at = new Date(startsAt).toISOString();
-    for (const k of ["min_rating", "max_rating"]) {
+    for (const k of /** @type {("min_rating" | "max_rating")[]} */ (["min_rating", "max_rating"])) {
       const v = String(f.get(k) || "");
       if (v) body[k] = Number(v);
     }
@@ -149,7 +155,8 @@ export async function newTournamentPage(ctx) {
   ctx.main.append(form);
 }
 
-/** The standings of a stage as a table (rank, player, points, tie-breaks). */
+/** The standings of a stage as a table (rank, player, points, tie-breaks).
+ * @param {import("../types/api").components["schemas"]["StandingsPage"]} page */
 function standingsTable(page) {
   const kinds = page.standings.length ? page.standings[0].tie_breaks.map((b) => b.kind) : [];
   return el(
@@ -187,7 +194,8 @@ function standingsTable(page) {
   );
 }
 
-/** The rounds: each table's players (start order) and its games with their results. */
+/** The rounds: each table's players (start order) and its games with their results.
+ * @param {RoundList} rounds */
 function roundsSection(rounds) {
   const section = el("section", { class: "card", "aria-labelledby": "h-rounds" }, el("h2", { id: "h-rounds" }, t("tournament.rounds-title")));
   for (const r of rounds.rounds) {
@@ -301,7 +309,7 @@ export async function tournamentPage(ctx, id) {
 }
 
 /** The organiser's adjustments so far, each with its reason (from the event's log;
- * players are named as the rounds name them). */
+ * players are named as the rounds name them). @param {string} id @param {RoundList} rounds */
 async function adjustmentsMade(id, rounds) {
   const names = new Map();
   for (const r of rounds.rounds) for (const tb of r.tables) for (const p of tb.players) names.set(p.user_id, p.username);
@@ -331,7 +339,8 @@ async function adjustmentsMade(id, rounds) {
 }
 
 /** The organiser's form: points to a player, or a recorded game's result replaced,
- * each with the reason the players will see. */
+ * each with the reason the players will see.
+ * @param {PageContext} ctx @param {TournamentView} v @param {RoundList} rounds */
 async function adjustForm(ctx, v, rounds) {
   /** @type {import("../types/api").components["schemas"]["StandingsPage"]} */
   const st = await api.get(`/v1/tournaments/${encodeURIComponent(v.id)}/standings?stage=${v.current_stage}&limit=200`);
@@ -344,6 +353,7 @@ async function adjustForm(ctx, v, rounds) {
   );
   const player = el("select", { name: "player", id: "adj-player" }, ...st.standings.map((s) => el("option", { value: s.player.user_id }, s.player.username)));
   // the games with a result, and their tables' players in seat order
+  /** @type {{stage: number, round: number, table: number, game: number, players: TournamentPlayer[], scores: number[]}[]} */
   const recorded = [];
   for (const r of rounds.rounds) {
     for (const tb of r.tables) {
@@ -414,7 +424,8 @@ async function adjustForm(ctx, v, rounds) {
   return form;
 }
 
-/** The organiser invites a player by name (`player_invited`). */
+/** The organiser invites a player by name (`player_invited`).
+ * @param {PageContext} ctx @param {TournamentView} v */
 function inviteForm(ctx, v) {
   const form = el(
     "form",
@@ -441,7 +452,8 @@ function inviteForm(ctx, v) {
   return form;
 }
 
-/** The organiser pauses the running event, with a reason the players see. */
+/** The organiser pauses the running event, with a reason the players see.
+ * @param {PageContext} ctx @param {TournamentView} v */
 function pauseForm(ctx, v) {
   const form = el(
     "form",
@@ -468,9 +480,11 @@ function pauseForm(ctx, v) {
   return form;
 }
 
-/** Join, leave and start (the organiser) as the event allows. */
+/** Join, leave and start (the organiser) as the event allows.
+ * @param {PageContext} ctx @param {TournamentView} v @param {string | null} me the player's username */
 function actions(ctx, v, me) {
   const box = el("div", { class: "row" });
+  /** @param {string} label @param {string} path under the event's @param {string} done what is announced after */
   const act = (label, path, done) => {
     const b = el("button", { type: "button", class: "primary" }, label);
     b.addEventListener("click", async () => {
@@ -495,7 +509,8 @@ function actions(ctx, v, me) {
   return box;
 }
 
-/** The line of a game page that says which event and round the game belongs to. */
+/** The line of a game page that says which event and round the game belongs to.
+ * @param {import("../types/api").components["schemas"]["GameTournament"]} tournament */
 export function gameTournamentLine(tournament) {
   return el(
     "p",
