@@ -11,6 +11,9 @@
 //! - **The endgame to the end.** When the pile holds few tiles (at most
 //!   [`ExpertSettings::endgame_rounds`] rounds of them), every playout goes on to the end
 //!   of the game and is judged by the final scores, not the static evaluation.
+//! - **A longer look.** A playout goes through [`ExpertSettings`]' search's
+//!   `rollout_rounds` rounds of tiles (two; `mcts` one) before the static evaluation
+//!   judges it.
 //! - **Several threads.** With [`ExpertSettings::threads`] above 1, each batch's samples
 //!   are shared out among as many threads (each with its own tree below the candidates),
 //!   and the batch's results are merged in a fixed order, so that a budget in playouts
@@ -39,6 +42,9 @@ const RACE: f64 = 2.5;
 const RACE_AFTER: usize = 6;
 /// Rounds of tiles left from which playouts go on to the end of the game.
 const ENDGAME_ROUNDS: usize = 3;
+/// Rounds of tiles a playout goes through (in the tree, then the rollout) before the
+/// static evaluation (`mcts`: one).
+const ROLLOUT_ROUNDS: usize = 2;
 
 /// The expert's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -65,6 +71,7 @@ impl ExpertSettings {
             search: Settings {
                 search: Search::Tree,
                 eval: Eval::Hand,
+                rollout_rounds: ROLLOUT_ROUNDS,
                 ..Settings::new(budget)
             },
         }
