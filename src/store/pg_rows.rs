@@ -6,9 +6,10 @@
 
 use diesel::pg::Pg;
 use diesel::sql_types::{BigInt, Integer, Nullable, Text};
-use diesel::{PgConnection, QueryResult, RunQueryDsl};
+use diesel::{Column, PgConnection, QueryResult, RunQueryDsl};
 
 use super::rows::{EventRow, OutboxRow};
+use super::schema::{game_events, outbox};
 
 /// The most parameters one statement binds here (Postgres allows 65,535): a write with
 /// more rows is left to the statement-per-table path.
@@ -23,7 +24,8 @@ pub(super) enum Value<'a> {
     Int(i32),
 }
 
-/// A row of a table, as its columns' values in the order of [`Row::COLUMNS`].
+/// A row of a table, as its columns' values in the order of [`Row::COLUMNS`] (the
+/// columns named by the schema's definitions, so that a renamed one fails to build).
 pub(super) trait Row {
     const TABLE: &'static str;
     const COLUMNS: &'static [&'static str];
@@ -105,14 +107,14 @@ impl<'a> Inserts<'a> {
 impl Row for EventRow {
     const TABLE: &'static str = "game_events";
     const COLUMNS: &'static [&'static str] = &[
-        "game_id",
-        "seq",
-        "event_type",
-        "event_version",
-        "payload",
-        "actor_id",
-        "created_at",
-        "decided_by",
+        <game_events::game_id as Column>::NAME,
+        <game_events::seq as Column>::NAME,
+        <game_events::event_type as Column>::NAME,
+        <game_events::event_version as Column>::NAME,
+        <game_events::payload as Column>::NAME,
+        <game_events::actor_id as Column>::NAME,
+        <game_events::created_at as Column>::NAME,
+        <game_events::decided_by as Column>::NAME,
     ];
     fn values<'a>(&'a self, out: &mut Vec<Value<'a>>) {
         out.extend([
@@ -131,16 +133,16 @@ impl Row for EventRow {
 impl Row for OutboxRow {
     const TABLE: &'static str = "outbox";
     const COLUMNS: &'static [&'static str] = &[
-        "id",
-        "kind",
-        "user_id",
-        "game_id",
-        "payload",
-        "status",
-        "attempts",
-        "next_attempt_at",
-        "delivered_at",
-        "created_at",
+        <outbox::id as Column>::NAME,
+        <outbox::kind as Column>::NAME,
+        <outbox::user_id as Column>::NAME,
+        <outbox::game_id as Column>::NAME,
+        <outbox::payload as Column>::NAME,
+        <outbox::status as Column>::NAME,
+        <outbox::attempts as Column>::NAME,
+        <outbox::next_attempt_at as Column>::NAME,
+        <outbox::delivered_at as Column>::NAME,
+        <outbox::created_at as Column>::NAME,
     ];
     fn values<'a>(&'a self, out: &mut Vec<Value<'a>>) {
         out.extend([

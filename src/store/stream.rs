@@ -41,8 +41,13 @@ pub struct NewStreamEvent {
 
 impl pg_rows::Row for NewStreamEvent {
     const TABLE: &'static str = "stream_events";
-    const COLUMNS: &'static [&'static str] =
-        &["user_id", "kind", "game_id", "payload", "created_at"];
+    const COLUMNS: &'static [&'static str] = &[
+        <stream_events::user_id as Column>::NAME,
+        <stream_events::kind as Column>::NAME,
+        <stream_events::game_id as Column>::NAME,
+        <stream_events::payload as Column>::NAME,
+        <stream_events::created_at as Column>::NAME,
+    ];
     fn values<'a>(&'a self, out: &mut Vec<pg_rows::Value<'a>>) {
         out.extend([
             pg_rows::Value::Text(&self.user_id),
