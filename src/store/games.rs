@@ -99,16 +99,24 @@ impl Store {
         with_automation: bool,
     ) -> Result<Option<DecisionRead>, StoreError> {
         self.run(move |c| {
-            let row: Option<(GameRecord, Option<ClockRow>)> = games::table
-                .left_join(game_clocks::table)
-                .filter(games::id.eq(&id))
-                .select((GameRecord::as_select(), Option::<ClockRow>::as_select()))
-                .first(c)
-                .optional()?;
-            let Some((game, clock)) = row else {
+            let read = if let DbConn::Pg(pg) = &mut *c {
+                // one round trip: the game's row with its clock, once per seat
+                game_clock_and_seats(pg, &id)?
+            } else {
+                let row: Option<(GameRecord, Option<ClockRow>)> = games::table
+                    .left_join(game_clocks::table)
+                    .filter(games::id.eq(&id))
+                    .select((GameRecord::as_select(), Option::<ClockRow>::as_select()))
+                    .first(c)
+                    .optional()?;
+                match row {
+                    Some((game, clock)) => Some((with_seats(c, game, false)?, clock)),
+                    None => None,
+                }
+            };
+            let Some((data, clock)) = read else {
                 return Ok(None);
             };
-            let data = with_seats(c, game, false)?;
             let automation = if with_automation {
                 let users: Vec<String> = data.seats.iter().map(|s| s.user_id.clone()).collect();
                 Some(automation::automation_of(c, &id, &users)?)
@@ -172,6 +180,11 @@ impl Store {
     pub async fn append(&self, a: Append) -> Result<(), StoreError> {
         let pair_limit = self.rated_pair_limit;
         self.run(move |c| {
+            if let DbConn::Pg(pg) = &mut *c {
+                if let Some(done) = append_in_one_statement(pg, &a) {
+                    return done;
+                }
+            }
             transaction(c, |c| {
                 let new_version = a.expected_version + a.events.len() as i64;
                 // The first statement writes, so SQLite takes its write lock at once and
@@ -265,6 +278,99 @@ impl Store {
 /// many rows it changed (0: another writer was first). On Postgres the same statement
 /// ends the mover's vacation that lasts until their next move (one round trip for both);
 /// on SQLite the append ends it with a statement of its own.
+/// Postgres: a move's whole write as one statement (one round trip, its own
+/// transaction), when it writes only the game's row, the mover's vacation that lasts until
+/// their move, the plans dropped and new rows (the log's events, the outbox, the live
+/// stream, the idempotency record): the usual move. `None` when the append needs more
+/// (a time bank to settle, the game's end) or does not fit in one statement: the caller
+/// writes it in a transaction, statement by statement.
+///
+/// The game's row is updated first (`g`, only at the expected version); every other part
+/// writes only when it did, so a stale version writes nothing and the events' insert
+/// reports no row.
+fn append_in_one_statement(
+    pg: &mut diesel::PgConnection,
+    a: &Append,
+) -> Option<Result<(), StoreError>> {
+    use super::pg_rows::{Inserts, Row, Value};
+    if a.ended_turn.is_some() || a.ending.is_some() || a.events.is_empty() {
+        return None;
+    }
+    let new_version = a.expected_version + a.events.len() as i64;
+    let mut rows = Inserts::guarded(
+        "g AS (UPDATE games SET version = $1, status = $2, current_user_id = $3, \
+           updated_at = $4, turn_started_at = CASE WHEN $5 THEN $4 ELSE turn_started_at END \
+           WHERE id = $6 AND version = $7 RETURNING 1)"
+            .to_string(),
+        vec![
+            Value::Big(new_version),
+            Value::Text(a.status.as_str()),
+            Value::OptText(a.current_user_id.as_deref()),
+            Value::Big(a.now),
+            Value::Bool(a.turn_changed),
+            Value::Text(&a.game_id),
+            Value::Big(a.expected_version),
+        ],
+    );
+    if let Some(mover) = &a.mover {
+        let (now, user) = (rows.next_param(), rows.next_param() + 1);
+        rows.clause(
+            format!(
+                "ended AS (UPDATE vacations SET ended_at = ${now} WHERE user_id = ${user} \
+                 AND ended_at IS NULL AND started_at <= ${now} AND ends_at > ${now} \
+                 AND until_move = 1 AND EXISTS (SELECT 1 FROM g))"
+            ),
+            vec![Value::Big(a.now), Value::Text(mover)],
+        );
+    }
+    if !a.drop_plans_of.is_empty() {
+        let game = rows.next_param();
+        let users: Vec<String> = (0..a.drop_plans_of.len())
+            .map(|i| format!("${}", game + 1 + i))
+            .collect();
+        let mut binds = vec![Value::Text(&a.game_id)];
+        binds.extend(a.drop_plans_of.iter().map(|u| Value::Text(u)));
+        rows.clause(
+            format!(
+                "dropped AS (DELETE FROM turn_plans WHERE game_id = ${game} \
+                 AND user_id IN ({}) AND EXISTS (SELECT 1 FROM g))",
+                users.join(", ")
+            ),
+            binds,
+        );
+    }
+    let copies: Vec<NewStreamEvent> = a
+        .outbox
+        .iter()
+        .filter_map(NewStreamEvent::of_outbox)
+        .chain(a.stream.iter().cloned())
+        .collect();
+    let idem: Vec<&IdempotencyRow> = a.idempotency.iter().collect();
+    // the events last: the statement's count is theirs
+    rows.rows(&a.outbox)
+        .rows(&copies)
+        .rows(&idem)
+        .rows(&a.events);
+    if !rows.fits() {
+        return None;
+    }
+    Some(match rows.execute(pg) {
+        Ok(0) => Err(StoreError::Conflict(Conflict::StaleVersion)),
+        Ok(_) => Ok(()),
+        Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info)) => {
+            Err(StoreError::Conflict(
+                if info.table_name() == Some(<&IdempotencyRow as Row>::TABLE) {
+                    Conflict::IdempotencyKeyInUse
+                } else {
+                    // the log's key: another writer took the version
+                    Conflict::StaleVersion
+                },
+            ))
+        }
+        Err(e) => Err(e.into()),
+    })
+}
+
 fn update_game_row(c: &mut DbConn, a: &Append, new_version: i64) -> QueryResult<usize> {
     if let (Some(mover), DbConn::Pg(pg)) = (&a.mover, &mut *c) {
         use diesel::sql_types::{BigInt, Bool, Nullable, Text};
@@ -411,6 +517,71 @@ fn with_seats(c: &mut DbConn, game: GameRecord, with_events: bool) -> Result<Gam
     })
 }
 
+/// A game's row, its clock and its seats (with their users) in one statement: the
+/// game's columns come once per seat (a game has at most six).
+fn game_clock_and_seats(
+    pg: &mut diesel::PgConnection,
+    id: &str,
+) -> Result<Option<(GameData, Option<ClockRow>)>, StoreError> {
+    let rows: Vec<(GameRecord, Option<ClockRow>, Option<SeatTuple>)> = games::table
+        .left_join(game_clocks::table)
+        .left_join(game_seats::table.inner_join(users::table))
+        .filter(games::id.eq(id))
+        .order(game_seats::seat.asc())
+        .select((
+            GameRecord::as_select(),
+            Option::<ClockRow>::as_select(),
+            (
+                game_seats::game_id,
+                game_seats::seat,
+                game_seats::joined_at,
+                users::id,
+                users::username,
+                users::email,
+                users::notify_turn,
+                users::notify_finished,
+                users::locale,
+                users::time_zone,
+                users::bot,
+            )
+                .nullable(),
+        ))
+        .load(pg)?;
+    let mut seats = Vec::with_capacity(rows.len());
+    let mut first = None;
+    for (game, clock, seat) in rows {
+        seats.extend(seat.map(seat_info));
+        first.get_or_insert((game, clock));
+    }
+    let Some((game, clock)) = first else {
+        return Ok(None);
+    };
+    Ok(Some((
+        GameData {
+            game: GameRow::try_from(game)?,
+            seats,
+            events: Vec::new(),
+        },
+        clock,
+    )))
+}
+
+fn seat_info(t: SeatTuple) -> SeatInfo {
+    let (_, seat, joined_at, user_id, username, email, nt, nf, locale, time_zone, bot) = t;
+    SeatInfo {
+        seat,
+        user_id,
+        username,
+        email,
+        notify_turn: nt != 0,
+        notify_finished: nf != 0,
+        joined_at,
+        locale,
+        time_zone,
+        bot,
+    }
+}
+
 type SeatTuple = (
     String,
     i32,
@@ -449,20 +620,8 @@ pub(super) fn load_seats(
                 users::bot,
             ))
             .load(c)?;
-        for (gid, seat, joined_at, user_id, username, email, nt, nf, locale, time_zone, bot) in rows
-        {
-            out.entry(gid).or_default().push(SeatInfo {
-                seat,
-                user_id,
-                username,
-                email,
-                notify_turn: nt != 0,
-                notify_finished: nf != 0,
-                joined_at,
-                locale,
-                time_zone,
-                bot,
-            });
+        for row in rows {
+            out.entry(row.0.clone()).or_default().push(seat_info(row));
         }
     }
     Ok(out)

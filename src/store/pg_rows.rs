@@ -5,11 +5,11 @@
 //! a statement per table ([`super::conn::insert_rows`]).
 
 use diesel::pg::Pg;
-use diesel::sql_types::{BigInt, Integer, Nullable, Text};
+use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text};
 use diesel::{Column, PgConnection, QueryResult, RunQueryDsl};
 
-use super::rows::{EventRow, OutboxRow};
-use super::schema::{game_events, outbox};
+use super::rows::{EventRow, IdempotencyRow, OutboxRow};
+use super::schema::{game_events, idempotency_keys, outbox};
 
 /// The most parameters one statement binds here (Postgres allows 65,535): a write with
 /// more rows is left to the statement-per-table path.
@@ -22,6 +22,7 @@ pub(super) enum Value<'a> {
     Big(i64),
     OptBig(Option<i64>),
     Int(i32),
+    Bool(bool),
 }
 
 /// A row of a table, as its columns' values in the order of [`Row::COLUMNS`] (the
@@ -37,19 +38,53 @@ pub(super) trait Row {
 pub(super) struct Inserts<'a> {
     parts: Vec<String>,
     binds: Vec<Value<'a>>,
+    /// Clauses written before the rows (see [`Inserts::guarded`]).
+    guard: Option<String>,
 }
 
 impl<'a> Inserts<'a> {
+    /// A statement whose rows are written only when its first clause, `g`, returns a
+    /// row: `clauses` are `WITH` clauses (`g AS (UPDATE … RETURNING 1), …`) that number
+    /// their parameters from `$1` in the order of `binds`, and may themselves test
+    /// `EXISTS (SELECT 1 FROM g)`. Every sub-statement of a `WITH` sees the same snapshot
+    /// and the statement is one transaction: when `g` matches nothing, nothing is
+    /// written, and [`Inserts::execute`] reports 0 rows for the last table.
+    pub(super) fn guarded(clauses: String, binds: Vec<Value<'a>>) -> Self {
+        Inserts {
+            parts: Vec::new(),
+            binds,
+            guard: Some(clauses),
+        }
+    }
+
+    /// Another `WITH` clause after the guard's (`name AS (…)`), its parameters numbered
+    /// from [`Inserts::next_param`].
+    pub(super) fn clause(&mut self, clause: String, binds: Vec<Value<'a>>) -> &mut Self {
+        if let Some(g) = &mut self.guard {
+            g.push_str(", ");
+            g.push_str(&clause);
+        }
+        self.binds.extend(binds);
+        self
+    }
+
+    /// The number of the next parameter (`$n`) a clause may use.
+    pub(super) fn next_param(&self) -> usize {
+        self.binds.len() + 1
+    }
+
     /// Adds the rows of one table (none: nothing).
     pub(super) fn rows<R: Row>(&mut self, rows: &'a [R]) -> &mut Self {
         if rows.is_empty() {
             return self;
         }
-        let mut sql = format!(
-            "INSERT INTO {} ({}) VALUES ",
-            R::TABLE,
-            R::COLUMNS.join(", ")
-        );
+        let mut sql = format!("INSERT INTO {} ({}) ", R::TABLE, R::COLUMNS.join(", "));
+        // guarded: the rows are selected from their values only when `g` returned one
+        sql.push_str(if self.guard.is_some() {
+            "SELECT * FROM (VALUES "
+        } else {
+            "VALUES "
+        });
         for (i, row) in rows.iter().enumerate() {
             if i > 0 {
                 sql.push_str(", ");
@@ -66,6 +101,9 @@ impl<'a> Inserts<'a> {
             row.values(&mut self.binds);
             debug_assert_eq!(self.binds.len() - before, R::COLUMNS.len());
         }
+        if self.guard.is_some() {
+            sql.push_str(") AS v WHERE EXISTS (SELECT 1 FROM g)");
+        }
         self.parts.push(sql);
         self
     }
@@ -75,14 +113,22 @@ impl<'a> Inserts<'a> {
         self.binds.len() <= MAX_BINDS
     }
 
-    /// Writes every row, in one statement.
-    pub(super) fn execute(self, pg: &mut PgConnection) -> QueryResult<()> {
+    /// Writes every row, in one statement; the number of rows the last table got.
+    pub(super) fn execute(self, pg: &mut PgConnection) -> QueryResult<usize> {
         let Some((last, first)) = self.parts.split_last() else {
-            return Ok(());
+            return Ok(0);
         };
         let mut sql = String::new();
+        if let Some(g) = &self.guard {
+            sql.push_str("WITH ");
+            sql.push_str(g);
+        }
         for (i, part) in first.iter().enumerate() {
-            sql.push_str(if i == 0 { "WITH " } else { ", " });
+            sql.push_str(if i == 0 && self.guard.is_none() {
+                "WITH "
+            } else {
+                ", "
+            });
             sql.push_str(&format!("w{i} AS ({part})"));
         }
         if !first.is_empty() {
@@ -97,10 +143,10 @@ impl<'a> Inserts<'a> {
                 Value::Big(v) => q.bind::<BigInt, _>(v),
                 Value::OptBig(v) => q.bind::<Nullable<BigInt>, _>(v),
                 Value::Int(v) => q.bind::<Integer, _>(v),
+                Value::Bool(v) => q.bind::<Bool, _>(v),
             };
         }
-        q.execute(pg)?;
-        Ok(())
+        q.execute(pg)
     }
 }
 
@@ -155,6 +201,28 @@ impl Row for OutboxRow {
             Value::Int(self.attempts),
             Value::Big(self.next_attempt_at),
             Value::OptBig(self.delivered_at),
+            Value::Big(self.created_at),
+        ]);
+    }
+}
+
+impl Row for &IdempotencyRow {
+    const TABLE: &'static str = "idempotency_keys";
+    const COLUMNS: &'static [&'static str] = &[
+        <idempotency_keys::user_id as Column>::NAME,
+        <idempotency_keys::idem_key as Column>::NAME,
+        <idempotency_keys::request_hash as Column>::NAME,
+        <idempotency_keys::status as Column>::NAME,
+        <idempotency_keys::body as Column>::NAME,
+        <idempotency_keys::created_at as Column>::NAME,
+    ];
+    fn values<'a>(&'a self, out: &mut Vec<Value<'a>>) {
+        out.extend([
+            Value::Text(&self.user_id),
+            Value::Text(&self.idem_key),
+            Value::Text(&self.request_hash),
+            Value::Int(self.status),
+            Value::Text(&self.body),
             Value::Big(self.created_at),
         ]);
     }

@@ -118,7 +118,7 @@ pub(super) fn queue_after_events(
         let mut rows = pg_rows::Inserts::default();
         rows.rows(events).rows(messages).rows(&copies);
         if rows.fits() {
-            return rows.execute(pg);
+            return rows.execute(pg).map(|_| ());
         }
     }
     insert_rows!(c, game_events::table, events)?;
