@@ -301,6 +301,15 @@ fn vacation_pauses_and_resumes_deadlines(kind: Db) {
     assert!(mover.get("/v1/users/me").json["vacation"]["until"].is_string());
     let a = mover.get(&format!("/v1/games/{id}/actions"));
     let pick = a.json["actions"][0].clone();
+    // a move refused as stale writes nothing: the vacation goes on
+    let stale = a.json["version"].as_i64().unwrap() - 1;
+    mover
+        .post(
+            &format!("/v1/games/{id}/moves"),
+            json!({"expected_version": stale, "actions": [pick]}),
+        )
+        .problem(409, "stale-version");
+    assert!(mover.get("/v1/users/me").json["vacation"]["until"].is_string());
     mover
         .post(
             &format!("/v1/games/{id}/moves"),
