@@ -454,6 +454,20 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// the final round), the freed wagons' moves, and barns in the figure phase.
 pub(crate) struct AbbeyMayor;
 
+impl Hooks for AbbeyMayor {
+    /// A player holding their abbey, with a hole on the board, chooses between placing it
+    /// and drawing a tile.
+    #[inline]
+    fn ask_before_draw(&self, t: &mut Table) -> bool {
+        t.abbey_or_draw()
+    }
+
+    /// Every freed wagon goes home.
+    fn game_cut_short(&self, t: &mut Table) {
+        t.wagons_home();
+    }
+}
+
 impl Decisions for AbbeyMayor {
     const PHASES: &'static [Phase] = &[
         Phase::AbbeyOrDraw,

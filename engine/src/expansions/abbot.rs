@@ -76,6 +76,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// The Abbot's decision: in the figure phase, take the abbot back.
 pub(crate) struct Abbot;
 
+impl Hooks for Abbot {}
+
 impl Decisions for Abbot {
     const PHASES: &'static [Phase] = &[Phase::PlaceFigure];
 

@@ -219,6 +219,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// removal.
 pub(crate) struct CropCircles;
 
+impl Hooks for CropCircles {}
+
 impl Decisions for CropCircles {
     const PHASES: &'static [Phase] = &[Phase::CropMode, Phase::CropAction];
 

@@ -20,12 +20,13 @@
 use crate::action::Action;
 use crate::board::Board;
 use crate::catalog::TileTypeId;
-use crate::decision::{Phase, PlayError, Stage};
+use crate::decision::{Phase, PlayError};
 use crate::effect::EffectSink;
 use crate::event::Declined;
 use crate::figures::FigureKind;
 use crate::geometry::Spot;
 
+use super::stages::{Hooks, Stage};
 use super::table::Table;
 use super::{abbey_mayor, abbot, crop_circles, ferries, flier, gold_mines, mage_witch};
 use super::{messages, robbers, score_track, traders_builders};
@@ -211,6 +212,50 @@ macro_rules! registry {
                     }
                 })*
                 None
+            }
+
+            /// Hook *before the draw*: whether an expansion asks the active player
+            /// something before the draw (and has set that decision).
+            #[inline]
+            pub(crate) fn ask_before_draw(&mut self) -> bool {
+                $(if $e.ask_before_draw(self) {
+                    return true;
+                })*
+                false
+            }
+
+            /// Hook *scoring begins*: the scoring of a turn part begins.
+            pub(crate) fn scoring_begins(&mut self) {
+                $($e.scoring_begins(self);)*
+            }
+
+            /// Hook *another part*: whether the active player plays another turn part
+            /// (the first expansion to grant one gives it).
+            pub(crate) fn another_part(&mut self) -> bool {
+                $(if $e.another_part(self) {
+                    return true;
+                })*
+                false
+            }
+
+            /// Hook *turn over*: the active player's turn is over.
+            pub(crate) fn turn_over(&mut self) {
+                $($e.turn_over(self);)*
+            }
+
+            /// Hook *turn given up*: the active player left before placing their tile.
+            pub(crate) fn turn_given_up(&mut self) {
+                $($e.turn_given_up(self);)*
+            }
+
+            /// Hook *part cut short*: no other turn part follows this one after all.
+            pub(crate) fn part_cut_short(&mut self) {
+                $($e.part_cut_short(self);)*
+            }
+
+            /// Hook *game cut short*: the game ends before its turn is over.
+            pub(crate) fn game_cut_short(&mut self) {
+                $($e.game_cut_short(self);)*
             }
 
             /// A player leaves the game: each expansion lets them go.

@@ -291,6 +291,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// (or stop).
 pub(crate) struct Ferries;
 
+impl Hooks for Ferries {}
+
 impl Decisions for Ferries {
     const PHASES: &'static [Phase] = &[Phase::PlaceFerry, Phase::MoveFerry];
 

@@ -255,6 +255,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// Gold Mines' decision: where the second ingot goes.
 pub(crate) struct GoldMines;
 
+impl Hooks for GoldMines {}
+
 impl Decisions for GoldMines {
     const PHASES: &'static [Phase] = &[Phase::PlaceIngot];
 

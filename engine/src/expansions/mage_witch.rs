@@ -261,6 +261,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// Mage & Witch's decision: move the mage or the witch, or set one aside.
 pub(crate) struct MageWitch;
 
+impl Hooks for MageWitch {}
+
 impl Decisions for MageWitch {
     const PHASES: &'static [Phase] = &[Phase::MoveMagic];
 

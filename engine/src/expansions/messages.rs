@@ -358,6 +358,23 @@ impl Table {
 /// or taken as 2 points.
 pub(crate) struct Messages;
 
+impl Hooks for Messages {
+    /// The scoring is one scoring round.
+    fn scoring_begins(&self, t: &mut Table) {
+        t.new_scoring_round();
+    }
+
+    /// Message 4: an extra turn part, when one is due.
+    fn another_part(&self, t: &mut Table) -> bool {
+        t.take_extra_tile()
+    }
+
+    /// Extra turn parts not taken are lost.
+    fn turn_over(&self, t: &mut Table) {
+        t.drop_extra_tiles();
+    }
+}
+
 impl Decisions for Messages {
     const PHASES: &'static [Phase] = &[Phase::ChooseScoreFigure, Phase::ResolveMessage];
 

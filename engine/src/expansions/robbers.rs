@@ -367,6 +367,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// The Robbers' decisions: place (or move) a robber, or pass; whom a robber robs.
 pub(crate) struct Robbers;
 
+impl Hooks for Robbers {}
+
 impl Decisions for Robbers {
     const PHASES: &'static [Phase] = &[Phase::PlaceRobber, Phase::ChooseVictim];
 

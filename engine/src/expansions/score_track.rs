@@ -402,6 +402,13 @@ impl Table {
 /// The score track's decision (Robbers, Messages): the next completed feature to score.
 pub(crate) struct Track;
 
+impl Hooks for Track {
+    /// The awards of a scoring are followed by the wagons.
+    fn scoring_begins(&self, t: &mut Table) {
+        t.after_awards = Stage::AFTER_AWARDS;
+    }
+}
+
 impl Decisions for Track {
     const PHASES: &'static [Phase] = &[Phase::ScoringOrder];
 

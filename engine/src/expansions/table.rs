@@ -9,7 +9,7 @@
 
 use crate::board::Board;
 use crate::catalog::{FeatureKind, TileTypeId};
-use crate::decision::{Phase, PlayError, Stage};
+use crate::decision::{Phase, PlayError};
 use crate::effect::{Effect, EffectSink};
 use crate::expansion::ExpansionSet;
 use crate::figures::FigureKind;
@@ -27,6 +27,7 @@ use super::messages::MessageState;
 use super::river::RiverEnd;
 use super::robbers::RobberState;
 use super::score_track::ScoreTrack;
+use super::stages::Stage;
 use super::traders_builders::{has_own_follower, BuilderPart};
 
 /// A player's public state.
@@ -129,7 +130,7 @@ impl Table {
         self.after_magic = Stage::Figure;
         self.drop_flight();
         self.drop_magic_symbol();
-        self.cancel_builder();
+        self.part_cut_short();
         Stage::Scoring
     }
 

@@ -31,11 +31,11 @@ mod undo;
 pub mod view;
 
 pub use crate::action::Action;
-pub(crate) use crate::decision::Stage;
 pub use crate::decision::{Phase, PlayError};
 pub use crate::effect::{EffectSink, NoEffects};
 pub(crate) use crate::expansions::decisions::Done;
 pub use crate::expansions::messages::ScoreFigure;
+pub(crate) use crate::expansions::stages::Stage;
 pub use crate::expansions::table::{PlayerState, Table};
 pub use errors::{ReplayError, SetupError};
 pub use moves::MoveError;

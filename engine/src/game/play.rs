@@ -125,11 +125,11 @@ impl Game {
                 let seg = self.check_figure(figure, spot)?;
                 self.board.add_figure(player, figure, seg);
                 self.players[player as usize].supply[figure as usize] -= 1;
-                self.run(Stage::Ferries, sink);
+                self.run(Stage::AFTER_FIGURE, sink);
                 Done::Spot(seg)
             }
             (Phase::PlaceFigure, Action::Pass) => {
-                self.run(Stage::Ferries, sink);
+                self.run(Stage::AFTER_FIGURE, sink);
                 Done::Declined(Declined::Figure)
             }
             (phase, a) => {

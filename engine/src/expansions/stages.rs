@@ -1,0 +1,251 @@
+//! The turn's stages and the expansions' hooks into the turn.
+//!
+//! The base game's stages (start, draw, tile, figure, scoring, next part, final round,
+//! end) are run by the game's turn pipeline (`game/turn.rs`). At fixed points it hands
+//! over to the stages the expansions add ([`Stage::AFTER_TILE`],
+//! [`Stage::AFTER_FIGURE`], [`Stage::AFTER_SCORING`], [`Stage::FINAL_ROUND`]): each of
+//! them is run here ([`Table::run_expansion_stage`]) and names the stage that follows it,
+//! the last one of a point going back to the base game's. Between stages, the game asks
+//! the expansions through [`Hooks`] (reached through the registry, `decisions.rs`): a
+//! choice before the draw, the start of a scoring, another part for the active player,
+//! the end of a turn or of a part cut short.
+
+use super::table::Table;
+use crate::effect::EffectSink;
+
+/// The stages of a turn part, in the order they run (see `Game::run`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    // ----- the base game's stages
+    /// A new turn part: the expansions' choice before the draw, or on to the draw.
+    Start,
+    /// Draw the next placeable tile (decision: place it).
+    Draw,
+    /// The tile was placed: the expansions' stages of a placed tile, then the figure.
+    Tile,
+    /// The figure (decision: place a figure, return the abbot, fly, or pass).
+    Figure,
+    /// Scoring of what the tile completed.
+    Scoring,
+    /// The next part: another part for the same player, the next player, or the final
+    /// round.
+    NextPart,
+    /// The pile is empty: the expansions' final round, then the end.
+    FinalRound,
+    /// Final scoring and the ranking.
+    End,
+    // ----- the stages the expansions add
+    /// The placed tile's symbols: the magic symbol is noted (Mage & Witch), the robber
+    /// symbol starts the robber placement (The Robbers).
+    Symbols,
+    /// A gold tile's ingots (decision: where the second one goes).
+    Gold,
+    /// The mage and the witch (decision: move one).
+    Magic,
+    /// The ferries (decisions: place the new ferry, move ferries).
+    Ferries,
+    /// The order of the completed features on the score track (decision: the next one).
+    ScoringOrder,
+    /// The award queue on the score track (decisions: the score figure, the victim).
+    Awards,
+    /// Freed wagons (decision: where each moves).
+    Wagons,
+    /// Earned messages (decision: carry one out or take 2 points).
+    Messages,
+    /// The crop circle of the part's tile (decision: add or remove).
+    CropCircle,
+    /// The crop-circle round (decision: each player's addition or removal).
+    Crop,
+    /// The final abbey round begins (or the game ends).
+    AbbeyRound,
+    /// The next player of the final abbey round (decision: place the abbey).
+    FinalAbbey,
+}
+
+impl Stage {
+    /// The expansions' first stage after a tile is placed (before the figure).
+    pub(crate) const AFTER_TILE: Stage = Stage::Symbols;
+    /// The expansions' first stage after the figure (before scoring).
+    pub(crate) const AFTER_FIGURE: Stage = Stage::Ferries;
+    /// The expansions' first stage after scoring (before the next part).
+    pub(crate) const AFTER_SCORING: Stage = Stage::ScoringOrder;
+    /// The expansions' first stage once the pile is empty (before the end).
+    pub(crate) const FINAL_ROUND: Stage = Stage::AbbeyRound;
+    /// Where the award queue goes on after scoring.
+    pub(crate) const AFTER_AWARDS: Stage = Stage::Wagons;
+}
+
+/// An expansion's hooks into the turn, between the stages (each a no-op unless the
+/// expansion has something to do there). The registry (`decisions.rs`) calls them for
+/// every listed expansion, in its order.
+pub(crate) trait Hooks {
+    /// A new turn part begins: whether this expansion asks the active player something
+    /// before the draw (and has set that decision).
+    fn ask_before_draw(&self, _t: &mut Table) -> bool {
+        false
+    }
+
+    /// The scoring of a turn part begins.
+    fn scoring_begins(&self, _t: &mut Table) {}
+
+    /// After a turn part: whether the active player plays another part (taken now).
+    fn another_part(&self, _t: &mut Table) -> bool {
+        false
+    }
+
+    /// The active player's turn is over: the next one begins with a first part.
+    fn turn_over(&self, _t: &mut Table) {}
+
+    /// The active player left before placing their tile: the next turn begins with a
+    /// first part.
+    fn turn_given_up(&self, _t: &mut Table) {}
+
+    /// The turn part will not be followed by another one after all (the final round
+    /// began, or the active player's part was cut short).
+    fn part_cut_short(&self, _t: &mut Table) {}
+
+    /// The game ends before its turn is over (every other player left): what this
+    /// expansion keeps off the board goes home.
+    fn game_cut_short(&self, _t: &mut Table) {}
+}
+
+impl Table {
+    /// Runs the expansions' stage `stage`: the stage that follows, `None` when a decision
+    /// is pending.
+    pub(crate) fn run_expansion_stage(
+        &mut self,
+        stage: Stage,
+        sink: &mut impl EffectSink,
+    ) -> Option<Stage> {
+        match stage {
+            Stage::Symbols => self.stage_symbols(),
+            Stage::Gold => self.stage_gold(sink),
+            Stage::Magic => self.stage_magic(),
+            Stage::Ferries => self.stage_ferries(),
+            Stage::ScoringOrder => self.stage_scoring_order(),
+            Stage::Awards => self.stage_awards(sink),
+            Stage::Wagons => (!self.wagons_stage(sink)).then_some(Stage::Messages),
+            Stage::Messages => (!self.draw_message(sink)).then_some(Stage::CropCircle),
+            Stage::CropCircle => self.stage_crop_circle(),
+            Stage::Crop => (!self.next_crop_player()).then_some(Stage::CropCircle),
+            Stage::AbbeyRound => self.stage_abbey_round(),
+            Stage::FinalAbbey => self.stage_final_abbey(),
+            // the base game's stages are the game's
+            Stage::Start
+            | Stage::Draw
+            | Stage::Tile
+            | Stage::Figure
+            | Stage::Scoring
+            | Stage::NextPart
+            | Stage::FinalRound
+            | Stage::End => Some(stage),
+        }
+    }
+
+    /// The placed tile's magic symbol (Mage & Witch) is noted, its robber symbol starts the
+    /// robber placement (The Robbers).
+    fn stage_symbols(&mut self) -> Option<Stage> {
+        let ti = self.placed?;
+        let symbols = self.board.tiles()[ti].tile_type().symbols;
+        self.note_magic_symbol(symbols);
+        if self.start_robbers(symbols) {
+            return None;
+        }
+        Some(Stage::Gold)
+    }
+
+    /// After the robbers: a gold tile's ingots (Gold Mines).
+    fn stage_gold(&mut self, sink: &mut impl EffectSink) -> Option<Stage> {
+        let ti = self.placed?;
+        if !self.players[self.current as usize].active {
+            return Some(Stage::Scoring);
+        }
+        if self.gold_tile_placed(ti, sink) {
+            return None;
+        }
+        Some(Stage::Magic)
+    }
+
+    /// The magic symbol's move, then a meeting of the mage and the witch (Mage & Witch);
+    /// then the figure, or the ferries when a ferry brought the two together.
+    fn stage_magic(&mut self) -> Option<Stage> {
+        if self.ask_magic_move() {
+            return None;
+        }
+        Some(std::mem::replace(&mut self.after_magic, Stage::Figure))
+    }
+
+    /// After the figure: the ferry of a lake tile placed this part, then ferry moves
+    /// (Ferries).
+    fn stage_ferries(&mut self) -> Option<Stage> {
+        if !self.players[self.current as usize].active {
+            // the active player left during the figure phase: straight to scoring
+            return Some(Stage::Scoring);
+        }
+        // a ferry that joined the mage's and the witch's roads: one of them moves first
+        if self.ask_magic_move_before_ferries() {
+            return None;
+        }
+        if let Some(phase) = self.ferry_decision() {
+            self.phase = phase;
+            return None;
+        }
+        Some(Stage::Scoring)
+    }
+
+    /// After scoring: the barn placed this part is an old one (Abbey & Mayor); with several
+    /// features on the score track, the active player orders them.
+    fn stage_scoring_order(&mut self) -> Option<Stage> {
+        self.forget_barn();
+        if self.ask_scoring_order() {
+            return None;
+        }
+        Some(Stage::Awards)
+    }
+
+    /// Works off the award queue (score track), then goes on where the awards came from:
+    /// the ferries after the abbot's return, the wagons after scoring, the next message
+    /// after a message's points.
+    fn stage_awards(&mut self, sink: &mut impl EffectSink) -> Option<Stage> {
+        if self.process_awards(sink) {
+            return None;
+        }
+        let next = self.after_awards;
+        if next == Stage::Ferries {
+            self.after_awards = Stage::AFTER_AWARDS;
+        }
+        Some(next)
+    }
+
+    /// The crop circle of the tile placed this part (Crop Circles).
+    fn stage_crop_circle(&mut self) -> Option<Stage> {
+        if let Some(ti) = self.part_tile.take() {
+            if self.start_crop_circle(ti) {
+                return None;
+            }
+        }
+        Some(Stage::NextPart)
+    }
+
+    /// After the last tile: with Abbey & Mayor each player holding an abbey may place it,
+    /// starting left of the last active player and ending with them; then the end.
+    fn stage_abbey_round(&mut self) -> Option<Stage> {
+        let last = self.current;
+        if !self.start_final_abbey_round(last) {
+            return Some(Stage::End);
+        }
+        self.after_part = Stage::FinalAbbey;
+        self.part_cut_short();
+        Some(Stage::FinalAbbey)
+    }
+
+    /// The next player of the final abbey round, or the end.
+    fn stage_final_abbey(&mut self) -> Option<Stage> {
+        self.placed = None;
+        if self.ask_final_abbey() {
+            return None;
+        }
+        self.after_part = Stage::Start;
+        Some(Stage::End)
+    }
+}
