@@ -455,6 +455,28 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 pub(crate) struct AbbeyMayor;
 
 impl Hooks for AbbeyMayor {
+    /// Each player's abbey tile.
+    fn tiles_beside_pile(&self, set: ExpansionSet, players: u8) -> (usize, usize) {
+        if !set.contains(Expansion::AbbeyMayor) {
+            return (0, 0);
+        }
+        let abbey_features = crate::catalog::catalog()
+            .iter()
+            .find(|(_, t)| t.not_in_draw_pile && t.edges[0] == crate::catalog::EdgeKind::Abbey)
+            .map_or(0, |(_, t)| t.features.len());
+        (players as usize, players as usize * abbey_features)
+    }
+
+    /// Each player holds an abbey; no wagon is freed yet.
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::AbbeyMayor) {
+            t.abbey_mayor = Some(Box::default());
+            for p in &mut t.players {
+                p.abbey = true;
+            }
+        }
+    }
+
     /// A player holding their abbey, with a hole on the board, chooses between placing it
     /// and drawing a tile.
     #[inline]

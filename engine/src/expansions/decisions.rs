@@ -23,13 +23,14 @@ use crate::catalog::TileTypeId;
 use crate::decision::{Phase, PlayError};
 use crate::effect::EffectSink;
 use crate::event::Declined;
+use crate::expansion::ExpansionSet;
 use crate::figures::FigureKind;
 use crate::geometry::Spot;
 
 use super::stages::{Hooks, Stage};
 use super::table::Table;
-use super::{abbey_mayor, abbot, crop_circles, ferries, flier, gold_mines, mage_witch};
-use super::{messages, robbers, score_track, traders_builders};
+use super::{abbey_mayor, abbot, crop_circles, ferries, flier, gold_mines, inns_cathedrals};
+use super::{mage_witch, messages, river, robbers, score_track, traders_builders};
 
 /// What an accepted action did, beyond the action itself: how the gate records it (see
 /// `Game::play_into`) without the replay path allocating.
@@ -214,6 +215,23 @@ macro_rules! registry {
                 None
             }
 
+            /// The tiles the expansions in `set` bring onto the board from beside the pile
+            /// for `players` players, and their segments.
+            pub(crate) fn tiles_beside_pile(set: ExpansionSet, players: u8) -> (usize, usize) {
+                let mut beside = (0, 0);
+                $(
+                    let (tiles, segments) = $e.tiles_beside_pile(set, players);
+                    beside.0 += tiles;
+                    beside.1 += segments;
+                )*
+                beside
+            }
+
+            /// A new game: the expansions in play set up their state.
+            pub(crate) fn set_up_expansions(&mut self) {
+                $($e.set_up(self);)*
+            }
+
             /// Hook *before the draw*: whether an expansion asks the active player
             /// something before the draw (and has set that decision).
             #[inline]
@@ -310,8 +328,9 @@ macro_rules! registry {
     };
 }
 
-// The expansions with decisions of their own, in the order their options in the figure
-// phase are listed (barns, the abbot's return, flights). Their phases are disjoint, and in
+// Every expansion (and the score track that two of them share); those with decisions of
+// their own in the order their options in the figure phase are listed (barns, the abbot's
+// return, flights). Their phases are disjoint, and in
 // the figure phase each claims actions and figures of its own.
 registry![
     abbey_mayor::AbbeyMayor,
@@ -325,4 +344,6 @@ registry![
     score_track::Track,
     messages::Messages,
     traders_builders::TradersBuilders,
+    river::River,
+    inns_cathedrals::InnsCathedrals,
 ];

@@ -291,7 +291,16 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// (or stop).
 pub(crate) struct Ferries;
 
-impl Hooks for Ferries {}
+impl Hooks for Ferries {
+    /// No ferry yet; the board records its road joins (a ferry move rebuilds the roads
+    /// from them).
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::Ferries) {
+            t.board.record_roads();
+            t.ferry = Some(Box::default());
+        }
+    }
+}
 
 impl Decisions for Ferries {
     const PHASES: &'static [Phase] = &[Phase::PlaceFerry, Phase::MoveFerry];

@@ -261,7 +261,14 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// Mage & Witch's decision: move the mage or the witch, or set one aside.
 pub(crate) struct MageWitch;
 
-impl Hooks for MageWitch {}
+impl Hooks for MageWitch {
+    /// The mage and the witch beside the board.
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::MageWitch) {
+            t.mage_witch = Some(MagicState::default());
+        }
+    }
+}
 
 impl Decisions for MageWitch {
     const PHASES: &'static [Phase] = &[Phase::MoveMagic];

@@ -359,6 +359,13 @@ impl Table {
 pub(crate) struct Messages;
 
 impl Hooks for Messages {
+    /// The message stack, shuffled (the game's first random numbers after the pile's).
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::Messages) {
+            t.messages = Some(Box::new(MessageState::new(&mut t.rng)));
+        }
+    }
+
     /// The scoring is one scoring round.
     fn scoring_begins(&self, t: &mut Table) {
         t.new_scoring_round();

@@ -63,7 +63,7 @@ mod prelude {
     pub(crate) use crate::expansions::decisions::{Decided, Decisions, Done};
     pub(crate) use crate::expansions::stages::{Hooks, Stage};
     pub(crate) use crate::expansions::table::Table;
-    pub(crate) use crate::expansions::{self, Expansion};
+    pub(crate) use crate::expansions::{self, Expansion, ExpansionSet};
     pub(crate) use crate::figures::FigureKind;
     pub(crate) use crate::geometry::{Pos, Spot};
 }

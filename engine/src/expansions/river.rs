@@ -3,9 +3,9 @@
 //! never point the new open end at an occupied cell). Fields split by the river and the
 //! ban on figures on water come from the catalog and the *figure allowed* hook.
 
-use crate::board::Board;
-use crate::catalog::{EdgeKind, TileType};
-use crate::geometry::{Dir, Pos, Rotation};
+use super::prelude::*;
+use crate::catalog::{catalog, EdgeKind, TileType};
+use crate::geometry::{Dir, Rotation};
 
 /// The river's single open end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +16,35 @@ pub struct RiverEnd {
     pub from: Dir,
     /// Turn of the last river tile: -1 left, 0 straight (or the spring), 1 right.
     pub last_turn: i8,
+}
+
+/// The River's hooks: it sets up the river's open end at the spring.
+pub(crate) struct River;
+
+impl Hooks for River {
+    /// The river's open end at the spring, the start tile (placed next with rotation 0).
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::River) {
+            let start = catalog().get(catalog().start_tile_for(t.expansions));
+            t.river = spring_end(start, Rotation::R0);
+        }
+    }
+}
+
+impl Decisions for River {
+    const PHASES: &'static [Phase] = &[];
+
+    fn options(&self, _t: &Table, _out: &mut Vec<Action>) {}
+
+    fn apply(
+        &self,
+        _t: &mut Table,
+        _player: u8,
+        _action: &Action,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        None
+    }
 }
 
 /// Does this tile type carry a river?

@@ -367,7 +367,14 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// The Robbers' decisions: place (or move) a robber, or pass; whom a robber robs.
 pub(crate) struct Robbers;
 
-impl Hooks for Robbers {}
+impl Hooks for Robbers {
+    /// The robbers beside the track.
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::Robbers) {
+            t.robbers = Some(Box::new(RobberState::new(t.players.len() as u8)));
+        }
+    }
+}
 
 impl Decisions for Robbers {
     const PHASES: &'static [Phase] = &[Phase::PlaceRobber, Phase::ChooseVictim];

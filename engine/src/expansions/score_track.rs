@@ -403,6 +403,13 @@ impl Table {
 pub(crate) struct Track;
 
 impl Hooks for Track {
+    /// The score figures at 0 (the track of The Robbers and of Messages).
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::Robbers) || t.expansions.contains(Expansion::Messages) {
+            t.score_track = Some(Box::new(ScoreTrack::new(t.players.len() as u8)));
+        }
+    }
+
     /// The awards of a scoring are followed by the wagons.
     fn scoring_begins(&self, t: &mut Table) {
         t.after_awards = Stage::AFTER_AWARDS;

@@ -12,6 +12,7 @@
 
 use super::table::Table;
 use crate::effect::EffectSink;
+use crate::expansion::ExpansionSet;
 
 /// The stages of a turn part, in the order they run (see `Game::run`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +80,17 @@ impl Stage {
 /// expansion has something to do there). The registry (`decisions.rs`) calls them for
 /// every listed expansion, in its order.
 pub(crate) trait Hooks {
+    /// A new game with `set` for `players` players: the tiles this expansion brings onto
+    /// the board from beside the pile, when in play, and their segments (the board keeps
+    /// room for them).
+    fn tiles_beside_pile(&self, _set: ExpansionSet, _players: u8) -> (usize, usize) {
+        (0, 0)
+    }
+
+    /// A new game: this expansion, when in play, sets up its state on the table (before the
+    /// start tile is placed).
+    fn set_up(&self, _t: &mut Table) {}
+
     /// A new turn part begins: whether this expansion asks the active player something
     /// before the draw (and has set that decision).
     fn ask_before_draw(&self, _t: &mut Table) -> bool {

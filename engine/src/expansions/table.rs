@@ -106,6 +106,50 @@ pub struct Table {
 }
 
 impl Table {
+    /// The table of a new game, before its start tile is placed: the expansions in play set
+    /// up their own state (through the registry, in its order).
+    pub(crate) fn new(
+        expansions: ExpansionSet,
+        rules: HouseRules,
+        players: Vec<PlayerState>,
+        hands: Option<Vec<Vec<TileTypeId>>>,
+        board: Board,
+        pile: Vec<TileTypeId>,
+        rng: Rng,
+    ) -> Table {
+        let mut t = Table {
+            expansions,
+            rules,
+            returned: 0,
+            players,
+            hands,
+            board,
+            pile,
+            next_draw: 0,
+            current: 0,
+            phase: Phase::PlaceTile,
+            placed: None,
+            after_part: Stage::Start,
+            rng,
+            part_tile: None,
+            after_magic: Stage::Figure,
+            after_awards: Stage::AFTER_AWARDS,
+            river: None,
+            builder: None,
+            abbey_mayor: None,
+            gold_mines: None,
+            mage_witch: None,
+            crop: None,
+            flight: None,
+            ferry: None,
+            score_track: None,
+            robbers: None,
+            messages: None,
+        };
+        t.set_up_expansions();
+        t
+    }
+
     /// Tiles still in the pile (not counting the drawn one).
     pub fn tiles_left(&self) -> usize {
         self.pile.len() - self.next_draw

@@ -50,6 +50,13 @@ pub(crate) fn has_own_follower(board: &Board, seg: u16, player: u8) -> bool {
 pub(crate) struct TradersBuilders;
 
 impl Hooks for TradersBuilders {
+    /// Every turn begins with its first part.
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::TradersBuilders) {
+            t.builder = Some(BuilderPart::Plain);
+        }
+    }
+
     /// The builder's second part, when it earned one.
     fn another_part(&self, t: &mut Table) -> bool {
         t.take_second_part()

@@ -113,7 +113,7 @@ impl Game {
     fn return_to_pile(&mut self, t: TileTypeId) -> bool {
         let others = self.pile.len() - self.next_draw;
         if self.rules.unplaceable_tile != UnplaceableTile::Reshuffled
-            || catalog().get(t).expansion == Some(Expansion::River)
+            || catalog().get(t).in_first_stack()
             || self.returned >= others
         {
             self.returned = 0;

@@ -28,7 +28,7 @@ pub struct SeatView {
 /// The order a pile of a normal game keeps in public: the river's tiles, then its lake,
 /// then the rest.
 fn pile_group(t: &TileType) -> u8 {
-    match (t.expansion == Some(Expansion::River), t.river_last) {
+    match (t.in_first_stack(), t.river_last) {
         (_, true) => 1,
         (true, false) => 0,
         (false, false) => 2,
