@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// The kind of decision pending.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Phase {
     /// Place the drawn tile.
     PlaceTile,
@@ -50,27 +51,9 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The phase's name (as serialized).
     pub fn name(self) -> &'static str {
-        match self {
-            Phase::PlaceTile => "place_tile",
-            Phase::PlaceFigure => "place_figure",
-            Phase::AbbeyOrDraw => "abbey_or_draw",
-            Phase::FinalAbbey => "final_abbey",
-            Phase::MoveWagon => "move_wagon",
-            Phase::PlaceIngot => "place_ingot",
-            Phase::MoveMagic => "move_magic",
-            Phase::FlierLanding => "flier_landing",
-            Phase::CropMode => "crop_mode",
-            Phase::CropAction => "crop_action",
-            Phase::PlaceFerry => "place_ferry",
-            Phase::MoveFerry => "move_ferry",
-            Phase::PlaceRobber => "place_robber",
-            Phase::ScoringOrder => "scoring_order",
-            Phase::ChooseScoreFigure => "choose_score_figure",
-            Phase::ChooseVictim => "choose_victim",
-            Phase::ResolveMessage => "resolve_message",
-            Phase::GameOver => "game_over",
-        }
+        self.into()
     }
 }
 

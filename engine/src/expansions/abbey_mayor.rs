@@ -58,9 +58,9 @@ impl Table {
 
     /// Wagons freed by a scoring wait for their owners (`freed` in turn order). Without
     /// Abbey & Mayor there are none.
-    pub(crate) fn queue_freed_wagons(&mut self, freed: Vec<(u8, Pos)>) {
+    pub(crate) fn queue_freed_wagons(&mut self, freed: &[(u8, Pos)]) {
         if let Some(a) = self.abbey_mayor.as_deref_mut() {
-            a.wagons.extend(freed);
+            a.wagons.extend_from_slice(freed);
         }
     }
 
@@ -455,6 +455,27 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 pub(crate) struct AbbeyMayor;
 
 impl Hooks for AbbeyMayor {
+    /// A wagon whose owner plays on is freed, to move on.
+    #[inline]
+    fn figure_freed(
+        &self,
+        t: &mut Table,
+        i: usize,
+        freed: &mut Vec<(u8, Pos)>,
+        sink: &mut impl EffectSink,
+    ) -> bool {
+        t.free_wagon(i, freed, sink)
+    }
+
+    /// The freed wagons wait for their owners.
+    fn figures_freed(&self, t: &mut Table, freed: &[(u8, Pos)]) {
+        t.queue_freed_wagons(freed);
+    }
+
+    fn heap_bytes(&self, t: &Table) -> usize {
+        t.abbey_mayor.as_deref().map_or(0, |a| a.heap_bytes())
+    }
+
     /// Each player's abbey tile.
     fn tiles_beside_pile(&self, set: ExpansionSet, players: u8) -> (usize, usize) {
         if !set.contains(Expansion::AbbeyMayor) {

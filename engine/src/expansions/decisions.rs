@@ -25,7 +25,7 @@ use crate::effect::EffectSink;
 use crate::event::Declined;
 use crate::expansion::ExpansionSet;
 use crate::figures::FigureKind;
-use crate::geometry::Spot;
+use crate::geometry::{Pos, Spot};
 
 use super::stages::{Hooks, Stage};
 use super::table::Table;
@@ -225,6 +225,60 @@ macro_rules! registry {
                     beside.1 += segments;
                 )*
                 beside
+            }
+
+            /// The value of the completed feature of `root` with the expansions' figures
+            /// in it (`value` without them).
+            #[inline]
+            pub(crate) fn expansions_completed_value(
+                &self,
+                root: u16,
+                kind: crate::catalog::FeatureKind,
+                tiles: u32,
+                value: i32,
+            ) -> i32 {
+                let v = value;
+                $(let v = $e.completed_value(self, root, kind, tiles, v);)*
+                v
+            }
+
+            /// The expansions' segments to check when scoring a turn part.
+            pub(crate) fn segments_to_score(&mut self, segs: &mut [u16], ns: &mut usize) {
+                $($e.segments_to_score(self, segs, ns);)*
+            }
+
+            /// The completed features to score, in order.
+            pub(crate) fn features_to_score(&mut self, cands: &[(u8, Pos, u16)]) {
+                $($e.features_to_score(self, cands);)*
+            }
+
+            /// Whether an expansion frees the figure `i` of a scored feature.
+            #[inline]
+            pub(crate) fn figure_freed(
+                &mut self,
+                i: usize,
+                freed: &mut Vec<(u8, Pos)>,
+                sink: &mut impl EffectSink,
+            ) -> bool {
+                $(if $e.figure_freed(self, i, freed, sink) {
+                    return true;
+                })*
+                false
+            }
+
+            /// The figures freed by a scoring, in turn order.
+            pub(crate) fn figures_freed(&mut self, freed: Vec<(u8, Pos)>) {
+                $($e.figures_freed(self, &freed);)*
+            }
+
+            /// The game ends: the expansions settle what is under way.
+            pub(crate) fn game_ends(&mut self, sink: &mut impl EffectSink) {
+                $($e.game_ends(self, sink);)*
+            }
+
+            /// Memory the expansions' states hold on the heap.
+            pub(crate) fn expansions_heap_bytes(&self) -> usize {
+                0 $(+ $e.heap_bytes(self))*
             }
 
             /// A new game: the expansions in play set up their state.

@@ -359,6 +359,10 @@ impl Table {
 pub(crate) struct Messages;
 
 impl Hooks for Messages {
+    fn heap_bytes(&self, t: &Table) -> usize {
+        t.messages.as_deref().map_or(0, |m| m.heap_bytes())
+    }
+
     /// The message stack, shuffled (the game's first random numbers after the pile's).
     fn set_up(&self, t: &mut Table) {
         if t.expansions.contains(Expansion::Messages) {

@@ -368,6 +368,10 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 pub(crate) struct Robbers;
 
 impl Hooks for Robbers {
+    fn heap_bytes(&self, t: &Table) -> usize {
+        t.robbers.as_deref().map_or(0, |r| r.heap_bytes())
+    }
+
     /// The robbers beside the track.
     fn set_up(&self, t: &mut Table) {
         if t.expansions.contains(Expansion::Robbers) {

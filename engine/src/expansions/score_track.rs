@@ -403,6 +403,27 @@ impl Table {
 pub(crate) struct Track;
 
 impl Hooks for Track {
+    /// With several features, the active player orders them.
+    fn features_to_score(&self, t: &mut Table, cands: &[(u8, Pos, u16)]) {
+        if t.track_mode() {
+            let mut listed = [(Pos::new(0, 0), 0u16); 24];
+            for (l, &(_, pos, root)) in listed.iter_mut().zip(cands.iter()) {
+                *l = (pos, root);
+            }
+            t.note_scoring_order(&listed[..cands.len()]);
+        }
+    }
+
+    /// Awards still queued (a resignation ended the game) are applied as they are, robbers
+    /// robbing the first figure leaving their space; the score figures merge.
+    fn game_ends(&self, t: &mut Table, sink: &mut impl EffectSink) {
+        t.settle_track(sink);
+    }
+
+    fn heap_bytes(&self, t: &Table) -> usize {
+        t.score_track.as_deref().map_or(0, |s| s.heap_bytes())
+    }
+
     /// The score figures at 0 (the track of The Robbers and of Messages).
     fn set_up(&self, t: &mut Table) {
         if t.expansions.contains(Expansion::Robbers) || t.expansions.contains(Expansion::Messages) {

@@ -11,8 +11,10 @@
 //! the end of a turn or of a part cut short.
 
 use super::table::Table;
+use crate::catalog::FeatureKind;
 use crate::effect::EffectSink;
 use crate::expansion::ExpansionSet;
+use crate::geometry::Pos;
 
 /// The stages of a turn part, in the order they run (see `Game::run`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +87,53 @@ pub(crate) trait Hooks {
     /// room for them).
     fn tiles_beside_pile(&self, _set: ExpansionSet, _players: u8) -> (usize, usize) {
         (0, 0)
+    }
+
+    /// The value of the completed feature of `root` (of `kind`, on `tiles` distinct
+    /// tiles) with this expansion's figures in it, `value` without them.
+    #[inline]
+    fn completed_value(
+        &self,
+        _t: &Table,
+        _root: u16,
+        _kind: FeatureKind,
+        _tiles: u32,
+        value: i32,
+    ) -> i32 {
+        value
+    }
+
+    /// Before scoring a turn part: segments beyond the placed tile's whose features it may
+    /// have completed, added to `segs[..*ns]`.
+    fn segments_to_score(&self, _t: &mut Table, _segs: &mut [u16], _ns: &mut usize) {}
+
+    /// The completed features to score (`cands`: order key, smallest position, root), in
+    /// the order they are scored.
+    fn features_to_score(&self, _t: &mut Table, _cands: &[(u8, Pos, u16)]) {}
+
+    /// The figure `i` of a scored feature leaves it: whether this expansion frees it to
+    /// move on by its owner's decision (noted in `freed`, owner and cell) instead of going
+    /// home.
+    #[inline]
+    fn figure_freed(
+        &self,
+        _t: &mut Table,
+        _i: usize,
+        _freed: &mut Vec<(u8, Pos)>,
+        _sink: &mut impl EffectSink,
+    ) -> bool {
+        false
+    }
+
+    /// The figures freed by a scoring (`freed`, in turn order from the active player).
+    fn figures_freed(&self, _t: &mut Table, _freed: &[(u8, Pos)]) {}
+
+    /// The game ends (final scoring follows): what is under way is settled.
+    fn game_ends(&self, _t: &mut Table, _sink: &mut impl EffectSink) {}
+
+    /// Memory its state holds on the heap (beside the table).
+    fn heap_bytes(&self, _t: &Table) -> usize {
+        0
     }
 
     /// A new game: this expansion, when in play, sets up its state on the table (before the

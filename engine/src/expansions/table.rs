@@ -288,9 +288,7 @@ impl Table {
         let mut i = 0;
         while i < self.board.figures.len() {
             let f = self.board.figures[i];
-            if matches!(f.kind, FigureKind::Builder | FigureKind::Pig)
-                && !has_own_follower(&self.board, f.seg, f.owner)
-            {
+            if f.kind.needs_own_follower() && !has_own_follower(&self.board, f.seg, f.owner) {
                 self.return_figure(i, sink);
             } else {
                 i += 1;

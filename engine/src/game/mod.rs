@@ -217,13 +217,7 @@ impl Game {
             })
             + self.pile.capacity() * std::mem::size_of::<TileTypeId>()
             + self.ranking.capacity() * std::mem::size_of::<RankEntry>()
-            + self.abbey_mayor.as_deref().map_or(0, |a| a.heap_bytes())
-            + self.gold_mines.as_deref().map_or(0, |g| g.heap_bytes())
-            + self.crop.as_ref().map_or(0, |c| c.queue.capacity())
-            + self.ferry.as_deref().map_or(0, |f| f.heap_bytes())
-            + self.score_track.as_deref().map_or(0, |t| t.heap_bytes())
-            + self.robbers.as_deref().map_or(0, |r| r.heap_bytes())
-            + self.messages.as_deref().map_or(0, |m| m.heap_bytes())
+            + self.expansions_heap_bytes()
             + self.trail.heap_bytes()
     }
 }
