@@ -147,6 +147,9 @@ const fn phase_bits(phases: &[Phase]) -> u32 {
 /// asked only in its `PHASES` (a base game's tile costs one test of a bit).
 macro_rules! registry {
     ($($e:path),* $(,)?) => {
+        /// The number of expansions (and shared modules) in the registry.
+        pub(crate) const REGISTERED: usize = [$(stringify!($e)),*].len();
+
         // an expansion without phases of its own (Traders & Builders: figures only) has no
         // bits, so its test is a constant `false`
         #[allow(clippy::bad_bit_mask)]
@@ -274,6 +277,77 @@ macro_rules! registry {
             /// The game ends: the expansions settle what is under way.
             pub(crate) fn game_ends(&mut self, sink: &mut impl EffectSink) {
                 $($e.game_ends(self, sink);)*
+            }
+
+            /// The placements of the tile `tt` when an expansion places it by rules of its
+            /// own (appended to `out`; `false`: the board's frontier decides).
+            #[inline]
+            pub(crate) fn expansion_placements(
+                &self,
+                tt: &crate::catalog::TileType,
+                out: &mut Vec<(Pos, crate::geometry::Rotation)>,
+            ) -> bool {
+                $(if $e.placements(self, tt, out) {
+                    return true;
+                })*
+                false
+            }
+
+            /// The expansions' rules for placing the tile `tt` (its edges fit).
+            #[inline]
+            pub(crate) fn expansion_tile_check(
+                &self,
+                tt: &crate::catalog::TileType,
+                pos: Pos,
+                r: crate::geometry::Rotation,
+            ) -> Result<(), &'static str> {
+                $($e.tile_check(self, tt, pos, r)?;)*
+                Ok(())
+            }
+
+            /// The tile `tt` is about to be placed (checked).
+            #[inline]
+            pub(crate) fn tile_placing(
+                &mut self,
+                tt: &crate::catalog::TileType,
+                pos: Pos,
+                r: crate::geometry::Rotation,
+            ) {
+                $($e.tile_placing(self, tt, pos, r);)*
+            }
+
+            /// What each expansion keeps face down, in the registry's order.
+            pub(crate) fn hidden_snapshot(&self) -> [Vec<u8>; REGISTERED] {
+                [$($e.hidden(self).to_vec()),*]
+            }
+
+            /// Whether going from `before` to `after` (two snapshots) read something face
+            /// down.
+            #[allow(unused_assignments)]
+            pub(crate) fn hidden_read(
+                before: &[Vec<u8>; REGISTERED],
+                after: &[Vec<u8>; REGISTERED],
+            ) -> bool {
+                let mut k = 0;
+                $(
+                    if $e.hidden_read(&before[k], &after[k]) {
+                        return true;
+                    }
+                    k += 1;
+                )*
+                false
+            }
+
+            /// How far what each expansion keeps face down has been read.
+            #[inline]
+            pub(crate) fn hidden_marks(&self) -> [u64; REGISTERED] {
+                [$($e.hidden_mark(self)),*]
+            }
+
+            /// Rearranges with `order` what the expansions keep face down and nobody has
+            /// seen.
+            pub(crate) fn reorder_unseen(&mut self, mut order: impl FnMut(&mut [u8])) {
+                $($e.reorder_unseen(self, &mut order);)*
             }
 
             /// Memory the expansions' states hold on the heap.

@@ -359,6 +359,29 @@ impl Table {
 pub(crate) struct Messages;
 
 impl Hooks for Messages {
+    /// The message stack, top first.
+    fn hidden<'t>(&self, t: &'t Table) -> &'t [u8] {
+        t.message_stack()
+    }
+
+    /// A message put back under the stack is known to everybody; one taken from the top
+    /// is not, so the stack was read unless the old stack is still its beginning.
+    fn hidden_read(&self, before: &[u8], after: &[u8]) -> bool {
+        !after.starts_with(before)
+    }
+
+    /// Messages drawn so far and the stack's size.
+    #[inline]
+    fn hidden_mark(&self, t: &Table) -> u64 {
+        let (draws, len) = t.message_mark();
+        (draws as u64) << 56 | len as u64
+    }
+
+    /// The messages nobody has seen yet.
+    fn reorder_unseen(&self, t: &mut Table, order: &mut impl FnMut(&mut [u8])) {
+        t.reorder_unread_messages(order);
+    }
+
     fn heap_bytes(&self, t: &Table) -> usize {
         t.messages.as_deref().map_or(0, |m| m.heap_bytes())
     }

@@ -22,6 +22,48 @@ pub struct RiverEnd {
 pub(crate) struct River;
 
 impl Hooks for River {
+    /// A river tile can only continue the open end.
+    #[inline]
+    fn placements(&self, t: &Table, tt: &TileType, out: &mut Vec<(Pos, Rotation)>) -> bool {
+        if !is_river_tile(tt) {
+            return false;
+        }
+        if let Some(end) = t.river {
+            for r in Rotation::ALL {
+                if t.board.fits(tt, end.cell, r)
+                    && check(t.river, &t.board, tt, end.cell, r).is_ok()
+                {
+                    out.push((end.cell, r));
+                }
+            }
+        }
+        true
+    }
+
+    /// A river tile continues the open end, without a U-turn, its new end facing an empty
+    /// cell.
+    #[inline]
+    fn tile_check(
+        &self,
+        t: &Table,
+        tt: &TileType,
+        pos: Pos,
+        r: Rotation,
+    ) -> Result<(), &'static str> {
+        if is_river_tile(tt) {
+            check(t.river, &t.board, tt, pos, r)?;
+        }
+        Ok(())
+    }
+
+    /// A river tile moves the open end on (or closes it: the lake).
+    #[inline]
+    fn tile_placing(&self, t: &mut Table, tt: &TileType, pos: Pos, r: Rotation) {
+        if is_river_tile(tt) {
+            t.river = check(t.river, &t.board, tt, pos, r).unwrap_or(None);
+        }
+    }
+
     /// The river's open end at the spring, the start tile (placed next with rotation 0).
     fn set_up(&self, t: &mut Table) {
         if t.expansions.contains(Expansion::River) {

@@ -11,10 +11,10 @@
 //! the end of a turn or of a part cut short.
 
 use super::table::Table;
-use crate::catalog::FeatureKind;
+use crate::catalog::{FeatureKind, TileType};
 use crate::effect::EffectSink;
 use crate::expansion::ExpansionSet;
-use crate::geometry::Pos;
+use crate::geometry::{Pos, Rotation};
 
 /// The stages of a turn part, in the order they run (see `Game::run`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,6 +130,53 @@ pub(crate) trait Hooks {
 
     /// The game ends (final scoring follows): what is under way is settled.
     fn game_ends(&self, _t: &mut Table, _sink: &mut impl EffectSink) {}
+
+    /// The placements of the tile `tt` when this expansion places it by rules of its own
+    /// (appended to `out`; `false`: the board's frontier decides).
+    #[inline]
+    fn placements(&self, _t: &Table, _tt: &TileType, _out: &mut Vec<(Pos, Rotation)>) -> bool {
+        false
+    }
+
+    /// This expansion's rules for placing the tile `tt` at `pos` with rotation `r` (the
+    /// edges fit): why it may not go there.
+    #[inline]
+    fn tile_check(
+        &self,
+        _t: &Table,
+        _tt: &TileType,
+        _pos: Pos,
+        _r: Rotation,
+    ) -> Result<(), &'static str> {
+        Ok(())
+    }
+
+    /// The tile `tt` is about to be placed at `pos` with rotation `r` (checked).
+    #[inline]
+    fn tile_placing(&self, _t: &mut Table, _tt: &TileType, _pos: Pos, _r: Rotation) {}
+
+    /// What this expansion keeps face down from every player (the message stack, top
+    /// first), compared before and after a move (see [`Hooks::hidden_read`]).
+    fn hidden<'t>(&self, _t: &'t Table) -> &'t [u8] {
+        &[]
+    }
+
+    /// Whether going from `before` to `after` (two of its [`Hooks::hidden`]) read
+    /// something face down.
+    fn hidden_read(&self, before: &[u8], after: &[u8]) -> bool {
+        before != after
+    }
+
+    /// How far what it keeps face down has been read (the undo trail compares marks: equal
+    /// marks, nothing read).
+    #[inline]
+    fn hidden_mark(&self, _t: &Table) -> u64 {
+        0
+    }
+
+    /// Rearranges with `order` what it keeps face down and nobody has seen (the seat views
+    /// hide and re-sample it).
+    fn reorder_unseen(&self, _t: &mut Table, _order: &mut impl FnMut(&mut [u8])) {}
 
     /// Memory its state holds on the heap (beside the table).
     fn heap_bytes(&self, _t: &Table) -> usize {

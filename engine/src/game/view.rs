@@ -41,7 +41,7 @@ impl Game {
         let mut game = self.clone();
         game.reorder_hidden(seat, |rest| rest.sort_unstable_by_key(|t| t.0));
         game.rng = Rng::new(0);
-        game.reorder_unread_messages(|unread| unread.sort_unstable());
+        game.reorder_unseen(|unseen| unseen.sort_unstable());
         SeatView { seat, game }
     }
 
@@ -124,7 +124,7 @@ impl SeatView {
         let mut game = self.game.clone();
         game.reorder_hidden(self.seat, |rest| rng.shuffle(rest));
         game.rng = Rng::new(rng.next_u64());
-        game.reorder_unread_messages(|unread| rng.shuffle(unread));
+        game.reorder_unseen(|unseen| rng.shuffle(unseen));
         game
     }
 }
