@@ -350,6 +350,22 @@ macro_rules! registry {
                 $($e.reorder_unseen(self, &mut order);)*
             }
 
+            /// Gives `player` points (in award batch `batch`): to the score, unless an
+            /// expansion takes them (the score track's award queue).
+            #[inline]
+            pub(crate) fn grant(
+                &mut self,
+                player: u8,
+                points: i32,
+                batch: u16,
+                sink: &mut impl EffectSink,
+            ) {
+                $(if $e.points_granted(self, player, points, batch, sink) {
+                    return;
+                })*
+                self.players[player as usize].score += points;
+            }
+
             /// Memory the expansions' states hold on the heap.
             pub(crate) fn expansions_heap_bytes(&self) -> usize {
                 0 $(+ $e.heap_bytes(self))*

@@ -116,17 +116,18 @@ impl Table {
             .unwrap_or(0)
     }
 
-    /// Gives points: straight to the score, or into the award queue on the track.
-    pub(crate) fn grant(
+    /// Points granted with the score track: into the award queue (returns false without
+    /// the track: they go straight to the score).
+    #[inline]
+    pub(crate) fn track_points(
         &mut self,
         player: u8,
         points: i32,
         batch: u16,
         sink: &mut impl EffectSink,
-    ) {
+    ) -> bool {
         let Some(track) = self.score_track.as_deref_mut() else {
-            self.players[player as usize].score += points;
-            return;
+            return false;
         };
         let a = Award {
             player,
@@ -140,6 +141,7 @@ impl Table {
         } else {
             track.awards.push(a);
         }
+        true
     }
 
     /// Works off the award queue; returns true when a decision pauses it.
@@ -403,6 +405,19 @@ impl Table {
 pub(crate) struct Track;
 
 impl Hooks for Track {
+    /// Points move the score figures on the track: into the award queue.
+    #[inline]
+    fn points_granted(
+        &self,
+        t: &mut Table,
+        player: u8,
+        points: i32,
+        batch: u16,
+        sink: &mut impl EffectSink,
+    ) -> bool {
+        t.track_points(player, points, batch, sink)
+    }
+
     /// With several features, the active player orders them.
     fn features_to_score(&self, t: &mut Table, cands: &[(u8, Pos, u16)]) {
         if t.track_mode() {

@@ -178,6 +178,20 @@ pub(crate) trait Hooks {
     /// hide and re-sample it).
     fn reorder_unseen(&self, _t: &mut Table, _order: &mut impl FnMut(&mut [u8])) {}
 
+    /// Points granted to `player` in award batch `batch`: whether this expansion takes
+    /// them (the score track's award queue) instead of the score.
+    #[inline]
+    fn points_granted(
+        &self,
+        _t: &mut Table,
+        _player: u8,
+        _points: i32,
+        _batch: u16,
+        _sink: &mut impl EffectSink,
+    ) -> bool {
+        false
+    }
+
     /// Memory its state holds on the heap (beside the table).
     fn heap_bytes(&self, _t: &Table) -> usize {
         0
