@@ -150,6 +150,9 @@ macro_rules! registry {
         /// The number of expansions (and shared modules) in the registry.
         pub(crate) const REGISTERED: usize = [$(stringify!($e)),*].len();
 
+        /// The number of expansions that keep something face down.
+        pub(crate) const HIDDEN: usize = 0 $(+ <$e as Hooks>::HIDDEN as usize)*;
+
         // an expansion without phases of its own (Traders & Builders: figures only) has no
         // bits, so its test is a constant `false`
         #[allow(clippy::bad_bit_mask)]
@@ -338,10 +341,17 @@ macro_rules! registry {
                 false
             }
 
-            /// How far what each expansion keeps face down has been read.
+            /// How far what each expansion that keeps something face down has been read.
             #[inline]
-            pub(crate) fn hidden_marks(&self) -> [u64; REGISTERED] {
-                [$($e.hidden_mark(self)),*]
+            #[allow(unused_assignments, clippy::reversed_empty_ranges)]
+            pub(crate) fn hidden_marks(&self) -> [u64; HIDDEN] {
+                let mut marks = [0; HIDDEN];
+                let mut k = 0;
+                $(if <$e as Hooks>::HIDDEN {
+                    marks[k] = $e.hidden_mark(self);
+                    k += 1;
+                })*
+                marks
             }
 
             /// Rearranges with `order` what the expansions keep face down and nobody has

@@ -359,6 +359,8 @@ impl Table {
 pub(crate) struct Messages;
 
 impl Hooks for Messages {
+    const HIDDEN: bool = true;
+
     /// The message stack, top first.
     fn hidden<'t>(&self, t: &'t Table) -> &'t [u8] {
         t.message_stack()

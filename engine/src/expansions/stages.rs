@@ -82,6 +82,10 @@ impl Stage {
 /// expansion has something to do there). The registry (`decisions.rs`) calls them for
 /// every listed expansion, in its order.
 pub(crate) trait Hooks {
+    /// Whether it keeps something face down from every player ([`Hooks::hidden`],
+    /// [`Hooks::hidden_mark`]).
+    const HIDDEN: bool = false;
+
     /// A new game with `set` for `players` players: the tiles this expansion brings onto
     /// the board from beside the pile, when in play, and their segments (the board keeps
     /// room for them).
@@ -234,6 +238,7 @@ pub(crate) trait Hooks {
 impl Table {
     /// Runs the expansions' stage `stage`: the stage that follows, `None` when a decision
     /// is pending.
+    #[inline]
     pub(crate) fn run_expansion_stage(
         &mut self,
         stage: Stage,

@@ -33,7 +33,7 @@ pub mod view;
 pub use crate::action::Action;
 pub use crate::decision::{Phase, PlayError};
 pub use crate::effect::{EffectSink, NoEffects};
-pub(crate) use crate::expansions::decisions::{Done, REGISTERED};
+pub(crate) use crate::expansions::decisions::{Done, HIDDEN, REGISTERED};
 pub use crate::expansions::messages::ScoreFigure;
 pub(crate) use crate::expansions::stages::Stage;
 pub use crate::expansions::table::{PlayerState, Table};

@@ -38,7 +38,7 @@ struct HiddenMark {
     next_draw: usize,
     rng: Rng,
     /// How far what the expansions keep face down has been read.
-    expansions: [u64; REGISTERED],
+    expansions: [u64; HIDDEN],
     held: usize,
 }
 
