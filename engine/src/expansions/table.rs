@@ -75,34 +75,35 @@ pub struct Table {
     pub(crate) part_tile: Option<usize>,
     /// Where the turn goes after the mage and the witch: the figure, or the ferries when a
     /// ferry brought them together.
-    pub(crate) after_magic: Stage,
+    pub(super) after_magic: Stage,
     /// Where the turn goes once the award queue is empty: the ferries (after the abbot's
     /// return), the wagons (after scoring) or the messages (after a message's points).
-    pub(crate) after_awards: Stage,
+    pub(super) after_awards: Stage,
     // ----- the expansions' state: each is `None` unless its expansion is in play; only
-    // its own file (`crate::expansions::…`) reads or writes it.
+    // its own file (`crate::expansions::…`) reads or writes it (the rest of the crate
+    // cannot reach it).
     /// The River's open end while the river is being built.
-    pub(crate) river: Option<RiverEnd>,
+    pub(super) river: Option<RiverEnd>,
     /// Traders & Builders: where the turn stands with the builder's second part.
-    pub(crate) builder: Option<BuilderPart>,
+    pub(super) builder: Option<BuilderPart>,
     /// Abbey & Mayor: freed wagons, the barn placed this part, the final abbey round.
-    pub(crate) abbey_mayor: Option<Box<AbbeyState>>,
+    pub(super) abbey_mayor: Option<Box<AbbeyState>>,
     /// Gold Mines: the ingots on the tiles.
-    pub(crate) gold_mines: Option<Box<GoldState>>,
+    pub(super) gold_mines: Option<Box<GoldState>>,
     /// Mage & Witch: where they stand, and a magic symbol's pending move.
-    pub(crate) mage_witch: Option<MagicState>,
+    pub(super) mage_witch: Option<MagicState>,
     /// Crop Circles: the action under way.
-    pub(crate) crop: Option<Crop>,
+    pub(super) crop: Option<Crop>,
     /// Flying Machines: the figure in flight and the tile it must land on.
-    pub(crate) flight: Option<Flight>,
+    pub(super) flight: Option<Flight>,
     /// Ferries: the ferries and what moved in this turn part.
-    pub(crate) ferry: Option<Box<FerryState>>,
+    pub(super) ferry: Option<Box<FerryState>>,
     /// Robbers / Messages: the score track, its award queue and scoring order.
-    pub(crate) score_track: Option<Box<ScoreTrack>>,
+    pub(super) score_track: Option<Box<ScoreTrack>>,
     /// Robbers: the robbers on the track.
-    pub(crate) robbers: Option<Box<RobberState>>,
+    pub(super) robbers: Option<Box<RobberState>>,
     /// Messages: the stack and the messages earned and drawn.
-    pub(crate) messages: Option<Box<MessageState>>,
+    pub(super) messages: Option<Box<MessageState>>,
 }
 
 impl Table {
