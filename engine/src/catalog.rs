@@ -183,6 +183,13 @@ pub struct TileType {
 pub const NONE: u8 = u8::MAX;
 
 impl TileType {
+    /// Whether the tile belongs to a stack drawn before the shuffled pile (the River's:
+    /// shuffled apart with its last tile at its bottom, and never reshuffled into the
+    /// pile).
+    pub fn in_first_stack(&self) -> bool {
+        self.expansion == Some(Expansion::River)
+    }
+
     /// Edge kind at board side `d` when placed with rotation `r`.
     pub fn edge_at(&self, r: Rotation, d: Dir) -> EdgeKind {
         self.edges[d.unrotate(r).index()]
@@ -304,6 +311,14 @@ impl Catalog {
             .find(|(_, t)| t.start_copies > 0)
             .map(|(i, _)| i)
             .unwrap_or(TileTypeId(0))
+    }
+
+    /// The start tile of a game with `set`: the base start tile, unless an expansion in
+    /// play brings its own (the River's spring).
+    pub fn start_tile_for(&self, set: crate::expansion::ExpansionSet) -> TileTypeId {
+        self.iter()
+            .find(|(_, t)| t.start_with_river && t.expansion.is_some_and(|e| set.contains(e)))
+            .map_or_else(|| self.start_tile(), |(i, _)| i)
     }
 
     /// Parses and validates a catalog.

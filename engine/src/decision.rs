@@ -1,14 +1,15 @@
 //! What a turn waits for and why a decision is refused: the kind of decision pending
-//! ([`Phase`]), the stages of a turn part ([`Stage`], driven by the game's turn pipeline)
-//! and the refusals ([`PlayError`]). The expansions' hooks and the game share them, so they
-//! sit below both.
+//! ([`Phase`]) and the refusals ([`PlayError`]). The expansions' hooks and the game share
+//! them, so they sit below both. (The stages of a turn part are the registry's, in
+//! `crate::expansions::stages`.)
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// The kind of decision pending.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Phase {
     /// Place the drawn tile.
     PlaceTile,
@@ -50,67 +51,10 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The phase's name (as serialized).
     pub fn name(self) -> &'static str {
-        match self {
-            Phase::PlaceTile => "place_tile",
-            Phase::PlaceFigure => "place_figure",
-            Phase::AbbeyOrDraw => "abbey_or_draw",
-            Phase::FinalAbbey => "final_abbey",
-            Phase::MoveWagon => "move_wagon",
-            Phase::PlaceIngot => "place_ingot",
-            Phase::MoveMagic => "move_magic",
-            Phase::FlierLanding => "flier_landing",
-            Phase::CropMode => "crop_mode",
-            Phase::CropAction => "crop_action",
-            Phase::PlaceFerry => "place_ferry",
-            Phase::MoveFerry => "move_ferry",
-            Phase::PlaceRobber => "place_robber",
-            Phase::ScoringOrder => "scoring_order",
-            Phase::ChooseScoreFigure => "choose_score_figure",
-            Phase::ChooseVictim => "choose_victim",
-            Phase::ResolveMessage => "resolve_message",
-            Phase::GameOver => "game_over",
-        }
+        self.into()
     }
-}
-
-/// The stages of a turn part, in the order they run (see `Game::run`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stage {
-    /// A new turn part: the abbey-or-draw choice, or on to the draw.
-    Start,
-    /// Draw the next placeable tile (decision: place it).
-    Draw,
-    /// The tile was placed: magic symbol, robbers (decision: place a robber).
-    Tile,
-    /// A gold tile's ingots (decision: where the second one goes).
-    Gold,
-    /// The mage and the witch (decision: move one).
-    Magic,
-    /// The figure (decision: place a figure, return the abbot, fly, or pass).
-    Figure,
-    /// The ferries (decisions: place the new ferry, move ferries).
-    Ferries,
-    /// Scoring of what the tile completed (decision: the scoring order).
-    Scoring,
-    /// The award queue on the score track (decisions: the score figure, the victim).
-    Awards,
-    /// Freed wagons (decision: where each moves).
-    Wagons,
-    /// Earned messages (decision: carry one out or take 2 points).
-    Messages,
-    /// The crop circle of the part's tile (decision: add or remove).
-    CropCircle,
-    /// The crop-circle round (decision: each player's addition or removal).
-    Crop,
-    /// The next part: a second part, an extra tile, the next player, or the final round.
-    NextPart,
-    /// The pile is empty: the final abbey round begins (or the game ends).
-    FinalRound,
-    /// The next player of the final abbey round (decision: place the abbey).
-    FinalAbbey,
-    /// Final scoring and the ranking.
-    End,
 }
 
 /// Why an action was refused. The game is untouched.

@@ -48,6 +48,13 @@ impl FigureKind {
         FigureKind::ALL.into_iter().find(|k| k.id() == s)
     }
 
+    /// Whether the figure may only stand in a feature holding one of its owner's followers
+    /// (and goes home when none is left there): the builder and the pig.
+    #[inline]
+    pub fn needs_own_follower(self) -> bool {
+        matches!(self, FigureKind::Builder | FigureKind::Pig)
+    }
+
     /// Followers claim features and count for majority; special figures never do.
     pub fn is_follower(self) -> bool {
         matches!(

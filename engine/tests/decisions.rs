@@ -1,6 +1,7 @@
 //! Tidy test: the gate (`game/play.rs`), the listing of options (`game/legal.rs`), the
-//! turn pipeline (`game/turn.rs`), scoring (`game/scoring.rs`) and resignation
-//! (`game/resign.rs`) name only the base game's phases, actions and figures. Every other
+//! turn pipeline (`game/turn.rs`), scoring (`game/scoring.rs`), resignation
+//! (`game/resign.rs`), the rest of the game (`game/*.rs`), `decision.rs` and the board
+//! name only the base game's phases, actions and figures. Every other
 //! `Phase`, `Action` and `FigureKind` variant is an expansion's, and so is every value of
 //! the expansions' own choices (`CropMode`, `ScoreFigure`, `MessageChoice`,
 //! `MagicFigure`): it is listed, applied and checked by that expansion, in its own file
@@ -37,6 +38,17 @@ const CORE: &[&str] = &[
     "game/turn.rs",
     "game/scoring.rs",
     "game/resign.rs",
+    "game/mod.rs",
+    "game/setup.rs",
+    "game/hand.rs",
+    "game/moves.rs",
+    "game/undo.rs",
+    "game/view.rs",
+    "game/replay.rs",
+    "game/errors.rs",
+    "decision.rs",
+    "board/mod.rs",
+    "board/roads.rs",
 ];
 
 fn source(rel: &str) -> String {

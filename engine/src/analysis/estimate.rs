@@ -47,7 +47,6 @@
 use super::sim::Sim;
 use crate::board::Board;
 use crate::catalog::{catalog, TileTypeId};
-use crate::expansion::Expansion;
 use crate::rng::Rng;
 
 /// A feature the estimator watches: one of its segments on the board it starts from.
@@ -69,7 +68,7 @@ pub(crate) struct Estimate {
 
 /// Whether the tile never leaves the river's course (left out of the futures).
 pub(crate) fn is_river_tile(t: TileTypeId) -> bool {
-    catalog().get(t).expansion == Some(Expansion::River)
+    catalog().get(t).in_first_stack()
 }
 
 // an order's keys hold a stratum in 15 bits

@@ -524,11 +524,12 @@ fn fits_cell(game: &Game, t: TileTypeId, p: Pos) -> bool {
     let b = game.board();
     let tt = catalog().get(t);
     if is_river_tile(t) {
-        return game.river.is_some_and(|end| {
+        let river = game.river_end();
+        return river.is_some_and(|end| {
             end.cell == p
                 && Rotation::ALL
                     .into_iter()
-                    .any(|r| b.fits(tt, p, r) && river::check(game.river, b, tt, p, r).is_ok())
+                    .any(|r| b.fits(tt, p, r) && river::check(river, b, tt, p, r).is_ok())
         });
     }
     if Dir::ALL.into_iter().all(|d| !b.is_occupied(p.step(d))) {

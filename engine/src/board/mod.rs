@@ -706,7 +706,7 @@ impl Board {
     pub fn add_figure_at(&mut self, owner: u8, kind: FigureKind, seg: u16, corner: u8) {
         let root = self.find(seg);
         self.segs[root as usize].figures += 1;
-        if matches!(kind, FigureKind::Builder | FigureKind::Pig) {
+        if kind.needs_own_follower() {
             self.lonely_check = true;
         }
         self.figures.push(BoardFigure {

@@ -58,9 +58,9 @@ impl Table {
 
     /// Wagons freed by a scoring wait for their owners (`freed` in turn order). Without
     /// Abbey & Mayor there are none.
-    pub(crate) fn queue_freed_wagons(&mut self, freed: Vec<(u8, Pos)>) {
+    pub(crate) fn queue_freed_wagons(&mut self, freed: &[(u8, Pos)]) {
         if let Some(a) = self.abbey_mayor.as_deref_mut() {
-            a.wagons.extend(freed);
+            a.wagons.extend_from_slice(freed);
         }
     }
 
@@ -453,6 +453,63 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// Abbey & Mayor's decisions: the abbey (placed, or the tile drawn instead, or kept in
 /// the final round), the freed wagons' moves, and barns in the figure phase.
 pub(crate) struct AbbeyMayor;
+
+impl Hooks for AbbeyMayor {
+    /// A wagon whose owner plays on is freed, to move on.
+    #[inline]
+    fn figure_freed(
+        &self,
+        t: &mut Table,
+        i: usize,
+        freed: &mut Vec<(u8, Pos)>,
+        sink: &mut impl EffectSink,
+    ) -> bool {
+        t.free_wagon(i, freed, sink)
+    }
+
+    /// The freed wagons wait for their owners.
+    fn figures_freed(&self, t: &mut Table, freed: &[(u8, Pos)]) {
+        t.queue_freed_wagons(freed);
+    }
+
+    fn heap_bytes(&self, t: &Table) -> usize {
+        t.abbey_mayor.as_deref().map_or(0, |a| a.heap_bytes())
+    }
+
+    /// Each player's abbey tile.
+    fn tiles_beside_pile(&self, set: ExpansionSet, players: u8) -> (usize, usize) {
+        if !set.contains(Expansion::AbbeyMayor) {
+            return (0, 0);
+        }
+        let abbey_features = crate::catalog::catalog()
+            .iter()
+            .find(|(_, t)| t.not_in_draw_pile && t.edges[0] == crate::catalog::EdgeKind::Abbey)
+            .map_or(0, |(_, t)| t.features.len());
+        (players as usize, players as usize * abbey_features)
+    }
+
+    /// Each player holds an abbey; no wagon is freed yet.
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::AbbeyMayor) {
+            t.abbey_mayor = Some(Box::default());
+            for p in &mut t.players {
+                p.abbey = true;
+            }
+        }
+    }
+
+    /// A player holding their abbey, with a hole on the board, chooses between placing it
+    /// and drawing a tile.
+    #[inline]
+    fn ask_before_draw(&self, t: &mut Table) -> bool {
+        t.abbey_or_draw()
+    }
+
+    /// Every freed wagon goes home.
+    fn game_cut_short(&self, t: &mut Table) {
+        t.wagons_home();
+    }
+}
 
 impl Decisions for AbbeyMayor {
     const PHASES: &'static [Phase] = &[

@@ -76,6 +76,26 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// The Abbot's decision: in the figure phase, take the abbot back.
 pub(crate) struct Abbot;
 
+impl Hooks for Abbot {
+    /// A completed monastery or garden with an abbot in it (house rule
+    /// `abbot_completed_points`).
+    #[inline]
+    fn completed_value(
+        &self,
+        t: &Table,
+        root: u16,
+        kind: FeatureKind,
+        _tiles: u32,
+        value: i32,
+    ) -> i32 {
+        if kind.is_cloister() {
+            t.abbot_completed_value(root, value)
+        } else {
+            value
+        }
+    }
+}
+
 impl Decisions for Abbot {
     const PHASES: &'static [Phase] = &[Phase::PlaceFigure];
 

@@ -219,6 +219,12 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// removal.
 pub(crate) struct CropCircles;
 
+impl Hooks for CropCircles {
+    fn heap_bytes(&self, t: &Table) -> usize {
+        t.crop.as_ref().map_or(0, |c| c.queue.capacity())
+    }
+}
+
 impl Decisions for CropCircles {
     const PHASES: &'static [Phase] = &[Phase::CropMode, Phase::CropAction];
 

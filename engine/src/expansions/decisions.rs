@@ -20,15 +20,17 @@
 use crate::action::Action;
 use crate::board::Board;
 use crate::catalog::TileTypeId;
-use crate::decision::{Phase, PlayError, Stage};
+use crate::decision::{Phase, PlayError};
 use crate::effect::EffectSink;
 use crate::event::Declined;
+use crate::expansion::ExpansionSet;
 use crate::figures::FigureKind;
-use crate::geometry::Spot;
+use crate::geometry::{Pos, Spot};
 
+use super::stages::{Hooks, Stage};
 use super::table::Table;
-use super::{abbey_mayor, abbot, crop_circles, ferries, flier, gold_mines, mage_witch};
-use super::{messages, robbers, score_track, traders_builders};
+use super::{abbey_mayor, abbot, crop_circles, ferries, flier, gold_mines, inns_cathedrals};
+use super::{mage_witch, messages, river, robbers, score_track, traders_builders};
 
 /// What an accepted action did, beyond the action itself: how the gate records it (see
 /// `Game::play_into`) without the replay path allocating.
@@ -145,6 +147,12 @@ const fn phase_bits(phases: &[Phase]) -> u32 {
 /// asked only in its `PHASES` (a base game's tile costs one test of a bit).
 macro_rules! registry {
     ($($e:path),* $(,)?) => {
+        /// The number of expansions (and shared modules) in the registry.
+        pub(crate) const REGISTERED: usize = [$(stringify!($e)),*].len();
+
+        /// The number of expansions that keep something face down.
+        pub(crate) const HIDDEN: usize = 0 $(+ <$e as Hooks>::HIDDEN as usize)*;
+
         // an expansion without phases of its own (Traders & Builders: figures only) has no
         // bits, so its test is a constant `false`
         #[allow(clippy::bad_bit_mask)]
@@ -213,6 +221,215 @@ macro_rules! registry {
                 None
             }
 
+            /// The tiles the expansions in `set` bring onto the board from beside the pile
+            /// for `players` players, and their segments.
+            pub(crate) fn tiles_beside_pile(set: ExpansionSet, players: u8) -> (usize, usize) {
+                let mut beside = (0, 0);
+                $(
+                    let (tiles, segments) = $e.tiles_beside_pile(set, players);
+                    beside.0 += tiles;
+                    beside.1 += segments;
+                )*
+                beside
+            }
+
+            /// The value of the completed feature of `root` with the expansions' figures
+            /// in it (`value` without them).
+            #[inline]
+            pub(crate) fn expansions_completed_value(
+                &self,
+                root: u16,
+                kind: crate::catalog::FeatureKind,
+                tiles: u32,
+                value: i32,
+            ) -> i32 {
+                let v = value;
+                $(let v = $e.completed_value(self, root, kind, tiles, v);)*
+                v
+            }
+
+            /// The expansions' segments to check when scoring a turn part.
+            pub(crate) fn segments_to_score(&mut self, segs: &mut [u16], ns: &mut usize) {
+                $($e.segments_to_score(self, segs, ns);)*
+            }
+
+            /// The completed features to score, in order.
+            pub(crate) fn features_to_score(&mut self, cands: &[(u8, Pos, u16)]) {
+                $($e.features_to_score(self, cands);)*
+            }
+
+            /// Whether an expansion frees the figure `i` of a scored feature.
+            #[inline]
+            pub(crate) fn figure_freed(
+                &mut self,
+                i: usize,
+                freed: &mut Vec<(u8, Pos)>,
+                sink: &mut impl EffectSink,
+            ) -> bool {
+                $(if $e.figure_freed(self, i, freed, sink) {
+                    return true;
+                })*
+                false
+            }
+
+            /// The figures freed by a scoring, in turn order.
+            pub(crate) fn figures_freed(&mut self, freed: Vec<(u8, Pos)>) {
+                $($e.figures_freed(self, &freed);)*
+            }
+
+            /// The game ends: the expansions settle what is under way.
+            pub(crate) fn game_ends(&mut self, sink: &mut impl EffectSink) {
+                $($e.game_ends(self, sink);)*
+            }
+
+            /// The placements of the tile `tt` when an expansion places it by rules of its
+            /// own (appended to `out`; `false`: the board's frontier decides).
+            #[inline]
+            pub(crate) fn expansion_placements(
+                &self,
+                tt: &crate::catalog::TileType,
+                out: &mut Vec<(Pos, crate::geometry::Rotation)>,
+            ) -> bool {
+                $(if $e.placements(self, tt, out) {
+                    return true;
+                })*
+                false
+            }
+
+            /// The expansions' rules for placing the tile `tt` (its edges fit).
+            #[inline]
+            pub(crate) fn expansion_tile_check(
+                &self,
+                tt: &crate::catalog::TileType,
+                pos: Pos,
+                r: crate::geometry::Rotation,
+            ) -> Result<(), &'static str> {
+                $($e.tile_check(self, tt, pos, r)?;)*
+                Ok(())
+            }
+
+            /// The tile `tt` is about to be placed (checked).
+            #[inline]
+            pub(crate) fn tile_placing(
+                &mut self,
+                tt: &crate::catalog::TileType,
+                pos: Pos,
+                r: crate::geometry::Rotation,
+            ) {
+                $($e.tile_placing(self, tt, pos, r);)*
+            }
+
+            /// What each expansion keeps face down, in the registry's order.
+            pub(crate) fn hidden_snapshot(&self) -> [Vec<u8>; REGISTERED] {
+                [$($e.hidden(self).to_vec()),*]
+            }
+
+            /// Whether going from `before` to `after` (two snapshots) read something face
+            /// down.
+            #[allow(unused_assignments)]
+            pub(crate) fn hidden_read(
+                before: &[Vec<u8>; REGISTERED],
+                after: &[Vec<u8>; REGISTERED],
+            ) -> bool {
+                let mut k = 0;
+                $(
+                    if $e.hidden_read(&before[k], &after[k]) {
+                        return true;
+                    }
+                    k += 1;
+                )*
+                false
+            }
+
+            /// How far what each expansion that keeps something face down has been read.
+            #[inline]
+            #[allow(unused_assignments, clippy::reversed_empty_ranges)]
+            pub(crate) fn hidden_marks(&self) -> [u64; HIDDEN] {
+                let mut marks = [0; HIDDEN];
+                let mut k = 0;
+                $(if <$e as Hooks>::HIDDEN {
+                    marks[k] = $e.hidden_mark(self);
+                    k += 1;
+                })*
+                marks
+            }
+
+            /// Rearranges with `order` what the expansions keep face down and nobody has
+            /// seen.
+            pub(crate) fn reorder_unseen(&mut self, mut order: impl FnMut(&mut [u8])) {
+                $($e.reorder_unseen(self, &mut order);)*
+            }
+
+            /// Gives `player` points (in award batch `batch`): to the score, unless an
+            /// expansion takes them (the score track's award queue).
+            #[inline]
+            pub(crate) fn grant(
+                &mut self,
+                player: u8,
+                points: i32,
+                batch: u16,
+                sink: &mut impl EffectSink,
+            ) {
+                $(if $e.points_granted(self, player, points, batch, sink) {
+                    return;
+                })*
+                self.players[player as usize].score += points;
+            }
+
+            /// Memory the expansions' states hold on the heap.
+            pub(crate) fn expansions_heap_bytes(&self) -> usize {
+                0 $(+ $e.heap_bytes(self))*
+            }
+
+            /// A new game: the expansions in play set up their state.
+            pub(crate) fn set_up_expansions(&mut self) {
+                $($e.set_up(self);)*
+            }
+
+            /// Hook *before the draw*: whether an expansion asks the active player
+            /// something before the draw (and has set that decision).
+            #[inline]
+            pub(crate) fn ask_before_draw(&mut self) -> bool {
+                $(if $e.ask_before_draw(self) {
+                    return true;
+                })*
+                false
+            }
+
+            /// Hook *scoring begins*: the scoring of a turn part begins.
+            pub(crate) fn scoring_begins(&mut self) {
+                $($e.scoring_begins(self);)*
+            }
+
+            /// Hook *another part*: whether the active player plays another turn part
+            /// (the first expansion to grant one gives it).
+            pub(crate) fn another_part(&mut self) -> bool {
+                $(if $e.another_part(self) {
+                    return true;
+                })*
+                false
+            }
+
+            /// Hook *turn over*: the active player's turn is over.
+            pub(crate) fn turn_over(&mut self) {
+                $($e.turn_over(self);)*
+            }
+
+            /// Hook *turn given up*: the active player left before placing their tile.
+            pub(crate) fn turn_given_up(&mut self) {
+                $($e.turn_given_up(self);)*
+            }
+
+            /// Hook *part cut short*: no other turn part follows this one after all.
+            pub(crate) fn part_cut_short(&mut self) {
+                $($e.part_cut_short(self);)*
+            }
+
+            /// Hook *game cut short*: the game ends before its turn is over.
+            pub(crate) fn game_cut_short(&mut self) {
+                $($e.game_cut_short(self);)*
+            }
+
             /// A player leaves the game: each expansion lets them go.
             pub(crate) fn expansions_player_leaves(&mut self, player: u8) {
                 $($e.player_leaves(self, player);)*
@@ -265,8 +482,9 @@ macro_rules! registry {
     };
 }
 
-// The expansions with decisions of their own, in the order their options in the figure
-// phase are listed (barns, the abbot's return, flights). Their phases are disjoint, and in
+// Every expansion (and the score track that two of them share); those with decisions of
+// their own in the order their options in the figure phase are listed (barns, the abbot's
+// return, flights). Their phases are disjoint, and in
 // the figure phase each claims actions and figures of its own.
 registry![
     abbey_mayor::AbbeyMayor,
@@ -280,4 +498,6 @@ registry![
     score_track::Track,
     messages::Messages,
     traders_builders::TradersBuilders,
+    river::River,
+    inns_cathedrals::InnsCathedrals,
 ];

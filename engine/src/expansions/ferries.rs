@@ -291,6 +291,26 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// (or stop).
 pub(crate) struct Ferries;
 
+impl Hooks for Ferries {
+    /// The road ends of every lake whose ferry was placed or moved this part.
+    fn segments_to_score(&self, t: &mut Table, segs: &mut [u16], ns: &mut usize) {
+        t.ferry_roads_to_score(segs, ns);
+    }
+
+    fn heap_bytes(&self, t: &Table) -> usize {
+        t.ferry.as_deref().map_or(0, |f| f.heap_bytes())
+    }
+
+    /// No ferry yet; the board records its road joins (a ferry move rebuilds the roads
+    /// from them).
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::Ferries) {
+            t.board.record_roads();
+            t.ferry = Some(Box::default());
+        }
+    }
+}
+
 impl Decisions for Ferries {
     const PHASES: &'static [Phase] = &[Phase::PlaceFerry, Phase::MoveFerry];
 

@@ -160,6 +160,8 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// it (or, by the house rule, keep it).
 pub(crate) struct FlyingMachines;
 
+impl Hooks for FlyingMachines {}
+
 impl Decisions for FlyingMachines {
     const PHASES: &'static [Phase] = &[Phase::PlaceFigure, Phase::FlierLanding];
 

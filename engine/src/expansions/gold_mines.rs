@@ -255,6 +255,19 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// Gold Mines' decision: where the second ingot goes.
 pub(crate) struct GoldMines;
 
+impl Hooks for GoldMines {
+    fn heap_bytes(&self, t: &Table) -> usize {
+        t.gold_mines.as_deref().map_or(0, |g| g.heap_bytes())
+    }
+
+    /// No ingot on the board yet.
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::GoldMines) {
+            t.gold_mines = Some(Box::default());
+        }
+    }
+}
+
 impl Decisions for GoldMines {
     const PHASES: &'static [Phase] = &[Phase::PlaceIngot];
 

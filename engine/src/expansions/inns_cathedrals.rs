@@ -3,8 +3,30 @@
 //! big follower counts twice in a majority (`FigureKind::base_strength`); the sixth
 //! colour seats a sixth player (`max_players`).
 
+use super::prelude::*;
 use crate::board::{FLAG_CATHEDRAL, FLAG_INN};
-use crate::catalog::FeatureKind;
+
+/// Inns & Cathedrals in the registry: it changes values and figures only (no decision, no
+/// state of its own).
+pub(crate) struct InnsCathedrals;
+
+impl Hooks for InnsCathedrals {}
+
+impl Decisions for InnsCathedrals {
+    const PHASES: &'static [Phase] = &[];
+
+    fn options(&self, _t: &Table, _out: &mut Vec<Action>) {}
+
+    fn apply(
+        &self,
+        _t: &mut Table,
+        _player: u8,
+        _action: &Action,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        None
+    }
+}
 
 /// Hook *feature value* during the game: the value of a completed road with an inn or
 /// city with a cathedral, `None` when neither changes it. `flags` are the board's

@@ -261,6 +261,32 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// Mage & Witch's decision: move the mage or the witch, or set one aside.
 pub(crate) struct MageWitch;
 
+impl Hooks for MageWitch {
+    /// A road or city with the mage or the witch in it.
+    #[inline]
+    fn completed_value(
+        &self,
+        t: &Table,
+        root: u16,
+        kind: FeatureKind,
+        tiles: u32,
+        value: i32,
+    ) -> i32 {
+        if matches!(kind, FeatureKind::Road | FeatureKind::City) {
+            t.magic_value(root, value, tiles)
+        } else {
+            value
+        }
+    }
+
+    /// The mage and the witch beside the board.
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::MageWitch) {
+            t.mage_witch = Some(MagicState::default());
+        }
+    }
+}
+
 impl Decisions for MageWitch {
     const PHASES: &'static [Phase] = &[Phase::MoveMagic];
 

@@ -358,6 +358,59 @@ impl Table {
 /// or taken as 2 points.
 pub(crate) struct Messages;
 
+impl Hooks for Messages {
+    const HIDDEN: bool = true;
+
+    /// The message stack, top first.
+    fn hidden<'t>(&self, t: &'t Table) -> &'t [u8] {
+        t.message_stack()
+    }
+
+    /// A message put back under the stack is known to everybody; one taken from the top
+    /// is not, so the stack was read unless the old stack is still its beginning.
+    fn hidden_read(&self, before: &[u8], after: &[u8]) -> bool {
+        !after.starts_with(before)
+    }
+
+    /// Messages drawn so far and the stack's size.
+    #[inline]
+    fn hidden_mark(&self, t: &Table) -> u64 {
+        let (draws, len) = t.message_mark();
+        (draws as u64) << 56 | len as u64
+    }
+
+    /// The messages nobody has seen yet.
+    fn reorder_unseen(&self, t: &mut Table, order: &mut impl FnMut(&mut [u8])) {
+        t.reorder_unread_messages(order);
+    }
+
+    fn heap_bytes(&self, t: &Table) -> usize {
+        t.messages.as_deref().map_or(0, |m| m.heap_bytes())
+    }
+
+    /// The message stack, shuffled (the game's first random numbers after the pile's).
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::Messages) {
+            t.messages = Some(Box::new(MessageState::new(&mut t.rng)));
+        }
+    }
+
+    /// The scoring is one scoring round.
+    fn scoring_begins(&self, t: &mut Table) {
+        t.new_scoring_round();
+    }
+
+    /// Message 4: an extra turn part, when one is due.
+    fn another_part(&self, t: &mut Table) -> bool {
+        t.take_extra_tile()
+    }
+
+    /// Extra turn parts not taken are lost.
+    fn turn_over(&self, t: &mut Table) {
+        t.drop_extra_tiles();
+    }
+}
+
 impl Decisions for Messages {
     const PHASES: &'static [Phase] = &[Phase::ChooseScoreFigure, Phase::ResolveMessage];
 

@@ -27,6 +27,7 @@ pub mod messages;
 pub mod river;
 pub mod robbers;
 pub mod score_track;
+pub(crate) mod stages;
 pub mod table;
 pub mod traders_builders;
 
@@ -55,13 +56,14 @@ mod prelude {
     pub(crate) use crate::action::Action;
     pub(crate) use crate::board::Board;
     pub(crate) use crate::catalog::FeatureKind;
-    pub(crate) use crate::decision::{Phase, PlayError, Stage};
+    pub(crate) use crate::decision::{Phase, PlayError};
     pub(crate) use crate::effect::Effect;
     pub(crate) use crate::effect::EffectSink;
     pub(crate) use crate::event::Declined;
     pub(crate) use crate::expansions::decisions::{Decided, Decisions, Done};
+    pub(crate) use crate::expansions::stages::{Hooks, Stage};
     pub(crate) use crate::expansions::table::Table;
-    pub(crate) use crate::expansions::{self, Expansion};
+    pub(crate) use crate::expansions::{self, Expansion, ExpansionSet};
     pub(crate) use crate::figures::FigureKind;
     pub(crate) use crate::geometry::{Pos, Spot};
 }

@@ -3,9 +3,9 @@
 //! never point the new open end at an occupied cell). Fields split by the river and the
 //! ban on figures on water come from the catalog and the *figure allowed* hook.
 
-use crate::board::Board;
-use crate::catalog::{EdgeKind, TileType};
-use crate::geometry::{Dir, Pos, Rotation};
+use super::prelude::*;
+use crate::catalog::{catalog, EdgeKind, TileType};
+use crate::geometry::{Dir, Rotation};
 
 /// The river's single open end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +16,84 @@ pub struct RiverEnd {
     pub from: Dir,
     /// Turn of the last river tile: -1 left, 0 straight (or the spring), 1 right.
     pub last_turn: i8,
+}
+
+impl Table {
+    /// The river's open end while the river is being built.
+    pub(crate) fn river_end(&self) -> Option<RiverEnd> {
+        self.river
+    }
+}
+
+/// The River's hooks: it sets up the river's open end at the spring.
+pub(crate) struct River;
+
+impl Hooks for River {
+    /// A river tile can only continue the open end.
+    #[inline]
+    fn placements(&self, t: &Table, tt: &TileType, out: &mut Vec<(Pos, Rotation)>) -> bool {
+        if !is_river_tile(tt) {
+            return false;
+        }
+        if let Some(end) = t.river {
+            for r in Rotation::ALL {
+                if t.board.fits(tt, end.cell, r)
+                    && check(t.river, &t.board, tt, end.cell, r).is_ok()
+                {
+                    out.push((end.cell, r));
+                }
+            }
+        }
+        true
+    }
+
+    /// A river tile continues the open end, without a U-turn, its new end facing an empty
+    /// cell.
+    #[inline]
+    fn tile_check(
+        &self,
+        t: &Table,
+        tt: &TileType,
+        pos: Pos,
+        r: Rotation,
+    ) -> Result<(), &'static str> {
+        if is_river_tile(tt) {
+            check(t.river, &t.board, tt, pos, r)?;
+        }
+        Ok(())
+    }
+
+    /// A river tile moves the open end on (or closes it: the lake).
+    #[inline]
+    fn tile_placing(&self, t: &mut Table, tt: &TileType, pos: Pos, r: Rotation) {
+        if is_river_tile(tt) {
+            t.river = check(t.river, &t.board, tt, pos, r).unwrap_or(None);
+        }
+    }
+
+    /// The river's open end at the spring, the start tile (placed next with rotation 0).
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::River) {
+            let start = catalog().get(catalog().start_tile_for(t.expansions));
+            t.river = spring_end(start, Rotation::R0);
+        }
+    }
+}
+
+impl Decisions for River {
+    const PHASES: &'static [Phase] = &[];
+
+    fn options(&self, _t: &Table, _out: &mut Vec<Action>) {}
+
+    fn apply(
+        &self,
+        _t: &mut Table,
+        _player: u8,
+        _action: &Action,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        None
+    }
 }
 
 /// Does this tile type carry a river?

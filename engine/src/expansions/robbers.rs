@@ -367,6 +367,19 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 /// The Robbers' decisions: place (or move) a robber, or pass; whom a robber robs.
 pub(crate) struct Robbers;
 
+impl Hooks for Robbers {
+    fn heap_bytes(&self, t: &Table) -> usize {
+        t.robbers.as_deref().map_or(0, |r| r.heap_bytes())
+    }
+
+    /// The robbers beside the track.
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::Robbers) {
+            t.robbers = Some(Box::new(RobberState::new(t.players.len() as u8)));
+        }
+    }
+}
+
 impl Decisions for Robbers {
     const PHASES: &'static [Phase] = &[Phase::PlaceRobber, Phase::ChooseVictim];
 

@@ -116,17 +116,18 @@ impl Table {
             .unwrap_or(0)
     }
 
-    /// Gives points: straight to the score, or into the award queue on the track.
-    pub(crate) fn grant(
+    /// Points granted with the score track: into the award queue (returns false without
+    /// the track: they go straight to the score).
+    #[inline]
+    pub(crate) fn track_points(
         &mut self,
         player: u8,
         points: i32,
         batch: u16,
         sink: &mut impl EffectSink,
-    ) {
+    ) -> bool {
         let Some(track) = self.score_track.as_deref_mut() else {
-            self.players[player as usize].score += points;
-            return;
+            return false;
         };
         let a = Award {
             player,
@@ -140,6 +141,7 @@ impl Table {
         } else {
             track.awards.push(a);
         }
+        true
     }
 
     /// Works off the award queue; returns true when a decision pauses it.
@@ -401,6 +403,54 @@ impl Table {
 /// worked examples state them, awards worked off with the meeple.
 /// The score track's decision (Robbers, Messages): the next completed feature to score.
 pub(crate) struct Track;
+
+impl Hooks for Track {
+    /// Points move the score figures on the track: into the award queue.
+    #[inline]
+    fn points_granted(
+        &self,
+        t: &mut Table,
+        player: u8,
+        points: i32,
+        batch: u16,
+        sink: &mut impl EffectSink,
+    ) -> bool {
+        t.track_points(player, points, batch, sink)
+    }
+
+    /// With several features, the active player orders them.
+    fn features_to_score(&self, t: &mut Table, cands: &[(u8, Pos, u16)]) {
+        if t.track_mode() {
+            let mut listed = [(Pos::new(0, 0), 0u16); 24];
+            for (l, &(_, pos, root)) in listed.iter_mut().zip(cands.iter()) {
+                *l = (pos, root);
+            }
+            t.note_scoring_order(&listed[..cands.len()]);
+        }
+    }
+
+    /// Awards still queued (a resignation ended the game) are applied as they are, robbers
+    /// robbing the first figure leaving their space; the score figures merge.
+    fn game_ends(&self, t: &mut Table, sink: &mut impl EffectSink) {
+        t.settle_track(sink);
+    }
+
+    fn heap_bytes(&self, t: &Table) -> usize {
+        t.score_track.as_deref().map_or(0, |s| s.heap_bytes())
+    }
+
+    /// The score figures at 0 (the track of The Robbers and of Messages).
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::Robbers) || t.expansions.contains(Expansion::Messages) {
+            t.score_track = Some(Box::new(ScoreTrack::new(t.players.len() as u8)));
+        }
+    }
+
+    /// The awards of a scoring are followed by the wagons.
+    fn scoring_begins(&self, t: &mut Table) {
+        t.after_awards = Stage::AFTER_AWARDS;
+    }
+}
 
 impl Decisions for Track {
     const PHASES: &'static [Phase] = &[Phase::ScoringOrder];

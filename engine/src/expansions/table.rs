@@ -9,7 +9,7 @@
 
 use crate::board::Board;
 use crate::catalog::{FeatureKind, TileTypeId};
-use crate::decision::{Phase, PlayError, Stage};
+use crate::decision::{Phase, PlayError};
 use crate::effect::{Effect, EffectSink};
 use crate::expansion::ExpansionSet;
 use crate::figures::FigureKind;
@@ -27,6 +27,7 @@ use super::messages::MessageState;
 use super::river::RiverEnd;
 use super::robbers::RobberState;
 use super::score_track::ScoreTrack;
+use super::stages::Stage;
 use super::traders_builders::{has_own_follower, BuilderPart};
 
 /// A player's public state.
@@ -74,37 +75,82 @@ pub struct Table {
     pub(crate) part_tile: Option<usize>,
     /// Where the turn goes after the mage and the witch: the figure, or the ferries when a
     /// ferry brought them together.
-    pub(crate) after_magic: Stage,
+    pub(super) after_magic: Stage,
     /// Where the turn goes once the award queue is empty: the ferries (after the abbot's
     /// return), the wagons (after scoring) or the messages (after a message's points).
-    pub(crate) after_awards: Stage,
+    pub(super) after_awards: Stage,
     // ----- the expansions' state: each is `None` unless its expansion is in play; only
-    // its own file (`crate::expansions::…`) reads or writes it.
+    // its own file (`crate::expansions::…`) reads or writes it (the rest of the crate
+    // cannot reach it).
     /// The River's open end while the river is being built.
-    pub(crate) river: Option<RiverEnd>,
+    pub(super) river: Option<RiverEnd>,
     /// Traders & Builders: where the turn stands with the builder's second part.
-    pub(crate) builder: Option<BuilderPart>,
+    pub(super) builder: Option<BuilderPart>,
     /// Abbey & Mayor: freed wagons, the barn placed this part, the final abbey round.
-    pub(crate) abbey_mayor: Option<Box<AbbeyState>>,
+    pub(super) abbey_mayor: Option<Box<AbbeyState>>,
     /// Gold Mines: the ingots on the tiles.
-    pub(crate) gold_mines: Option<Box<GoldState>>,
+    pub(super) gold_mines: Option<Box<GoldState>>,
     /// Mage & Witch: where they stand, and a magic symbol's pending move.
-    pub(crate) mage_witch: Option<MagicState>,
+    pub(super) mage_witch: Option<MagicState>,
     /// Crop Circles: the action under way.
-    pub(crate) crop: Option<Crop>,
+    pub(super) crop: Option<Crop>,
     /// Flying Machines: the figure in flight and the tile it must land on.
-    pub(crate) flight: Option<Flight>,
+    pub(super) flight: Option<Flight>,
     /// Ferries: the ferries and what moved in this turn part.
-    pub(crate) ferry: Option<Box<FerryState>>,
+    pub(super) ferry: Option<Box<FerryState>>,
     /// Robbers / Messages: the score track, its award queue and scoring order.
-    pub(crate) score_track: Option<Box<ScoreTrack>>,
+    pub(super) score_track: Option<Box<ScoreTrack>>,
     /// Robbers: the robbers on the track.
-    pub(crate) robbers: Option<Box<RobberState>>,
+    pub(super) robbers: Option<Box<RobberState>>,
     /// Messages: the stack and the messages earned and drawn.
-    pub(crate) messages: Option<Box<MessageState>>,
+    pub(super) messages: Option<Box<MessageState>>,
 }
 
 impl Table {
+    /// The table of a new game, before its start tile is placed: the expansions in play set
+    /// up their own state (through the registry, in its order).
+    pub(crate) fn new(
+        expansions: ExpansionSet,
+        rules: HouseRules,
+        players: Vec<PlayerState>,
+        hands: Option<Vec<Vec<TileTypeId>>>,
+        board: Board,
+        pile: Vec<TileTypeId>,
+        rng: Rng,
+    ) -> Table {
+        let mut t = Table {
+            expansions,
+            rules,
+            returned: 0,
+            players,
+            hands,
+            board,
+            pile,
+            next_draw: 0,
+            current: 0,
+            phase: Phase::PlaceTile,
+            placed: None,
+            after_part: Stage::Start,
+            rng,
+            part_tile: None,
+            after_magic: Stage::Figure,
+            after_awards: Stage::AFTER_AWARDS,
+            river: None,
+            builder: None,
+            abbey_mayor: None,
+            gold_mines: None,
+            mage_witch: None,
+            crop: None,
+            flight: None,
+            ferry: None,
+            score_track: None,
+            robbers: None,
+            messages: None,
+        };
+        t.set_up_expansions();
+        t
+    }
+
     /// Tiles still in the pile (not counting the drawn one).
     pub fn tiles_left(&self) -> usize {
         self.pile.len() - self.next_draw
@@ -129,7 +175,7 @@ impl Table {
         self.after_magic = Stage::Figure;
         self.drop_flight();
         self.drop_magic_symbol();
-        self.cancel_builder();
+        self.part_cut_short();
         Stage::Scoring
     }
 
@@ -243,9 +289,7 @@ impl Table {
         let mut i = 0;
         while i < self.board.figures.len() {
             let f = self.board.figures[i];
-            if matches!(f.kind, FigureKind::Builder | FigureKind::Pig)
-                && !has_own_follower(&self.board, f.seg, f.owner)
-            {
+            if f.kind.needs_own_follower() && !has_own_follower(&self.board, f.seg, f.owner) {
                 self.return_figure(i, sink);
             } else {
                 i += 1;

@@ -49,6 +49,35 @@ pub(crate) fn has_own_follower(board: &Board, seg: u16, player: u8) -> bool {
 /// builder and the pig may go.
 pub(crate) struct TradersBuilders;
 
+impl Hooks for TradersBuilders {
+    /// Every turn begins with its first part.
+    fn set_up(&self, t: &mut Table) {
+        if t.expansions.contains(Expansion::TradersBuilders) {
+            t.builder = Some(BuilderPart::Plain);
+        }
+    }
+
+    /// The builder's second part, when it earned one.
+    fn another_part(&self, t: &mut Table) -> bool {
+        t.take_second_part()
+    }
+
+    /// The next turn begins with a first part.
+    fn turn_over(&self, t: &mut Table) {
+        t.reset_builder();
+    }
+
+    /// The next turn begins with a first part.
+    fn turn_given_up(&self, t: &mut Table) {
+        t.reset_builder();
+    }
+
+    /// No second part after all.
+    fn part_cut_short(&self, t: &mut Table) {
+        t.cancel_builder();
+    }
+}
+
 impl Decisions for TradersBuilders {
     const PHASES: &'static [Phase] = &[];
 

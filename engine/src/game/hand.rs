@@ -16,8 +16,8 @@
 use super::*;
 use crate::rules::UnplaceableTile;
 
-fn is_river(t: TileTypeId) -> bool {
-    catalog().get(t).expansion == Some(Expansion::River)
+fn first_stack(t: TileTypeId) -> bool {
+    catalog().get(t).in_first_stack()
 }
 
 impl Game {
@@ -110,7 +110,7 @@ impl Game {
                 let t = self.pile[self.next_draw];
                 let hand = self.hand(self.current);
                 // a river tile is held alone, so the river is played tile by tile
-                if !hand.is_empty() && (is_river(t) || hand.iter().any(|h| is_river(*h))) {
+                if !hand.is_empty() && (first_stack(t) || hand.iter().any(|h| first_stack(*h))) {
                     break;
                 }
                 self.next_draw += 1;
@@ -157,7 +157,7 @@ impl Game {
     fn drop_held(&mut self, t: TileTypeId, sink: &mut impl EffectSink) {
         let others = self.pile.len() - self.next_draw;
         let back = self.rules.unplaceable_tile == UnplaceableTile::Reshuffled
-            && !is_river(t)
+            && !first_stack(t)
             && self.returned < others;
         // the tile was drawn earlier: it is among the drawn part of the pile
         let at = self.pile[..self.next_draw].iter().rposition(|x| *x == t);

@@ -23,17 +23,9 @@ impl Game {
 
     pub(crate) fn tile_placements(&self, t: TileTypeId, out: &mut Vec<(Pos, Rotation)>) {
         let tt = catalog().get(t);
-        if river::is_river_tile(tt) {
-            // a river tile can only continue the open end
-            if let Some(end) = self.river {
-                for r in Rotation::ALL {
-                    if self.board.fits(tt, end.cell, r)
-                        && river::check(self.river, &self.board, tt, end.cell, r).is_ok()
-                    {
-                        out.push((end.cell, r));
-                    }
-                }
-            }
+        // a tile an expansion places by rules of its own (a river tile continues the
+        // river's open end)
+        if self.expansion_placements(tt, out) {
             return;
         }
         for f in self.board.frontier() {
@@ -47,9 +39,8 @@ impl Game {
 
     pub(crate) fn has_placement(&self, t: TileTypeId) -> bool {
         let tt = catalog().get(t);
-        if river::is_river_tile(tt) {
-            let mut v = Vec::new();
-            self.tile_placements(t, &mut v);
+        let mut v = Vec::new();
+        if self.expansion_placements(tt, &mut v) {
             return !v.is_empty();
         }
         self.board.frontier().iter().any(|f| {

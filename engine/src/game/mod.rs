@@ -31,29 +31,20 @@ mod undo;
 pub mod view;
 
 pub use crate::action::Action;
-pub(crate) use crate::decision::Stage;
 pub use crate::decision::{Phase, PlayError};
 pub use crate::effect::{EffectSink, NoEffects};
-pub(crate) use crate::expansions::decisions::Done;
+pub(crate) use crate::expansions::decisions::{Done, HIDDEN, REGISTERED};
 pub use crate::expansions::messages::ScoreFigure;
+pub(crate) use crate::expansions::stages::Stage;
 pub use crate::expansions::table::{PlayerState, Table};
 pub use errors::{ReplayError, SetupError};
 pub use moves::MoveError;
 pub use view::SeatView;
 
 use crate::board::Board;
-use crate::catalog::{catalog, EdgeKind, FeatureKind, TileTypeId};
+use crate::catalog::{catalog, FeatureKind, TileTypeId};
 use crate::effect::{Effect, RankEntry};
 use crate::event::{Declined, Event};
-use crate::expansions::abbey_mayor::AbbeyState;
-use crate::expansions::ferries::FerryState;
-use crate::expansions::gold_mines::GoldState;
-use crate::expansions::mage_witch::MagicState;
-use crate::expansions::messages::MessageState;
-use crate::expansions::river;
-use crate::expansions::robbers::RobberState;
-use crate::expansions::score_track::ScoreTrack;
-use crate::expansions::traders_builders::BuilderPart;
 use crate::expansions::{self, Expansion, ExpansionSet};
 use crate::figures::FigureKind;
 use crate::geometry::{Pos, Rotation, Spot};
@@ -225,13 +216,7 @@ impl Game {
             })
             + self.pile.capacity() * std::mem::size_of::<TileTypeId>()
             + self.ranking.capacity() * std::mem::size_of::<RankEntry>()
-            + self.abbey_mayor.as_deref().map_or(0, |a| a.heap_bytes())
-            + self.gold_mines.as_deref().map_or(0, |g| g.heap_bytes())
-            + self.crop.as_ref().map_or(0, |c| c.queue.capacity())
-            + self.ferry.as_deref().map_or(0, |f| f.heap_bytes())
-            + self.score_track.as_deref().map_or(0, |t| t.heap_bytes())
-            + self.robbers.as_deref().map_or(0, |r| r.heap_bytes())
-            + self.messages.as_deref().map_or(0, |m| m.heap_bytes())
+            + self.expansions_heap_bytes()
             + self.trail.heap_bytes()
     }
 }

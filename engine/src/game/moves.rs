@@ -14,7 +14,7 @@
 //! draw happens when the pile is not empty, the die is rolled on every flight, a message
 //! is drawn when one is earned), so the decision to refuse cannot leak the outcome.
 
-use crate::game::{Action, Game, Outcome, PlayError};
+use crate::game::{Action, Game, Outcome, PlayError, Table, REGISTERED};
 use crate::rng::Rng;
 
 /// Why a move was refused: the index of the action at fault and its error. For
@@ -34,8 +34,8 @@ struct HiddenCursor {
     next_draw: usize,
     /// The random stream (the flier's die).
     rng: Rng,
-    /// The message stack, top first.
-    messages: Vec<u8>,
+    /// What the expansions keep face down (the message stack, top first).
+    expansions: [Vec<u8>; REGISTERED],
 }
 
 impl HiddenCursor {
@@ -43,17 +43,16 @@ impl HiddenCursor {
         HiddenCursor {
             next_draw: game.next_draw,
             rng: game.rng.clone(),
-            messages: game.message_stack().to_vec(),
+            expansions: game.hidden_snapshot(),
         }
     }
 
-    /// Whether going from `self` to `after` read something hidden. A message put back
-    /// under the stack is known to everybody; one taken from the top is not, so the stack
-    /// was read unless the old stack is still its beginning.
+    /// Whether going from `self` to `after` read something hidden (each expansion says
+    /// whether what it keeps face down was read).
     fn revealed(&self, after: &HiddenCursor) -> bool {
         self.next_draw != after.next_draw
             || self.rng != after.rng
-            || !after.messages.starts_with(&self.messages)
+            || Table::hidden_read(&self.expansions, &after.expansions)
     }
 }
 

@@ -125,11 +125,11 @@ impl Game {
                 let seg = self.check_figure(figure, spot)?;
                 self.board.add_figure(player, figure, seg);
                 self.players[player as usize].supply[figure as usize] -= 1;
-                self.run(Stage::Ferries, sink);
+                self.run(Stage::AFTER_FIGURE, sink);
                 Done::Spot(seg)
             }
             (Phase::PlaceFigure, Action::Pass) => {
-                self.run(Stage::Ferries, sink);
+                self.run(Stage::AFTER_FIGURE, sink);
                 Done::Declined(Declined::Figure)
             }
             (phase, a) => {
@@ -157,8 +157,9 @@ impl Game {
         if !adjacent {
             return Err(PlayError::NotAdjacent { x: pos.x, y: pos.y });
         }
-        if self.board.fits(tt, pos, r) && river::is_river_tile(tt) {
-            if let Err(reason) = river::check(self.river, &self.board, tt, pos, r) {
+        if self.board.fits(tt, pos, r) {
+            // the rules of an expansion for its own tiles (a river tile's course)
+            if let Err(reason) = self.expansion_tile_check(tt, pos, r) {
                 return Err(PlayError::TileDoesNotFit {
                     x: pos.x,
                     y: pos.y,
@@ -199,9 +200,7 @@ impl Game {
 
     pub(crate) fn apply_tile(&mut self, t: TileTypeId, pos: Pos, r: Rotation) {
         let tt = catalog().get(t);
-        if river::is_river_tile(tt) {
-            self.river = river::check(self.river, &self.board, tt, pos, r).unwrap_or(None);
-        }
+        self.tile_placing(tt, pos, r);
         let idx = self.board.place(t, pos, r);
         self.placed = Some(idx);
         self.part_tile = Some(idx);

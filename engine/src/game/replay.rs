@@ -38,9 +38,9 @@ impl Game {
         let last_undo = events
             .iter()
             .rposition(|e| matches!(e, Event::Undone { .. }));
-        let track = |i: usize| last_undo.is_some_and(|u| i < u);
+        let kept = |i: usize| last_undo.is_some_and(|u| i < u);
         let mut checkpoint = Checkpoint::new();
-        if track(0) {
+        if kept(0) {
             checkpoint.note(&g, 0);
         }
         after_each(0, sink);
@@ -52,7 +52,7 @@ impl Game {
             } else {
                 g.apply(e, sink)
                     .map_err(|source| ReplayError::Play { index: i, source })?;
-                if track(i) {
+                if kept(i) {
                     checkpoint.note(&g, i);
                 }
             }

@@ -53,7 +53,7 @@ impl Game {
             if let Some(ti) = self.placed.take() {
                 self.score_completed(ti, sink);
             }
-            self.wagons_home();
+            self.game_cut_short();
             self.run(Stage::End, sink);
         } else if let Some(resumed) = self.expansion_player_left(player, deciding, sink) {
             // an expansion's phase: that expansion says where the turn goes on
@@ -69,12 +69,12 @@ impl Game {
                         self.drawn = None;
                         self.next_draw -= 1;
                     }
-                    self.reset_builder();
+                    self.turn_given_up();
                     self.advance_player();
                     self.run(Stage::Start, sink);
                 }
                 Phase::PlaceFigure => {
-                    self.cancel_builder();
+                    self.part_cut_short();
                     self.run(Stage::Scoring, sink);
                 }
                 // the expansions' phases are theirs (above); the game is not over

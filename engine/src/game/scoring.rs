@@ -30,8 +30,9 @@ impl Game {
                 ns += 1;
             }
         }
-        // Ferries: every road end of a lake whose ferry was placed or moved this part
-        self.ferry_roads_to_score(&mut segs, &mut ns);
+        // the expansions' segments to check too (the road ends of a lake whose ferry was
+        // placed or moved this part)
+        self.segments_to_score(&mut segs, &mut ns);
         for d in crate::geometry::Dir::ALL {
             if let Some(j) = self.board.tile_index_at(pt.pos.step(d)) {
                 let o = self.board.tiles()[j];
@@ -95,18 +96,14 @@ impl Game {
                 self.award(root, kind, value, 0, false, k as u16, sink),
             );
         }
-        // Robbers / Messages: with several features, the active player orders them
-        if self.track_mode() {
-            let mut listed = [(Pos::new(0, 0), 0u16); 24];
-            for (l, &(_, pos, root)) in listed.iter_mut().zip(cands.iter()) {
-                *l = (pos, root);
-            }
-            self.note_scoring_order(&listed[..cands.len()]);
-        }
+        // the expansions learn which features are scored, in order (with the score track
+        // the active player orders several)
+        self.features_to_score(cands);
         // hook *features scored*: each expansion's share of this scoring
         self.features_scored(ti, &scored[..cands.len()], &completed_cities[..nc], sink);
-        // every figure of every scored feature goes home; freed wagons wait for their
-        // owners' decisions, in turn order from the active player
+        // every figure of every scored feature goes home, unless an expansion frees it to
+        // move on by its owner's decision (a wagon): those wait in turn order from the
+        // active player
         let n_players = self.players.len() as u8;
         let mut freed: Vec<(u8, Pos)> = Vec::new();
         for &(_, _, root) in cands.iter() {
@@ -118,14 +115,14 @@ impl Game {
                     i += 1;
                     continue;
                 }
-                if !self.free_wagon(i, &mut freed, sink) {
+                if !self.figure_freed(i, &mut freed, sink) {
                     self.return_figure(i, sink);
                 }
             }
         }
         let cur = self.current;
         freed.sort_by_key(|(o, _)| (o + n_players - cur) % n_players);
-        self.queue_freed_wagons(freed);
+        self.figures_freed(freed);
         self.return_lonely_specials(sink);
     }
 
@@ -143,13 +140,8 @@ impl Game {
         if kind == FeatureKind::City {
             value = small_city_value(self.rules.small_city, value, tiles, root, &self.board);
         }
-        if kind.is_cloister() {
-            value = self.abbot_completed_value(root, value);
-        }
-        if matches!(kind, FeatureKind::Road | FeatureKind::City) {
-            value = self.magic_value(root, value, tiles);
-        }
-        value
+        // the expansions' figures in it (the abbot, the mage and the witch)
+        self.expansions_completed_value(root, kind, tiles, value)
     }
 
     /// Each player's score if the game ended now: the final scoring of every feature and
@@ -168,10 +160,9 @@ impl Game {
         self.drawn = None;
         self.placed = None;
         self.phase = Phase::GameOver;
-        // Robbers / Messages: awards still queued (a resignation ended the game) are
-        // applied as they are, robbers robbing the first figure leaving their space; the
-        // score figures merge
-        self.settle_track(sink);
+        // the expansions settle what is under way (the score track's awards still queued,
+        // when a resignation ended the game)
+        self.game_ends(sink);
         // features with followers, ordered: roads, cities, cloisters, fields; each by the
         // smallest position among their tiles
         let mut feats: Vec<(u8, Pos, u16)> = Vec::with_capacity(self.board.figures.len());

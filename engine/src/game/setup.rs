@@ -61,15 +61,7 @@ impl Game {
             return Err(SetupError::PlayerCount { got: *players, max });
         }
         let cat = catalog();
-        let with_river = set.contains(Expansion::River);
-        let start = if with_river {
-            cat.iter()
-                .find(|(_, t)| t.start_with_river)
-                .map(|(i, _)| i)
-                .unwrap_or(cat.start_tile())
-        } else {
-            cat.start_tile()
-        };
+        let start = cat.start_tile_for(set);
         let base_start = cat.start_tile();
         let mut rng = Rng::new(seed);
         let pile: Vec<TileTypeId> = match tile_order {
@@ -90,9 +82,10 @@ impl Game {
                 v
             }
             None => {
-                // the river stack (shuffled, lake last) goes on top of the normal pile
-                let mut rivers = Vec::new();
-                let mut lakes = Vec::new();
+                // the first stack (the river's: shuffled, its last tile at its bottom) goes
+                // on top of the normal pile
+                let mut stack = Vec::new();
+                let mut last = Vec::new();
                 let mut v = Vec::with_capacity(192);
                 for (id, t) in cat.iter() {
                     if expansions::tile_in_game(t, set) {
@@ -100,106 +93,50 @@ impl Game {
                         let n = t.count - if id == base_start { t.start_copies } else { 0 };
                         for _ in 0..n {
                             if t.river_last {
-                                lakes.push(id);
-                            } else if t.expansion == Some(Expansion::River) {
-                                rivers.push(id);
+                                last.push(id);
+                            } else if t.in_first_stack() {
+                                stack.push(id);
                             } else {
                                 v.push(id);
                             }
                         }
                     }
                 }
-                rng.shuffle(&mut rivers);
+                rng.shuffle(&mut stack);
                 rng.shuffle(&mut v);
-                rivers.extend(lakes);
-                rivers.extend(v);
-                rivers
+                stack.extend(last);
+                stack.extend(v);
+                stack
             }
         };
         let supply = expansions::starting_supply(set, &rules);
-        // the message stack is shuffled right after the pile
-        let messages = set
-            .contains(Expansion::Messages)
-            .then(|| Box::new(MessageState::new(&mut rng)));
-        // room for every tile of the pile, the start tile and the abbeys
-        let abbeys = if set.contains(Expansion::AbbeyMayor) {
-            *players as usize
-        } else {
-            0
-        };
-        let abbey_features = cat
-            .iter()
-            .find(|(_, t)| t.not_in_draw_pile && t.edges[0] == EdgeKind::Abbey)
-            .map_or(0, |(_, t)| t.features.len());
+        // room for every tile of the pile, the start tile and the tiles the expansions
+        // bring from beside the pile
+        let (beside, beside_segments) = Table::tiles_beside_pile(set, *players);
         let segments = pile
             .iter()
             .map(|t| cat.get(*t).features.len())
             .sum::<usize>()
             + cat.get(start).features.len()
-            + abbeys * abbey_features;
-        let mut board = Board::with_capacity(pile.len() + 1 + abbeys, segments);
-        if set.contains(Expansion::Ferries) {
-            // a ferry move rebuilds the roads from their joins
-            board.record_roads();
-        }
-        board.place(start, Pos::new(0, 0), Rotation::R0);
-        let river = if with_river {
-            river::spring_end(cat.get(start), Rotation::R0)
-        } else {
-            None
-        };
+            + beside_segments;
+        let board = Board::with_capacity(pile.len() + 1 + beside, segments);
+        let players: Vec<PlayerState> = (0..*players)
+            .map(|_| PlayerState {
+                score: 0,
+                supply,
+                active: true,
+                goods: [0; 3],
+                abbey: false,
+                gold: 0,
+            })
+            .collect();
+        let hands = (rules.tiles_in_hand.count() > 1).then(|| vec![Vec::new(); players.len()]);
+        // the expansions in play set up their state (the message stack is shuffled right
+        // after the pile), then the start tile is placed
+        let mut table = Table::new(set, rules, players, hands, board, pile, rng);
+        table.board.place(start, Pos::new(0, 0), Rotation::R0);
         let mut g = Game {
-            table: Table {
-                expansions: set,
-                rules,
-                returned: 0,
-                players: (0..*players)
-                    .map(|_| PlayerState {
-                        score: 0,
-                        supply,
-                        active: true,
-                        goods: [0; 3],
-                        abbey: set.contains(Expansion::AbbeyMayor),
-                        gold: 0,
-                    })
-                    .collect(),
-                hands: (rules.tiles_in_hand.count() > 1)
-                    .then(|| vec![Vec::new(); *players as usize]),
-                board,
-                pile,
-                next_draw: 0,
-                current: 0,
-                phase: Phase::PlaceTile,
-                placed: None,
-                after_part: Stage::Start,
-                rng,
-                part_tile: None,
-                after_magic: Stage::Figure,
-                after_awards: Stage::Wagons,
-                river,
-                builder: set
-                    .contains(Expansion::TradersBuilders)
-                    .then_some(BuilderPart::Plain),
-                abbey_mayor: set
-                    .contains(Expansion::AbbeyMayor)
-                    .then(Box::<AbbeyState>::default),
-                gold_mines: set
-                    .contains(Expansion::GoldMines)
-                    .then(Box::<GoldState>::default),
-                mage_witch: set.contains(Expansion::MageWitch).then(MagicState::default),
-                crop: None,
-                flight: None,
-                ferry: set
-                    .contains(Expansion::Ferries)
-                    .then(Box::<FerryState>::default),
-                score_track: (set.contains(Expansion::Robbers)
-                    || set.contains(Expansion::Messages))
-                .then(|| Box::new(ScoreTrack::new(*players))),
-                robbers: set
-                    .contains(Expansion::Robbers)
-                    .then(|| Box::new(RobberState::new(*players))),
-                messages,
-            },
+            table,
             drawn: None,
             version: 1,
             sandbox: tile_order.is_some(),

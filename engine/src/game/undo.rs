@@ -37,7 +37,8 @@ pub(crate) struct Trail {
 struct HiddenMark {
     next_draw: usize,
     rng: Rng,
-    messages: (u8, usize),
+    /// How far what the expansions keep face down has been read.
+    expansions: [u64; HIDDEN],
     held: usize,
 }
 
@@ -52,7 +53,7 @@ impl Game {
         HiddenMark {
             next_draw: self.next_draw,
             rng: self.rng.clone(),
-            messages: self.message_mark(),
+            expansions: self.hidden_marks(),
             held: self
                 .hands
                 .as_ref()

@@ -28,7 +28,7 @@ pub struct SeatView {
 /// The order a pile of a normal game keeps in public: the river's tiles, then its lake,
 /// then the rest.
 fn pile_group(t: &TileType) -> u8 {
-    match (t.expansion == Some(Expansion::River), t.river_last) {
+    match (t.in_first_stack(), t.river_last) {
         (_, true) => 1,
         (true, false) => 0,
         (false, false) => 2,
@@ -41,7 +41,7 @@ impl Game {
         let mut game = self.clone();
         game.reorder_hidden(seat, |rest| rest.sort_unstable_by_key(|t| t.0));
         game.rng = Rng::new(0);
-        game.reorder_unread_messages(|unread| unread.sort_unstable());
+        game.reorder_unseen(|unseen| unseen.sort_unstable());
         SeatView { seat, game }
     }
 
@@ -124,7 +124,7 @@ impl SeatView {
         let mut game = self.game.clone();
         game.reorder_hidden(self.seat, |rest| rng.shuffle(rest));
         game.rng = Rng::new(rng.next_u64());
-        game.reorder_unread_messages(|unread| rng.shuffle(unread));
+        game.reorder_unseen(|unseen| rng.shuffle(unseen));
         game
     }
 }
