@@ -2,7 +2,8 @@
 //! the seat's view), spent where it decides.
 //!
 //! - **A wider root, raced.** The root keeps the greedy rule's best
-//!   [`ExpertSettings::root_options`] options (twice as many as `mcts`). Every sampled
+//!   [`ExpertSettings::root_options`] options (twice as many as `mcts`; with more than
+//!   two players [`ExpertSettings::root_options_more`], fewer). Every sampled
 //!   future is played through every candidate still in the race, with the same random
 //!   numbers (common random numbers), so that each candidate's rewards pair up with the
 //!   leader's, sample by sample. After every batch of samples, a candidate whose paired
@@ -13,7 +14,12 @@
 //!   of the game and is judged by the final scores, not the static evaluation.
 //! - **A longer look.** A playout goes through [`ExpertSettings`]' search's
 //!   `rollout_rounds` rounds of tiles (two; `mcts` one) before the static evaluation
-//!   judges it.
+//!   judges it; with more than two players, [`ExpertSettings::rollout_rounds_more`]
+//!   (one: a round is then as many tiles as two rounds of two players).
+//! - **The reward of a rank.** A player's reward is the mean, over the other players,
+//!   of a logistic of their margin to each ([`Reward::Pairwise`]): with more than two
+//!   players it counts every player passed, not only the margin to the best (`mcts`);
+//!   with two, the two are the same.
 //! - **Several threads.** With [`ExpertSettings::threads`] above 1, each batch's samples
 //!   are shared out among as many threads (each with its own tree below the candidates),
 //!   and the batch's results are merged in a fixed order, so that a budget in playouts
@@ -31,9 +37,10 @@ use std::time::{Duration, Instant};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, SeatView};
 
-use crate::eval::margin;
 use crate::greedy::{option_values_within, EVALUATIONS};
-use crate::mcts::{best_first, reward, Eval, MctsBot, Node, OutOfTime, Search, Settings};
+use crate::mcts::{
+    best_first, reward_for, Eval, MctsBot, Node, OutOfTime, Reward, Search, Settings,
+};
 use crate::{own_options, Bot, Budget, Clock};
 
 /// Root options kept by the greedy evaluation.
@@ -45,8 +52,12 @@ const RACE_AFTER: usize = 6;
 /// Rounds of tiles left from which playouts go on to the end of the game.
 const ENDGAME_ROUNDS: usize = 3;
 /// Rounds of tiles a playout goes through (in the tree, then the rollout) before the
-/// static evaluation (`mcts`: one).
+/// static evaluation (`mcts`: one), in a game of two players.
 const ROLLOUT_ROUNDS: usize = 2;
+/// The same with more than two players.
+const ROLLOUT_ROUNDS_MORE: usize = 1;
+/// Root options kept with more than two players.
+const ROOT_OPTIONS_MORE: usize = 6;
 
 /// The expert's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,6 +68,11 @@ pub struct ExpertSettings {
     pub race_after: usize,
     pub endgame_rounds: usize,
     pub threads: usize,
+    /// Rounds of tiles a playout goes through with more than two players (with two: the
+    /// search's `rollout_rounds`).
+    pub rollout_rounds_more: usize,
+    /// Root options kept with more than two players (with two: `root_options`).
+    pub root_options_more: usize,
     /// The search below the root candidates (exploration, widening, rollout horizon).
     pub search: Settings,
 }
@@ -70,10 +86,13 @@ impl ExpertSettings {
             race_after: RACE_AFTER,
             endgame_rounds: ENDGAME_ROUNDS,
             threads: 1,
+            rollout_rounds_more: ROLLOUT_ROUNDS_MORE,
+            root_options_more: ROOT_OPTIONS_MORE,
             search: Settings {
                 search: Search::Tree,
                 eval: Eval::Hand,
                 rollout_rounds: ROLLOUT_ROUNDS,
+                reward: Reward::Pairwise,
                 ..Settings::new(budget)
             },
         }
@@ -118,7 +137,12 @@ impl Bot for ExpertBot {
             Eval::Hand,
             clock.as_ref(),
         );
-        let candidates: Vec<Action> = best_first(&values, self.settings.root_options.max(1))
+        let keep = if game.player_count() > 2 {
+            self.settings.root_options_more
+        } else {
+            self.settings.root_options
+        };
+        let candidates: Vec<Action> = best_first(&values, keep.max(1))
             .into_iter()
             .map(|i| options[i].clone())
             .collect();
@@ -166,7 +190,11 @@ impl<'a> Race<'a> {
         let horizon = if left <= settings.endgame_rounds * players {
             (0, usize::MAX)
         } else {
-            let rounds = settings.search.rollout_rounds * players;
+            let rounds = if players > 2 {
+                settings.rollout_rounds_more
+            } else {
+                settings.search.rollout_rounds
+            } * players;
             (left.saturating_sub(rounds), 40 * rounds + 40)
         };
         Race {
@@ -312,7 +340,7 @@ impl<'a> Race<'a> {
                 .search
                 .playout(&mut w.tree, &sample, i + 1, seed, self.horizon)
             {
-                Ok(Some(worth)) => reward(margin(&worth, me)),
+                Ok(Some(worth)) => reward_for(&worth, me, self.settings.search.reward),
                 Ok(None) => 0.0,
                 Err(OutOfTime) => return None,
             };

@@ -75,6 +75,40 @@ pub struct Settings {
     pub search: Search,
     /// The evaluation at the end of a playout.
     pub eval: Eval,
+    /// How a player's reward follows from the evaluation.
+    pub reward: Reward,
+}
+
+/// How a player's reward (0 to 1) follows from every player's worth at a playout's end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reward {
+    /// A logistic of the margin to the best other player (`mcts`).
+    Best,
+    /// The mean, over the other players, of a logistic of the margin to each: a smooth
+    /// share of the others the player beats (one less it is the share of the others a
+    /// player's rank is behind, so its expectation is what the mean rank counts). With two
+    /// players, the same as `Best`.
+    Pairwise,
+}
+
+/// `player`'s reward at a playout's end with every player's `worth`.
+pub(crate) fn reward_for(worth: &[f64], player: u8, kind: Reward) -> f64 {
+    match kind {
+        Reward::Best => reward(margin(worth, player)),
+        Reward::Pairwise => {
+            let me = worth.get(player as usize).copied().unwrap_or(0.0);
+            let (sum, others) = worth
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != player as usize)
+                .fold((0.0, 0usize), |(s, n), (_, w)| (s + reward(me - w), n + 1));
+            if others == 0 {
+                reward(me)
+            } else {
+                sum / others as f64
+            }
+        }
+    }
 }
 
 /// The evaluation that ends a playout.
@@ -96,6 +130,7 @@ impl Settings {
             widening: WIDENING,
             search: Search::Tree,
             eval: Eval::Hand,
+            reward: Reward::Best,
         }
     }
 }
@@ -326,7 +361,7 @@ impl MctsBot {
                         break;
                     }
                 };
-                rewards[i] = Some(reward(margin(&w, me)));
+                rewards[i] = Some(reward_for(&w, me, self.settings.reward));
                 done += 1;
                 let took = playout_started.elapsed();
                 longest = longest.max(if i == 0 {
@@ -397,7 +432,7 @@ impl MctsBot {
         };
         for &n in &path[1..] {
             tree[n].visits += 1;
-            tree[n].reward += reward(margin(&w, tree[n].player));
+            tree[n].reward += reward_for(&w, tree[n].player, self.settings.reward);
         }
         Ok(Some(w))
     }
@@ -626,6 +661,26 @@ mod tests {
             assert!(options.len() > 1);
             assert_eq!(action, options[0]);
         }
+    }
+
+    #[test]
+    fn the_pairwise_reward_counts_every_player_passed() {
+        // two players: the same as the margin to the best other
+        for w in [[40.0, 31.0], [12.0, 30.5], [7.0, 7.0]] {
+            for p in [0, 1] {
+                assert_eq!(
+                    reward_for(&w, p, Reward::Pairwise),
+                    reward_for(&w, p, Reward::Best)
+                );
+            }
+        }
+        // four: second place, close behind the leader and far ahead of the last two,
+        // gets more than half, where the margin to the best other gives less
+        let w = [50.0, 48.0, 20.0, 18.0];
+        assert!(reward_for(&w, 1, Reward::Pairwise) > 0.5);
+        assert!(reward_for(&w, 1, Reward::Best) < 0.5);
+        assert!(reward_for(&w, 0, Reward::Pairwise) > reward_for(&w, 1, Reward::Pairwise));
+        assert!(reward_for(&w, 2, Reward::Pairwise) > reward_for(&w, 3, Reward::Pairwise));
     }
 
     #[test]
