@@ -254,6 +254,12 @@ pub struct BotReport {
     pub mean_ms: f64,
     pub p99_ms: f64,
     pub max_ms: f64,
+    /// Decisions that took longer than the time limit (wall clock).
+    pub over_limit: usize,
+    /// The same less the time the deciding thread waited for a core (Linux's
+    /// `/proc/thread-self/schedstat`; elsewhere nothing is taken off), and its maximum.
+    pub over_limit_running: usize,
+    pub max_running_ms: f64,
 }
 
 impl BotReport {
@@ -368,6 +374,25 @@ impl fmt::Display for Report {
                 b.max_ms
             )?;
         }
+        if let Some(limit) = o.budget.time {
+            for b in self
+                .bots
+                .iter()
+                .filter(|b| b.name.starts_with("mcts") || b.name.starts_with("expert"))
+            {
+                writeln!(
+                    f,
+                    "{}: {} of {} decisions over {} ms (at most {:.2} ms); less the time waiting for a core, {} (at most {:.2} ms)",
+                    b.name,
+                    b.over_limit,
+                    b.decisions,
+                    limit.as_millis(),
+                    b.max_ms,
+                    b.over_limit_running,
+                    b.max_running_ms
+                )?;
+            }
+        }
         Ok(())
     }
 }
@@ -380,6 +405,8 @@ struct SeatResult {
     rank: f64,
     score: i32,
     times: Vec<f64>,
+    /// The same less the time the thread waited for a core.
+    running: Vec<f64>,
 }
 
 /// What one game gave its seats (and the features' rows when asked), or why it could not
@@ -445,6 +472,7 @@ fn play_game(o: &Options, g: usize) -> GameResult {
         .map(|(s, b)| seat_bot(o, o.bots[*b], mix(&[o.seed, g as u64, s as u64, 1])))
         .collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); o.players as usize];
+    let mut running: Vec<Vec<f64>> = vec![Vec::new(); o.players as usize];
     // (stage, player, score now, features) at each tile placement
     let mut seen: Vec<(f64, usize, i32, [f64; FEATURES])> = Vec::new();
     while let Some(p) = game.pending() {
@@ -457,12 +485,18 @@ fn play_game(o: &Options, g: usize) -> GameResult {
         }
         let view = game.seat_view(p.player);
         let several = view.game().legal_actions().len() > 1;
+        let waited = waited_ns();
         let started = Instant::now();
         let action = bots[seat]
             .decide(&view)
             .ok_or_else(|| format!("game {g}: seat {seat} found nothing to decide"))?;
         if several {
-            times[seat].push(started.elapsed().as_secs_f64() * 1000.0);
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
+            let waited = waited_ns()
+                .zip(waited)
+                .map_or(0, |(b, a)| b.saturating_sub(a));
+            times[seat].push(ms);
+            running[seat].push((ms - waited as f64 / 1e6).max(0.0));
         }
         game.play(p.player, &action)
             .map_err(|e| format!("game {g}: seat {seat} chose {action:?}: {e}"))?;
@@ -495,6 +529,7 @@ fn play_game(o: &Options, g: usize) -> GameResult {
                 rank: f64::from(rank) + (tied as f64 - 1.0) / 2.0,
                 score: game.players()[s].score,
                 times: std::mem::take(&mut times[s]),
+                running: std::mem::take(&mut running[s]),
             }
         })
         .collect();
@@ -543,6 +578,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
         })
         .collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); bots.len()];
+    let mut running: Vec<Vec<f64>> = vec![Vec::new(); bots.len()];
     let mut scores = vec![0i64; bots.len()];
     let last = f64::from(options.players.max(2)) - 1.0;
     let mut csv = String::from(
@@ -564,10 +600,15 @@ pub fn run(options: &Options) -> Result<Report, String> {
             b.rank_points += (last + 1.0 - s.rank) / last;
             scores[row] += i64::from(s.score);
             times[row].extend(s.times);
+            running[row].extend(s.running);
         }
     }
+    let limit = options.budget.time.map(|t| t.as_secs_f64() * 1000.0);
     for (b, (t, score)) in bots.iter_mut().zip(times.iter_mut().zip(scores)) {
         b.mean_score = score as f64 / b.seats.max(1) as f64;
+        if let Some(limit) = limit {
+            b.over_limit = t.iter().filter(|ms| **ms > limit).count();
+        }
         b.decisions = t.len();
         if !t.is_empty() {
             t.sort_by(f64::total_cmp);
@@ -575,6 +616,12 @@ pub fn run(options: &Options) -> Result<Report, String> {
             b.p99_ms = t[((t.len() as f64 * 0.99).ceil() as usize).clamp(1, t.len()) - 1];
             b.max_ms = t[t.len() - 1];
         }
+    }
+    for (b, r) in bots.iter_mut().zip(&running) {
+        if let Some(limit) = limit {
+            b.over_limit_running = r.iter().filter(|ms| **ms > limit).count();
+        }
+        b.max_running_ms = r.iter().copied().fold(0.0, f64::max);
     }
     if let Some(path) = &options.features {
         std::fs::write(path, csv).map_err(|e| format!("{path}: {e}"))?;
@@ -584,6 +631,13 @@ pub fn run(options: &Options) -> Result<Report, String> {
         bots,
         elapsed: started.elapsed(),
     })
+}
+
+/// The nanoseconds the calling thread has waited for a core since it started (the second
+/// field of Linux's `/proc/thread-self/schedstat`), when the system tells.
+fn waited_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Every pair of the listed bots plays the arena's games (the same seeds for every pair).

@@ -2,7 +2,8 @@
 //! the seat's view), spent where it decides.
 //!
 //! - **A wider root, raced.** The root keeps the greedy rule's best
-//!   [`ExpertSettings::root_options`] options (twice as many as `mcts`). Every sampled
+//!   [`ExpertSettings::root_options`] options (twice as many as `mcts`; with more than
+//!   two players [`ExpertSettings::root_options_more`], fewer). Every sampled
 //!   future is played through every candidate still in the race, with the same random
 //!   numbers (common random numbers), so that each candidate's rewards pair up with the
 //!   leader's, sample by sample. After every batch of samples, a candidate whose paired
@@ -13,26 +14,34 @@
 //!   of the game and is judged by the final scores, not the static evaluation.
 //! - **A longer look.** A playout goes through [`ExpertSettings`]' search's
 //!   `rollout_rounds` rounds of tiles (two; `mcts` one) before the static evaluation
-//!   judges it.
+//!   judges it; with more than two players, [`ExpertSettings::rollout_rounds_more`]
+//!   (one: a round is then as many tiles as two rounds of two players).
+//! - **The reward of a rank.** A player's reward is the mean, over the other players,
+//!   of a logistic of their margin to each ([`Reward::Pairwise`]): with more than two
+//!   players it counts every player passed, not only the margin to the best (`mcts`);
+//!   with two, the two are the same.
 //! - **Several threads.** With [`ExpertSettings::threads`] above 1, each batch's samples
 //!   are shared out among as many threads (each with its own tree below the candidates),
 //!   and the batch's results are merged in a fixed order, so that a budget in playouts
 //!   gives the same decision for the same seed and number of threads.
 //!
-//! The time limit is kept as in `mcts`: before each playout, a thread checks that its
-//! longest playout so far still fits, and otherwise stops; a sample not played through
-//! every candidate in the race is dropped. When no sample is complete, the answer is the
-//! greedy rule's pick.
+//! The time limit is kept as in `mcts` (see `crate::Clock`): the clock is read before
+//! every option the greedy ranking judges and every step of a playout, and before each
+//! playout a thread checks that its longest playout so far still fits; a sample not
+//! played through every candidate in the race is dropped. When no sample is complete, the
+//! answer is the greedy rule's pick (when the limit cuts the greedy ranking, the best
+//! option it judged).
 
 use std::time::{Duration, Instant};
 
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, SeatView};
 
-use crate::eval::margin;
-use crate::greedy::{option_values, EVALUATIONS};
-use crate::mcts::{best_first, reward, Eval, MctsBot, Node, Search, Settings};
-use crate::{own_options, Bot, Budget};
+use crate::greedy::{option_values_within, EVALUATIONS};
+use crate::mcts::{
+    best_first, reward_for, Eval, MctsBot, Node, OutOfTime, Reward, Search, Settings,
+};
+use crate::{own_options, Bot, Budget, Clock};
 
 /// Root options kept by the greedy evaluation.
 const ROOT_OPTIONS: usize = 10;
@@ -43,8 +52,12 @@ const RACE_AFTER: usize = 6;
 /// Rounds of tiles left from which playouts go on to the end of the game.
 const ENDGAME_ROUNDS: usize = 3;
 /// Rounds of tiles a playout goes through (in the tree, then the rollout) before the
-/// static evaluation (`mcts`: one).
+/// static evaluation (`mcts`: one), in a game of two players.
 const ROLLOUT_ROUNDS: usize = 2;
+/// The same with more than two players.
+const ROLLOUT_ROUNDS_MORE: usize = 1;
+/// Root options kept with more than two players.
+const ROOT_OPTIONS_MORE: usize = 6;
 
 /// The expert's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,6 +68,11 @@ pub struct ExpertSettings {
     pub race_after: usize,
     pub endgame_rounds: usize,
     pub threads: usize,
+    /// Rounds of tiles a playout goes through with more than two players (with two: the
+    /// search's `rollout_rounds`).
+    pub rollout_rounds_more: usize,
+    /// Root options kept with more than two players (with two: `root_options`).
+    pub root_options_more: usize,
     /// The search below the root candidates (exploration, widening, rollout horizon).
     pub search: Settings,
 }
@@ -68,10 +86,13 @@ impl ExpertSettings {
             race_after: RACE_AFTER,
             endgame_rounds: ENDGAME_ROUNDS,
             threads: 1,
+            rollout_rounds_more: ROLLOUT_ROUNDS_MORE,
+            root_options_more: ROOT_OPTIONS_MORE,
             search: Settings {
                 search: Search::Tree,
                 eval: Eval::Hand,
                 rollout_rounds: ROLLOUT_ROUNDS,
+                reward: Reward::Pairwise,
                 ..Settings::new(budget)
             },
         }
@@ -103,21 +124,34 @@ impl Bot for ExpertBot {
     }
 
     fn decide(&mut self, view: &SeatView) -> Option<Action> {
+        let clock = self.settings.budget.clock(Instant::now());
         let (game, options) = own_options(view)?;
         if options.len() == 1 {
             return options.into_iter().next();
         }
-        let started = Instant::now();
-        let values = option_values(game, view.seat(), &options, EVALUATIONS);
-        let candidates: Vec<Action> = best_first(&values, self.settings.root_options.max(1))
+        let (values, complete) = option_values_within(
+            game,
+            view.seat(),
+            &options,
+            EVALUATIONS,
+            Eval::Hand,
+            clock.as_ref(),
+        );
+        let keep = if game.player_count() > 2 {
+            self.settings.root_options_more
+        } else {
+            self.settings.root_options
+        };
+        let candidates: Vec<Action> = best_first(&values, keep.max(1))
             .into_iter()
             .map(|i| options[i].clone())
             .collect();
-        if candidates.len() == 1 {
+        if candidates.len() == 1 || !complete {
+            // with the greedy ranking cut by the time limit, the best option it judged
             return candidates.into_iter().next();
         }
         let seed = self.rng.next_u64();
-        let race = Race::new(&self.settings, view, &candidates, seed, started).run();
+        let race = Race::new(&self.settings, view, &candidates, seed).run(clock);
         let pick = race.unwrap_or(0);
         candidates.into_iter().nth(pick)
     }
@@ -136,7 +170,6 @@ struct Race<'a> {
     view: &'a SeatView,
     candidates: &'a [Action],
     seed: u64,
-    started: Instant,
     /// Every candidate's reward on each sample it played (samples in the merged order).
     rewards: Vec<Vec<f64>>,
     alive: Vec<bool>,
@@ -150,7 +183,6 @@ impl<'a> Race<'a> {
         view: &'a SeatView,
         candidates: &'a [Action],
         seed: u64,
-        started: Instant,
     ) -> Race<'a> {
         let game = view.game();
         let players = game.player_count() as usize;
@@ -158,7 +190,11 @@ impl<'a> Race<'a> {
         let horizon = if left <= settings.endgame_rounds * players {
             (0, usize::MAX)
         } else {
-            let rounds = settings.search.rollout_rounds * players;
+            let rounds = if players > 2 {
+                settings.rollout_rounds_more
+            } else {
+                settings.search.rollout_rounds
+            } * players;
             (left.saturating_sub(rounds), 40 * rounds + 40)
         };
         Race {
@@ -166,15 +202,15 @@ impl<'a> Race<'a> {
             view,
             candidates,
             seed,
-            started,
             rewards: vec![Vec::new(); candidates.len()],
             alive: vec![true; candidates.len()],
             horizon,
         }
     }
 
-    /// The winning candidate's index, or `None` when no sample was complete.
-    fn run(mut self) -> Option<usize> {
+    /// The winning candidate's index, or `None` when no sample was complete; each thread
+    /// keeps `clock`, the decision's time limit, if any.
+    fn run(mut self, clock: Option<Clock>) -> Option<usize> {
         let threads = self.settings.threads.max(1);
         let me = self.view.seat();
         let mut workers: Vec<Worker> = (0..threads)
@@ -186,11 +222,11 @@ impl<'a> Race<'a> {
                         .iter()
                         .map(|a| Node::new(Some(a.clone()), me)),
                 );
+                let mut search =
+                    MctsBot::with_settings(mix(self.seed, t as u64, 0), self.settings.search);
+                search.clock = clock.clone();
                 Worker {
-                    search: MctsBot::with_settings(
-                        mix(self.seed, t as u64, 0),
-                        self.settings.search,
-                    ),
+                    search,
                     tree,
                     longest: Duration::ZERO,
                 }
@@ -287,8 +323,8 @@ impl<'a> Race<'a> {
     /// One sample of batch `batch` for thread `t`, played through every candidate in
     /// `alive` with the same random numbers; `None` when the time limit cut it.
     fn sample(&self, w: &mut Worker, batch: u64, t: u64, alive: &[usize]) -> Option<Vec<f64>> {
-        let limit = self.settings.budget.time;
-        let over = |extra: Duration| limit.is_some_and(|l| self.started.elapsed() + extra >= l);
+        let clock = w.search.clock.clone();
+        let over = |extra: Duration| clock.as_ref().is_some_and(|c| c.up_after(extra));
         let mut rng = Rng::new(mix(self.seed, batch, t + 1));
         let sample_started = Instant::now();
         let sample = self.view.determinize(&mut rng);
@@ -304,8 +340,9 @@ impl<'a> Race<'a> {
                 .search
                 .playout(&mut w.tree, &sample, i + 1, seed, self.horizon)
             {
-                Some(worth) => reward(margin(&worth, me)),
-                None => 0.0,
+                Ok(Some(worth)) => reward_for(&worth, me, self.settings.search.reward),
+                Ok(None) => 0.0,
+                Err(OutOfTime) => return None,
             };
             w.tree[i + 1].visits += 1;
             w.tree[i + 1].reward += r;
@@ -365,10 +402,12 @@ mod tests {
     }
 
     #[test]
-    fn with_no_time_left_the_answer_is_the_greedy_pick() {
+    fn with_no_time_at_all_the_answer_is_the_first_listed_option_at_once() {
+        // the time is up before the greedy rule has judged any option
         let game = game_at(12, 9, 3);
         let p = game.pending().expect("pending");
         let view = game.seat_view(p.player);
+        let started = Instant::now();
         let action = ExpertBot::new(
             1,
             Budget {
@@ -378,11 +417,36 @@ mod tests {
         )
         .decide(&view)
         .expect("a decision");
-        let (g, options) = own_options(&view).expect("options");
-        let values = option_values(g, p.player, &options, EVALUATIONS);
-        let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let picked = options.iter().position(|a| *a == action).expect("listed");
-        assert!(values[picked] >= best - 1e-9, "{action:?}");
+        let took = started.elapsed();
+        let (_, options) = own_options(&view).expect("options");
+        assert!(options.len() > 1);
+        assert_eq!(action, options[0]);
+        assert!(took < Duration::from_millis(500), "{took:?}");
+    }
+
+    #[test]
+    fn a_time_limit_ends_the_search_within_it() {
+        // a budget in playouts far beyond the limit: the clock ends the search (the bound
+        // checked with room for a machine busy with other work)
+        for players in [2, 4] {
+            let game = game_at(31, 12, players);
+            let p = game.pending().expect("pending");
+            let view = game.seat_view(p.player);
+            let limit = Duration::from_millis(60);
+            let started = Instant::now();
+            let action = ExpertBot::new(
+                2,
+                Budget {
+                    playouts: 1_000_000,
+                    time: Some(limit),
+                },
+            )
+            .decide(&view)
+            .expect("a decision");
+            let took = started.elapsed();
+            assert!(game.legal_actions().contains(&action), "{action:?}");
+            assert!(took < limit * 3, "{players} players: {took:?}");
+        }
     }
 
     #[test]
@@ -393,7 +457,7 @@ mod tests {
         let (_, options) = own_options(&view).expect("options");
         let settings = ExpertSettings::new(budget(400));
         let candidates: Vec<Action> = options.into_iter().take(settings.root_options).collect();
-        let mut race = Race::new(&settings, &view, &candidates, 3, Instant::now());
+        let mut race = Race::new(&settings, &view, &candidates, 3);
         // a candidate a whole point behind on every sample leaves; one level stays
         race.rewards = vec![vec![0.6, 0.7, 0.65, 0.6, 0.7, 0.62]; candidates.len()];
         race.rewards[1] = vec![0.1, 0.2, 0.15, 0.1, 0.2, 0.12];

@@ -8,7 +8,7 @@ use tilepost_engine::{Action, Game, NoEffects};
 
 use crate::eval::{fitted_worth, margin, worth};
 use crate::mcts::Eval;
-use crate::{own_options, Bot, SeatView};
+use crate::{own_options, Bot, Clock, SeatView};
 
 /// Own decisions looked through after an option.
 const LOOKAHEAD: u8 = 2;
@@ -72,11 +72,31 @@ pub fn option_values_by(
     evaluations: usize,
     eval: Eval,
 ) -> Vec<f64> {
+    option_values_within(game, me, options, evaluations, eval, None).0
+}
+
+/// [`option_values_by`] that stops judging options when the clock says the time is up
+/// (it is read before each option): the options not judged get `f64::NEG_INFINITY`, and
+/// the flag tells whether every option was judged. Without a clock, the same values as
+/// [`option_values_by`].
+pub(crate) fn option_values_within(
+    game: &Game,
+    me: u8,
+    options: &[Action],
+    evaluations: usize,
+    eval: Eval,
+    clock: Option<&Clock>,
+) -> (Vec<f64>, bool) {
     let share = evaluations / options.len().max(1);
-    options
-        .iter()
-        .map(|a| value_after(game, me, a, LOOKAHEAD, share, eval))
-        .collect()
+    let mut values = Vec::with_capacity(options.len());
+    for a in options {
+        if clock.is_some_and(Clock::up) {
+            values.resize(options.len(), f64::NEG_INFINITY);
+            return (values, false);
+        }
+        values.push(value_after(game, me, a, LOOKAHEAD, share, eval));
+    }
+    (values, true)
 }
 
 /// `me`'s margin after `action`, with the best of `me`'s next `depth` decisions of the

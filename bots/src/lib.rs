@@ -31,7 +31,8 @@ pub mod mcts;
 pub mod random;
 pub mod review;
 
-use std::time::Duration;
+use std::cell::Cell;
+use std::time::{Duration, Instant};
 
 pub use tilepost_engine::SeatView;
 use tilepost_engine::{Action, Game};
@@ -54,6 +55,60 @@ pub struct Budget {
     /// A time limit per decision; with it the bot stops at whichever comes first and is no
     /// longer deterministic.
     pub time: Option<Duration>,
+}
+
+/// The share of a time limit a search always keeps in reserve for the answer's
+/// bookkeeping.
+const TIME_RESERVE: f64 = 0.02;
+
+impl Budget {
+    /// The clock of a decision started at `started` (`None` without a time limit).
+    pub(crate) fn clock(&self, started: Instant) -> Option<Clock> {
+        self.time.map(|t| Clock::new(started, t))
+    }
+}
+
+/// A decision's time limit, read before every step of the search (one option judged, one
+/// move of a playout). The search stops when the next step could end past the limit: when
+/// the time now, plus the longest stretch between two readings so far (a step, or a pause
+/// of the whole process on a busy machine), plus a reserve of 2% of the limit, reaches
+/// it. So a decision overruns its limit only when one step, or one pause, outlasts every
+/// one before it by more than the reserve.
+#[derive(Clone, Debug)]
+pub(crate) struct Clock {
+    end: Instant,
+    reserve: Duration,
+    last: Cell<Instant>,
+    gap: Cell<Duration>,
+}
+
+impl Clock {
+    fn new(started: Instant, limit: Duration) -> Clock {
+        Clock {
+            end: started + limit,
+            reserve: limit.mul_f64(TIME_RESERVE),
+            last: Cell::new(started),
+            gap: Cell::new(Duration::ZERO),
+        }
+    }
+
+    /// Whether a step starting now could end past the limit.
+    pub(crate) fn up(&self) -> bool {
+        self.up_after(Duration::ZERO)
+    }
+
+    /// Whether a step starting now and lasting `extra` more than the longest stretch
+    /// between readings could end past the limit.
+    pub(crate) fn up_after(&self, extra: Duration) -> bool {
+        let now = Instant::now();
+        let gap = self
+            .gap
+            .get()
+            .max(now.saturating_duration_since(self.last.get()));
+        self.gap.set(gap);
+        self.last.set(now);
+        now + gap + self.reserve + extra >= self.end
+    }
 }
 
 impl Default for Budget {

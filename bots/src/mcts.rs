@@ -37,8 +37,8 @@ use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Game, NoEffects, Phase};
 
 use crate::eval::{fitted_worth, margin, worth};
-use crate::greedy::{option_values, EVALUATIONS};
-use crate::{own_options, Bot, Budget, SeatView};
+use crate::greedy::{option_values, option_values_within, EVALUATIONS};
+use crate::{own_options, Bot, Budget, Clock, SeatView};
 
 /// Root options kept by the greedy evaluation.
 const ROOT_OPTIONS: usize = 5;
@@ -75,6 +75,40 @@ pub struct Settings {
     pub search: Search,
     /// The evaluation at the end of a playout.
     pub eval: Eval,
+    /// How a player's reward follows from the evaluation.
+    pub reward: Reward,
+}
+
+/// How a player's reward (0 to 1) follows from every player's worth at a playout's end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reward {
+    /// A logistic of the margin to the best other player (`mcts`).
+    Best,
+    /// The mean, over the other players, of a logistic of the margin to each: a smooth
+    /// share of the others the player beats (one less it is the share of the others a
+    /// player's rank is behind, so its expectation is what the mean rank counts). With two
+    /// players, the same as `Best`.
+    Pairwise,
+}
+
+/// `player`'s reward at a playout's end with every player's `worth`.
+pub(crate) fn reward_for(worth: &[f64], player: u8, kind: Reward) -> f64 {
+    match kind {
+        Reward::Best => reward(margin(worth, player)),
+        Reward::Pairwise => {
+            let me = worth.get(player as usize).copied().unwrap_or(0.0);
+            let (sum, others) = worth
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != player as usize)
+                .fold((0.0, 0usize), |(s, n), (_, w)| (s + reward(me - w), n + 1));
+            if others == 0 {
+                reward(me)
+            } else {
+                sum / others as f64
+            }
+        }
+    }
 }
 
 /// The evaluation that ends a playout.
@@ -96,6 +130,7 @@ impl Settings {
             widening: WIDENING,
             search: Search::Tree,
             eval: Eval::Hand,
+            reward: Reward::Best,
         }
     }
 }
@@ -104,7 +139,13 @@ impl Settings {
 pub struct MctsBot {
     rng: Rng,
     settings: Settings,
+    /// The time limit of the decision under way, if its budget has one.
+    pub(crate) clock: Option<Clock>,
 }
+
+/// A playout or a ranking stopped by the time limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct OutOfTime;
 
 impl MctsBot {
     pub fn new(seed: u64, budget: Budget) -> MctsBot {
@@ -115,6 +156,7 @@ impl MctsBot {
         MctsBot {
             rng: Rng::new(seed),
             settings,
+            clock: None,
         }
     }
 }
@@ -156,27 +198,48 @@ impl Bot for MctsBot {
     }
 
     fn decide(&mut self, view: &SeatView) -> Option<Action> {
+        self.clock = self.settings.budget.clock(Instant::now());
         let (game, mut options) = own_options(view)?;
         if options.len() == 1 {
             return options.pop();
         }
-        let started = self.settings.budget.time.map(|_| Instant::now());
         let me = view.seat();
         // the candidates, in the listed order, and the greedy rule's pick among them (the
-        // answer when the time limit leaves no complete sample)
+        // answer when the time limit leaves no complete sample; when it cuts the greedy
+        // ranking itself, the best option judged)
         let fallback;
         if options.len() > self.settings.root_options {
-            let values = option_values(game, me, &options, EVALUATIONS);
+            let (values, complete) = option_values_within(
+                game,
+                me,
+                &options,
+                EVALUATIONS,
+                Eval::Hand,
+                self.clock.as_ref(),
+            );
             let mut order = best_first(&values, self.settings.root_options);
             let best = order[0];
+            if !complete {
+                return options.into_iter().nth(best);
+            }
             order.sort_unstable();
             fallback = order.iter().position(|i| *i == best).unwrap_or(0);
             options = order.into_iter().map(|i| options[i].clone()).collect();
         } else {
-            let values = option_values(game, me, &options, options.len());
+            let (values, complete) = option_values_within(
+                game,
+                me,
+                &options,
+                options.len(),
+                Eval::Hand,
+                self.clock.as_ref(),
+            );
             fallback = best_first(&values, 1).first().copied().unwrap_or(0);
+            if !complete {
+                return options.into_iter().nth(fallback);
+            }
         }
-        match self.search(view, &options, started) {
+        match self.search(view, &options) {
             None => options.into_iter().nth(fallback),
             Some(means) => {
                 let best = best_mean(&means)?;
@@ -228,7 +291,8 @@ impl MctsBot {
         }
         keep.sort_unstable();
         let candidates: Vec<Action> = keep.iter().map(|i| options[*i].clone()).collect();
-        let means = self.search(view, &candidates, None)?;
+        self.clock = None;
+        let means = self.search(view, &candidates)?;
         let best = best_mean(&means)?;
         let played_at = keep.iter().position(|i| *i == at)?;
         Some(Appraisal {
@@ -251,16 +315,12 @@ impl MctsBot {
     /// The search: every sampled future is played once through every root candidate, all
     /// with the same random numbers; below a candidate, the tree (with `Search::Tree`) or
     /// the rollout alone (with `Search::Paired`). The budget counts one playout per
-    /// candidate and sample. The time limit is kept strictly: the search stops before a
-    /// playout that would overrun it (judged by the longest playout so far) and drops the
-    /// sample under way. The answer is every candidate's mean reward, or `None` when no
-    /// sample is complete (the caller then takes the greedy rule's pick).
-    fn search(
-        &mut self,
-        view: &SeatView,
-        options: &[Action],
-        started: Option<Instant>,
-    ) -> Option<Vec<f64>> {
+    /// candidate and sample. The time limit (`self.clock`) is kept twice: the search does
+    /// not start a playout that would overrun it (judged by the longest playout so far),
+    /// and a playout stops at the first step that finds the time up; either way the
+    /// sample under way is dropped. The answer is every candidate's mean reward, or `None` when
+    /// no sample is complete (the caller then takes the greedy rule's pick).
+    fn search(&mut self, view: &SeatView, options: &[Action]) -> Option<Vec<f64>> {
         let me = view.seat();
         let game = view.game();
         let rounds = self.settings.rollout_rounds * game.player_count() as usize;
@@ -269,11 +329,8 @@ impl MctsBot {
         let mut tree = vec![Node::new(None, me)];
         tree[0].children = (0..options.len()).map(|i| i + 1).collect();
         tree.extend(options.iter().map(|a| Node::new(Some(a.clone()), me)));
-        let limit = self.settings.budget.time;
-        let over = |extra: Duration| match (limit, started) {
-            (Some(limit), Some(t)) => t.elapsed() + extra >= limit,
-            _ => false,
-        };
+        let clock = self.clock.clone();
+        let over = |extra: Duration| clock.as_ref().is_some_and(|c| c.up_after(extra));
         let (mut done, mut samples) = (0u32, 0u32);
         // the longest playout so far (with its share of the sample's set-up)
         let mut longest = Duration::ZERO;
@@ -293,11 +350,18 @@ impl MctsBot {
                     break;
                 }
                 let playout_started = Instant::now();
-                let Some(w) = self.playout(&mut tree, &sample, i + 1, seed, (stop, steps)) else {
-                    tree[i + 1].reward = f64::NEG_INFINITY;
-                    continue;
+                let w = match self.playout(&mut tree, &sample, i + 1, seed, (stop, steps)) {
+                    Ok(Some(w)) => w,
+                    Ok(None) => {
+                        tree[i + 1].reward = f64::NEG_INFINITY;
+                        continue;
+                    }
+                    Err(OutOfTime) => {
+                        cut = true;
+                        break;
+                    }
                 };
-                rewards[i] = Some(reward(margin(&w, me)));
+                rewards[i] = Some(reward_for(&w, me, self.settings.reward));
                 done += 1;
                 let took = playout_started.elapsed();
                 longest = longest.max(if i == 0 {
@@ -331,8 +395,9 @@ impl MctsBot {
     /// of the root, played by the root's player), then the tree below it (with
     /// `Search::Tree`) and the rollout down to `horizon` (tiles left to stop at, most
     /// steps), all with the random numbers of `seed`; the nodes below the candidate take
-    /// their players' rewards. The answer is every player's worth at the end, or `None`
-    /// when the candidate cannot be played on this sample.
+    /// their players' rewards. The answer is every player's worth at the end, `None`
+    /// when the candidate cannot be played on this sample, or `OutOfTime` when the
+    /// time was up on the way (the nodes on the path then take no reward).
     pub(crate) fn playout(
         &mut self,
         tree: &mut Vec<Node>,
@@ -340,27 +405,45 @@ impl MctsBot {
         candidate: usize,
         seed: u64,
         horizon: (usize, usize),
-    ) -> Option<Vec<f64>> {
-        let action = tree[candidate].action.clone()?;
+    ) -> Result<Option<Vec<f64>>, OutOfTime> {
+        let Some(action) = tree[candidate].action.clone() else {
+            return Ok(None);
+        };
         let mut g = sample.clone();
-        g.play_into(tree[candidate].player, &action, &mut NoEffects)
-            .ok()?;
+        if g.play_into(tree[candidate].player, &action, &mut NoEffects)
+            .is_err()
+        {
+            return Ok(None);
+        }
         let keep = std::mem::replace(&mut self.rng, Rng::new(seed));
         let mut path = vec![candidate];
+        let mut run = Ok(());
         if self.settings.search == Search::Tree {
-            self.descend(tree, &mut g, &mut path, horizon.0);
+            run = self.descend(tree, &mut g, &mut path, horizon.0);
         }
-        self.rollout(&mut g, horizon.0, horizon.1);
+        if run.is_ok() {
+            run = self.rollout(&mut g, horizon.0, horizon.1);
+        }
         self.rng = keep;
+        run?;
         let w = match self.settings.eval {
             Eval::Hand => worth(&g),
             Eval::Fitted => fitted_worth(&g),
         };
         for &n in &path[1..] {
             tree[n].visits += 1;
-            tree[n].reward += reward(margin(&w, tree[n].player));
+            tree[n].reward += reward_for(&w, tree[n].player, self.settings.reward);
         }
-        Some(w)
+        Ok(Some(w))
+    }
+
+    /// `OutOfTime` when the clock says the time is up.
+    fn out_of_time(&self) -> Result<(), OutOfTime> {
+        if self.clock.as_ref().is_some_and(Clock::up) {
+            Err(OutOfTime)
+        } else {
+            Ok(())
+        }
     }
 
     /// Selection and expansion below a root candidate, on one sample, down to `stop`
@@ -368,24 +451,26 @@ impl MctsBot {
     /// the rollout's greedy rule, the others in a random order), the best few are the
     /// candidates (more as the node is visited more: progressive widening), the best
     /// candidate without a node is added and ends the descent, or else UCB1 with
-    /// availability counts picks among them for the player who decides.
+    /// availability counts picks among them for the player who decides. `OutOfTime`
+    /// when a decision on the way finds the time up.
     fn descend(
         &mut self,
         tree: &mut Vec<Node>,
         game: &mut Game,
         path: &mut Vec<usize>,
         stop: usize,
-    ) {
+    ) -> Result<(), OutOfTime> {
         let mut node = path[path.len() - 1];
         while let Some(p) = game.pending() {
             if game.tiles_left() < stop {
-                return;
+                return Ok(());
             }
+            self.out_of_time()?;
             let options = game.legal_actions();
             if options.is_empty() {
-                return;
+                return Ok(());
             }
-            let order = self.ranked(game, p.player, p.phase, &options);
+            let order = self.ranked(game, p.player, p.phase, &options)?;
             let width = (self.settings.widening * f64::from(tree[node].visits + 1).sqrt())
                 .ceil()
                 .max(1.0) as usize;
@@ -401,7 +486,7 @@ impl MctsBot {
                     None => {
                         // expansion: the best candidate without a node, then the rollout
                         if game.play_into(p.player, a, &mut NoEffects).is_err() {
-                            return;
+                            return Ok(());
                         }
                         tree.push(Node::new(Some(a.clone()), p.player));
                         let child = tree.len() - 1;
@@ -410,7 +495,7 @@ impl MctsBot {
                             tree[c].available += 1;
                         }
                         path.push(child);
-                        return;
+                        return Ok(());
                     }
                 }
             }
@@ -419,14 +504,15 @@ impl MctsBot {
             }
             let chosen = self.select(tree, &listed);
             let Some(action) = tree[chosen].action.clone() else {
-                return;
+                return Ok(());
             };
             if game.play_into(p.player, &action, &mut NoEffects).is_err() {
-                return;
+                return Ok(());
             }
             path.push(chosen);
             node = chosen;
         }
+        Ok(())
     }
 
     /// UCB1 with availability counts among the candidates' nodes (all visited: a node is
@@ -447,26 +533,57 @@ impl MctsBot {
 
     /// The listed options' indices, best first: tiles and figures by the greedy rule with
     /// a small evaluation budget, the other decisions in a random order.
-    fn ranked(&mut self, game: &Game, player: u8, phase: Phase, options: &[Action]) -> Vec<usize> {
+    fn ranked(
+        &mut self,
+        game: &Game,
+        player: u8,
+        phase: Phase,
+        options: &[Action],
+    ) -> Result<Vec<usize>, OutOfTime> {
         if options.len() > 1 && matches!(phase, Phase::PlaceTile | Phase::PlaceFigure) {
-            let values = option_values(game, player, options, ROLLOUT_EVALUATIONS);
-            return best_first(&values, values.len());
+            let values = self.rollout_values(game, player, options)?;
+            return Ok(best_first(&values, values.len()));
         }
         let mut order: Vec<usize> = (0..options.len()).collect();
         for i in (1..order.len()).rev() {
             order.swap(i, self.rng.below(i as u64 + 1) as usize);
         }
-        order
+        Ok(order)
+    }
+
+    /// The greedy rule's values of the options with the rollout's evaluation budget, or
+    /// `OutOfTime` when the time is up before every option is judged.
+    fn rollout_values(
+        &self,
+        game: &Game,
+        player: u8,
+        options: &[Action],
+    ) -> Result<Vec<f64>, OutOfTime> {
+        let (values, complete) = option_values_within(
+            game,
+            player,
+            options,
+            ROLLOUT_EVALUATIONS,
+            Eval::Hand,
+            self.clock.as_ref(),
+        );
+        if complete {
+            Ok(values)
+        } else {
+            Err(OutOfTime)
+        }
     }
 
     /// Quick decisions down to `stop` tiles left: tiles and figures by the greedy rule with
-    /// a small evaluation budget, the other decisions at random.
-    fn rollout(&mut self, game: &mut Game, stop: usize, limit: usize) {
+    /// a small evaluation budget, the other decisions at random. `OutOfTime` when a
+    /// decision on the way finds the time up.
+    fn rollout(&mut self, game: &mut Game, stop: usize, limit: usize) -> Result<(), OutOfTime> {
         let mut steps = 0;
         while let Some(p) = game.pending() {
             if game.tiles_left() < stop || steps > limit {
                 break;
             }
+            self.out_of_time()?;
             steps += 1;
             let options = game.legal_actions();
             if options.is_empty() {
@@ -474,7 +591,7 @@ impl MctsBot {
             }
             let light = matches!(p.phase, Phase::PlaceTile | Phase::PlaceFigure);
             let pick = if light && options.len() > 1 {
-                let values = option_values(game, p.player, &options, ROLLOUT_EVALUATIONS);
+                let values = self.rollout_values(game, p.player, &options)?;
                 (0..options.len())
                     .max_by(|a, b| values[*a].total_cmp(&values[*b]).then(b.cmp(a)))
                     .unwrap_or(0)
@@ -488,6 +605,7 @@ impl MctsBot {
                 break;
             }
         }
+        Ok(())
     }
 }
 
@@ -528,7 +646,8 @@ mod tests {
     }
 
     #[test]
-    fn with_no_time_left_the_answer_is_the_greedy_pick_among_the_candidates() {
+    fn with_no_time_at_all_the_answer_is_the_first_listed_option() {
+        // the time is up before the greedy rule has judged any option
         for (i, turns) in [2, 9].into_iter().enumerate() {
             let game = game_at(70 + i as u64, turns);
             let p = game.pending().expect("pending");
@@ -538,15 +657,54 @@ mod tests {
                 time: Some(Duration::ZERO),
             };
             let action = MctsBot::new(1, budget).decide(&view).expect("a decision");
-            let (g, options) = own_options(&view).expect("options");
-            let values = option_values(g, p.player, &options, EVALUATIONS);
-            let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let picked = options.iter().position(|a| *a == action).expect("listed");
-            assert!(
-                values[picked] >= best - 1e-9,
-                "{action:?} is not a greedy pick"
-            );
+            let (_, options) = own_options(&view).expect("options");
+            assert!(options.len() > 1);
+            assert_eq!(action, options[0]);
         }
+    }
+
+    #[test]
+    fn the_pairwise_reward_counts_every_player_passed() {
+        // two players: the same as the margin to the best other
+        for w in [[40.0, 31.0], [12.0, 30.5], [7.0, 7.0]] {
+            for p in [0, 1] {
+                assert_eq!(
+                    reward_for(&w, p, Reward::Pairwise),
+                    reward_for(&w, p, Reward::Best)
+                );
+            }
+        }
+        // four: second place, close behind the leader and far ahead of the last two,
+        // gets more than half, where the margin to the best other gives less
+        let w = [50.0, 48.0, 20.0, 18.0];
+        assert!(reward_for(&w, 1, Reward::Pairwise) > 0.5);
+        assert!(reward_for(&w, 1, Reward::Best) < 0.5);
+        assert!(reward_for(&w, 0, Reward::Pairwise) > reward_for(&w, 1, Reward::Pairwise));
+        assert!(reward_for(&w, 2, Reward::Pairwise) > reward_for(&w, 3, Reward::Pairwise));
+    }
+
+    #[test]
+    fn a_playout_stops_when_the_time_is_up() {
+        let game = game_at(5, 8);
+        let p = game.pending().expect("pending");
+        let view = game.seat_view(p.player);
+        let mut bot = MctsBot::with_settings(3, settings(Search::Tree));
+        let (_, options) = own_options(&view).expect("options");
+        let me = view.seat();
+        let mut tree = vec![Node::new(None, me)];
+        tree[0].children = vec![1];
+        tree.push(Node::new(Some(options[0].clone()), me));
+        let sample = view.determinize(&mut bot.rng);
+        let horizon = (game.tiles_left().saturating_sub(4), 200);
+        let done = bot.playout(&mut tree, &sample, 1, 7, horizon);
+        assert!(matches!(done, Ok(Some(_))));
+        bot.clock = Budget {
+            playouts: 1,
+            time: Some(Duration::ZERO),
+        }
+        .clock(Instant::now());
+        let cut = bot.playout(&mut tree, &sample, 1, 7, horizon);
+        assert_eq!(cut, Err(OutOfTime));
     }
 
     #[test]
@@ -569,7 +727,8 @@ mod tests {
                 g.play_into(me, &options[child - 1], &mut NoEffects)
                     .expect("listed");
                 let mut path = vec![child];
-                bot.descend(&mut tree, &mut g, &mut path, stop);
+                bot.descend(&mut tree, &mut g, &mut path, stop)
+                    .expect("no deadline");
                 assert!(
                     path.len() >= 2 || g.pending().is_none(),
                     "one node added or found"
