@@ -24,6 +24,24 @@ const FULL_EVERY: u64 = 8;
 /// The digest of the `GAMES` games.
 const DIGEST: u64 = 0x9237_46f5_1b48_a7c1;
 
+/// The expansions the random games draw from: the twelve the digest was first taken
+/// over, in that order (an expansion added later has a test of its own and leaves the
+/// digest as it is).
+const DIGESTED: [Expansion; 12] = [
+    Expansion::River,
+    Expansion::Abbot,
+    Expansion::InnsCathedrals,
+    Expansion::TradersBuilders,
+    Expansion::AbbeyMayor,
+    Expansion::FlyingMachines,
+    Expansion::Messages,
+    Expansion::Ferries,
+    Expansion::GoldMines,
+    Expansion::MageWitch,
+    Expansion::Robbers,
+    Expansion::CropCircles,
+];
+
 /// 64-bit FNV-1a: stable across runs, platforms and compiler versions.
 struct Fnv(u64);
 
@@ -103,10 +121,7 @@ fn play(seed: u64, full: bool, h: &mut Fnv) {
     let expansions: Vec<Expansion> = if rng.below(5) == 0 {
         Vec::new()
     } else {
-        Expansion::ALL
-            .into_iter()
-            .filter(|_| rng.below(2) == 0)
-            .collect()
+        DIGESTED.into_iter().filter(|_| rng.below(2) == 0).collect()
     };
     let set: ExpansionSet = expansions.iter().copied().collect();
     let players = 2 + rng.below(max_players(set) as u64 - 1) as u8;

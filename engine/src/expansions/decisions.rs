@@ -30,7 +30,7 @@ use crate::geometry::{Pos, Spot};
 use super::stages::{Hooks, Stage};
 use super::table::Table;
 use super::{abbey_mayor, abbot, crop_circles, ferries, flier, gold_mines, inns_cathedrals};
-use super::{mage_witch, messages, river, robbers, score_track, traders_builders};
+use super::{mage_witch, messages, pig_herd, river, robbers, score_track, traders_builders};
 
 /// What an accepted action did, beyond the action itself: how the gate records it (see
 /// `Game::play_into`) without the replay path allocating.
@@ -246,6 +246,12 @@ macro_rules! registry {
                 let v = value;
                 $(let v = $e.completed_value(self, root, kind, tiles, v);)*
                 v
+            }
+
+            /// The points per completed city the expansions add for `player`, a winner
+            /// of a city's farmers' points with a farmer in `fields` (roots).
+            pub(crate) fn field_city_bonus(&self, fields: &[u16], player: u8) -> i32 {
+                0 $(+ $e.field_city_bonus(self, fields, player))*
             }
 
             /// The expansions' segments to check when scoring a turn part.
@@ -500,4 +506,5 @@ registry![
     traders_builders::TradersBuilders,
     river::River,
     inns_cathedrals::InnsCathedrals,
+    pig_herd::PigHerd,
 ];

@@ -107,6 +107,14 @@ pub(crate) trait Hooks {
         value
     }
 
+    /// Final field scoring: the points per completed city that this expansion adds for
+    /// `player`, who wins a city's farmers' points, when `fields` (roots) are the fields
+    /// supplying that city where `player` has a farmer (one field when each field is
+    /// scored on its own).
+    fn field_city_bonus(&self, _t: &Table, _fields: &[u16], _player: u8) -> i32 {
+        0
+    }
+
     /// Before scoring a turn part: segments beyond the placed tile's whose features it may
     /// have completed, added to `segs[..*ns]`.
     fn segments_to_score(&self, _t: &mut Table, _segs: &mut [u16], _ns: &mut usize) {}

@@ -192,38 +192,78 @@ impl Table {
         batch: u16,
         sink: &mut impl EffectSink,
     ) -> u8 {
+        let extra = [0; 8];
+        self.award_with(
+            seg,
+            kind,
+            value,
+            pig_bonus,
+            &extra,
+            final_scoring,
+            batch,
+            sink,
+        )
+    }
+
+    /// [`Table::award`] where each majority holder `p` also gets `extra[p]` (the
+    /// expansions' field bonus). One scoring per distinct award: the holders without a
+    /// pig, then those with one, each by their points, fewest first.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn award_with(
+        &mut self,
+        seg: u16,
+        kind: FeatureKind,
+        value: i32,
+        pig_bonus: i32,
+        extra: &[i32; 8],
+        final_scoring: bool,
+        batch: u16,
+        sink: &mut impl EffectSink,
+    ) -> u8 {
         let (strength, pig) = self.strengths(seg);
         let max = strength.iter().copied().max().unwrap_or(0);
         if max == 0 {
             return 0;
         }
+        let n = self.players.len();
         let mut owners = 0u8;
-        // one scoring per distinct award: the plain owners, then owners with a pig
         for with_pig in [false, true] {
-            let points = value + if with_pig { pig_bonus } else { 0 };
-            let mut winners = Vec::new();
-            for p in 0..self.players.len() {
-                if strength[p] == max && pig[p] == with_pig {
-                    owners |= 1 << p;
-                    self.grant(p as u8, points, batch, sink);
-                    if sink.enabled() {
-                        winners.push(p as u8);
-                    }
+            // the distinct extras of these holders, fewest first
+            let mut extras = [0i32; 8];
+            let mut ne = 0;
+            for p in 0..n {
+                if strength[p] == max && pig[p] == with_pig && !extras[..ne].contains(&extra[p]) {
+                    extras[ne] = extra[p];
+                    ne += 1;
                 }
             }
-            if sink.enabled() && !winners.is_empty() {
-                let tiles = if kind.is_cloister() {
-                    vec![self.board.tiles()[self.board.seg_tile(seg)].pos]
-                } else {
-                    self.board.feature_positions(seg)
-                };
-                sink.push(Effect::FeatureScored {
-                    feature: kind,
-                    points,
-                    players: winners,
-                    tiles,
-                    final_scoring,
-                });
+            extras[..ne].sort_unstable();
+            for &x in &extras[..ne] {
+                let points = value + if with_pig { pig_bonus } else { 0 } + x;
+                let mut winners = Vec::new();
+                for p in 0..n {
+                    if strength[p] == max && pig[p] == with_pig && extra[p] == x {
+                        owners |= 1 << p;
+                        self.grant(p as u8, points, batch, sink);
+                        if sink.enabled() {
+                            winners.push(p as u8);
+                        }
+                    }
+                }
+                if sink.enabled() && !winners.is_empty() {
+                    let tiles = if kind.is_cloister() {
+                        vec![self.board.tiles()[self.board.seg_tile(seg)].pos]
+                    } else {
+                        self.board.feature_positions(seg)
+                    };
+                    sink.push(Effect::FeatureScored {
+                        feature: kind,
+                        points,
+                        players: winners,
+                        tiles,
+                        final_scoring,
+                    });
+                }
             }
         }
         owners
@@ -298,7 +338,7 @@ impl Table {
     }
 
     /// A feature's final-scoring value (inns, cathedrals, mage and witch included; fields
-    /// 3 per completed city, +1 with `player`'s pig).
+    /// 3 per completed city, +1 with `player`'s pig, + the expansions' field bonus).
     pub(crate) fn final_feature_value(&self, seg: u16, player: u8) -> i32 {
         let kind = self.board.seg_kind(seg);
         match kind {
@@ -323,7 +363,8 @@ impl Table {
                 let pig = self.board.figures.iter().any(|f| {
                     f.owner == player && f.kind == FigureKind::Pig && self.board.find(f.seg) == root
                 });
-                (3 + if pig { super::PIG_BONUS_PER_CITY } else { 0 }) * done
+                let herd = self.field_city_bonus(&[root], player);
+                (3 + if pig { super::PIG_BONUS_PER_CITY } else { 0 } + herd) * done
             }
             _ => 0,
         }

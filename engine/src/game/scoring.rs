@@ -203,16 +203,21 @@ impl Game {
                 continue;
             }
             let mut pig_bonus = 0;
+            // the expansions' bonus per completed city, for each player
+            let mut extra = [0i32; 8];
             let value = match kind {
                 FeatureKind::Field => {
                     // the pig's bonus goes to its owner only: see `award`
                     let done = self.board.completed_cities(seg, &mut cities);
                     pig_bonus = expansions::PIG_BONUS_PER_CITY * done as i32;
+                    for (p, x) in extra.iter_mut().enumerate().take(self.players.len()) {
+                        *x = self.field_city_bonus(&[seg], p as u8) * done as i32;
+                    }
                     expansions::final_value(kind, 0, 0, 0, done)
                 }
                 _ => self.final_feature_value(seg, 0),
             };
-            let _ = self.award(seg, kind, value, pig_bonus, true, 0, sink);
+            let _ = self.award_with(seg, kind, value, pig_bonus, &extra, true, 0, sink);
         }
         if per_city {
             let fields: Vec<u16> = feats.iter().filter(|f| f.0 == 3).map(|f| f.2).collect();
@@ -245,12 +250,17 @@ impl Game {
     /// House rule `field_scoring = per_city` (first edition): every completed city that
     /// touches a field with farmers pays 4 once, to the players with the most farmer
     /// strength in all the fields (`fields`, one segment each) that touch it; a winner
-    /// with a pig in one of those fields gets the pig's 1 more (Traders & Builders).
+    /// with a pig in one of those fields gets the pig's 1 more (Traders & Builders), and
+    /// the expansions' field bonus from the fields where they have a farmer.
     /// Cities are scored by the smallest position among their tiles.
     fn score_fields_per_city(&mut self, fields: &[u16], sink: &mut impl EffectSink) {
         let n = self.players.len();
-        // per completed city: (smallest position, root, strength per player, pig per player)
-        let mut per_city: Vec<(Pos, u16, [u32; 8], [bool; 8])> = Vec::new();
+        // per completed city: (smallest position, root, strength per player, pig per player,
+        // the fields supplying it)
+        type PerCity = (Pos, u16, [u32; 8], [bool; 8], Vec<u16>);
+        let mut per_city: Vec<PerCity> = Vec::new();
+        // each field's root and strength per player
+        let mut field_strength: Vec<(u16, [u32; 8])> = Vec::new();
         let mut cities = Vec::new();
         for &field in fields {
             let root = self.board.find(field);
@@ -260,6 +270,7 @@ impl Game {
                     strength[f.owner as usize] += f.kind.base_strength();
                 }
             }
+            field_strength.push((root, strength));
             let pig = expansions::traders_builders::pigs_in(&self.board, root);
             self.board.completed_cities(field, &mut cities);
             for &c in &cities {
@@ -270,7 +281,8 @@ impl Game {
                 let k = match per_city.iter().position(|x| x.1 == c) {
                     Some(k) => k,
                     None => {
-                        per_city.push((self.board.smallest_pos(c), c, [0; 8], [false; 8]));
+                        let pos = self.board.smallest_pos(c);
+                        per_city.push((pos, c, [0; 8], [false; 8], Vec::new()));
                         per_city.len() - 1
                     }
                 };
@@ -278,23 +290,48 @@ impl Game {
                     per_city[k].2[p] += strength[p];
                     per_city[k].3[p] |= pig[p] && strength[p] > 0;
                 }
+                if !per_city[k].4.contains(&root) {
+                    per_city[k].4.push(root);
+                }
             }
         }
         per_city.sort_by_key(|x| x.0);
-        for (_, city, strength, pig) in per_city {
+        let mut own = Vec::new();
+        for (_, city, strength, pig, fields) in per_city {
             let max = strength.iter().copied().max().unwrap_or(0);
             if max == 0 {
                 continue;
             }
-            for with_pig in [false, true] {
+            // the expansions' bonus for each winner, from the fields where they farm
+            let mut extra = [0i32; 8];
+            for p in (0..n).filter(|&p| strength[p] == max) {
+                own.clear();
+                own.extend(
+                    fields
+                        .iter()
+                        .copied()
+                        .filter(|f| field_strength.iter().any(|(r, s)| r == f && s[p] > 0)),
+                );
+                extra[p] = self.field_city_bonus(&own, p as u8);
+            }
+            // one scoring per distinct award: without a pig, then with one, each by
+            // points, fewest first
+            let mut awards: Vec<(bool, i32)> = (0..n)
+                .filter(|&p| strength[p] == max)
+                .map(|p| (pig[p], extra[p]))
+                .collect();
+            awards.sort_unstable();
+            awards.dedup();
+            for (with_pig, x) in awards {
                 let points = FIRST_EDITION_POINTS_PER_CITY
                     + if with_pig {
                         expansions::PIG_BONUS_PER_CITY
                     } else {
                         0
-                    };
+                    }
+                    + x;
                 let winners: Vec<u8> = (0..n)
-                    .filter(|&p| strength[p] == max && pig[p] == with_pig)
+                    .filter(|&p| strength[p] == max && pig[p] == with_pig && extra[p] == x)
                     .map(|p| p as u8)
                     .collect();
                 for &p in &winners {
