@@ -517,6 +517,25 @@ fn with_seats(c: &mut DbConn, game: GameRecord, with_events: bool) -> Result<Gam
     })
 }
 
+/// A seat with its user's columns, as [`SeatTuple`] reads them.
+macro_rules! seat_columns {
+    () => {
+        (
+            game_seats::game_id,
+            game_seats::seat,
+            game_seats::joined_at,
+            users::id,
+            users::username,
+            users::email,
+            users::notify_turn,
+            users::notify_finished,
+            users::locale,
+            users::time_zone,
+            users::bot,
+        )
+    };
+}
+
 /// A game's row, its clock and its seats (with their users) in one statement: the
 /// game's columns come once per seat (a game has at most six).
 fn game_clock_and_seats(
@@ -531,20 +550,7 @@ fn game_clock_and_seats(
         .select((
             GameRecord::as_select(),
             Option::<ClockRow>::as_select(),
-            (
-                game_seats::game_id,
-                game_seats::seat,
-                game_seats::joined_at,
-                users::id,
-                users::username,
-                users::email,
-                users::notify_turn,
-                users::notify_finished,
-                users::locale,
-                users::time_zone,
-                users::bot,
-            )
-                .nullable(),
+            seat_columns!().nullable(),
         ))
         .load(pg)?;
     let mut seats = Vec::with_capacity(rows.len());
@@ -606,19 +612,7 @@ pub(super) fn load_seats(
             .inner_join(users::table)
             .filter(game_seats::game_id.eq_any(chunk))
             .order((game_seats::game_id.asc(), game_seats::seat.asc()))
-            .select((
-                game_seats::game_id,
-                game_seats::seat,
-                game_seats::joined_at,
-                users::id,
-                users::username,
-                users::email,
-                users::notify_turn,
-                users::notify_finished,
-                users::locale,
-                users::time_zone,
-                users::bot,
-            ))
+            .select(seat_columns!())
             .load(c)?;
         for row in rows {
             out.entry(row.0.clone()).or_default().push(seat_info(row));

@@ -455,6 +455,21 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 pub(crate) struct AbbeyMayor;
 
 impl Hooks for AbbeyMayor {
+    /// The mayor, the wagon and the barn (house rules `mayor`, `wagon`, `barn`).
+    fn figures(&self, set: ExpansionSet, rules: &HouseRules, supply: &mut [u8; FigureKind::COUNT]) {
+        if set.contains(Expansion::AbbeyMayor) {
+            for (kind, on) in [
+                (FigureKind::Mayor, rules.mayor.on()),
+                (FigureKind::Wagon, rules.wagon.on()),
+                (FigureKind::Barn, rules.barn.on()),
+            ] {
+                if on {
+                    supply[kind as usize] = 1;
+                }
+            }
+        }
+    }
+
     /// A wagon whose owner plays on is freed, to move on.
     #[inline]
     fn figure_freed(

@@ -77,6 +77,18 @@ pub(crate) fn describe_tile(tile: &crate::catalog::TileType, w: &mut crate::tile
 pub(crate) struct Abbot;
 
 impl Hooks for Abbot {
+    /// The abbot.
+    fn figures(
+        &self,
+        set: ExpansionSet,
+        _rules: &HouseRules,
+        supply: &mut [u8; FigureKind::COUNT],
+    ) {
+        if set.contains(Expansion::Abbot) {
+            supply[FigureKind::Abbot as usize] = 1;
+        }
+    }
+
     /// A completed monastery or garden with an abbot in it (house rule
     /// `abbot_completed_points`).
     #[inline]

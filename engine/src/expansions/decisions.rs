@@ -387,6 +387,25 @@ macro_rules! registry {
                 0 $(+ $e.heap_bytes(self))*
             }
 
+            /// The figures the expansions in `set` give each player, put into `supply`.
+            pub(crate) fn expansions_figures(
+                set: ExpansionSet,
+                rules: &crate::rules::HouseRules,
+                supply: &mut [u8; FigureKind::COUNT],
+            ) {
+                $($e.figures(set, rules, supply);)*
+            }
+
+            /// Most players a game with `set` seats, when an expansion in it brings more
+            /// colours.
+            pub(crate) fn expansions_max_players(set: ExpansionSet) -> Option<u8> {
+                let mut max = None;
+                $(if let Some(n) = $e.max_players(set) {
+                    max = Some(max.map_or(n, |m: u8| m.max(n)));
+                })*
+                max
+            }
+
             /// A new game: the expansions in play set up their state.
             pub(crate) fn set_up_expansions(&mut self) {
                 $($e.set_up(self);)*

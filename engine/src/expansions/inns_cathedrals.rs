@@ -10,7 +10,19 @@ use crate::board::{FLAG_CATHEDRAL, FLAG_INN};
 /// state of its own).
 pub(crate) struct InnsCathedrals;
 
-impl Hooks for InnsCathedrals {}
+impl Hooks for InnsCathedrals {
+    /// The big follower (house rule `big_follower`).
+    fn figures(&self, set: ExpansionSet, rules: &HouseRules, supply: &mut [u8; FigureKind::COUNT]) {
+        if set.contains(Expansion::InnsCathedrals) && rules.big_follower.on() {
+            supply[FigureKind::BigFollower as usize] = 1;
+        }
+    }
+
+    /// The sixth colour seats a sixth player.
+    fn max_players(&self, set: ExpansionSet) -> Option<u8> {
+        set.contains(Expansion::InnsCathedrals).then_some(6)
+    }
+}
 
 impl Decisions for InnsCathedrals {
     const PHASES: &'static [Phase] = &[];

@@ -67,6 +67,7 @@ mod prelude {
     pub(crate) use crate::expansions::{self, Expansion, ExpansionSet};
     pub(crate) use crate::figures::FigureKind;
     pub(crate) use crate::geometry::{Pos, Spot};
+    pub(crate) use crate::rules::HouseRules;
 }
 
 use crate::catalog::{FeatureKind, TileType};
@@ -89,36 +90,14 @@ pub fn tile_in_game(tile: &TileType, set: ExpansionSet) -> bool {
 pub fn starting_supply(set: ExpansionSet, rules: &HouseRules) -> [u8; FigureKind::COUNT] {
     let mut s = [0u8; FigureKind::COUNT];
     s[FigureKind::Follower as usize] = 7;
-    let mut give = |e: Expansion, kind: FigureKind, on: bool| {
-        if set.contains(e) && on {
-            s[kind as usize] = 1;
-        }
-    };
-    give(Expansion::Abbot, FigureKind::Abbot, true);
-    give(
-        Expansion::InnsCathedrals,
-        FigureKind::BigFollower,
-        rules.big_follower.on(),
-    );
-    give(
-        Expansion::TradersBuilders,
-        FigureKind::Builder,
-        rules.builder.on(),
-    );
-    give(Expansion::TradersBuilders, FigureKind::Pig, rules.pig.on());
-    give(Expansion::AbbeyMayor, FigureKind::Mayor, rules.mayor.on());
-    give(Expansion::AbbeyMayor, FigureKind::Wagon, rules.wagon.on());
-    give(Expansion::AbbeyMayor, FigureKind::Barn, rules.barn.on());
+    // each expansion in play gives its own figures
+    Table::expansions_figures(set, rules, &mut s);
     s
 }
 
 /// Most players a game with `set` seats (the sixth colour comes with Inns & Cathedrals).
 pub fn max_players(set: ExpansionSet) -> u8 {
-    if set.contains(Expansion::InnsCathedrals) {
-        6
-    } else {
-        5
-    }
+    Table::expansions_max_players(set).unwrap_or(5)
 }
 
 /// Hook *figure allowed*: may a figure of `kind` stand on a segment of `feature`?

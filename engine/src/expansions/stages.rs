@@ -14,7 +14,9 @@ use super::table::Table;
 use crate::catalog::{FeatureKind, TileType};
 use crate::effect::EffectSink;
 use crate::expansion::ExpansionSet;
+use crate::figures::FigureKind;
 use crate::geometry::{Pos, Rotation};
+use crate::rules::HouseRules;
 
 /// The stages of a turn part, in the order they run (see `Game::run`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,6 +209,22 @@ pub(crate) trait Hooks {
     /// Memory its state holds on the heap (beside the table).
     fn heap_bytes(&self, _t: &Table) -> usize {
         0
+    }
+
+    /// A new game with `set` and the house rules `rules`: the figures this expansion gives
+    /// each player, when in play, put into `supply` (by kind).
+    fn figures(
+        &self,
+        _set: ExpansionSet,
+        _rules: &HouseRules,
+        _supply: &mut [u8; FigureKind::COUNT],
+    ) {
+    }
+
+    /// Most players a game with `set` seats when this expansion brings more colours
+    /// (`None`: it brings none).
+    fn max_players(&self, _set: ExpansionSet) -> Option<u8> {
+        None
     }
 
     /// A new game: this expansion, when in play, sets up its state on the table (before the

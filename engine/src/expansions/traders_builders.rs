@@ -50,6 +50,20 @@ pub(crate) fn has_own_follower(board: &Board, seg: u16, player: u8) -> bool {
 pub(crate) struct TradersBuilders;
 
 impl Hooks for TradersBuilders {
+    /// The builder and the pig (house rules `builder`, `pig`).
+    fn figures(&self, set: ExpansionSet, rules: &HouseRules, supply: &mut [u8; FigureKind::COUNT]) {
+        if set.contains(Expansion::TradersBuilders) {
+            for (kind, on) in [
+                (FigureKind::Builder, rules.builder.on()),
+                (FigureKind::Pig, rules.pig.on()),
+            ] {
+                if on {
+                    supply[kind as usize] = 1;
+                }
+            }
+        }
+    }
+
     /// Every turn begins with its first part.
     fn set_up(&self, t: &mut Table) {
         if t.expansions.contains(Expansion::TradersBuilders) {
