@@ -41,11 +41,14 @@ pub(crate) fn check_seats_and_expansions(
     check_expansions(ids)
 }
 
-/// Checks the expansion ids of new games (at most 12, each known, none twice); returns
+/// Checks the expansion ids of new games (at most one of each, each known); returns
 /// the expansions.
 pub(crate) fn check_expansions(ids: &[String]) -> Result<Vec<Expansion>, ApiError> {
-    if ids.len() > 12 {
-        return Err(ApiError::validation("expansions", "at most 12 expansions"));
+    if ids.len() > Expansion::ALL.len() {
+        return Err(ApiError::validation(
+            "expansions",
+            format!("at most {} expansions", Expansion::ALL.len()),
+        ));
     }
     let mut expansions = Vec::new();
     for (i, id) in ids.iter().enumerate() {

@@ -26,6 +26,36 @@ fn committed_document_matches_the_code() {
     );
 }
 
+/// Every `expansions` list in the document allows as many ids as the engine has
+/// expansions: a new expansion can be chosen everywhere a set of them is.
+#[test]
+fn expansion_lists_allow_every_expansion() {
+    fn visit(v: &Value, found: &mut usize) {
+        match v {
+            Value::Object(m) => {
+                if let Some(max) = m.get("expansions").and_then(|e| e.get("maxItems")) {
+                    assert_eq!(
+                        max.as_u64(),
+                        Some(tilepost_engine::Expansion::ALL.len() as u64),
+                        "an `expansions` list's maxItems"
+                    );
+                    *found += 1;
+                }
+                m.values().for_each(|x| visit(x, found));
+            }
+            Value::Array(a) => a.iter().for_each(|x| visit(x, found)),
+            _ => {}
+        }
+    }
+    let doc: Value = serde_json::from_str(&tilepost::api::openapi_json()).unwrap();
+    let mut found = 0;
+    visit(&doc, &mut found);
+    assert!(
+        found >= 3,
+        "the game, seek and tournament requests list expansions"
+    );
+}
+
 #[test]
 fn every_operation_is_documented() {
     let doc = tilepost::api::openapi_value();
