@@ -56,7 +56,7 @@ pub(crate) type Decided = (Done, Option<Stage>);
 pub(crate) trait Decisions {
     /// The phases where it has decisions: its own, and the figure phase when it adds
     /// options there. The registry asks it in these phases only.
-    const PHASES: &'static [Phase];
+    const PHASES: &'static [Phase] = &[];
 
     /// [`Decisions::PHASES`] as a set of bits (`1 << phase`), for the registry's checks.
     const PHASE_BITS: u32 = phase_bits(Self::PHASES);
@@ -64,7 +64,7 @@ pub(crate) trait Decisions {
     /// Appends the options this expansion offers in the pending phase: every option of
     /// its own phases, and in the figure phase the options it adds there (listed after
     /// the base game's figures and before the pass).
-    fn options(&self, t: &Table, out: &mut Vec<Action>);
+    fn options(&self, _t: &Table, _out: &mut Vec<Action>) {}
 
     /// The player whose decision is pending in one of this expansion's phases, when it is
     /// not the active player's (`None`: the active player decides, or not its phase).
@@ -78,11 +78,13 @@ pub(crate) trait Decisions {
     /// own checks refuse them then.
     fn apply(
         &self,
-        t: &mut Table,
-        player: u8,
-        action: &Action,
-        sink: &mut impl EffectSink,
-    ) -> Option<Result<Decided, PlayError>>;
+        _t: &mut Table,
+        _player: u8,
+        _action: &Action,
+        _sink: &mut impl EffectSink,
+    ) -> Option<Result<Decided, PlayError>> {
+        None
+    }
 
     /// May the current player put a figure of kind `k` on segment `seg` of `board` (with
     /// the tile just placed)? Answered by the expansion whose figure `k` is placed by rules

@@ -24,21 +24,7 @@ impl Hooks for InnsCathedrals {
     }
 }
 
-impl Decisions for InnsCathedrals {
-    const PHASES: &'static [Phase] = &[];
-
-    fn options(&self, _t: &Table, _out: &mut Vec<Action>) {}
-
-    fn apply(
-        &self,
-        _t: &mut Table,
-        _player: u8,
-        _action: &Action,
-        _sink: &mut impl EffectSink,
-    ) -> Option<Result<Decided, PlayError>> {
-        None
-    }
-}
+impl Decisions for InnsCathedrals {}
 
 /// Hook *feature value* during the game: the value of a completed road with an inn or
 /// city with a cathedral, `None` when neither changes it. `flags` are the board's

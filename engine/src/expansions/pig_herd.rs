@@ -54,21 +54,7 @@ impl Hooks for PigHerd {
     }
 }
 
-impl Decisions for PigHerd {
-    const PHASES: &'static [Phase] = &[];
-
-    fn options(&self, _t: &Table, _out: &mut Vec<Action>) {}
-
-    fn apply(
-        &self,
-        _t: &mut Table,
-        _player: u8,
-        _action: &Action,
-        _sink: &mut impl EffectSink,
-    ) -> Option<Result<Decided, PlayError>> {
-        None
-    }
-}
+impl Decisions for PigHerd {}
 
 /// The root of the field that holds the herd: the field of the herd's tile, once placed.
 pub fn herd_field(board: &Board) -> Option<u16> {

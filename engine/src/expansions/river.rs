@@ -80,21 +80,7 @@ impl Hooks for River {
     }
 }
 
-impl Decisions for River {
-    const PHASES: &'static [Phase] = &[];
-
-    fn options(&self, _t: &Table, _out: &mut Vec<Action>) {}
-
-    fn apply(
-        &self,
-        _t: &mut Table,
-        _player: u8,
-        _action: &Action,
-        _sink: &mut impl EffectSink,
-    ) -> Option<Result<Decided, PlayError>> {
-        None
-    }
-}
+impl Decisions for River {}
 
 /// Does this tile type carry a river?
 pub fn is_river_tile(t: &TileType) -> bool {

@@ -93,20 +93,6 @@ impl Hooks for TradersBuilders {
 }
 
 impl Decisions for TradersBuilders {
-    const PHASES: &'static [Phase] = &[];
-
-    fn options(&self, _t: &Table, _out: &mut Vec<Action>) {}
-
-    fn apply(
-        &self,
-        _t: &mut Table,
-        _player: u8,
-        _action: &Action,
-        _sink: &mut impl EffectSink,
-    ) -> Option<Result<Decided, PlayError>> {
-        None
-    }
-
     /// The builder joins a road or city, the pig a field, each only where the player has
     /// a follower; the builder not into a completed feature. Any number may share it.
     #[inline]
