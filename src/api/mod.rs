@@ -412,6 +412,7 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
     }
     forbid_nul_in_requests(&mut v);
     unwrap_single_one_of(&mut v);
+    limit_expansion_lists(&mut v);
     if let Some(o) = v.as_object_mut() {
         o.insert("webhooks".into(), webhooks::openapi_webhooks());
     }
@@ -441,6 +442,34 @@ fn finish(doc: utoipa::openapi::OpenApi) -> Value {
         );
     }
     v
+}
+
+/// Every `expansions` list of a request (`…Request`) holds at most one of each expansion: its
+/// `maxItems` is the engine's count, written here so that a new expansion changes no DTO.
+fn limit_expansion_lists(doc: &mut Value) {
+    let max = tilepost_engine::Expansion::ALL.len();
+    let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(|s| s.as_object_mut())
+    else {
+        return;
+    };
+    for (name, schema) in schemas.iter_mut() {
+        if !name.ends_with("Request") {
+            continue;
+        }
+        let Some(list) = schema.pointer_mut("/properties/expansions") else {
+            continue;
+        };
+        let is_array = match list.get("type") {
+            Some(Value::String(t)) => t == "array",
+            Some(Value::Array(ts)) => ts.iter().any(|t| t == "array"),
+            _ => false,
+        };
+        if let (true, Some(o)) = (is_array, list.as_object_mut()) {
+            o.insert("maxItems".into(), json!(max));
+        }
+    }
 }
 
 /// A string that holds no NUL character (every request string: they are refused with

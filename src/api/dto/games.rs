@@ -41,7 +41,6 @@ pub struct GameOptions {
 pub struct CreateGameRequest {
     /// Expansion ids (`river`, `abbot`, ...).
     #[serde(default)]
-    #[schema(max_items = 13)]
     pub expansions: Vec<String>,
     /// Number of seats, 2 to 6 (6 needs `inns_cathedrals`).
     #[schema(minimum = 2, maximum = 6)]

@@ -136,7 +136,6 @@ pub struct CreateTournamentRequest {
     /// as in a new game. Every table size of the stages must be a game they allow (6
     /// seats need `inns_cathedrals`).
     #[serde(default)]
-    #[schema(max_items = 13)]
     pub expansions: Vec<String>,
     /// A named set of house rules for every game (`GET /v1/rules`); `rules` applies on
     /// top of it.
