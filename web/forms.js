@@ -23,7 +23,6 @@ const EXPANSIONS = [
   "mage_witch",
   "robbers",
   "crop_circles",
-  "pig_herd",
 ];
 
 /**

@@ -19,11 +19,10 @@ pub enum Expansion {
     MageWitch,
     Robbers,
     CropCircles,
-    PigHerd,
 }
 
 impl Expansion {
-    pub const ALL: [Expansion; 13] = [
+    pub const ALL: [Expansion; 12] = [
         Expansion::River,
         Expansion::Abbot,
         Expansion::InnsCathedrals,
@@ -36,7 +35,6 @@ impl Expansion {
         Expansion::MageWitch,
         Expansion::Robbers,
         Expansion::CropCircles,
-        Expansion::PigHerd,
     ];
 
     pub fn id(self) -> &'static str {
@@ -53,7 +51,6 @@ impl Expansion {
             Expansion::MageWitch => "mage_witch",
             Expansion::Robbers => "robbers",
             Expansion::CropCircles => "crop_circles",
-            Expansion::PigHerd => "pig_herd",
         }
     }
 
@@ -78,7 +75,6 @@ impl Expansion {
                 | Expansion::Ferries
                 | Expansion::Robbers
                 | Expansion::Messages
-                | Expansion::PigHerd
         )
     }
 }

@@ -158,12 +158,6 @@ const MODULES: &[Module] = &[
         ],
     },
     Module {
-        file: "pig_herd",
-        expansion: &["PigHerd"],
-        idents: &[],
-        variants: &[],
-    },
-    Module {
         file: "score_track",
         expansion: &[],
         idents: &[],
