@@ -19,10 +19,11 @@ pub enum Expansion {
     MageWitch,
     Robbers,
     CropCircles,
+    PigHerd,
 }
 
 impl Expansion {
-    pub const ALL: [Expansion; 12] = [
+    pub const ALL: [Expansion; 13] = [
         Expansion::River,
         Expansion::Abbot,
         Expansion::InnsCathedrals,
@@ -35,6 +36,7 @@ impl Expansion {
         Expansion::MageWitch,
         Expansion::Robbers,
         Expansion::CropCircles,
+        Expansion::PigHerd,
     ];
 
     pub fn id(self) -> &'static str {
@@ -51,6 +53,7 @@ impl Expansion {
             Expansion::MageWitch => "mage_witch",
             Expansion::Robbers => "robbers",
             Expansion::CropCircles => "crop_circles",
+            Expansion::PigHerd => "pig_herd",
         }
     }
 
@@ -75,6 +78,7 @@ impl Expansion {
                 | Expansion::Ferries
                 | Expansion::Robbers
                 | Expansion::Messages
+                | Expansion::PigHerd
         )
     }
 }

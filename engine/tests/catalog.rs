@@ -54,15 +54,16 @@ fn land_tiles_per_expansion() {
         ("mage_witch", 8),
         ("robbers", 8),
         ("crop_circles", 6),
+        ("pig_herd", 1),
     ]
     .into_iter()
     .collect();
     assert_eq!(per, expected);
-    assert_eq!(per.values().sum::<i64>(), 184);
+    assert_eq!(per.values().sum::<i64>(), 185);
 
     // the [[expansion]] tables agree with the tiles; The Abbot and Messages bring none
     let exps = raw["expansion"].as_array().unwrap();
-    assert_eq!(exps.len(), 13);
+    assert_eq!(exps.len(), 14);
     for e in exps {
         let id = e["id"].as_str().unwrap();
         let n = per.get(id).copied().unwrap_or(0);
@@ -88,13 +89,13 @@ fn land_tiles_per_expansion() {
     assert_eq!(abbeys.len(), 1);
     assert_eq!(abbeys[0]["id"].as_str(), Some("am/abbey"));
     assert_eq!(abbeys[0]["count"].as_integer(), Some(6));
-    assert_eq!(tiles(&raw).len(), 136);
+    assert_eq!(tiles(&raw).len(), 137);
 }
 
 #[test]
 fn the_engine_reads_the_same_counts() {
     let cat = catalog();
-    assert_eq!(cat.tiles.len(), 136);
+    assert_eq!(cat.tiles.len(), 137);
     let mut per: HashMap<Option<Expansion>, u32> = HashMap::new();
     for (_, t) in cat.iter().filter(|(_, t)| !t.not_in_draw_pile) {
         *per.entry(t.expansion).or_default() += t.count as u32;
@@ -102,7 +103,8 @@ fn the_engine_reads_the_same_counts() {
     assert_eq!(per[&None], 72);
     assert_eq!(per[&Some(Expansion::River)], 12);
     assert_eq!(per[&Some(Expansion::AbbeyMayor)], 12);
-    assert_eq!(per.values().sum::<u32>(), 184);
+    assert_eq!(per[&Some(Expansion::PigHerd)], 1);
+    assert_eq!(per.values().sum::<u32>(), 185);
     assert!(!per.contains_key(&Some(Expansion::Abbot)));
     assert!(!per.contains_key(&Some(Expansion::Messages)));
     // the start tile is the one base/D copy with the dark back
@@ -509,7 +511,7 @@ fn the_engine_copy_is_the_shared_catalog() {
 #[test]
 fn broken_catalogs_are_refused() {
     let ok = Catalog::parse(CATALOG_TOML).expect("the embedded catalog is valid");
-    assert_eq!(ok.tiles.len(), 136);
+    assert_eq!(ok.tiles.len(), 137);
     let first_tile = CATALOG_TOML.find("[[tile]]").unwrap();
     let head = &CATALOG_TOML[..first_tile];
     let tile = |body: &str| format!("{head}[[tile]]\n{body}\n");

@@ -158,6 +158,12 @@ const MODULES: &[Module] = &[
         ],
     },
     Module {
+        file: "pig_herd",
+        expansion: &["PigHerd"],
+        idents: &[],
+        variants: &[],
+    },
+    Module {
         file: "score_track",
         expansion: &[],
         idents: &[],

@@ -985,6 +985,61 @@ fn random_games_with_expansions_keep_every_invariant() {
     check_coverage(&s);
 }
 
+/// The Pig Herd with every other expansion: games with the herd and one other expansion
+/// (each in turn, under random house rules on odd seeds), and games with all of them,
+/// keep every invariant (legal moves only, scores never go down, a consistent ranking).
+#[test]
+fn random_games_with_the_pig_herd_and_every_other_expansion_keep_every_invariant() {
+    let others: Vec<Expansion> = Expansion::ALL
+        .into_iter()
+        .filter(|&e| e != Expansion::PigHerd)
+        .collect();
+    let per_set = (games() / 100).max(8);
+    let mut played = 0usize;
+    let mut actions = 0usize;
+    for (k, with) in others.iter().map(Some).chain([None]).enumerate() {
+        let expansions: Vec<Expansion> = match with {
+            Some(&e) => vec![e, Expansion::PigHerd],
+            None => Expansion::ALL.to_vec(),
+        };
+        for i in 0..per_set {
+            let seed = 0x7160u64
+                .wrapping_mul(1_000_003)
+                .wrapping_add(k as u64 * 10_000 + i);
+            let mut rng = Rng::new(seed);
+            let rules = if i % 2 == 1 {
+                random_rules(seed)
+            } else {
+                HouseRules::default()
+            };
+            let config = GameConfig {
+                players: 2 + rng.below(4) as u8,
+                expansions: expansions.clone(),
+                tile_order: None,
+                seed: rng.next_u64(),
+                rules,
+            };
+            let s = std::panic::catch_unwind(|| {
+                play_game(
+                    seed,
+                    true,
+                    Some(Scripted {
+                        config,
+                        script: Vec::new(),
+                    }),
+                    rules,
+                )
+            })
+            .unwrap_or_else(|_| panic!("pig herd game with {expansions:?}, seed {seed} failed"));
+            assert!(!s.base_only);
+            played += 1;
+            actions += s.actions;
+        }
+    }
+    assert_eq!(played, 13 * per_set as usize);
+    assert!(actions > played * 50, "too few actions: {actions}");
+}
+
 /// Random house rules: each variant at one of its values, drawn from `seed`.
 fn random_rules(seed: u64) -> HouseRules {
     let mut rng = Rng::new(seed ^ 0x4855_4c45);

@@ -335,6 +335,7 @@ fn generic_client_with_expansions(app: &TestApp) {
             ],
             16,
         ),
+        (vec!["pig_herd", "traders_builders", "abbey_mayor"], 17),
     ];
     for (expansions, seed) in sets {
         let g = a.post("/v1/games", json!({"seats": 3, "expansions": expansions}));

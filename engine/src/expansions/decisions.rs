@@ -30,7 +30,7 @@ use crate::geometry::{Pos, Spot};
 use super::stages::{Hooks, Stage};
 use super::table::Table;
 use super::{abbey_mayor, abbot, crop_circles, ferries, flier, gold_mines, inns_cathedrals};
-use super::{mage_witch, messages, river, robbers, score_track, traders_builders};
+use super::{mage_witch, messages, pig_herd, river, robbers, score_track, traders_builders};
 
 /// What an accepted action did, beyond the action itself: how the gate records it (see
 /// `Game::play_into`) without the replay path allocating.
@@ -527,4 +527,5 @@ registry![
     traders_builders::TradersBuilders,
     river::River,
     inns_cathedrals::InnsCathedrals,
+    pig_herd::PigHerd,
 ];

@@ -24,6 +24,7 @@ pub mod gold_mines;
 pub mod inns_cathedrals;
 pub mod mage_witch;
 pub mod messages;
+pub mod pig_herd;
 pub mod river;
 pub mod robbers;
 pub mod score_track;
