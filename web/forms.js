@@ -23,6 +23,7 @@ const EXPANSIONS = [
   "mage_witch",
   "robbers",
   "crop_circles",
+  "pig_herd",
 ];
 
 /**
