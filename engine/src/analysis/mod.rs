@@ -32,11 +32,11 @@ use serde::{Deserialize, Serialize};
 use crate::board::Board;
 use crate::catalog::{catalog, FeatureKind, TileTypeId};
 use crate::effect::Effect;
-use crate::expansions::{self, river, Expansion};
+use crate::expansions::{self, Expansion};
 use crate::game::{Game, Phase, SeatView};
 use crate::geometry::{Dir, Pos, Rotation};
 
-use estimate::{is_river_tile, Watched};
+use estimate::Watched;
 
 /// The default number of sampled futures per analysis.
 pub const DEFAULT_SAMPLES: u32 = 3000;
@@ -523,14 +523,11 @@ fn needed_cells(board: &Board, seg: u16, cloister: bool) -> Vec<(Pos, u8)> {
 fn fits_cell(game: &Game, t: TileTypeId, p: Pos) -> bool {
     let b = game.board();
     let tt = catalog().get(t);
-    if is_river_tile(t) {
-        let river = game.river_end();
-        return river.is_some_and(|end| {
-            end.cell == p
-                && Rotation::ALL
-                    .into_iter()
-                    .any(|r| b.fits(tt, p, r) && river::check(river, b, tt, p, r).is_ok())
-        });
+    // a tile an expansion places by rules of its own (a river tile continues the river's
+    // open end): one of its placements must be at `p`
+    let mut own = Vec::new();
+    if game.expansion_placements(tt, &mut own) {
+        return own.iter().any(|&(q, _)| q == p);
     }
     if Dir::ALL.into_iter().all(|d| !b.is_occupied(p.step(d))) {
         return true;

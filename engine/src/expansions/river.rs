@@ -18,13 +18,6 @@ pub struct RiverEnd {
     pub last_turn: i8,
 }
 
-impl Table {
-    /// The river's open end while the river is being built.
-    pub(crate) fn river_end(&self) -> Option<RiverEnd> {
-        self.river
-    }
-}
-
 /// The River's hooks: it sets up the river's open end at the spring.
 pub(crate) struct River;
 
