@@ -25,6 +25,9 @@ const KEYS: usize = (SIDE_STATES * SIDE_STATES * SIDE_STATES * SIDE_STATES) as u
 /// The key of a frontier cell that is not needed.
 const NOT_NEEDED: u16 = u16::MAX;
 
+/// Words of a bit set of keys.
+const KEY_WORDS: usize = KEYS.div_ceil(64);
+
 /// Per key: whether it has an open road or city side facing the cell.
 static FACES_OPEN_SIDE: [bool; KEYS] = {
     let mut table = [false; KEYS];
@@ -113,8 +116,11 @@ struct Needed {
     /// The keys whose count is not zero, and each key's place in it.
     present: Vec<u16>,
     slot: Vec<u16>,
-    /// Needed cells around cloisters.
-    near_cloisters: Vec<(Pos, Info)>,
+    /// The same keys as bits (key `k`: bit `k % 64` of word `k / 64`).
+    present_bits: Vec<u64>,
+    /// Needed cells around cloisters, and their positions.
+    near: Vec<Info>,
+    near_pos: Vec<Pos>,
 }
 
 impl Needed {
@@ -124,35 +130,40 @@ impl Needed {
             count: vec![0; KEYS],
             present: Vec::with_capacity(64),
             slot: vec![u16::MAX; KEYS],
-            near_cloisters: Vec::with_capacity(32),
+            present_bits: vec![0; KEY_WORDS],
+            near: Vec::with_capacity(32),
+            near_pos: Vec::with_capacity(32),
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, i: Info, p: Pos) {
         if i.key == NOT_NEEDED {
             return;
         }
         if i.filled > 0 {
-            self.near_cloisters.push((p, i));
+            self.near.push(i);
+            self.near_pos.push(p);
             return;
         }
         let k = i.key as usize;
         if self.count[k] == 0 {
             self.slot[k] = self.present.len() as u16;
             self.present.push(i.key);
+            self.present_bits[k / 64] |= 1 << (k % 64);
         }
         self.count[k] += 1;
     }
 
-    #[inline]
+    #[inline(always)]
     fn remove(&mut self, i: Info, p: Pos) {
         if i.key == NOT_NEEDED {
             return;
         }
         if i.filled > 0 {
-            if let Some(j) = self.near_cloisters.iter().position(|q| q.0 == p) {
-                self.near_cloisters.swap_remove(j);
+            if let Some(j) = self.near_pos.iter().position(|q| *q == p) {
+                self.near_pos.swap_remove(j);
+                self.near.swap_remove(j);
             }
             return;
         }
@@ -160,6 +171,7 @@ impl Needed {
         self.count[k] -= 1;
         if self.count[k] == 0 {
             let s = self.slot[k] as usize;
+            self.present_bits[k / 64] &= !(1 << (k % 64));
             self.present.swap_remove(s);
             if let Some(moved) = self.present.get(s) {
                 self.slot[*moved as usize] = s as u16;
@@ -179,7 +191,9 @@ impl Needed {
             self.slot[k as usize] = other.slot[k as usize];
         }
         self.present.clone_from(&other.present);
-        self.near_cloisters.clone_from(&other.near_cloisters);
+        self.present_bits.copy_from_slice(&other.present_bits);
+        self.near.clone_from(&other.near);
+        self.near_pos.clone_from(&other.near_pos);
     }
 }
 
@@ -198,6 +212,9 @@ pub(super) struct Sim {
     /// `row` entries per type (by its index), by the key's number.
     table: Vec<i16>,
     row: usize,
+    /// Per tile type to come, a row of `row / 64` words: the bits of the keys met on
+    /// whose cells its best placement makes progress (not negative).
+    fits: Vec<u64>,
     needed: Needed,
     start: Needed,
     /// Per watched feature: completed at the end of the last future.
@@ -229,6 +246,7 @@ impl Sim {
             keys: Vec::with_capacity(row),
             table: vec![-1; row * types.len()],
             row,
+            fits: vec![0; row / 64 * types.len()],
             needed: Needed::new(),
             start: Needed::new(),
             done: vec![false; watched.len()],
@@ -245,11 +263,19 @@ impl Sim {
     }
 
     /// The number of `key`, numbering it (and computing its placements) when new.
+    #[inline(always)]
     fn compact(&mut self, key: u16) -> u16 {
         let c = self.compact[key as usize];
         if c != NOT_NEEDED {
             return c;
         }
+        self.number(key)
+    }
+
+    /// Numbers `key` (met for the first time) and computes its placements.
+    #[cold]
+    #[inline(never)]
+    fn number(&mut self, key: u16) -> u16 {
         let c = self.keys.len();
         if c == self.row {
             // twice the room per type
@@ -260,18 +286,30 @@ impl Sim {
                     .copy_from_slice(&self.table[ti * self.row..(ti + 1) * self.row]);
             }
             self.table = table;
+            let (words, old) = (row / 64, self.row / 64);
+            let mut fits = vec![0; words * self.tiles.len()];
+            for ti in 0..self.tiles.len() {
+                fits[ti * words..ti * words + old]
+                    .copy_from_slice(&self.fits[ti * old..(ti + 1) * old]);
+            }
+            self.fits = fits;
             self.row = row;
         }
         self.keys.push(key);
         self.compact[key as usize] = c as u16;
         for (ti, tt) in self.tiles.iter().enumerate() {
-            self.table[ti * self.row + c] = placement(tt, key);
+            let v = placement(tt, key);
+            self.table[ti * self.row + c] = v;
+            if v >> 2 >= 64 {
+                self.fits[ti * (self.row / 64) + c / 64] |= 1 << (c % 64);
+            }
         }
         c as u16
     }
 
     /// A frontier cell of key `key` around `filled` watched cloisters as the policy sees
     /// it (its key numbered).
+    #[inline(always)]
     fn info(&mut self, key: u16, filled: u8) -> Info {
         let filled = filled as u16;
         if filled == 0 && !FACES_OPEN_SIDE[key as usize] {
@@ -346,12 +384,33 @@ impl Sim {
     /// Returns the cell's index in the frontier.
     fn best_placement(&self, ti: usize) -> Option<(usize, Rotation)> {
         let table = &self.table[ti * self.row..(ti + 1) * self.row];
-        // a placement's value over 4 is its progress plus 64 (-1 over 4 is -1): the best
-        // so far, from a progress of -1 (none)
+        // a placement's value over 4 is its progress plus 64 (-1 over 4 is -1); a score
+        // above 63 makes progress (the cloisters around a cell count when the tile fits)
+        let needed = &self.needed;
+        let words = self.row / 64;
+        // the present keys where it makes progress: the best, and among equals the first
+        // in the order of `present`
+        let fits = &self.fits[ti * words..(ti + 1) * words];
+        let present = &needed.present_bits[..words];
+        let (mut pscore, mut pslot, mut pkey) = (63, u16::MAX, 0u16);
+        for w in 0..words {
+            let mut m = fits[w] & present[w];
+            while m != 0 {
+                let k = w * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                let score = table[k] as i32 >> 2;
+                let slot = needed.slot[k];
+                if score > pscore || (score == pscore && slot < pslot) {
+                    (pscore, pslot, pkey) = (score, slot, k as u16);
+                }
+            }
+        }
+        // the cells around cloisters: the best, and among equals the first; they come
+        // first among equals
         let mut top = 63;
-        let near = &self.needed.near_cloisters;
+        let near = &needed.near;
         let mut at = usize::MAX;
-        for (n, (_, i)) in near.iter().enumerate() {
+        for (n, i) in near.iter().enumerate() {
             let v = table[i.key as usize] as i32;
             // the cloisters count when the tile fits
             let score = (v >> 2) + (i.filled as i32 & !(v >> 31));
@@ -360,20 +419,13 @@ impl Sim {
                 at = n;
             }
         }
-        let present = &self.needed.present;
-        let mut kat = usize::MAX;
-        for (n, k) in present.iter().enumerate() {
-            let score = table[*k as usize] as i32 >> 2;
-            if score > top {
-                top = score;
-                kat = n;
-            }
-        }
-        let (key, j) = if kat != usize::MAX {
-            let key = present[kat];
-            (key, self.first_cell(key)?)
+        let (key, j) = if pscore > top {
+            (pkey, self.first_cell(pkey)?)
         } else if at != usize::MAX {
-            (near[at].1.key, self.board.frontier_index(near[at].0)?)
+            (
+                near[at].key,
+                self.board.frontier_index(needed.near_pos[at])?,
+            )
         } else {
             return None;
         };

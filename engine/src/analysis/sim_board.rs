@@ -84,6 +84,15 @@ struct Node {
     open: i16,
 }
 
+/// A node as a tile brings it (its open sides set when the tile type is read).
+const FRESH: Node = Node {
+    parent: NO_NODE,
+    open: 0,
+};
+
+/// Tiles whose nodes the node buffer makes room for at once.
+const NODE_ROOM: usize = 64;
+
 /// What a watched feature's completion is read from.
 #[derive(Clone, Copy)]
 enum Watch {
@@ -100,11 +109,14 @@ pub(super) struct SimBoard {
     h: i32,
     cells: Vec<Cell>,
     frontier: Vec<Front>,
+    /// The nodes in use are the first `node_len` (the rest is room for the next tile's).
     nodes: Vec<Node>,
+    node_len: usize,
     /// Per tile type (by its index among the types to come) and rotation.
     shapes: Vec<[Shape; 4]>,
-    /// Per tile type: the nodes of its roads, cities and rivers as printed.
-    fresh: Vec<Vec<Node>>,
+    /// Per tile type: the nodes of its roads, cities and rivers as printed (at most one
+    /// per side), and their number.
+    fresh: Vec<([Node; 4], usize)>,
     /// The cells changed since the start (by index), with what they held (in the order
     /// of change).
     undo: Vec<(u32, Cell)>,
@@ -131,6 +143,7 @@ impl SimBoard {
             cells: Vec::new(),
             frontier: Vec::with_capacity(128),
             nodes: Vec::with_capacity(256),
+            node_len: 0,
             undo: Vec::with_capacity(512),
             start_frontier: Vec::new(),
             start_nodes: Vec::new(),
@@ -140,14 +153,19 @@ impl SimBoard {
                 .iter()
                 .map(|t| {
                     let tt = catalog().get(*t);
-                    tt.features
+                    let mut fresh = ([FRESH; 4], 0);
+                    // a side holds one road, city or river at most
+                    for (n, f) in tt
+                        .features
                         .iter()
                         .filter(|f| f.kind.is_edge_feature())
-                        .map(|f| Node {
-                            parent: NO_NODE,
-                            open: f.edges.count_ones() as i16,
-                        })
-                        .collect()
+                        .take(4)
+                        .enumerate()
+                    {
+                        fresh.0[n].open = f.edges.count_ones() as i16;
+                        fresh.1 = n + 1;
+                    }
+                    fresh
                 })
                 .collect(),
         };
@@ -240,6 +258,8 @@ impl SimBoard {
         sb.frontier.extend_from_slice(&frontier);
         sb.start_frontier = sb.frontier.clone();
         sb.start_nodes = sb.nodes.clone();
+        sb.node_len = sb.nodes.len();
+        sb.nodes.resize(sb.node_len + 4 * NODE_ROOM, FRESH);
         sb
     }
 
@@ -249,7 +269,8 @@ impl SimBoard {
             self.cells[i as usize] = c;
         }
         self.frontier.clone_from(&self.start_frontier);
-        self.nodes.clone_from(&self.start_nodes);
+        self.node_len = self.start_nodes.len();
+        self.nodes[..self.node_len].copy_from_slice(&self.start_nodes);
     }
 
     #[inline]
@@ -367,8 +388,16 @@ impl SimBoard {
                 self.write(m).front = i as u16;
             }
         }
-        let base = self.nodes.len() as u16;
-        self.nodes.extend_from_slice(&self.fresh[ti]);
+        let base = self.node_len;
+        if base + 4 > self.nodes.len() {
+            self.nodes.resize(base + 4 * NODE_ROOM, FRESH);
+        }
+        let (fresh, added) = self.fresh[ti];
+        if let Some(room) = self.nodes.get_mut(base..base + 4) {
+            room.copy_from_slice(&fresh);
+        }
+        self.node_len = base + added;
+        let base = base as u16;
         let side = shape.side.map(|s| if s < ABBEY { base + s } else { s });
         let cell = self.write(at);
         cell.occupied = true;
