@@ -25,6 +25,10 @@ const KEYS: usize = (SIDE_STATES * SIDE_STATES * SIDE_STATES * SIDE_STATES) as u
 /// The key of a frontier cell that is not needed.
 const NOT_NEEDED: u16 = u16::MAX;
 
+/// The score of a tile on a cell where it fits in no rotation (below 0 with any number
+/// of cloisters around).
+const NO_FIT: i16 = -1000;
+
 /// Words of a bit set of keys.
 const KEY_WORDS: usize = KEYS.div_ceil(64);
 
@@ -93,13 +97,28 @@ fn placement(tt: &TileType, key: u16) -> i16 {
 }
 
 /// A frontier cell as the policy sees it (kept parallel to the board's frontier).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Eq)]
 #[repr(C, align(4))]
 struct Info {
     /// [`side_key`], or [`NOT_NEEDED`].
     key: u16,
     /// Open watched cloisters around it.
     filled: u16,
+}
+
+impl Info {
+    /// Both fields in one word.
+    #[inline(always)]
+    fn word(self) -> u32 {
+        self.key as u32 | (self.filled as u32) << 16
+    }
+}
+
+impl PartialEq for Info {
+    #[inline(always)]
+    fn eq(&self, other: &Info) -> bool {
+        self.word() == other.word()
+    }
 }
 
 const NOT_A_CELL: Info = Info {
@@ -120,7 +139,7 @@ struct Needed {
     present_bits: Vec<u64>,
     /// Needed cells around cloisters, and their positions.
     near: Vec<Info>,
-    near_pos: Vec<Pos>,
+    near_pos: Vec<u64>,
 }
 
 impl Needed {
@@ -143,7 +162,7 @@ impl Needed {
         }
         if i.filled > 0 {
             self.near.push(i);
-            self.near_pos.push(p);
+            self.near_pos.push(packed(p));
             return;
         }
         let k = i.key as usize;
@@ -161,7 +180,7 @@ impl Needed {
             return;
         }
         if i.filled > 0 {
-            if let Some(j) = self.near_pos.iter().position(|q| *q == p) {
+            if let Some(j) = find_packed(&self.near_pos, packed(p)) {
                 self.near_pos.swap_remove(j);
                 self.near.swap_remove(j);
             }
@@ -197,6 +216,34 @@ impl Needed {
     }
 }
 
+/// A position in one word (compared in one instruction).
+#[inline(always)]
+fn packed(p: Pos) -> u64 {
+    ((p.x as u32 as u64) << 32) | p.y as u32 as u64
+}
+
+fn unpacked(v: u64) -> Pos {
+    Pos {
+        x: (v >> 32) as u32 as i32,
+        y: v as u32 as i32,
+    }
+}
+
+/// The index of the first `v` in `list`.
+#[inline(always)]
+fn find_packed(list: &[u64], v: u64) -> Option<usize> {
+    // eight at a time, without a branch per entry
+    let mut chunks = list.chunks_exact(8);
+    let mut base = 0;
+    for chunk in chunks.by_ref() {
+        if chunk.iter().fold(false, |any, q| any | (*q == v)) {
+            break;
+        }
+        base += 8;
+    }
+    Some(base + list[base..].iter().position(|q| *q == v)?)
+}
+
 /// One future played on a board of its own.
 pub(super) struct Sim {
     board: SimBoard,
@@ -208,9 +255,11 @@ pub(super) struct Sim {
     compact: Vec<u16>,
     /// The keys met so far.
     keys: Vec<u16>,
-    /// The [`placement`] of every tile type to come on a cell of every key met: a row of
-    /// `row` entries per type (by its index), by the key's number.
+    /// The [`placement`] of every tile type to come on a cell of every key met, as a
+    /// score (its progress plus 64, or [`NO_FIT`]) and a rotation: a row of `row` entries
+    /// per type (by its index), by the key's number.
     table: Vec<i16>,
+    rotation: Vec<u8>,
     row: usize,
     /// Per tile type to come, a row of `row / 64` words: the bits of the keys met on
     /// whose cells its best placement makes progress (not negative).
@@ -244,7 +293,8 @@ impl Sim {
             tiles: types.iter().map(|t| catalog().get(*t)).collect(),
             compact: vec![NOT_NEEDED; KEYS],
             keys: Vec::with_capacity(row),
-            table: vec![-1; row * types.len()],
+            table: vec![NO_FIT; row * types.len()],
+            rotation: vec![0; row * types.len()],
             row,
             fits: vec![0; row / 64 * types.len()],
             needed: Needed::new(),
@@ -280,12 +330,18 @@ impl Sim {
         if c == self.row {
             // twice the room per type
             let row = 2 * self.row;
-            let mut table = vec![-1; row * self.tiles.len()];
+            let mut table = vec![NO_FIT; row * self.tiles.len()];
+            let mut rotation = vec![0; row * self.tiles.len()];
             for ti in 0..self.tiles.len() {
-                table[ti * row..ti * row + self.row]
-                    .copy_from_slice(&self.table[ti * self.row..(ti + 1) * self.row]);
+                let (to, from) = (
+                    ti * row..ti * row + self.row,
+                    ti * self.row..(ti + 1) * self.row,
+                );
+                table[to.clone()].copy_from_slice(&self.table[from.clone()]);
+                rotation[to].copy_from_slice(&self.rotation[from]);
             }
             self.table = table;
+            self.rotation = rotation;
             let (words, old) = (row / 64, self.row / 64);
             let mut fits = vec![0; words * self.tiles.len()];
             for ti in 0..self.tiles.len() {
@@ -299,8 +355,10 @@ impl Sim {
         self.compact[key as usize] = c as u16;
         for (ti, tt) in self.tiles.iter().enumerate() {
             let v = placement(tt, key);
-            self.table[ti * self.row + c] = v;
-            if v >> 2 >= 64 {
+            let score = if v < 0 { NO_FIT } else { v >> 2 };
+            self.table[ti * self.row + c] = score;
+            self.rotation[ti * self.row + c] = (v & 3) as u8;
+            if score >= 64 {
                 self.fits[ti * (self.row / 64) + c / 64] |= 1 << (c % 64);
             }
         }
@@ -384,8 +442,8 @@ impl Sim {
     /// Returns the cell's index in the frontier.
     fn best_placement(&self, ti: usize) -> Option<(usize, Rotation)> {
         let table = &self.table[ti * self.row..(ti + 1) * self.row];
-        // a placement's value over 4 is its progress plus 64 (-1 over 4 is -1); a score
-        // above 63 makes progress (the cloisters around a cell count when the tile fits)
+        // a score above 63 makes progress (the cloisters around a cell count when the tile
+        // fits; where it does not fit, the score stays below 0)
         let needed = &self.needed;
         let words = self.row / 64;
         // the present keys where it makes progress: the best, and among equals the first
@@ -398,7 +456,7 @@ impl Sim {
             while m != 0 {
                 let k = w * 64 + m.trailing_zeros() as usize;
                 m &= m - 1;
-                let score = table[k] as i32 >> 2;
+                let score = table[k] as i32;
                 let slot = needed.slot[k];
                 if score > pscore || (score == pscore && slot < pslot) {
                     (pscore, pslot, pkey) = (score, slot, k as u16);
@@ -411,9 +469,7 @@ impl Sim {
         let near = &needed.near;
         let mut at = usize::MAX;
         for (n, i) in near.iter().enumerate() {
-            let v = table[i.key as usize] as i32;
-            // the cloisters count when the tile fits
-            let score = (v >> 2) + (i.filled as i32 & !(v >> 31));
+            let score = table[i.key as usize] as i32 + i.filled as i32;
             if score > top {
                 top = score;
                 at = n;
@@ -424,12 +480,12 @@ impl Sim {
         } else if at != usize::MAX {
             (
                 near[at].key,
-                self.board.frontier_index(needed.near_pos[at])?,
+                self.board.frontier_index(unpacked(needed.near_pos[at]))?,
             )
         } else {
             return None;
         };
-        let r = Rotation::ALL[(table[key as usize] & 3) as usize];
+        let r = Rotation::ALL[(self.rotation[ti * self.row + key as usize] & 3) as usize];
         Some((j, r))
     }
 }

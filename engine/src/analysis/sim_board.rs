@@ -366,6 +366,7 @@ impl SimBoard {
     /// `r` (the caller has checked that it fits), as [`Board::place`] does for what this
     /// board holds; the frontier cells around get their keys. Returns, per side, the
     /// index in the frontier of the cell there ([`NO_NODE`] for a tile).
+    #[inline(always)]
     pub(super) fn place(&mut self, ti: usize, p: Pos, r: Rotation) -> [u16; 4] {
         let (dx, dy) = (p.x.wrapping_sub(self.x0), p.y.wrapping_sub(self.y0));
         if dx < 1 || dy < 1 || dx >= self.w - 1 || dy >= self.h - 1 {
