@@ -220,20 +220,17 @@ pub(crate) fn estimate(
         let base = samples as usize;
         let n = pool.len();
         let mut rng = Rng::new(seed);
-        let mut strata: Vec<u32> = Vec::with_capacity(n * base);
-        for _ in 0..n {
-            let start = strata.len();
-            strata.extend(0..base as u32);
-            rng.shuffle(&mut strata[start..]);
-        }
-        // by order, then by tile
+        // each tile's strata shuffled in turn, kept by order, then by tile
         let mut by_order: Vec<u32> = vec![0; n * base];
-        for (i, tile) in strata.chunks_exact(base).enumerate() {
-            for (k, s) in tile.iter().enumerate() {
+        let mut strata: Vec<u32> = Vec::with_capacity(base);
+        for i in 0..n {
+            strata.clear();
+            strata.extend(0..base as u32);
+            rng.shuffle(&mut strata);
+            for (k, s) in strata.iter().enumerate() {
                 by_order[k * n + i] = *s;
             }
         }
-        drop(strata);
         // an order's key of a tile: its stratum (below 2^15), 32 random bits, then the
         // tile type (16 bits), in one word
         let mut keyed: Vec<u64> = Vec::with_capacity(n);

@@ -25,6 +25,11 @@ const KEYS: usize = (SIDE_STATES * SIDE_STATES * SIDE_STATES * SIDE_STATES) as u
 /// The key of a frontier cell that is not needed.
 const NOT_NEEDED: u16 = u16::MAX;
 
+/// A key's number before it is met, and the bit of the keys without an open road or city
+/// side facing the cell, in [`Sim::compact`].
+const UNNUMBERED: u16 = 0x7fff;
+const CLOSED: u16 = 0x8000;
+
 /// The score of a tile on a cell where it fits in no rotation (below 0 with any number
 /// of cloisters around).
 const NO_FIT: i16 = -1000;
@@ -251,7 +256,7 @@ pub(super) struct Sim {
     local: Vec<u16>,
     tiles: Vec<&'static TileType>,
     /// Per key: its number among the keys met so far (in the order met), or
-    /// [`NOT_NEEDED`].
+    /// [`UNNUMBERED`]; with [`CLOSED`] when it has no open side facing the cell.
     compact: Vec<u16>,
     /// The keys met so far.
     keys: Vec<u16>,
@@ -291,7 +296,16 @@ impl Sim {
             ),
             local,
             tiles: types.iter().map(|t| catalog().get(*t)).collect(),
-            compact: vec![NOT_NEEDED; KEYS],
+            compact: FACES_OPEN_SIDE
+                .iter()
+                .map(|open| {
+                    if *open {
+                        UNNUMBERED
+                    } else {
+                        UNNUMBERED | CLOSED
+                    }
+                })
+                .collect(),
             keys: Vec::with_capacity(row),
             table: vec![NO_FIT; row * types.len()],
             rotation: vec![0; row * types.len()],
@@ -310,16 +324,6 @@ impl Sim {
         }
         sim.start.reset_from(&sim.needed);
         sim
-    }
-
-    /// The number of `key`, numbering it (and computing its placements) when new.
-    #[inline(always)]
-    fn compact(&mut self, key: u16) -> u16 {
-        let c = self.compact[key as usize];
-        if c != NOT_NEEDED {
-            return c;
-        }
-        self.number(key)
     }
 
     /// Numbers `key` (met for the first time) and computes its placements.
@@ -352,7 +356,7 @@ impl Sim {
             self.row = row;
         }
         self.keys.push(key);
-        self.compact[key as usize] = c as u16;
+        self.compact[key as usize] = c as u16 | (self.compact[key as usize] & CLOSED);
         for (ti, tt) in self.tiles.iter().enumerate() {
             let v = placement(tt, key);
             let score = if v < 0 { NO_FIT } else { v >> 2 };
@@ -370,11 +374,17 @@ impl Sim {
     #[inline(always)]
     fn info(&mut self, key: u16, filled: u8) -> Info {
         let filled = filled as u16;
-        if filled == 0 && !FACES_OPEN_SIDE[key as usize] {
+        let c = self.compact[key as usize];
+        if c < UNNUMBERED {
+            return Info { key: c, filled };
+        }
+        // a key without an open side facing the cell, or not numbered yet
+        if c & CLOSED != 0 && filled == 0 {
             return NOT_A_CELL;
         }
+        let c = c & !CLOSED;
         Info {
-            key: self.compact(key),
+            key: if c == UNNUMBERED { self.number(key) } else { c },
             filled,
         }
     }
@@ -402,7 +412,9 @@ impl Sim {
         self.needed.remove(old, pos);
         let fronts = self.board.place(ti, pos, r);
         let n = self.board.frontier().len();
-        self.needed.info.resize(n, NOT_A_CELL);
+        while self.needed.info.len() < n {
+            self.needed.info.push(NOT_A_CELL);
+        }
         for j in fronts {
             if j == u16::MAX {
                 continue;

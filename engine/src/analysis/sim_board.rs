@@ -338,6 +338,7 @@ impl SimBoard {
         self.cell(p).occupied
     }
 
+    #[inline(always)]
     fn find(&mut self, mut n: u16) -> u16 {
         loop {
             let p = self.nodes[n as usize].parent;
@@ -353,6 +354,7 @@ impl SimBoard {
         }
     }
 
+    #[inline(always)]
     fn union(&mut self, a: u16, b: u16) -> u16 {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {
@@ -441,6 +443,24 @@ impl SimBoard {
         fronts
     }
 
+    /// Whether the eight cells around `c` hold tiles.
+    #[inline]
+    fn surrounded(&self, c: Pos) -> bool {
+        let (dx, dy) = (c.x.wrapping_sub(self.x0), c.y.wrapping_sub(self.y0));
+        if dx < 1 || dy < 1 || dx >= self.w - 1 || dy >= self.h - 1 {
+            return c.surrounding().into_iter().all(|q| self.is_occupied(q));
+        }
+        let w = self.w as usize;
+        let i = dy as usize * w + dx as usize;
+        let rows = [
+            &self.cells[i - w - 1..i - w + 2],
+            &self.cells[i + w - 1..i + w + 2],
+        ];
+        rows.iter().all(|r| r.iter().all(|c| c.occupied))
+            && self.cells[i - 1].occupied
+            && self.cells[i + 1].occupied
+    }
+
     /// Whether each watched feature is complete, into `done`.
     pub(super) fn completed(&self, done: &mut [bool]) {
         for (d, w) in done.iter_mut().zip(&self.watch) {
@@ -451,7 +471,7 @@ impl SimBoard {
                     }
                     self.nodes[n as usize].open == 0
                 }
-                Watch::Cloister(c) => c.surrounding().into_iter().all(|q| self.is_occupied(q)),
+                Watch::Cloister(c) => self.surrounded(c),
             };
         }
     }
