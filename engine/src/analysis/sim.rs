@@ -32,10 +32,12 @@ const CLOSED: u16 = 0x8000;
 
 /// The score of a tile on a cell where it fits in no rotation (below 0 with any number
 /// of cloisters around).
-const NO_FIT: i16 = -1000;
+const NO_FIT: i8 = -100;
 
-/// Words of a bit set of keys.
-const KEY_WORDS: usize = KEYS.div_ceil(64);
+/// Room for the keys' numbers in a row of the placements (a power of two: an index is
+/// reduced by a mask rather than checked).
+const ROW: usize = 4096;
+const _: () = assert!(KEYS <= ROW);
 
 /// Per key: whether it has an open road or city side facing the cell.
 static FACES_OPEN_SIDE: [bool; KEYS] = {
@@ -139,9 +141,9 @@ struct Needed {
     count: Vec<u32>,
     /// The keys whose count is not zero, and each key's place in it.
     present: Vec<u16>,
-    slot: Vec<u16>,
+    slot: Box<[u16; ROW]>,
     /// The same keys as bits (key `k`: bit `k % 64` of word `k / 64`).
-    present_bits: Vec<u64>,
+    present_bits: Box<[u64; ROW / 64]>,
     /// Needed cells around cloisters, and their positions.
     near: Vec<Info>,
     near_pos: Vec<u64>,
@@ -153,8 +155,8 @@ impl Needed {
             info: Vec::with_capacity(128),
             count: vec![0; KEYS],
             present: Vec::with_capacity(64),
-            slot: vec![u16::MAX; KEYS],
-            present_bits: vec![0; KEY_WORDS],
+            slot: Box::new([u16::MAX; ROW]),
+            present_bits: Box::new([0; ROW / 64]),
             near: Vec::with_capacity(32),
             near_pos: Vec::with_capacity(32),
         }
@@ -215,7 +217,7 @@ impl Needed {
             self.slot[k as usize] = other.slot[k as usize];
         }
         self.present.clone_from(&other.present);
-        self.present_bits.copy_from_slice(&other.present_bits);
+        *self.present_bits = *other.present_bits;
         self.near.clone_from(&other.near);
         self.near_pos.clone_from(&other.near_pos);
     }
@@ -261,14 +263,13 @@ pub(super) struct Sim {
     /// The keys met so far.
     keys: Vec<u16>,
     /// The [`placement`] of every tile type to come on a cell of every key met, as a
-    /// score (its progress plus 64, or [`NO_FIT`]) and a rotation: a row of `row` entries
-    /// per type (by its index), by the key's number.
-    table: Vec<i16>,
-    rotation: Vec<u8>,
-    row: usize,
-    /// Per tile type to come, a row of `row / 64` words: the bits of the keys met on
+    /// score (its progress plus 64, or [`NO_FIT`]) and a rotation: a row per type (by its
+    /// index), by the key's number.
+    table: Vec<[i8; ROW]>,
+    rotation: Vec<Vec<u8>>,
+    /// Per tile type to come, the bits of the keys met on
     /// whose cells its best placement makes progress (not negative).
-    fits: Vec<u64>,
+    fits: Vec<[u64; ROW / 64]>,
     needed: Needed,
     start: Needed,
     /// Per watched feature: completed at the end of the last future.
@@ -286,7 +287,6 @@ impl Sim {
             .filter(|w| w.cloister && !board.is_complete(w.seg))
             .map(|w| board.tiles()[board.seg_tile(w.seg)].pos)
             .collect();
-        let row = 128;
         let mut sim = Sim {
             board: SimBoard::new(
                 board,
@@ -306,11 +306,10 @@ impl Sim {
                     }
                 })
                 .collect(),
-            keys: Vec::with_capacity(row),
-            table: vec![NO_FIT; row * types.len()],
-            rotation: vec![0; row * types.len()],
-            row,
-            fits: vec![0; row / 64 * types.len()],
+            keys: Vec::with_capacity(KEYS),
+            table: vec![[NO_FIT; ROW]; types.len()],
+            rotation: vec![Vec::new(); types.len()],
+            fits: vec![[0; ROW / 64]; types.len()],
             needed: Needed::new(),
             start: Needed::new(),
             done: vec![false; watched.len()],
@@ -331,39 +330,15 @@ impl Sim {
     #[inline(never)]
     fn number(&mut self, key: u16) -> u16 {
         let c = self.keys.len();
-        if c == self.row {
-            // twice the room per type
-            let row = 2 * self.row;
-            let mut table = vec![NO_FIT; row * self.tiles.len()];
-            let mut rotation = vec![0; row * self.tiles.len()];
-            for ti in 0..self.tiles.len() {
-                let (to, from) = (
-                    ti * row..ti * row + self.row,
-                    ti * self.row..(ti + 1) * self.row,
-                );
-                table[to.clone()].copy_from_slice(&self.table[from.clone()]);
-                rotation[to].copy_from_slice(&self.rotation[from]);
-            }
-            self.table = table;
-            self.rotation = rotation;
-            let (words, old) = (row / 64, self.row / 64);
-            let mut fits = vec![0; words * self.tiles.len()];
-            for ti in 0..self.tiles.len() {
-                fits[ti * words..ti * words + old]
-                    .copy_from_slice(&self.fits[ti * old..(ti + 1) * old]);
-            }
-            self.fits = fits;
-            self.row = row;
-        }
         self.keys.push(key);
         self.compact[key as usize] = c as u16 | (self.compact[key as usize] & CLOSED);
         for (ti, tt) in self.tiles.iter().enumerate() {
             let v = placement(tt, key);
-            let score = if v < 0 { NO_FIT } else { v >> 2 };
-            self.table[ti * self.row + c] = score;
-            self.rotation[ti * self.row + c] = (v & 3) as u8;
+            let score = if v < 0 { NO_FIT } else { (v >> 2) as i8 };
+            self.table[ti][c] = score;
+            self.rotation[ti].push((v & 3) as u8);
             if score >= 64 {
-                self.fits[ti * (self.row / 64) + c / 64] |= 1 << (c % 64);
+                self.fits[ti][c / 64] |= 1 << (c % 64);
             }
         }
         c as u16
@@ -453,23 +428,23 @@ impl Sim {
     /// appeared, and the first such cell of the frontier.
     /// Returns the cell's index in the frontier.
     fn best_placement(&self, ti: usize) -> Option<(usize, Rotation)> {
-        let table = &self.table[ti * self.row..(ti + 1) * self.row];
+        let table = &self.table[ti];
         // a score above 63 makes progress (the cloisters around a cell count when the tile
         // fits; where it does not fit, the score stays below 0)
         let needed = &self.needed;
-        let words = self.row / 64;
+        let words = self.keys.len().div_ceil(64);
         // the present keys where it makes progress: the best, and among equals the first
         // in the order of `present`
-        let fits = &self.fits[ti * words..(ti + 1) * words];
-        let present = &needed.present_bits[..words];
+        let fits = &self.fits[ti];
+        let present = &needed.present_bits;
         let (mut pscore, mut pslot, mut pkey) = (63, u16::MAX, 0u16);
         for w in 0..words {
-            let mut m = fits[w] & present[w];
+            let mut m = fits[w % (ROW / 64)] & present[w % (ROW / 64)];
             while m != 0 {
                 let k = w * 64 + m.trailing_zeros() as usize;
                 m &= m - 1;
-                let score = table[k] as i32;
-                let slot = needed.slot[k];
+                let score = table[k % ROW] as i32;
+                let slot = needed.slot[k % ROW];
                 if score > pscore || (score == pscore && slot < pslot) {
                     (pscore, pslot, pkey) = (score, slot, k as u16);
                 }
@@ -481,7 +456,7 @@ impl Sim {
         let near = &needed.near;
         let mut at = usize::MAX;
         for (n, i) in near.iter().enumerate() {
-            let score = table[i.key as usize] as i32 + i.filled as i32;
+            let score = table[i.key as usize % ROW] as i32 + i.filled as i32;
             if score > top {
                 top = score;
                 at = n;
@@ -497,7 +472,7 @@ impl Sim {
         } else {
             return None;
         };
-        let r = Rotation::ALL[(self.rotation[ti * self.row + key as usize] & 3) as usize];
+        let r = Rotation::ALL[(self.rotation[ti][key as usize] & 3) as usize];
         Some((j, r))
     }
 }
