@@ -142,8 +142,6 @@ struct Needed {
     /// The keys whose count is not zero, and each key's place in it.
     present: Vec<u16>,
     slot: Box<[u16; ROW]>,
-    /// The same keys as bits (key `k`: bit `k % 64` of word `k / 64`).
-    present_bits: Box<[u64; ROW / 64]>,
     /// Needed cells around cloisters, and their positions.
     near: Vec<Info>,
     near_pos: Vec<u64>,
@@ -156,7 +154,6 @@ impl Needed {
             count: vec![0; KEYS],
             present: Vec::with_capacity(64),
             slot: Box::new([u16::MAX; ROW]),
-            present_bits: Box::new([0; ROW / 64]),
             near: Vec::with_capacity(32),
             near_pos: Vec::with_capacity(32),
         }
@@ -176,7 +173,6 @@ impl Needed {
         if self.count[k] == 0 {
             self.slot[k] = self.present.len() as u16;
             self.present.push(i.key);
-            self.present_bits[k / 64] |= 1 << (k % 64);
         }
         self.count[k] += 1;
     }
@@ -197,7 +193,6 @@ impl Needed {
         self.count[k] -= 1;
         if self.count[k] == 0 {
             let s = self.slot[k] as usize;
-            self.present_bits[k / 64] &= !(1 << (k % 64));
             self.present.swap_remove(s);
             if let Some(moved) = self.present.get(s) {
                 self.slot[*moved as usize] = s as u16;
@@ -217,7 +212,6 @@ impl Needed {
             self.slot[k as usize] = other.slot[k as usize];
         }
         self.present.clone_from(&other.present);
-        *self.present_bits = *other.present_bits;
         self.near.clone_from(&other.near);
         self.near_pos.clone_from(&other.near_pos);
     }
@@ -267,9 +261,6 @@ pub(super) struct Sim {
     /// index), by the key's number.
     table: Vec<[i8; ROW]>,
     rotation: Vec<Vec<u8>>,
-    /// Per tile type to come, the bits of the keys met on
-    /// whose cells its best placement makes progress (not negative).
-    fits: Vec<[u64; ROW / 64]>,
     needed: Needed,
     start: Needed,
     /// Per watched feature: completed at the end of the last future.
@@ -309,7 +300,6 @@ impl Sim {
             keys: Vec::with_capacity(KEYS),
             table: vec![[NO_FIT; ROW]; types.len()],
             rotation: vec![Vec::new(); types.len()],
-            fits: vec![[0; ROW / 64]; types.len()],
             needed: Needed::new(),
             start: Needed::new(),
             done: vec![false; watched.len()],
@@ -337,9 +327,6 @@ impl Sim {
             let score = if v < 0 { NO_FIT } else { (v >> 2) as i8 };
             self.table[ti][c] = score;
             self.rotation[ti].push((v & 3) as u8);
-            if score >= 64 {
-                self.fits[ti][c / 64] |= 1 << (c % 64);
-            }
         }
         c as u16
     }
@@ -432,24 +419,16 @@ impl Sim {
         // a score above 63 makes progress (the cloisters around a cell count when the tile
         // fits; where it does not fit, the score stays below 0)
         let needed = &self.needed;
-        let words = self.keys.len().div_ceil(64);
-        // the present keys where it makes progress: the best, and among equals the first
-        // in the order of `present`
-        let fits = &self.fits[ti];
-        let present = &needed.present_bits;
-        let (mut pscore, mut pslot, mut pkey) = (63, u16::MAX, 0u16);
-        for w in 0..words {
-            let mut m = fits[w % (ROW / 64)] & present[w % (ROW / 64)];
-            while m != 0 {
-                let k = w * 64 + m.trailing_zeros() as usize;
-                m &= m - 1;
-                let score = table[k % ROW] as i32;
-                let slot = needed.slot[k % ROW];
-                if score > pscore || (score == pscore && slot < pslot) {
-                    (pscore, pslot, pkey) = (score, slot, k as u16);
-                }
-            }
+        // the present keys: the best, and among equals the first in the order of
+        // `present`, as one word (the score, then the slot counted from the last), without
+        // a branch
+        let mut best = i32::MIN;
+        for (n, k) in needed.present.iter().enumerate() {
+            let rank = (table[*k as usize % ROW] as i32) << 16 | (u16::MAX as usize - n) as i32;
+            best = best.max(rank);
         }
+        let pscore = best >> 16;
+        let pslot = u16::MAX as usize - (best & 0xffff) as usize;
         // the cells around cloisters: the best, and among equals the first; they come
         // first among equals
         let mut top = 63;
@@ -463,6 +442,7 @@ impl Sim {
             }
         }
         let (key, j) = if pscore > top {
+            let pkey = *needed.present.get(pslot)?;
             (pkey, self.first_cell(pkey)?)
         } else if at != usize::MAX {
             (

@@ -84,6 +84,10 @@ struct Node {
     open: i16,
 }
 
+/// Per side (N, E, S, W): the offset of the cell there (read from a table rather than
+/// by a branch per side).
+const STEP: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+
 /// A node as a tile brings it (its open sides set when the tile type is read).
 const FRESH: Node = Node {
     parent: NO_NODE,
@@ -407,12 +411,13 @@ impl SimBoard {
         cell.front = NO_NODE;
         cell.side = side;
         let mut fronts = [NO_NODE; 4];
-        for d in Dir::ALL {
-            let qi = around[d.index()];
+        // by the side's index (N, E, S, W), without a branch per side
+        for d in 0..4 {
+            let qi = around[d];
             let c = self.cells[qi];
-            let mine = side[d.index()];
+            let mine = side[d];
             if c.occupied {
-                match (mine, c.side[d.opposite().index()]) {
+                match (mine, c.side[(d + 2) % 4]) {
                     (NO_NODE, _) | (_, NO_NODE) | (ABBEY, ABBEY) => {}
                     (ABBEY, n) | (n, ABBEY) => {
                         let root = self.find(n);
@@ -425,19 +430,19 @@ impl SimBoard {
                 }
                 continue;
             }
-            let gain = shape.key_gain[d.index()];
+            let gain = shape.key_gain[d];
             if c.front == NO_NODE {
                 let fi = self.frontier.len() as u16;
                 self.write(qi).front = fi;
                 self.frontier.push(Front {
-                    pos: p.step(d),
+                    pos: Pos::new(p.x + STEP[d].0, p.y + STEP[d].1),
                     key: gain,
                     around: c.around,
                 });
-                fronts[d.index()] = fi;
+                fronts[d] = fi;
             } else {
                 self.frontier[c.front as usize].key += gain;
-                fronts[d.index()] = c.front;
+                fronts[d] = c.front;
             }
         }
         fronts
