@@ -250,6 +250,15 @@ pub(super) struct Sim {
     board: SimBoard,
     /// Per tile type to come (by catalog index): its index among `tiles`.
     local: Vec<u16>,
+    keys: Keys,
+    needed: Needed,
+    start: Needed,
+    /// Per watched feature: completed at the end of the last future.
+    pub(super) done: Vec<bool>,
+}
+
+/// The keys met, numbered, with every tile type's placement on a cell of each.
+struct Keys {
     tiles: Vec<&'static TileType>,
     /// Per key: its number among the keys met so far (in the order met), or
     /// [`UNNUMBERED`]; with [`CLOSED`] when it has no open side facing the cell.
@@ -261,10 +270,6 @@ pub(super) struct Sim {
     /// index), by the key's number.
     table: Vec<[i8; ROW]>,
     rotation: Vec<Vec<u8>>,
-    needed: Needed,
-    start: Needed,
-    /// Per watched feature: completed at the end of the last future.
-    pub(super) done: Vec<bool>,
 }
 
 impl Sim {
@@ -286,27 +291,29 @@ impl Sim {
                 types,
             ),
             local,
-            tiles: types.iter().map(|t| catalog().get(*t)).collect(),
-            compact: FACES_OPEN_SIDE
-                .iter()
-                .map(|open| {
-                    if *open {
-                        UNNUMBERED
-                    } else {
-                        UNNUMBERED | CLOSED
-                    }
-                })
-                .collect(),
-            keys: Vec::with_capacity(KEYS),
-            table: vec![[NO_FIT; ROW]; types.len()],
-            rotation: vec![Vec::new(); types.len()],
+            keys: Keys {
+                tiles: types.iter().map(|t| catalog().get(*t)).collect(),
+                compact: FACES_OPEN_SIDE
+                    .iter()
+                    .map(|open| {
+                        if *open {
+                            UNNUMBERED
+                        } else {
+                            UNNUMBERED | CLOSED
+                        }
+                    })
+                    .collect(),
+                keys: Vec::with_capacity(KEYS),
+                table: vec![[NO_FIT; ROW]; types.len()],
+                rotation: vec![Vec::new(); types.len()],
+            },
             needed: Needed::new(),
             start: Needed::new(),
             done: vec![false; watched.len()],
         };
         for j in 0..sim.board.frontier().len() {
             let f = sim.board.frontier()[j];
-            let i = sim.info(f.key, f.around);
+            let i = sim.keys.info(f.key, f.around);
             let p = f.pos;
             sim.needed.info.push(i);
             sim.needed.add(i, p);
@@ -314,7 +321,9 @@ impl Sim {
         sim.start.reset_from(&sim.needed);
         sim
     }
+}
 
+impl Keys {
     /// Numbers `key` (met for the first time) and computes its placements.
     #[cold]
     #[inline(never)]
@@ -350,7 +359,9 @@ impl Sim {
             filled,
         }
     }
+}
 
+impl Sim {
     /// Plays `order` from the start and records which watched features end complete.
     pub(super) fn play(&mut self, order: &[TileTypeId]) {
         self.board.reset();
@@ -372,25 +383,25 @@ impl Sim {
         let pos = self.board.frontier()[idx].pos;
         let old = self.needed.info.swap_remove(idx);
         self.needed.remove(old, pos);
-        let fronts = self.board.place(ti, pos, r);
-        let n = self.board.frontier().len();
-        while self.needed.info.len() < n {
-            self.needed.info.push(NOT_A_CELL);
-        }
-        for j in fronts {
-            if j == u16::MAX {
-                continue;
+        let Sim {
+            board,
+            keys,
+            needed,
+            ..
+        } = self;
+        // each frontier cell around, as the board adds or changes it (a new one last)
+        board.place(ti, pos, r, |j, f, new| {
+            if new {
+                needed.info.push(NOT_A_CELL);
             }
-            let j = j as usize;
-            let f = self.board.frontier()[j];
-            let before = self.needed.info[j];
-            let now = self.info(f.key, f.around);
+            let before = needed.info[j];
+            let now = keys.info(f.key, f.around);
             if before != now {
-                self.needed.remove(before, f.pos);
-                self.needed.add(now, f.pos);
-                self.needed.info[j] = now;
+                needed.remove(before, f.pos);
+                needed.add(now, f.pos);
+                needed.info[j] = now;
             }
-        }
+        });
     }
 
     /// The index of the first cell of the frontier of key `key` around no cloister.
@@ -415,7 +426,7 @@ impl Sim {
     /// appeared, and the first such cell of the frontier.
     /// Returns the cell's index in the frontier.
     fn best_placement(&self, ti: usize) -> Option<(usize, Rotation)> {
-        let table = &self.table[ti];
+        let table = &self.keys.table[ti];
         // a score above 63 makes progress (the cloisters around a cell count when the tile
         // fits; where it does not fit, the score stays below 0)
         let needed = &self.needed;
@@ -452,7 +463,7 @@ impl Sim {
         } else {
             return None;
         };
-        let r = Rotation::ALL[(self.rotation[ti][key as usize] & 3) as usize];
+        let r = Rotation::ALL[(self.keys.rotation[ti][key as usize] & 3) as usize];
         Some((j, r))
     }
 }

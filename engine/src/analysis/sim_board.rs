@@ -370,10 +370,17 @@ impl SimBoard {
 
     /// Places the tile of index `ti` among the types on the frontier cell `p` in rotation
     /// `r` (the caller has checked that it fits), as [`Board::place`] does for what this
-    /// board holds; the frontier cells around get their keys. Returns, per side, the
-    /// index in the frontier of the cell there ([`NO_NODE`] for a tile).
+    /// board holds; the frontier cells around get their keys. Each of them is passed to
+    /// `on_front` as it is added (`true`, at the end of the frontier) or changed, with its
+    /// index in the frontier, side after side (N, E, S, W).
     #[inline(always)]
-    pub(super) fn place(&mut self, ti: usize, p: Pos, r: Rotation) -> [u16; 4] {
+    pub(super) fn place(
+        &mut self,
+        ti: usize,
+        p: Pos,
+        r: Rotation,
+        mut on_front: impl FnMut(usize, Front, bool),
+    ) {
         let (dx, dy) = (p.x.wrapping_sub(self.x0), p.y.wrapping_sub(self.y0));
         if dx < 1 || dy < 1 || dx >= self.w - 1 || dy >= self.h - 1 {
             self.grow_around(p);
@@ -410,7 +417,6 @@ impl SimBoard {
         cell.occupied = true;
         cell.front = NO_NODE;
         cell.side = side;
-        let mut fronts = [NO_NODE; 4];
         // by the side's index (N, E, S, W), without a branch per side
         for d in 0..4 {
             let qi = around[d];
@@ -434,18 +440,18 @@ impl SimBoard {
             if c.front == NO_NODE {
                 let fi = self.frontier.len() as u16;
                 self.write(qi).front = fi;
-                self.frontier.push(Front {
+                let f = Front {
                     pos: Pos::new(p.x + STEP[d].0, p.y + STEP[d].1),
                     key: gain,
                     around: c.around,
-                });
-                fronts[d] = fi;
-            } else {
-                self.frontier[c.front as usize].key += gain;
-                fronts[d] = c.front;
+                };
+                self.frontier.push(f);
+                on_front(fi as usize, f, true);
+            } else if let Some(f) = self.frontier.get_mut(c.front as usize) {
+                f.key += gain;
+                on_front(c.front as usize, *f, false);
             }
         }
-        fronts
     }
 
     /// Whether the eight cells around `c` hold tiles.
