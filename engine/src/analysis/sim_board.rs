@@ -417,40 +417,55 @@ impl SimBoard {
         cell.occupied = true;
         cell.front = NO_NODE;
         cell.side = side;
-        // by the side's index (N, E, S, W), without a branch per side
-        for d in 0..4 {
-            let qi = around[d];
-            let c = self.cells[qi];
-            let mine = side[d];
-            if c.occupied {
-                match (mine, c.side[(d + 2) % 4]) {
-                    (NO_NODE, _) | (_, NO_NODE) | (ABBEY, ABBEY) => {}
-                    (ABBEY, n) | (n, ABBEY) => {
-                        let root = self.find(n);
-                        self.nodes[root as usize].open -= 1;
-                    }
-                    (a, b) => {
-                        let root = self.union(a, b);
-                        self.nodes[root as usize].open -= 2;
-                    }
+        // side after side (N, E, S, W), written out: no loop to predict
+        self.side(0, around[0], p, side[0], &shape, &mut on_front);
+        self.side(1, around[1], p, side[1], &shape, &mut on_front);
+        self.side(2, around[2], p, side[2], &shape, &mut on_front);
+        self.side(3, around[3], p, side[3], &shape, &mut on_front);
+    }
+
+    /// Side `d` (N, E, S, W) of a tile placed at `p`, whose road, city or river there is
+    /// `mine`, against cell `qi`: joins the features of a tile there, or adds or changes
+    /// the frontier cell there (passed to `on_front`).
+    #[inline(always)]
+    fn side(
+        &mut self,
+        d: usize,
+        qi: usize,
+        p: Pos,
+        mine: u16,
+        shape: &Shape,
+        on_front: &mut impl FnMut(usize, Front, bool),
+    ) {
+        let c = self.cells[qi];
+        if c.occupied {
+            match (mine, c.side[(d + 2) % 4]) {
+                (NO_NODE, _) | (_, NO_NODE) | (ABBEY, ABBEY) => {}
+                (ABBEY, n) | (n, ABBEY) => {
+                    let root = self.find(n);
+                    self.nodes[root as usize].open -= 1;
                 }
-                continue;
+                (a, b) => {
+                    let root = self.union(a, b);
+                    self.nodes[root as usize].open -= 2;
+                }
             }
-            let gain = shape.key_gain[d];
-            if c.front == NO_NODE {
-                let fi = self.frontier.len() as u16;
-                self.write(qi).front = fi;
-                let f = Front {
-                    pos: Pos::new(p.x + STEP[d].0, p.y + STEP[d].1),
-                    key: gain,
-                    around: c.around,
-                };
-                self.frontier.push(f);
-                on_front(fi as usize, f, true);
-            } else if let Some(f) = self.frontier.get_mut(c.front as usize) {
-                f.key += gain;
-                on_front(c.front as usize, *f, false);
-            }
+            return;
+        }
+        let gain = shape.key_gain[d];
+        if c.front == NO_NODE {
+            let fi = self.frontier.len() as u16;
+            self.write(qi).front = fi;
+            let f = Front {
+                pos: Pos::new(p.x + STEP[d].0, p.y + STEP[d].1),
+                key: gain,
+                around: c.around,
+            };
+            self.frontier.push(f);
+            on_front(fi as usize, f, true);
+        } else if let Some(f) = self.frontier.get_mut(c.front as usize) {
+            f.key += gain;
+            on_front(c.front as usize, *f, false);
         }
     }
 
