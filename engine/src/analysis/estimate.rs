@@ -115,6 +115,60 @@ fn next_permutation(v: &mut [TileTypeId]) -> bool {
     true
 }
 
+/// Sorts the keys of an order (the stratum in the top 16 bits, below the number of
+/// strata): into buckets by stratum, then by insertion (the result is the sorted keys, as
+/// any sort gives it).
+struct KeySorter {
+    /// Strata per bucket, as a shift.
+    shift: u32,
+    starts: Vec<u32>,
+    out: Vec<u64>,
+}
+
+impl KeySorter {
+    fn new(n: usize, strata: usize) -> KeySorter {
+        // about one key per bucket
+        let mut shift = 0;
+        while (strata >> (shift + 1)) >= n.max(1) {
+            shift += 1;
+        }
+        KeySorter {
+            shift,
+            starts: vec![0; (strata >> shift) + 2],
+            out: vec![0; n],
+        }
+    }
+
+    fn sort(&mut self, keys: &[u64]) -> &[u64] {
+        let bucket = |k: u64| ((k >> 48) >> self.shift) as usize;
+        self.starts.fill(0);
+        for k in keys {
+            self.starts[bucket(*k) + 1] += 1;
+        }
+        let mut sum = 0;
+        for c in self.starts.iter_mut() {
+            sum += *c;
+            *c = sum;
+        }
+        self.out.resize(keys.len(), 0);
+        for k in keys {
+            let b = bucket(*k);
+            self.out[self.starts[b] as usize] = *k;
+            self.starts[b] += 1;
+        }
+        for i in 1..self.out.len() {
+            let k = self.out[i];
+            let mut j = i;
+            while j > 0 && self.out[j - 1] > k {
+                self.out[j] = self.out[j - 1];
+                j -= 1;
+            }
+            self.out[j] = k;
+        }
+        &self.out
+    }
+}
+
 /// Estimates the completion chance of each of `watched` on `board`: see the module
 /// documentation. `first` is the drawn tile waiting to be placed, `pool` the other tiles
 /// to come (any order).
@@ -166,25 +220,31 @@ pub(crate) fn estimate(
         let base = samples as usize;
         let n = pool.len();
         let mut rng = Rng::new(seed);
-        let mut strata: Vec<u32> = Vec::with_capacity(n * base);
-        for _ in 0..n {
-            let start = strata.len();
+        // each tile's strata shuffled in turn, kept by order, then by tile
+        let mut by_order: Vec<u32> = vec![0; n * base];
+        let mut strata: Vec<u32> = Vec::with_capacity(base);
+        for i in 0..n {
+            strata.clear();
             strata.extend(0..base as u32);
-            rng.shuffle(&mut strata[start..]);
+            rng.shuffle(&mut strata);
+            for (k, s) in strata.iter().enumerate() {
+                by_order[k * n + i] = *s;
+            }
         }
         // an order's key of a tile: its stratum (below 2^15), 32 random bits, then the
         // tile type (16 bits), in one word
         let mut keyed: Vec<u64> = Vec::with_capacity(n);
+        let mut sorter = KeySorter::new(n, base);
         let mut tail: Vec<TileTypeId> = Vec::with_capacity(n);
-        for k in 0..base {
+        for strata in by_order.chunks_exact(n.max(1)).take(base) {
             keyed.clear();
-            for (i, t) in pool.iter().enumerate() {
-                let key = ((strata[i * base + k] as u64) << 32) | (rng.next_u64() >> 32);
+            for (s, t) in strata.iter().zip(&pool) {
+                let key = ((*s as u64) << 32) | (rng.next_u64() >> 32);
                 keyed.push((key << 16) | t.0 as u64);
             }
-            keyed.sort_unstable();
+            let sorted = sorter.sort(&keyed);
             tail.clear();
-            tail.extend(keyed.iter().map(|x| TileTypeId(*x as u16)));
+            tail.extend(sorted.iter().map(|x| TileTypeId(*x as u16)));
             play(&tail, &mut completed);
         }
         samples

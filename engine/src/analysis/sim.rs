@@ -25,6 +25,20 @@ const KEYS: usize = (SIDE_STATES * SIDE_STATES * SIDE_STATES * SIDE_STATES) as u
 /// The key of a frontier cell that is not needed.
 const NOT_NEEDED: u16 = u16::MAX;
 
+/// A key's number before it is met, and the bit of the keys without an open road or city
+/// side facing the cell, in [`Sim::compact`].
+const UNNUMBERED: u16 = 0x7fff;
+const CLOSED: u16 = 0x8000;
+
+/// The score of a tile on a cell where it fits in no rotation (below 0 with any number
+/// of cloisters around).
+const NO_FIT: i8 = -100;
+
+/// Room for the keys' numbers in a row of the placements (a power of two: an index is
+/// reduced by a mask rather than checked).
+const ROW: usize = 4096;
+const _: () = assert!(KEYS <= ROW);
+
 /// Per key: whether it has an open road or city side facing the cell.
 static FACES_OPEN_SIDE: [bool; KEYS] = {
     let mut table = [false; KEYS];
@@ -90,13 +104,28 @@ fn placement(tt: &TileType, key: u16) -> i16 {
 }
 
 /// A frontier cell as the policy sees it (kept parallel to the board's frontier).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Eq)]
 #[repr(C, align(4))]
 struct Info {
     /// [`side_key`], or [`NOT_NEEDED`].
     key: u16,
     /// Open watched cloisters around it.
     filled: u16,
+}
+
+impl Info {
+    /// Both fields in one word.
+    #[inline(always)]
+    fn word(self) -> u32 {
+        self.key as u32 | (self.filled as u32) << 16
+    }
+}
+
+impl PartialEq for Info {
+    #[inline(always)]
+    fn eq(&self, other: &Info) -> bool {
+        self.word() == other.word()
+    }
 }
 
 const NOT_A_CELL: Info = Info {
@@ -112,9 +141,10 @@ struct Needed {
     count: Vec<u32>,
     /// The keys whose count is not zero, and each key's place in it.
     present: Vec<u16>,
-    slot: Vec<u16>,
-    /// Needed cells around cloisters.
-    near_cloisters: Vec<(Pos, Info)>,
+    slot: Box<[u16; ROW]>,
+    /// Needed cells around cloisters, and their positions.
+    near: Vec<Info>,
+    near_pos: Vec<u64>,
 }
 
 impl Needed {
@@ -123,18 +153,20 @@ impl Needed {
             info: Vec::with_capacity(128),
             count: vec![0; KEYS],
             present: Vec::with_capacity(64),
-            slot: vec![u16::MAX; KEYS],
-            near_cloisters: Vec::with_capacity(32),
+            slot: Box::new([u16::MAX; ROW]),
+            near: Vec::with_capacity(32),
+            near_pos: Vec::with_capacity(32),
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, i: Info, p: Pos) {
         if i.key == NOT_NEEDED {
             return;
         }
         if i.filled > 0 {
-            self.near_cloisters.push((p, i));
+            self.near.push(i);
+            self.near_pos.push(packed(p));
             return;
         }
         let k = i.key as usize;
@@ -145,14 +177,15 @@ impl Needed {
         self.count[k] += 1;
     }
 
-    #[inline]
+    #[inline(always)]
     fn remove(&mut self, i: Info, p: Pos) {
         if i.key == NOT_NEEDED {
             return;
         }
         if i.filled > 0 {
-            if let Some(j) = self.near_cloisters.iter().position(|q| q.0 == p) {
-                self.near_cloisters.swap_remove(j);
+            if let Some(j) = find_packed(&self.near_pos, packed(p)) {
+                self.near_pos.swap_remove(j);
+                self.near.swap_remove(j);
             }
             return;
         }
@@ -179,8 +212,37 @@ impl Needed {
             self.slot[k as usize] = other.slot[k as usize];
         }
         self.present.clone_from(&other.present);
-        self.near_cloisters.clone_from(&other.near_cloisters);
+        self.near.clone_from(&other.near);
+        self.near_pos.clone_from(&other.near_pos);
     }
+}
+
+/// A position in one word (compared in one instruction).
+#[inline(always)]
+fn packed(p: Pos) -> u64 {
+    ((p.x as u32 as u64) << 32) | p.y as u32 as u64
+}
+
+fn unpacked(v: u64) -> Pos {
+    Pos {
+        x: (v >> 32) as u32 as i32,
+        y: v as u32 as i32,
+    }
+}
+
+/// The index of the first `v` in `list`.
+#[inline(always)]
+fn find_packed(list: &[u64], v: u64) -> Option<usize> {
+    // eight at a time, without a branch per entry
+    let mut chunks = list.chunks_exact(8);
+    let mut base = 0;
+    for chunk in chunks.by_ref() {
+        if chunk.iter().fold(false, |any, q| any | (*q == v)) {
+            break;
+        }
+        base += 8;
+    }
+    Some(base + list[base..].iter().position(|q| *q == v)?)
 }
 
 /// One future played on a board of its own.
@@ -188,20 +250,26 @@ pub(super) struct Sim {
     board: SimBoard,
     /// Per tile type to come (by catalog index): its index among `tiles`.
     local: Vec<u16>,
-    tiles: Vec<&'static TileType>,
-    /// Per key: its number among the keys met so far (in the order met), or
-    /// [`NOT_NEEDED`].
-    compact: Vec<u16>,
-    /// The keys met so far.
-    keys: Vec<u16>,
-    /// The [`placement`] of every tile type to come on a cell of every key met: a row of
-    /// `row` entries per type (by its index), by the key's number.
-    table: Vec<i16>,
-    row: usize,
+    keys: Keys,
     needed: Needed,
     start: Needed,
     /// Per watched feature: completed at the end of the last future.
     pub(super) done: Vec<bool>,
+}
+
+/// The keys met, numbered, with every tile type's placement on a cell of each.
+struct Keys {
+    tiles: Vec<&'static TileType>,
+    /// Per key: its number among the keys met so far (in the order met), or
+    /// [`UNNUMBERED`]; with [`CLOSED`] when it has no open side facing the cell.
+    compact: Vec<u16>,
+    /// The keys met so far.
+    keys: Vec<u16>,
+    /// The [`placement`] of every tile type to come on a cell of every key met, as a
+    /// score (its progress plus 64, or [`NO_FIT`]) and a rotation: a row per type (by its
+    /// index), by the key's number.
+    table: Vec<[i8; ROW]>,
+    rotation: Vec<Vec<u8>>,
 }
 
 impl Sim {
@@ -215,7 +283,6 @@ impl Sim {
             .filter(|w| w.cloister && !board.is_complete(w.seg))
             .map(|w| board.tiles()[board.seg_tile(w.seg)].pos)
             .collect();
-        let row = 128;
         let mut sim = Sim {
             board: SimBoard::new(
                 board,
@@ -224,18 +291,29 @@ impl Sim {
                 types,
             ),
             local,
-            tiles: types.iter().map(|t| catalog().get(*t)).collect(),
-            compact: vec![NOT_NEEDED; KEYS],
-            keys: Vec::with_capacity(row),
-            table: vec![-1; row * types.len()],
-            row,
+            keys: Keys {
+                tiles: types.iter().map(|t| catalog().get(*t)).collect(),
+                compact: FACES_OPEN_SIDE
+                    .iter()
+                    .map(|open| {
+                        if *open {
+                            UNNUMBERED
+                        } else {
+                            UNNUMBERED | CLOSED
+                        }
+                    })
+                    .collect(),
+                keys: Vec::with_capacity(KEYS),
+                table: vec![[NO_FIT; ROW]; types.len()],
+                rotation: vec![Vec::new(); types.len()],
+            },
             needed: Needed::new(),
             start: Needed::new(),
             done: vec![false; watched.len()],
         };
         for j in 0..sim.board.frontier().len() {
             let f = sim.board.frontier()[j];
-            let i = sim.info(f.key, f.around);
+            let i = sim.keys.info(f.key, f.around);
             let p = f.pos;
             sim.needed.info.push(i);
             sim.needed.add(i, p);
@@ -243,46 +321,47 @@ impl Sim {
         sim.start.reset_from(&sim.needed);
         sim
     }
+}
 
-    /// The number of `key`, numbering it (and computing its placements) when new.
-    fn compact(&mut self, key: u16) -> u16 {
-        let c = self.compact[key as usize];
-        if c != NOT_NEEDED {
-            return c;
-        }
+impl Keys {
+    /// Numbers `key` (met for the first time) and computes its placements.
+    #[cold]
+    #[inline(never)]
+    fn number(&mut self, key: u16) -> u16 {
         let c = self.keys.len();
-        if c == self.row {
-            // twice the room per type
-            let row = 2 * self.row;
-            let mut table = vec![-1; row * self.tiles.len()];
-            for ti in 0..self.tiles.len() {
-                table[ti * row..ti * row + self.row]
-                    .copy_from_slice(&self.table[ti * self.row..(ti + 1) * self.row]);
-            }
-            self.table = table;
-            self.row = row;
-        }
         self.keys.push(key);
-        self.compact[key as usize] = c as u16;
+        self.compact[key as usize] = c as u16 | (self.compact[key as usize] & CLOSED);
         for (ti, tt) in self.tiles.iter().enumerate() {
-            self.table[ti * self.row + c] = placement(tt, key);
+            let v = placement(tt, key);
+            let score = if v < 0 { NO_FIT } else { (v >> 2) as i8 };
+            self.table[ti][c] = score;
+            self.rotation[ti].push((v & 3) as u8);
         }
         c as u16
     }
 
     /// A frontier cell of key `key` around `filled` watched cloisters as the policy sees
     /// it (its key numbered).
+    #[inline(always)]
     fn info(&mut self, key: u16, filled: u8) -> Info {
         let filled = filled as u16;
-        if filled == 0 && !FACES_OPEN_SIDE[key as usize] {
+        let c = self.compact[key as usize];
+        if c < UNNUMBERED {
+            return Info { key: c, filled };
+        }
+        // a key without an open side facing the cell, or not numbered yet
+        if c & CLOSED != 0 && filled == 0 {
             return NOT_A_CELL;
         }
+        let c = c & !CLOSED;
         Info {
-            key: self.compact(key),
+            key: if c == UNNUMBERED { self.number(key) } else { c },
             filled,
         }
     }
+}
 
+impl Sim {
     /// Plays `order` from the start and records which watched features end complete.
     pub(super) fn play(&mut self, order: &[TileTypeId]) {
         self.board.reset();
@@ -304,23 +383,25 @@ impl Sim {
         let pos = self.board.frontier()[idx].pos;
         let old = self.needed.info.swap_remove(idx);
         self.needed.remove(old, pos);
-        let fronts = self.board.place(ti, pos, r);
-        let n = self.board.frontier().len();
-        self.needed.info.resize(n, NOT_A_CELL);
-        for j in fronts {
-            if j == u16::MAX {
-                continue;
+        let Sim {
+            board,
+            keys,
+            needed,
+            ..
+        } = self;
+        // each frontier cell around, as the board adds or changes it (a new one last)
+        board.place(ti, pos, r, |j, f, new| {
+            if new {
+                needed.info.push(NOT_A_CELL);
             }
-            let j = j as usize;
-            let f = self.board.frontier()[j];
-            let before = self.needed.info[j];
-            let now = self.info(f.key, f.around);
+            let before = needed.info[j];
+            let now = keys.info(f.key, f.around);
             if before != now {
-                self.needed.remove(before, f.pos);
-                self.needed.add(now, f.pos);
-                self.needed.info[j] = now;
+                needed.remove(before, f.pos);
+                needed.add(now, f.pos);
+                needed.info[j] = now;
             }
-        }
+        });
     }
 
     /// The index of the first cell of the frontier of key `key` around no cloister.
@@ -345,39 +426,44 @@ impl Sim {
     /// appeared, and the first such cell of the frontier.
     /// Returns the cell's index in the frontier.
     fn best_placement(&self, ti: usize) -> Option<(usize, Rotation)> {
-        let table = &self.table[ti * self.row..(ti + 1) * self.row];
-        // a placement's value over 4 is its progress plus 64 (-1 over 4 is -1): the best
-        // so far, from a progress of -1 (none)
+        let table = &self.keys.table[ti];
+        // a score above 63 makes progress (the cloisters around a cell count when the tile
+        // fits; where it does not fit, the score stays below 0)
+        let needed = &self.needed;
+        // the present keys: the best, and among equals the first in the order of
+        // `present`, as one word (the score, then the slot counted from the last), without
+        // a branch
+        let mut best = i32::MIN;
+        for (n, k) in needed.present.iter().enumerate() {
+            let rank = (table[*k as usize % ROW] as i32) << 16 | (u16::MAX as usize - n) as i32;
+            best = best.max(rank);
+        }
+        let pscore = best >> 16;
+        let pslot = u16::MAX as usize - (best & 0xffff) as usize;
+        // the cells around cloisters: the best, and among equals the first; they come
+        // first among equals
         let mut top = 63;
-        let near = &self.needed.near_cloisters;
+        let near = &needed.near;
         let mut at = usize::MAX;
-        for (n, (_, i)) in near.iter().enumerate() {
-            let v = table[i.key as usize] as i32;
-            // the cloisters count when the tile fits
-            let score = (v >> 2) + (i.filled as i32 & !(v >> 31));
+        for (n, i) in near.iter().enumerate() {
+            let score = table[i.key as usize % ROW] as i32 + i.filled as i32;
             if score > top {
                 top = score;
                 at = n;
             }
         }
-        let present = &self.needed.present;
-        let mut kat = usize::MAX;
-        for (n, k) in present.iter().enumerate() {
-            let score = table[*k as usize] as i32 >> 2;
-            if score > top {
-                top = score;
-                kat = n;
-            }
-        }
-        let (key, j) = if kat != usize::MAX {
-            let key = present[kat];
-            (key, self.first_cell(key)?)
+        let (key, j) = if pscore > top {
+            let pkey = *needed.present.get(pslot)?;
+            (pkey, self.first_cell(pkey)?)
         } else if at != usize::MAX {
-            (near[at].1.key, self.board.frontier_index(near[at].0)?)
+            (
+                near[at].key,
+                self.board.frontier_index(unpacked(needed.near_pos[at]))?,
+            )
         } else {
             return None;
         };
-        let r = Rotation::ALL[(table[key as usize] & 3) as usize];
+        let r = Rotation::ALL[(self.keys.rotation[ti][key as usize] & 3) as usize];
         Some((j, r))
     }
 }

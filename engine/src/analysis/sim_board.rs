@@ -84,6 +84,19 @@ struct Node {
     open: i16,
 }
 
+/// Per side (N, E, S, W): the offset of the cell there (read from a table rather than
+/// by a branch per side).
+const STEP: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+
+/// A node as a tile brings it (its open sides set when the tile type is read).
+const FRESH: Node = Node {
+    parent: NO_NODE,
+    open: 0,
+};
+
+/// Tiles whose nodes the node buffer makes room for at once.
+const NODE_ROOM: usize = 64;
+
 /// What a watched feature's completion is read from.
 #[derive(Clone, Copy)]
 enum Watch {
@@ -100,11 +113,14 @@ pub(super) struct SimBoard {
     h: i32,
     cells: Vec<Cell>,
     frontier: Vec<Front>,
+    /// The nodes in use are the first `node_len` (the rest is room for the next tile's).
     nodes: Vec<Node>,
+    node_len: usize,
     /// Per tile type (by its index among the types to come) and rotation.
     shapes: Vec<[Shape; 4]>,
-    /// Per tile type: the nodes of its roads, cities and rivers as printed.
-    fresh: Vec<Vec<Node>>,
+    /// Per tile type: the nodes of its roads, cities and rivers as printed (at most one
+    /// per side), and their number.
+    fresh: Vec<([Node; 4], usize)>,
     /// The cells changed since the start (by index), with what they held (in the order
     /// of change).
     undo: Vec<(u32, Cell)>,
@@ -131,6 +147,7 @@ impl SimBoard {
             cells: Vec::new(),
             frontier: Vec::with_capacity(128),
             nodes: Vec::with_capacity(256),
+            node_len: 0,
             undo: Vec::with_capacity(512),
             start_frontier: Vec::new(),
             start_nodes: Vec::new(),
@@ -140,14 +157,19 @@ impl SimBoard {
                 .iter()
                 .map(|t| {
                     let tt = catalog().get(*t);
-                    tt.features
+                    let mut fresh = ([FRESH; 4], 0);
+                    // a side holds one road, city or river at most
+                    for (n, f) in tt
+                        .features
                         .iter()
                         .filter(|f| f.kind.is_edge_feature())
-                        .map(|f| Node {
-                            parent: NO_NODE,
-                            open: f.edges.count_ones() as i16,
-                        })
-                        .collect()
+                        .take(4)
+                        .enumerate()
+                    {
+                        fresh.0[n].open = f.edges.count_ones() as i16;
+                        fresh.1 = n + 1;
+                    }
+                    fresh
                 })
                 .collect(),
         };
@@ -240,6 +262,8 @@ impl SimBoard {
         sb.frontier.extend_from_slice(&frontier);
         sb.start_frontier = sb.frontier.clone();
         sb.start_nodes = sb.nodes.clone();
+        sb.node_len = sb.nodes.len();
+        sb.nodes.resize(sb.node_len + 4 * NODE_ROOM, FRESH);
         sb
     }
 
@@ -249,7 +273,8 @@ impl SimBoard {
             self.cells[i as usize] = c;
         }
         self.frontier.clone_from(&self.start_frontier);
-        self.nodes.clone_from(&self.start_nodes);
+        self.node_len = self.start_nodes.len();
+        self.nodes[..self.node_len].copy_from_slice(&self.start_nodes);
     }
 
     #[inline]
@@ -317,6 +342,7 @@ impl SimBoard {
         self.cell(p).occupied
     }
 
+    #[inline(always)]
     fn find(&mut self, mut n: u16) -> u16 {
         loop {
             let p = self.nodes[n as usize].parent;
@@ -332,6 +358,7 @@ impl SimBoard {
         }
     }
 
+    #[inline(always)]
     fn union(&mut self, a: u16, b: u16) -> u16 {
         let (ra, rb) = (self.find(a), self.find(b));
         if ra != rb {
@@ -343,9 +370,17 @@ impl SimBoard {
 
     /// Places the tile of index `ti` among the types on the frontier cell `p` in rotation
     /// `r` (the caller has checked that it fits), as [`Board::place`] does for what this
-    /// board holds; the frontier cells around get their keys. Returns, per side, the
-    /// index in the frontier of the cell there ([`NO_NODE`] for a tile).
-    pub(super) fn place(&mut self, ti: usize, p: Pos, r: Rotation) -> [u16; 4] {
+    /// board holds; the frontier cells around get their keys. Each of them is passed to
+    /// `on_front` as it is added (`true`, at the end of the frontier) or changed, with its
+    /// index in the frontier, side after side (N, E, S, W).
+    #[inline(always)]
+    pub(super) fn place(
+        &mut self,
+        ti: usize,
+        p: Pos,
+        r: Rotation,
+        mut on_front: impl FnMut(usize, Front, bool),
+    ) {
         let (dx, dy) = (p.x.wrapping_sub(self.x0), p.y.wrapping_sub(self.y0));
         if dx < 1 || dy < 1 || dx >= self.w - 1 || dy >= self.h - 1 {
             self.grow_around(p);
@@ -367,48 +402,89 @@ impl SimBoard {
                 self.write(m).front = i as u16;
             }
         }
-        let base = self.nodes.len() as u16;
-        self.nodes.extend_from_slice(&self.fresh[ti]);
+        let base = self.node_len;
+        if base + 4 > self.nodes.len() {
+            self.nodes.resize(base + 4 * NODE_ROOM, FRESH);
+        }
+        let (fresh, added) = self.fresh[ti];
+        if let Some(room) = self.nodes.get_mut(base..base + 4) {
+            room.copy_from_slice(&fresh);
+        }
+        self.node_len = base + added;
+        let base = base as u16;
         let side = shape.side.map(|s| if s < ABBEY { base + s } else { s });
         let cell = self.write(at);
         cell.occupied = true;
         cell.front = NO_NODE;
         cell.side = side;
-        let mut fronts = [NO_NODE; 4];
-        for d in Dir::ALL {
-            let qi = around[d.index()];
-            let c = self.cells[qi];
-            let mine = side[d.index()];
-            if c.occupied {
-                match (mine, c.side[d.opposite().index()]) {
-                    (NO_NODE, _) | (_, NO_NODE) | (ABBEY, ABBEY) => {}
-                    (ABBEY, n) | (n, ABBEY) => {
-                        let root = self.find(n);
-                        self.nodes[root as usize].open -= 1;
-                    }
-                    (a, b) => {
-                        let root = self.union(a, b);
-                        self.nodes[root as usize].open -= 2;
-                    }
+        // side after side (N, E, S, W), written out: no loop to predict
+        self.side(0, around[0], p, side[0], &shape, &mut on_front);
+        self.side(1, around[1], p, side[1], &shape, &mut on_front);
+        self.side(2, around[2], p, side[2], &shape, &mut on_front);
+        self.side(3, around[3], p, side[3], &shape, &mut on_front);
+    }
+
+    /// Side `d` (N, E, S, W) of a tile placed at `p`, whose road, city or river there is
+    /// `mine`, against cell `qi`: joins the features of a tile there, or adds or changes
+    /// the frontier cell there (passed to `on_front`).
+    #[inline(always)]
+    fn side(
+        &mut self,
+        d: usize,
+        qi: usize,
+        p: Pos,
+        mine: u16,
+        shape: &Shape,
+        on_front: &mut impl FnMut(usize, Front, bool),
+    ) {
+        let c = self.cells[qi];
+        if c.occupied {
+            match (mine, c.side[(d + 2) % 4]) {
+                (NO_NODE, _) | (_, NO_NODE) | (ABBEY, ABBEY) => {}
+                (ABBEY, n) | (n, ABBEY) => {
+                    let root = self.find(n);
+                    self.nodes[root as usize].open -= 1;
                 }
-                continue;
+                (a, b) => {
+                    let root = self.union(a, b);
+                    self.nodes[root as usize].open -= 2;
+                }
             }
-            let gain = shape.key_gain[d.index()];
-            if c.front == NO_NODE {
-                let fi = self.frontier.len() as u16;
-                self.write(qi).front = fi;
-                self.frontier.push(Front {
-                    pos: p.step(d),
-                    key: gain,
-                    around: c.around,
-                });
-                fronts[d.index()] = fi;
-            } else {
-                self.frontier[c.front as usize].key += gain;
-                fronts[d.index()] = c.front;
-            }
+            return;
         }
-        fronts
+        let gain = shape.key_gain[d];
+        if c.front == NO_NODE {
+            let fi = self.frontier.len() as u16;
+            self.write(qi).front = fi;
+            let f = Front {
+                pos: Pos::new(p.x + STEP[d].0, p.y + STEP[d].1),
+                key: gain,
+                around: c.around,
+            };
+            self.frontier.push(f);
+            on_front(fi as usize, f, true);
+        } else if let Some(f) = self.frontier.get_mut(c.front as usize) {
+            f.key += gain;
+            on_front(c.front as usize, *f, false);
+        }
+    }
+
+    /// Whether the eight cells around `c` hold tiles.
+    #[inline]
+    fn surrounded(&self, c: Pos) -> bool {
+        let (dx, dy) = (c.x.wrapping_sub(self.x0), c.y.wrapping_sub(self.y0));
+        if dx < 1 || dy < 1 || dx >= self.w - 1 || dy >= self.h - 1 {
+            return c.surrounding().into_iter().all(|q| self.is_occupied(q));
+        }
+        let w = self.w as usize;
+        let i = dy as usize * w + dx as usize;
+        let rows = [
+            &self.cells[i - w - 1..i - w + 2],
+            &self.cells[i + w - 1..i + w + 2],
+        ];
+        rows.iter().all(|r| r.iter().all(|c| c.occupied))
+            && self.cells[i - 1].occupied
+            && self.cells[i + 1].occupied
     }
 
     /// Whether each watched feature is complete, into `done`.
@@ -421,7 +497,7 @@ impl SimBoard {
                     }
                     self.nodes[n as usize].open == 0
                 }
-                Watch::Cloister(c) => c.surrounding().into_iter().all(|q| self.is_occupied(q)),
+                Watch::Cloister(c) => self.surrounded(c),
             };
         }
     }
