@@ -183,7 +183,7 @@ impl Needed {
             return;
         }
         if i.filled > 0 {
-            if let Some(j) = find_packed(&self.near_pos, packed(p)) {
+            if let Some(j) = find_first(&self.near_pos, packed(p)) {
                 self.near_pos.swap_remove(j);
                 self.near.swap_remove(j);
             }
@@ -232,11 +232,10 @@ fn unpacked(v: u64) -> Pos {
 
 /// The index of the first `v` in `list`.
 #[inline(always)]
-fn find_packed(list: &[u64], v: u64) -> Option<usize> {
+fn find_first<T: Copy + PartialEq>(list: &[T], v: T) -> Option<usize> {
     // eight at a time, without a branch per entry
-    let mut chunks = list.chunks_exact(8);
     let mut base = 0;
-    for chunk in chunks.by_ref() {
+    for chunk in list.chunks_exact(8) {
         if chunk.iter().fold(false, |any, q| any | (*q == v)) {
             break;
         }
@@ -406,18 +405,7 @@ impl Sim {
 
     /// The index of the first cell of the frontier of key `key` around no cloister.
     fn first_cell(&self, key: u16) -> Option<usize> {
-        let info = &self.needed.info;
-        let target = Info { key, filled: 0 };
-        // eight at a time, without a branch per cell
-        let mut chunks = info.chunks_exact(8);
-        let mut base = 0;
-        for chunk in chunks.by_ref() {
-            if chunk.iter().fold(false, |any, i| any | (*i == target)) {
-                break;
-            }
-            base += 8;
-        }
-        Some(base + info[base..].iter().position(|i| *i == target)?)
+        find_first(&self.needed.info, Info { key, filled: 0 })
     }
 
     /// The needed cell and rotation where the tile of index `ti` makes the most progress
