@@ -47,6 +47,9 @@ async function load(g) {
     knowsTiles() ? null : api.tiles().catch(() => null),
   ]);
   if (cat) learnTiles(cat);
+  // loads may overlap (a move sent, the stream, a poll): one that read an older version
+  // than the page shows draws nothing
+  if (g.view && g.view.version > v.version) return;
   g.view = v;
   g.events = ev.events;
   g.placements = pl;
@@ -63,8 +66,8 @@ async function load(g) {
   await loadChat(g);
   // the analysis takes its time: the page does not wait for it
   loadAnalysis(g);
-  g.dom.wrap.dataset.version = String(v.version);
-  g.ctx.main.dataset.version = String(v.version);
+  g.dom.wrap.dataset.version = String(g.view.version);
+  g.ctx.main.dataset.version = String(g.view.version);
 }
 
 /** The game page. @param {import("./ui.js").PageContext} ctx @param {string} id */
