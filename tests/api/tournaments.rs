@@ -302,6 +302,23 @@ fn refusals_have_codes(app: &TestApp) {
         json!({"name": "x", "stages": [{"format": "swiss", "rounds": 3}], "bogus": 1}),
     )
     .problem(400, "validation-failed");
+    // a field out of its documented range is refused even where the format ignores it
+    for stage in [
+        json!({"format": "swiss", "rounds": 3, "groups": 0}),
+        json!({"format": "round_robin", "rounds": 0}),
+        json!({"format": "knockout", "best_of": 7}),
+    ] {
+        org.post("/v1/tournaments", json!({"name": "x", "stages": [stage]}))
+            .problem(400, "validation-failed");
+    }
+    org.post(
+        "/v1/tournaments",
+        json!({"name": "x", "stages": [
+            {"format": "swiss", "rounds": 3},
+            {"format": "knockout", "top": 2000}
+        ]}),
+    )
+    .problem(400, "validation-failed");
     ann.get("/v1/tournaments/nope")
         .problem(404, "tournament-not-found");
     ann.post("/v1/tournaments/nope/join", json!({}))
