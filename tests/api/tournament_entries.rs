@@ -666,6 +666,20 @@ fn organiser_removes_a_player(app: &TestApp) {
         json!({"kind": "remove", "reason": "x"}),
     )
     .problem(400, "validation-failed");
+    // a field out of its range is refused even where the kind does not read it
+    for extra in [
+        json!({"points": 500}),
+        json!({"round": 0}),
+        json!({"stage": 9}),
+        json!({"scores": [1]}),
+    ] {
+        let mut body = json!({"kind": "remove", "player": ann.user_id, "reason": "x"});
+        for (k, v) in extra.as_object().into_iter().flatten() {
+            body[k] = v.clone();
+        }
+        org.post(&format!("/v1/tournaments/{id}/adjustments"), body)
+            .problem(400, "validation-failed");
+    }
     remove(&org, &ann.user_id).ok();
     // her game is over, won by her opponent
     let g = org.get(&format!("/v1/games/{mine}")).ok().clone();

@@ -357,6 +357,7 @@ pub async fn adjust_tournament(
     let r = body.0;
     let reason = reason_of(&r.reason)?;
     let missing = |f: &str| ApiError::validation(f, "required for this kind");
+    adjustment_fields_in_range(&r)?;
     let now = st.clock.now_ms();
     let adjustment = match r.kind {
         AdjustmentKind::Remove => {
@@ -370,16 +371,9 @@ pub async fn adjust_tournament(
         AdjustmentKind::Points => {
             let player = r.player.ok_or_else(|| missing("player"))?;
             let points = r.points.ok_or_else(|| missing("points"))?;
-            let halves = points * 2.0;
-            if !(-200.0..=200.0).contains(&halves) || halves.fract() != 0.0 || halves == 0.0 {
-                return Err(ApiError::validation(
-                    "points",
-                    "a multiple of 0.5 from -100 to 100, not 0",
-                ));
-            }
             Adjustment::Points {
                 player,
-                half_points: halves as i32,
+                half_points: (points * 2.0) as i32,
             }
         }
         AdjustmentKind::Result => Adjustment::ResultCorrected {
@@ -398,6 +392,41 @@ pub async fn adjust_tournament(
         .await?;
     st.notifier.wake();
     view_of(&st, &id, &me.id).await
+}
+
+/// Every field given is in its documented range, whether or not the adjustment's kind
+/// reads it.
+fn adjustment_fields_in_range(r: &AdjustmentRequest) -> Result<(), ApiError> {
+    if r.player.as_ref().is_some_and(|p| p.chars().count() > 64) {
+        return Err(ApiError::validation("player", "at most 64 characters"));
+    }
+    if let Some(points) = r.points {
+        let halves = points * 2.0;
+        if !(-200.0..=200.0).contains(&halves) || halves.fract() != 0.0 || halves == 0.0 {
+            return Err(ApiError::validation(
+                "points",
+                "a multiple of 0.5 from -100 to 100, not 0",
+            ));
+        }
+    }
+    let ranges = [
+        ("stage", r.stage, 0, 7, "0 to 7"),
+        ("round", r.round, 1, 1000, "1 to 1000"),
+        ("table", r.table, 1, 1000, "1 to 1000"),
+        ("game", r.game, 0, 4, "0 to 4"),
+    ];
+    for (name, value, lo, hi, why) in ranges {
+        if value.is_some_and(|v| !(lo..=hi).contains(&v)) {
+            return Err(ApiError::validation(name, why));
+        }
+    }
+    if r.scores
+        .as_ref()
+        .is_some_and(|s| !(2..=6).contains(&s.len()))
+    {
+        return Err(ApiError::validation("scores", "2 to 6 scores"));
+    }
+    Ok(())
 }
 
 crate::api::problem::problems! {
