@@ -1,10 +1,11 @@
 //! A digest of the completion chances of the analysis over random positions (the base
 //! game, Inns & Cathedrals with Traders & Builders, every expansion, with and without the
-//! house rule `tiles_in_hand`; budgets 1, 37, 300 and the default): a change to how the
+//! house rule `tiles_in_hand`; budgets 1, 37, 300 and 3,000, each cut in 1 and in 3
+//! parts): a change to how the
 //! futures are played must leave it unchanged.
 //! `cargo run --release -p tilepost-engine --example analysis_hash`
 
-use tilepost_engine::analysis::{analyze, AnalysisOptions, DEFAULT_SAMPLES};
+use tilepost_engine::analysis::{analyze, analyze_split, AnalysisOptions, Job, Split};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Expansion, Game, GameConfig, HouseRules};
 
@@ -41,6 +42,21 @@ fn position(seed: u64) -> Option<Game> {
     Some(game)
 }
 
+/// Three parts, the last run first.
+struct Thirds;
+
+impl Split for Thirds {
+    fn ways(&self) -> usize {
+        3
+    }
+
+    fn run<'a>(&self, jobs: Vec<Job<'a>>) {
+        for job in jobs.into_iter().rev() {
+            job();
+        }
+    }
+}
+
 fn main() {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     let mut features = 0;
@@ -52,14 +68,13 @@ fn main() {
         positions += 1;
         let seat = game.current_player();
         let view = game.seat_view(seat);
-        for samples in [1, 37, 300, DEFAULT_SAMPLES] {
-            let a = analyze(
-                &view,
-                &AnalysisOptions {
-                    samples,
-                    seed: None,
-                },
-            );
+        for samples in [1, 37, 300, 3000] {
+            let options = AnalysisOptions {
+                samples,
+                seed: None,
+            };
+            let a = analyze(&view, &options);
+            assert_eq!(a, analyze_split(&view, &options, &Thirds), "cut in parts");
             for f in &a.features {
                 features += 1;
                 for b in f.chance.to_bits().to_le_bytes() {

@@ -20,6 +20,14 @@ impl Rng {
         z ^ (z >> 31)
     }
 
+    /// Moves the sequence `steps` values ahead at once: the same state as `steps` calls
+    /// of [`Rng::next_u64`] (the state of SplitMix64 only adds a constant each call).
+    pub fn advance(&mut self, steps: u64) {
+        self.state = self
+            .state
+            .wrapping_add(steps.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    }
+
     /// Uniform in `0..n` (n > 0), without modulo bias (Lemire's method with rejection).
     pub fn below(&mut self, n: u64) -> u64 {
         debug_assert!(n > 0);
@@ -52,6 +60,19 @@ mod tests {
         assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
         assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
         assert_eq!(r.next_u64(), 0x06C4_5D18_8009_454F);
+    }
+
+    #[test]
+    fn advance_equals_as_many_draws() {
+        for steps in [0u64, 1, 2, 59, 1000] {
+            let mut a = Rng::new(7);
+            let mut b = Rng::new(7);
+            for _ in 0..steps {
+                a.next_u64();
+            }
+            b.advance(steps);
+            assert_eq!(a.next_u64(), b.next_u64(), "{steps} steps");
+        }
     }
 
     #[test]

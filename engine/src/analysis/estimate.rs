@@ -29,15 +29,20 @@
 //! falls once in each of `samples` strata (every order stays equally likely; the noise
 //! is a little lower than with independent shuffles, never much higher). The same view,
 //! budget and seed give the same estimate on every machine. The noise is about
-//! `sqrt(p (1 - p) / samples)`: at most 0.9 points with the default 3,000 samples.
+//! `sqrt(p (1 - p) / samples)`: at most 0.46 points with the default 12,000 samples.
 //! (Playing each order also reversed was tried: it halves the noise of some features and
 //! doubles that of others.)
 //!
 //! A future is played on a board of the estimator's own (`sim_board.rs`: the cells, the
 //! frontier in the engine's order and the open sides of the features, reset by undoing
-//! what the last future changed), about 9 µs per future at mid-game (59 tiles to come);
-//! the default budget is the largest round figure that keeps the analysis of such a
-//! position within 50 ms at the 95th percentile on a shared 2-core machine.
+//! what the last future changed), about 6.5 µs per future at mid-game (59 tiles to come).
+//! The futures can be cut into parts that a caller runs on its threads ([`Split`]): part
+//! `k` starts its generator where part `k - 1` ends (SplitMix64 jumps ahead exactly), so
+//! the estimate does not depend on the cut. The default budget is the round figure that
+//! keeps every feature within 2 points of a 20,000-future reference on 200 random
+//! positions (`tests/analysis.rs`) and the analysis of such a position within 50 ms at
+//! the 95th percentile on two threads of a 2-core machine
+//! (`examples/analysis_latency.rs`).
 //!
 //! The policy is optimistic (every tile that helps goes where it helps) and it does not
 //! model the tiles laid elsewhere blocking a cell, the abbeys of Abbey & Mayor, the ferries
@@ -169,9 +174,148 @@ impl KeySorter {
     }
 }
 
+/// Where the parts of an estimate run. The engine starts no thread: a caller with threads
+/// to spare runs the parts on them. The futures are cut into ranges that each start where
+/// the one before ends in the random sequence, so the estimate is the same however many
+/// parts it is cut into and wherever they run.
+pub trait Split {
+    /// How many parts to cut the futures into (1: all in the caller's thread).
+    fn ways(&self) -> usize;
+    /// Runs every job, in any order and on any thread, and returns when all are done.
+    fn run<'a>(&self, jobs: Vec<Job<'a>>);
+}
+
+/// One part of an estimate: draws the orders of some tiles, or plays a range of futures
+/// and counts, per watched feature, the futures that completed it; it writes only to
+/// what it was given.
+pub type Job<'a> = Box<dyn FnOnce() + Send + 'a>;
+
+/// Every part in turn, in the caller's thread.
+pub struct InTurn;
+
+impl Split for InTurn {
+    fn ways(&self) -> usize {
+        1
+    }
+
+    fn run<'a>(&self, jobs: Vec<Job<'a>>) {
+        for job in jobs {
+            job();
+        }
+    }
+}
+
+/// What every part of a sampled estimate reads.
+struct Orders<'a> {
+    board: &'a Board,
+    watched: &'a [Watched],
+    types: &'a [TileTypeId],
+    first: Option<TileTypeId>,
+    pool: &'a [TileTypeId],
+    /// Per tile, its stratum in each order (`strata` per tile).
+    by_tile: &'a [u32],
+    strata: usize,
+    /// The generator just after the strata were drawn: order `k` draws `pool.len()`
+    /// values from `k * pool.len()` on.
+    rng: Rng,
+}
+
+impl Orders<'_> {
+    /// Plays the orders `range` and counts the futures that completed each feature.
+    fn play(&self, range: std::ops::Range<usize>) -> Vec<u64> {
+        let n = self.pool.len();
+        let mut sim = Sim::new(self.board, self.watched, self.types);
+        let mut completed = vec![0u64; self.watched.len()];
+        let mut rng = self.rng.clone();
+        rng.advance(range.start as u64 * n as u64);
+        // an order's key of a tile: its stratum (below 2^15), 32 random bits, then the
+        // tile type (16 bits), in one word
+        let mut keyed: Vec<u64> = Vec::with_capacity(n);
+        let mut sorter = KeySorter::new(n, self.strata);
+        let mut order: Vec<TileTypeId> = Vec::with_capacity(n + 1);
+        // the strata of a block of orders, order by order (read from the tiles' columns
+        // a block at a time: a few cache lines from each)
+        const BLOCK: usize = 64;
+        let mut block: Vec<u32> = Vec::with_capacity(BLOCK * n);
+        for k in range.clone() {
+            let j = (k - range.start) % BLOCK;
+            if j == 0 {
+                let end = (k + BLOCK).min(range.end);
+                block.clear();
+                block.resize((end - k) * n, 0);
+                for i in 0..n {
+                    let column = &self.by_tile[i * self.strata + k..i * self.strata + end];
+                    for (o, s) in column.iter().enumerate() {
+                        block[o * n + i] = *s;
+                    }
+                }
+            }
+            keyed.clear();
+            for (s, t) in block[j * n..(j + 1) * n].iter().zip(self.pool) {
+                let key = ((*s as u64) << 32) | (rng.next_u64() >> 32);
+                keyed.push((key << 16) | t.0 as u64);
+            }
+            let sorted = sorter.sort(&keyed);
+            order.clear();
+            order.extend(self.first);
+            order.extend(sorted.iter().map(|x| TileTypeId(*x as u16)));
+            sim.play(&order);
+            for (c, done) in completed.iter_mut().zip(sim.done.iter()) {
+                *c += *done as u64;
+            }
+        }
+        completed
+    }
+}
+
+/// Shuffles each tile's strata (`by_tile`: `strata` per tile) with a generator from
+/// `seed`, the tiles in turn, and returns the generator after the last. The tiles are cut
+/// into parts run by `split`: each part's generator starts where the tiles before it
+/// leave it, which is known in advance unless a draw was rejected (`Rng::below`, with
+/// odds below 2^-50 here), in which case the strata are drawn again in one part.
+fn draw_strata(by_tile: &mut [u32], strata: usize, seed: u64, split: &dyn Split) -> Rng {
+    let shuffle = |tiles: &mut [u32], rng: &mut Rng| {
+        for column in tiles.chunks_exact_mut(strata) {
+            for (k, s) in column.iter_mut().enumerate() {
+                *s = k as u32;
+            }
+            rng.shuffle(column);
+        }
+    };
+    let n = by_tile.len() / strata.max(1);
+    // a shuffle of `strata` values draws `strata - 1` values when none is rejected
+    let draws = strata.saturating_sub(1) as u64;
+    let ways = split.ways().clamp(1, n.max(1));
+    let mut ends: Vec<bool> = vec![true; ways];
+    let mut rest = &mut by_tile[..];
+    let mut jobs: Vec<Job> = Vec::with_capacity(ways);
+    for (w, ok) in ends.iter_mut().enumerate() {
+        let tiles = (n * (w + 1) / ways - n * w / ways) * strata;
+        let (mine, more) = std::mem::take(&mut rest).split_at_mut(tiles);
+        rest = more;
+        let mut rng = Rng::new(seed);
+        rng.advance((n * w / ways) as u64 * draws);
+        jobs.push(Box::new(move || {
+            let mut expected = rng.clone();
+            expected.advance((mine.len() / strata.max(1)) as u64 * draws);
+            shuffle(mine, &mut rng);
+            *ok = rng == expected;
+        }));
+    }
+    split.run(jobs);
+    let mut rng = Rng::new(seed);
+    if ends.iter().all(|ok| *ok) {
+        rng.advance(n as u64 * draws);
+    } else {
+        shuffle(by_tile, &mut rng);
+    }
+    rng
+}
+
 /// Estimates the completion chance of each of `watched` on `board`: see the module
 /// documentation. `first` is the drawn tile waiting to be placed, `pool` the other tiles
-/// to come (any order).
+/// to come (any order). The sampled futures are cut into `split.ways()` parts run by
+/// `split`; the estimate does not depend on it.
 pub(crate) fn estimate(
     board: &Board,
     watched: &[Watched],
@@ -179,6 +323,7 @@ pub(crate) fn estimate(
     pool: &[TileTypeId],
     samples: u32,
     seed: u64,
+    split: &dyn Split,
 ) -> Estimate {
     let first = first.filter(|t| !is_river_tile(*t));
     let mut pool: Vec<TileTypeId> = pool
@@ -190,25 +335,22 @@ pub(crate) fn estimate(
     let mut types: Vec<TileTypeId> = pool.iter().copied().chain(first).collect();
     types.sort_unstable();
     types.dedup();
-    let mut sim = Sim::new(board, watched, &types);
     let mut completed = vec![0u64; watched.len()];
     let samples = samples.clamp(1, super::MAX_SAMPLES) as u64;
     let orders = distinct_orders(&pool, samples);
     let exact = orders <= samples;
-    let mut order: Vec<TileTypeId> = Vec::with_capacity(pool.len() + 1);
-    let mut play = |tail: &[TileTypeId], completed: &mut [u64]| {
-        order.clear();
-        order.extend(first);
-        order.extend_from_slice(tail);
-        sim.play(&order);
-        for (c, done) in completed.iter_mut().zip(sim.done.iter()) {
-            *c += *done as u64;
-        }
-    };
     let futures = if exact {
+        let mut sim = Sim::new(board, watched, &types);
+        let mut order: Vec<TileTypeId> = Vec::with_capacity(pool.len() + 1);
         let mut tail = pool.clone();
         loop {
-            play(&tail, &mut completed);
+            order.clear();
+            order.extend(first);
+            order.extend_from_slice(&tail);
+            sim.play(&order);
+            for (c, done) in completed.iter_mut().zip(sim.done.iter()) {
+                *c += *done as u64;
+            }
             if !next_permutation(&mut tail) {
                 break;
             }
@@ -216,36 +358,37 @@ pub(crate) fn estimate(
         orders
     } else {
         // Latin hypercube orders: over the orders, each tile's key falls once in each of
-        // `samples` strata
+        // `samples` strata: each tile's strata shuffled in turn, then the orders' keys
         let base = samples as usize;
         let n = pool.len();
-        let mut rng = Rng::new(seed);
-        // each tile's strata shuffled in turn, kept by order, then by tile
-        let mut by_order: Vec<u32> = vec![0; n * base];
-        let mut strata: Vec<u32> = Vec::with_capacity(base);
-        for i in 0..n {
-            strata.clear();
-            strata.extend(0..base as u32);
-            rng.shuffle(&mut strata);
-            for (k, s) in strata.iter().enumerate() {
-                by_order[k * n + i] = *s;
+        let mut by_tile: Vec<u32> = vec![0; n * base];
+        let rng = draw_strata(&mut by_tile, base, seed, split);
+        let shared = Orders {
+            board,
+            watched,
+            types: &types,
+            first,
+            pool: &pool,
+            by_tile: &by_tile,
+            strata: base,
+            rng,
+        };
+        let ways = split.ways().clamp(1, base);
+        let shared = &shared;
+        let mut parts: Vec<Vec<u64>> = vec![Vec::new(); ways];
+        let jobs: Vec<Job> = parts
+            .iter_mut()
+            .enumerate()
+            .map(|(w, out)| {
+                let range = base * w / ways..base * (w + 1) / ways;
+                Box::new(move || *out = shared.play(range)) as Job
+            })
+            .collect();
+        split.run(jobs);
+        for part in parts {
+            for (c, p) in completed.iter_mut().zip(part) {
+                *c += p;
             }
-        }
-        // an order's key of a tile: its stratum (below 2^15), 32 random bits, then the
-        // tile type (16 bits), in one word
-        let mut keyed: Vec<u64> = Vec::with_capacity(n);
-        let mut sorter = KeySorter::new(n, base);
-        let mut tail: Vec<TileTypeId> = Vec::with_capacity(n);
-        for strata in by_order.chunks_exact(n.max(1)).take(base) {
-            keyed.clear();
-            for (s, t) in strata.iter().zip(&pool) {
-                let key = ((*s as u64) << 32) | (rng.next_u64() >> 32);
-                keyed.push((key << 16) | t.0 as u64);
-            }
-            let sorted = sorter.sort(&keyed);
-            tail.clear();
-            tail.extend(sorted.iter().map(|x| TileTypeId(*x as u16)));
-            play(&tail, &mut completed);
         }
         samples
     };

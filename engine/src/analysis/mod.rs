@@ -37,9 +37,10 @@ use crate::game::{Game, Phase, SeatView};
 use crate::geometry::{Dir, Pos, Rotation};
 
 use estimate::Watched;
+pub use estimate::{InTurn, Job, Split};
 
 /// The default number of sampled futures per analysis.
-pub const DEFAULT_SAMPLES: u32 = 3000;
+pub const DEFAULT_SAMPLES: u32 = 12_000;
 
 /// The most futures an analysis samples (a larger budget is taken as this one).
 pub const MAX_SAMPLES: u32 = 20_000;
@@ -230,6 +231,12 @@ pub struct FieldOutlook {
 
 /// The analysis of `view`'s position for its seat: see the module documentation.
 pub fn analyze(view: &SeatView, options: &AnalysisOptions) -> Analysis {
+    analyze_split(view, options, &InTurn)
+}
+
+/// [`analyze`], with the sampled futures cut into parts that `split` runs (on the
+/// caller's threads); the analysis is the same however they are cut.
+pub fn analyze_split(view: &SeatView, options: &AnalysisOptions, split: &dyn Split) -> Analysis {
     let game = view.game();
     let seat = view.seat();
     let (first, pool) = tiles_to_come(game, seat);
@@ -238,7 +245,7 @@ pub fn analyze(view: &SeatView, options: &AnalysisOptions) -> Analysis {
     let seed = options
         .seed
         .unwrap_or_else(|| visible_hash(game, seat, &pool) & ((1 << 53) - 1));
-    let (features, chances) = open_features(game, first, &pool, options.samples, seed);
+    let (features, chances) = open_features(game, first, &pool, options.samples, seed, split);
     Analysis {
         seat,
         version: game.version(),
@@ -541,6 +548,7 @@ fn open_features(
     pool: &[TileTypeId],
     samples: u32,
     seed: u64,
+    split: &dyn Split,
 ) -> (Vec<OpenFeature>, ChanceMethod) {
     let b = game.board();
     let open = open_segments(b);
@@ -597,7 +605,7 @@ fn open_features(
         .iter()
         .map(|&(seg, cloister)| Watched { seg, cloister })
         .collect();
-    let est = estimate::estimate(b, &watched, first, pool, samples, seed);
+    let est = estimate::estimate(b, &watched, first, pool, samples, seed, split);
     for (f, c) in features.iter_mut().zip(est.completed) {
         f.chance = if f.dead { 0.0 } else { c };
     }
