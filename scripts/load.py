@@ -5,12 +5,15 @@ Plays a complete base game through the API, then measures:
 - GET of the finished game: with `wrk` when installed (1 and 16 connections), else with
   this script's own sequential client;
 - POST of a move: sequential turns of a second game, one keep-alive connection;
-- the server's RSS (pass --pid).
+- the server's RSS (pass --pid);
+- with --analysis N [--positions P]: N sequential GETs of the analysis of each of P
+  mid-game positions (2 players, Inns & Cathedrals and Traders & Builders, random legal
+  moves up to 55 tiles placed, `assistance: full`).
 
-Usage: scripts/load.py --url http://127.0.0.1:18181 [--pid PID] [--seconds 10]
+Usage: scripts/load.py --url http://127.0.0.1:18181 [--pid PID] [--seconds 10] [--analysis N]
 Only addresses on this machine are meant as targets; every loop is bounded.
 """
-import argparse, http.client, json, shutil, statistics, subprocess, threading, time, urllib.parse, uuid
+import argparse, http.client, json, random, shutil, statistics, subprocess, threading, time, urllib.parse, uuid
 
 
 class Api:
@@ -62,6 +65,34 @@ def play(api, gid, tokens, timings=None, max_moves=400):
         assert s == 200, s
 
 
+def analysis(api, a, b, tokens, runs, seed):
+    """Times `runs` GETs of the analysis of a mid-game position, reached by random legal
+    moves (`seed`)."""
+    rng = random.Random(seed)
+    _, g = api.call("POST", "/v1/games", {"seats": 2, "assistance": "full",
+                                          "expansions": ["inns_cathedrals", "traders_builders"]}, a)
+    gid = g["id"]
+    api.call("POST", "/v1/games/%s/join" % gid, {}, b)
+    for _ in range(400):
+        _, acts = api.call("GET", "/v1/games/%s/actions" % gid)
+        _, v = api.call("GET", "/v1/games/" + gid)
+        if acts["pending"] is None or (len(v["board"]) >= 55 and acts["pending"]["kind"] == "place_tile"):
+            break
+        s, _ = api.call("POST", "/v1/games/%s/moves" % gid,
+                        {"expected_version": acts["version"], "actions": [rng.choice(acts["actions"])]},
+                        tokens[acts["pending"]["username"]])
+        assert s == 200, s
+    lat = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        s, r = api.call("GET", "/v1/games/%s/analysis" % gid, token=b)
+        lat.append((time.perf_counter() - t) * 1000)
+        assert s == 200, (s, r)
+    print("GET analysis (%d tiles placed, %d open features, %d futures; %d runs, 1 connection): "
+          "p50 %.1f ms, p95 %.1f ms, max %.1f ms" % (len(v["board"]), len(r["features"]), r["chances"]["futures"],
+                                                     runs, pct(lat, .5), pct(lat, .95), max(lat)))
+
+
 def pct(v, p):
     v = sorted(v)
     return v[min(len(v) - 1, int(len(v) * p))]
@@ -105,6 +136,8 @@ def main():
     ap.add_argument("--url", default="http://127.0.0.1:18181")
     ap.add_argument("--pid", type=int)
     ap.add_argument("--seconds", type=int, default=10)
+    ap.add_argument("--analysis", type=int, default=0, help="GETs of a mid-game analysis to time")
+    ap.add_argument("--positions", type=int, default=1, help="positions to time with --analysis")
     o = ap.parse_args()
     api = Api(o.url)
     if o.pid:
@@ -112,6 +145,10 @@ def main():
     sfx = uuid.uuid4().hex[:6]
     a, b = user(api, "la" + sfx), user(api, "lb" + sfx)
     tokens = {"la" + sfx: a, "lb" + sfx: b}
+    if o.analysis:
+        for seed in range(o.positions):
+            analysis(api, a, b, tokens, o.analysis, seed)
+        return
     finished = game(api, a, b)
     play(api, finished, tokens)
     _, v = api.call("GET", "/v1/games/" + finished)

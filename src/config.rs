@@ -59,9 +59,9 @@ pub struct Config {
     /// `TILEPOST_REVIEW_PLAYOUTS`: sampled futures per decision judged by a finished
     /// game's review (the strongest bot's search); default 400.
     pub review_playouts: u32,
-    /// `TILEPOST_ANALYSIS_THREADS`: how many analyses of a position
-    /// (`GET /v1/games/{id}/analysis`) run at once in a process; the others wait;
-    /// default 2.
+    /// `TILEPOST_ANALYSIS_THREADS`: the threads of a process for the analyses of
+    /// positions (`GET /v1/games/{id}/analysis`): at most as many analyses run at once
+    /// (the others wait), each sharing its futures among the threads; default 2.
     pub analysis_threads: usize,
     /// `TILEPOST_STREAM_POLL_MS`: how often each process reads new events of the live
     /// stream from the database (a write in the same process wakes it at once); 10 to

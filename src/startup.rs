@@ -24,6 +24,8 @@ pub enum StartError {
     Store(#[from] crate::store::StoreError),
     #[error("{0}")]
     Auth(String),
+    #[error("the analyses' threads: {0}")]
+    Pool(String),
     #[error("listening: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -88,7 +90,10 @@ pub fn prepare(config: &Config, clock: Arc<dyn Clock>) -> Result<web::Data<AppSt
             100_000,
         )),
         moves,
-        analyses: Arc::new(tokio::sync::Semaphore::new(config.analysis_threads.max(1))),
+        analyses: Arc::new(
+            crate::api::analysis::AnalysisPool::new(config.analysis_threads)
+                .map_err(StartError::Pool)?,
+        ),
         live: Arc::new(crate::live::Live::new(store_head, config)),
     }))
 }

@@ -3,6 +3,8 @@
 //! shows follows its `assistance` setting; a finished game shows everything to whoever
 //! may read it.
 
+use std::sync::Arc;
+
 use actix_web::{get, post, web, HttpResponse};
 use tilepost_engine::{Action, Event, Game, NoEffects};
 
@@ -19,6 +21,48 @@ use crate::store::{Assistance, GameData, GameStatus, ReviewState};
 const LOSSES_PER_PLAYER: usize = 5;
 /// A loss smaller than this (points of final margin) is not listed.
 const LOSS_LISTED: f64 = 1.0;
+
+/// Parts per thread of an analysis: a thread that finishes early (its core not shared
+/// with other work) takes more of them.
+const PARTS_PER_THREAD: usize = 4;
+
+/// The threads of the analyses of positions (`TILEPOST_ANALYSIS_THREADS`): at most as
+/// many analyses run at once as there are threads (the others wait their turn), and each
+/// cuts its futures into parts that every idle thread of the pool takes.
+pub struct AnalysisPool {
+    permits: Arc<tokio::sync::Semaphore>,
+    threads: rayon::ThreadPool,
+}
+
+impl AnalysisPool {
+    pub fn new(threads: usize) -> Result<AnalysisPool, String> {
+        let threads = threads.max(1);
+        Ok(AnalysisPool {
+            permits: Arc::new(tokio::sync::Semaphore::new(threads)),
+            threads: rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .thread_name(|i| format!("analysis-{i}"))
+                .build()
+                .map_err(|e| e.to_string())?,
+        })
+    }
+}
+
+impl tilepost_engine::analysis::Split for AnalysisPool {
+    fn ways(&self) -> usize {
+        match self.threads.current_num_threads() {
+            1 => 1,
+            n => n * PARTS_PER_THREAD,
+        }
+    }
+
+    fn run<'a>(&self, jobs: Vec<tilepost_engine::analysis::Job<'a>>) {
+        use rayon::prelude::*;
+        // a part that panics panics here: the request fails as on one thread
+        self.threads
+            .install(|| jobs.into_par_iter().for_each(|job| job()))
+    }
+}
 
 /// Refuses what a running game's `assistance` does not show (`need`: `scores` for the
 /// score if it ended now and the tile tracker, `full` for the rest).
@@ -135,6 +179,7 @@ pub async fn get_analysis(
     // analysis ends, so abandoned requests cannot pile work up
     let permit = st
         .analyses
+        .permits
         .clone()
         .acquire_owned()
         .await
@@ -148,9 +193,10 @@ pub async fn get_analysis(
         },
         seed: None,
     };
+    let pool = st.analyses.clone();
     let a = web::block(move || {
         let _permit = permit;
-        tilepost_engine::analysis::analyze(&view, &options)
+        tilepost_engine::analysis::analyze_split(&view, &options, pool.as_ref())
     })
     .await
     .map_err(|e| ApiError::internal(e.to_string()))?;

@@ -68,8 +68,8 @@ pub struct AppState {
     pub moves: Arc<limits::MoveLimiter>,
     /// The live stream's fan-out in this process.
     pub live: Arc<crate::live::Live>,
-    /// The analyses of positions that may run at once (`TILEPOST_ANALYSIS_THREADS`).
-    pub analyses: Arc<tokio::sync::Semaphore>,
+    /// The threads for the analyses of positions (`TILEPOST_ANALYSIS_THREADS`).
+    pub analyses: Arc<analysis::AnalysisPool>,
 }
 
 impl AppState {
