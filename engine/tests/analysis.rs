@@ -450,10 +450,12 @@ fn default_against_reference(seeds: std::ops::Range<u64>) {
     let mut uncertain = 0;
     let mut outside = 0;
     let mut worst: f64 = 0.0;
+    let mut positions = 0;
     for seed in seeds {
         let Some(game) = random_position(seed) else {
             continue;
         };
+        positions += 1;
         let seat = game.pending().map_or(0, |p| p.player);
         let view = game.seat_view(seat);
         let default = analyze(&view, &AnalysisOptions::default());
@@ -490,8 +492,8 @@ fn default_against_reference(seeds: std::ops::Range<u64>) {
         }
     }
     eprintln!(
-        "{compared} features ({uncertain} between 10 % and 90 %): {outside} more than 2 points \
-         from the reference, the worst {:.1} points",
+        "{positions} positions, {compared} features ({uncertain} between 10 % and 90 %): \
+         {outside} more than 2 points from the reference, the worst {:.1} points",
         100.0 * worst
     );
     assert!(compared >= 20, "coverage: {compared} features");

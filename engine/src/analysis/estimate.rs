@@ -39,7 +39,7 @@
 //! The futures can be cut into parts that a caller runs on its threads ([`Split`]): part
 //! `k` starts its generator where part `k - 1` ends (SplitMix64 jumps ahead exactly), so
 //! the estimate does not depend on the cut. The default budget is the round figure that
-//! keeps every feature within 2 points of a 20,000-future reference on 200 random
+//! keeps every feature within 2 points of a 20,000-future reference on 230 random
 //! positions (`tests/analysis.rs`) and the analysis of such a position within 50 ms at
 //! the 95th percentile on two threads of a 2-core machine
 //! (`examples/analysis_latency.rs`).
