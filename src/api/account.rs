@@ -226,8 +226,8 @@ fn invalid_link() -> ApiError {
 /// Ask for a password reset link by email.
 ///
 /// The answer is the same whether or not an account has the address, and it is sent
-/// before any account is looked up. Each account whose confirmed address this is gets a
-/// link to `POST /v1/auth/password-reset/confirm` that works once, within an hour.
+/// before any account is looked up. Each account whose address this was, confirmed, when
+/// the request came gets a link to `POST /v1/auth/password-reset/confirm` that works once, within an hour.
 /// Requests are limited per client address and per address asked for, whether an
 /// account has it or not.
 #[utoipa::path(
@@ -252,10 +252,12 @@ pub async fn request_password_reset(
     // keyed by the address asked for, whether an account has it or not
     let key = email.to_lowercase();
     limits::account_mail(&st, &addr.0, &key).await?;
-    // the answer goes before any account is looked up
+    // the answer goes before any account is looked up; the accounts are those whose
+    // address was confirmed when the request came, however late the lookup runs
+    let asked_at = st.clock.now_ms();
     let st2 = st.clone();
     actix_web::rt::spawn(async move {
-        if let Err(e) = send_resets(&st2, email).await {
+        if let Err(e) = send_resets(&st2, email, asked_at).await {
             tracing::warn!(error = %e, "password reset: not sent");
         }
     });
@@ -265,9 +267,9 @@ pub async fn request_password_reset(
     }))
 }
 
-/// The reset links of the accounts that confirmed `email`.
-async fn send_resets(st: &AppState, email: String) -> Result<(), ApiError> {
-    for u in st.store.verified_users_by_email(email).await? {
+/// The reset links of the accounts that had confirmed `email` at `asked_at`.
+async fn send_resets(st: &AppState, email: String, asked_at: i64) -> Result<(), ApiError> {
+    for u in st.store.verified_users_by_email(email, asked_at).await? {
         let now = st.clock.now_ms();
         let (token, hash) = new_token();
         let link = AccountToken::new(

@@ -341,16 +341,18 @@ impl Store {
         .await
     }
 
-    /// The live accounts with this address (in any case) that confirmed it.
+    /// The live accounts with this address (in any case) that had confirmed it at
+    /// `confirmed_by` (ms).
     pub async fn verified_users_by_email(
         &self,
         email: String,
+        confirmed_by: i64,
     ) -> Result<Vec<super::UserRow>, StoreError> {
         self.run(move |c| {
             Ok(users::table
                 .filter(super::lower(users::email).eq(email.to_lowercase()))
                 .filter(users::deleted_at.is_null())
-                .filter(users::email_verified_at.is_not_null())
+                .filter(users::email_verified_at.le(confirmed_by))
                 .order(users::created_at.asc())
                 .limit(10)
                 .select(super::UserRow::as_select())
