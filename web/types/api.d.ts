@@ -81,8 +81,8 @@ export interface paths {
         /**
          * Ask for a password reset link by email.
          * @description The answer is the same whether or not an account has the address, and it is sent
-         *     before any account is looked up. Each account whose confirmed address this is gets a
-         *     link to `POST /v1/auth/password-reset/confirm` that works once, within an hour.
+         *     before any account is looked up. Each account whose address this was, confirmed, when
+         *     the request came gets a link to `POST /v1/auth/password-reset/confirm` that works once, within an hour.
          *     Requests are limited per client address and per address asked for, whether an
          *     account has it or not.
          */
