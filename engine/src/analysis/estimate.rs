@@ -255,16 +255,28 @@ impl Orders<'_> {
                 let key = ((*s as u64) << 32) | (rng.next_u64() >> 32);
                 keyed.push((key << 16) | t.0 as u64);
             }
-            let sorted = sorter.sort(&keyed);
-            order.clear();
-            order.extend(self.first);
-            order.extend(sorted.iter().map(|x| TileTypeId(*x as u16)));
-            sim.play(&order);
-            for (c, done) in completed.iter_mut().zip(sim.done.iter()) {
-                *c += *done as u64;
-            }
+            let sorted = sorter.sort(&keyed).iter().map(|x| TileTypeId(*x as u16));
+            play_future(&mut sim, &mut order, self.first, sorted, &mut completed);
         }
         completed
+    }
+}
+
+/// Plays one future (`first`, then `tail`) and counts the features it completed.
+#[inline(always)]
+fn play_future(
+    sim: &mut Sim,
+    order: &mut Vec<TileTypeId>,
+    first: Option<TileTypeId>,
+    tail: impl Iterator<Item = TileTypeId>,
+    completed: &mut [u64],
+) {
+    order.clear();
+    order.extend(first);
+    order.extend(tail);
+    sim.play(order);
+    for (c, done) in completed.iter_mut().zip(sim.done.iter()) {
+        *c += *done as u64;
     }
 }
 
@@ -344,13 +356,13 @@ pub(crate) fn estimate(
         let mut order: Vec<TileTypeId> = Vec::with_capacity(pool.len() + 1);
         let mut tail = pool.clone();
         loop {
-            order.clear();
-            order.extend(first);
-            order.extend_from_slice(&tail);
-            sim.play(&order);
-            for (c, done) in completed.iter_mut().zip(sim.done.iter()) {
-                *c += *done as u64;
-            }
+            play_future(
+                &mut sim,
+                &mut order,
+                first,
+                tail.iter().copied(),
+                &mut completed,
+            );
             if !next_permutation(&mut tail) {
                 break;
             }
