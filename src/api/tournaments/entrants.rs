@@ -409,17 +409,15 @@ fn adjustment_fields_in_range(r: &AdjustmentRequest) -> Result<(), ApiError> {
             ));
         }
     }
-    let ranges = [
-        ("stage", r.stage, 0, 7, "0 to 7"),
-        ("round", r.round, 1, 1000, "1 to 1000"),
-        ("table", r.table, 1, 1000, "1 to 1000"),
-        ("game", r.game, 0, 4, "0 to 4"),
-    ];
-    for (name, value, lo, hi, why) in ranges {
-        if value.is_some_and(|v| !(lo..=hi).contains(&v)) {
-            return Err(ApiError::validation(name, why));
-        }
-    }
+    super::given_in_range(
+        &[
+            ("stage", r.stage, 0, 7, "0 to 7"),
+            ("round", r.round, 1, 1000, "1 to 1000"),
+            ("table", r.table, 1, 1000, "1 to 1000"),
+            ("game", r.game, 0, 4, "0 to 4"),
+        ],
+        str::to_string,
+    )?;
     if r.scores
         .as_ref()
         .is_some_and(|s| !(2..=6).contains(&s.len()))

@@ -141,6 +141,21 @@ fn tie_break_kind(t: TieBreak) -> TieBreakKind {
     }
 }
 
+/// Refuses the first field given outside its documented range: each check is the
+/// field's name, its value if given, its bounds and the range in words; `field` names
+/// it in the problem.
+fn given_in_range(
+    checks: &[(&str, Option<u32>, u32, u32, &str)],
+    field: impl Fn(&str) -> String,
+) -> Result<(), ApiError> {
+    for (name, value, lo, hi, why) in checks {
+        if value.is_some_and(|v| !(*lo..=*hi).contains(&v)) {
+            return Err(ApiError::validation(field(name), *why));
+        }
+    }
+    Ok(())
+}
+
 /// The request as the tournament crate's config and the server's settings.
 fn settings_from(r: &CreateTournamentRequest) -> Result<Settings, ApiError> {
     let name = r.name.trim();
@@ -153,20 +168,18 @@ fn settings_from(r: &CreateTournamentRequest) -> Result<Settings, ApiError> {
     let mut stages = Vec::new();
     for (i, s) in r.stages.iter().enumerate() {
         let field = |f: &str| format!("stages[{i}].{f}");
-        // Every field given is in its documented range, whether or not the stage's
-        // format uses it.
-        let ranges = [
-            ("rounds", s.rounds, 1, 50, "1 to 50"),
-            ("groups", s.groups, 1, 64, "1 to 64"),
-            ("best_of", s.best_of.map(u32::from), 1, 5, "1, 3 or 5"),
-            ("table_size", s.table_size.map(u32::from), 2, 6, "2 to 6"),
-            ("top", s.top, 2, 1024, "2 to 1024"),
-        ];
-        for (name, value, lo, hi, why) in ranges {
-            if value.is_some_and(|v| !(lo..=hi).contains(&v)) {
-                return Err(ApiError::validation(field(name), why));
-            }
-        }
+        // every field given is in its documented range, whether or not the stage's
+        // format uses it
+        given_in_range(
+            &[
+                ("rounds", s.rounds, 1, 50, "1 to 50"),
+                ("groups", s.groups, 1, 64, "1 to 64"),
+                ("best_of", s.best_of.map(u32::from), 1, 5, "1, 3 or 5"),
+                ("table_size", s.table_size.map(u32::from), 2, 6, "2 to 6"),
+                ("top", s.top, 2, 1024, "2 to 1024"),
+            ],
+            field,
+        )?;
         let format = match s.format {
             StageFormat::Swiss => Format::Swiss {
                 rounds: s
