@@ -106,6 +106,9 @@ pub struct Options {
     pub search: Option<Search>,
     /// Threads of one `expert` decision.
     pub expert_threads: usize,
+    /// Rounds of tiles an `expert` playout goes through in a 2-player game (`None`: the
+    /// default).
+    pub expert_rounds: Option<usize>,
     /// Every pair of the listed bots plays `games` games.
     pub round_robin: bool,
     /// A file to write the evaluation's features to, at every tile placement of every
@@ -125,6 +128,7 @@ impl Default for Options {
             budget: Budget::default(),
             search: None,
             expert_threads: 1,
+            expert_rounds: None,
             round_robin: false,
             features: None,
             threads: 1,
@@ -135,7 +139,7 @@ impl Default for Options {
 /// The command line's synopsis.
 pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expansions <id,id,...|all|none>] [--seed S] [--playouts K] [--ms T] [--search tree|paired] \
-[--expert-threads N] [--round-robin] [--features FILE] [--threads N]";
+[--expert-threads N] [--expert-rounds R] [--round-robin] [--features FILE] [--threads N]";
 
 /// The command line's flags, each with its default.
 pub const FLAGS: &str = "\
@@ -152,6 +156,8 @@ Flags:
                            [default: none]
   --search tree|paired     the mcts search: a shared tree, or flat Monte Carlo [default: tree]
   --expert-threads N       threads of one expert decision [default: 1]
+  --expert-rounds R        rounds of tiles an expert playout goes through in a 2-player
+                           game without expansions other than the River [default: 2]
   --round-robin            every pair of the listed bots plays --games games
   --features FILE          write the fitted evaluation's features at every tile placement,
                            with the final scores, to FILE (CSV)
@@ -202,6 +208,9 @@ impl Options {
                 }
                 "--threads" => o.threads = number(value()?)?.max(1) as usize,
                 "--expert-threads" => o.expert_threads = number(value()?)?.clamp(1, 64) as usize,
+                "--expert-rounds" => {
+                    o.expert_rounds = Some(number(value()?)?.clamp(1, 20) as usize)
+                }
                 "--round-robin" => o.round_robin = true,
                 "--features" => o.features = Some(value()?.to_string()),
                 "-h" | "--help" => return Err(help()),
@@ -443,6 +452,8 @@ fn seat_bot(o: &Options, entrant: Entrant, seed: u64) -> Box<dyn Bot> {
                 ..ExpertSettings::new(budget)
             };
             settings.search.eval = entrant.eval.unwrap_or(settings.search.eval);
+            settings.search.rollout_rounds =
+                o.expert_rounds.unwrap_or(settings.search.rollout_rounds);
             Box::new(ExpertBot::with_settings(seed, settings))
         }
         Level::Greedy => Box::new(GreedyBot::with_eval(

@@ -16,6 +16,11 @@
 //!   `rollout_rounds` rounds of tiles (two; `mcts` one) before the static evaluation
 //!   judges it; with more than two players, [`ExpertSettings::rollout_rounds_more`]
 //!   (one: a round is then as many tiles as two rounds of two players).
+//! - **With expansions, narrower and nearer.** In a game with an expansion other than the
+//!   River, a decision has many more options and a turn many more decisions: the root
+//!   keeps fewer options, a playout goes through one round and its tile and figure
+//!   decisions spend fewer evaluations ([`ExpertSettings::expansions`]), so that each
+//!   candidate gets samples enough within the time limit.
 //! - **The reward of a rank.** A player's reward is the mean, over the other players,
 //!   of a logistic of their margin to each ([`Reward::Pairwise`]): with more than two
 //!   players it counts every player passed, not only the margin to the best (`mcts`);
@@ -35,7 +40,7 @@
 use std::time::{Duration, Instant};
 
 use tilepost_engine::rng::Rng;
-use tilepost_engine::{Action, SeatView};
+use tilepost_engine::{Action, Expansion, Game, SeatView};
 
 use crate::greedy::{option_values_within, EVALUATIONS};
 use crate::mcts::{
@@ -58,6 +63,20 @@ const ROLLOUT_ROUNDS: usize = 2;
 const ROLLOUT_ROUNDS_MORE: usize = 1;
 /// Root options kept with more than two players.
 const ROOT_OPTIONS_MORE: usize = 6;
+/// Root options kept in a game with expansions (other than the River alone).
+const ROOT_OPTIONS_EXPANSIONS: usize = 5;
+/// Rounds of tiles a playout goes through in a game with expansions.
+const ROLLOUT_ROUNDS_EXPANSIONS: usize = 1;
+/// Evaluations a tile or figure decision of a playout may spend in a game with
+/// expansions (the base game's 400 cover a tile's placements with their figures; with
+/// expansions, a tile's placements are then judged without looking on to the figure).
+const ROLLOUT_EVALUATIONS_EXPANSIONS: usize = 100;
+/// Standard errors by which a candidate's paired mean must beat the greedy rule's pick's
+/// for the search to choose it over that pick, in a game of two players without
+/// expansions (none: the best mean wins)...
+const STAY: f64 = 0.0;
+/// ...and in a game with expansions, where samples are fewer.
+const STAY_EXPANSIONS: f64 = 1.0;
 
 /// The expert's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,6 +92,14 @@ pub struct ExpertSettings {
     pub rollout_rounds_more: usize,
     /// Root options kept with more than two players (with two: `root_options`).
     pub root_options_more: usize,
+    /// Standard errors of the paired differences by which the best mean must beat the
+    /// greedy rule's pick (the first candidate) for the search to choose it over that pick,
+    /// when the pick is still in the race (0: the best mean wins).
+    pub stay: f64,
+    /// In a game with expansions other than the River: the root options kept, the rounds
+    /// of a playout and the evaluations of a playout's tile or figure decision (each the
+    /// smaller of this and the setting for the table size).
+    pub expansions: Shape,
     /// The search below the root candidates (exploration, widening, rollout horizon).
     pub search: Settings,
 }
@@ -88,6 +115,13 @@ impl ExpertSettings {
             threads: 1,
             rollout_rounds_more: ROLLOUT_ROUNDS_MORE,
             root_options_more: ROOT_OPTIONS_MORE,
+            stay: STAY,
+            expansions: Shape {
+                root_options: ROOT_OPTIONS_EXPANSIONS,
+                rollout_rounds: ROLLOUT_ROUNDS_EXPANSIONS,
+                rollout_evaluations: ROLLOUT_EVALUATIONS_EXPANSIONS,
+                stay: STAY_EXPANSIONS,
+            },
             search: Settings {
                 search: Search::Tree,
                 eval: Eval::Hand,
@@ -96,6 +130,41 @@ impl ExpertSettings {
                 ..Settings::new(budget)
             },
         }
+    }
+}
+
+/// How far the search spreads and looks, for one kind of game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shape {
+    pub root_options: usize,
+    pub rollout_rounds: usize,
+    pub rollout_evaluations: usize,
+    /// See [`ExpertSettings::stay`] (the larger of the two is used).
+    pub stay: f64,
+}
+
+impl ExpertSettings {
+    /// The settings for a decision in `game`: with more than two players, the root options
+    /// and rounds for more; with expansions (other than the River alone), at most theirs.
+    /// The resolved settings have `root_options` and `search.rollout_rounds` set to the
+    /// ones used.
+    pub fn for_game(&self, game: &Game) -> ExpertSettings {
+        let mut s = *self;
+        if game.player_count() > 2 {
+            s.root_options = s.root_options_more;
+            s.search.rollout_rounds = s.rollout_rounds_more;
+        }
+        let mut expansions = game.expansions().iter();
+        if expansions.any(|e| e != Expansion::River) {
+            s.root_options = s.root_options.min(s.expansions.root_options);
+            s.search.rollout_rounds = s.search.rollout_rounds.min(s.expansions.rollout_rounds);
+            s.search.rollout_evaluations = s
+                .search
+                .rollout_evaluations
+                .min(s.expansions.rollout_evaluations);
+            s.stay = s.stay.max(s.expansions.stay);
+        }
+        s
     }
 }
 
@@ -137,12 +206,8 @@ impl Bot for ExpertBot {
             Eval::Hand,
             clock.as_ref(),
         );
-        let keep = if game.player_count() > 2 {
-            self.settings.root_options_more
-        } else {
-            self.settings.root_options
-        };
-        let candidates: Vec<Action> = best_first(&values, keep.max(1))
+        let settings = self.settings.for_game(game);
+        let candidates: Vec<Action> = best_first(&values, settings.root_options.max(1))
             .into_iter()
             .map(|i| options[i].clone())
             .collect();
@@ -151,7 +216,7 @@ impl Bot for ExpertBot {
             return candidates.into_iter().next();
         }
         let seed = self.rng.next_u64();
-        let race = Race::new(&self.settings, view, &candidates, seed).run(clock);
+        let race = Race::new(&settings, view, &candidates, seed).run(clock);
         let pick = race.unwrap_or(0);
         candidates.into_iter().nth(pick)
     }
@@ -190,11 +255,7 @@ impl<'a> Race<'a> {
         let horizon = if left <= settings.endgame_rounds * players {
             (0, usize::MAX)
         } else {
-            let rounds = if players > 2 {
-                settings.rollout_rounds_more
-            } else {
-                settings.search.rollout_rounds
-            } * players;
+            let rounds = settings.search.rollout_rounds * players;
             (left.saturating_sub(rounds), 40 * rounds + 40)
         };
         Race {
@@ -278,9 +339,29 @@ impl<'a> Race<'a> {
             return None;
         }
         // the best mean among those still in the race (ties: the better ranked)
-        (0..self.candidates.len())
+        let best = (0..self.candidates.len())
             .filter(|i| self.alive[*i] && !self.rewards[*i].is_empty())
-            .max_by(|a, b| self.mean(*a).total_cmp(&self.mean(*b)).then(b.cmp(a)))
+            .max_by(|a, b| self.mean(*a).total_cmp(&self.mean(*b)).then(b.cmp(a)))?;
+        Some(self.or_greedy_pick(best))
+    }
+
+    /// `best`, unless the greedy rule's pick (candidate 0) is still in the race and `best`
+    /// does not beat it by more than `stay` standard errors of their paired differences
+    /// (over fewer than two samples, there is no standard error: the pick stays).
+    fn or_greedy_pick(&self, best: usize) -> usize {
+        if best == 0 || self.settings.stay <= 0.0 || !self.alive[0] {
+            return best;
+        }
+        let n = self.rewards[best].len().min(self.rewards[0].len());
+        if n < 2 {
+            return 0;
+        }
+        let (mean, se) = paired(&self.rewards[best][..n], &self.rewards[0][..n]);
+        if mean > self.settings.stay * se {
+            best
+        } else {
+            0
+        }
     }
 
     fn mean(&self, i: usize) -> f64 {
@@ -306,14 +387,7 @@ impl<'a> Race<'a> {
             if n < self.settings.race_after {
                 continue;
             }
-            let diffs: Vec<f64> = self.rewards[leader][..n]
-                .iter()
-                .zip(&self.rewards[i])
-                .map(|(l, c)| l - c)
-                .collect();
-            let mean = diffs.iter().sum::<f64>() / n as f64;
-            let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-            let se = (var / n as f64).sqrt();
+            let (mean, se) = paired(&self.rewards[leader][..n], &self.rewards[i]);
             if mean > 0.0 && mean > self.settings.race * se {
                 self.alive[i] = false;
             }
@@ -358,6 +432,19 @@ impl<'a> Race<'a> {
     }
 }
 
+/// The mean of the differences `a[k] − b[k]` and its standard error (infinite with fewer
+/// than two pairs).
+fn paired(a: &[f64], b: &[f64]) -> (f64, f64) {
+    let diffs: Vec<f64> = a.iter().zip(b).map(|(x, y)| x - y).collect();
+    let n = diffs.len() as f64;
+    let mean = diffs.iter().sum::<f64>() / n.max(1.0);
+    if diffs.len() < 2 {
+        return (mean, f64::INFINITY);
+    }
+    let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (var / n).sqrt())
+}
+
 /// A seed mixed from three numbers (SplitMix64 steps).
 fn mix(seed: u64, a: u64, b: u64) -> u64 {
     let mut r = Rng::new(seed ^ a.wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -368,7 +455,6 @@ fn mix(seed: u64, a: u64, b: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tilepost_engine::Game;
 
     fn game_at(seed: u64, tiles: usize, players: u8) -> Game {
         crate::greedy::tests::base_game_at(seed, tiles, players)
@@ -379,6 +465,50 @@ mod tests {
             playouts,
             time: None,
         }
+    }
+
+    fn new_game(players: u8, expansions: Vec<Expansion>) -> Game {
+        Game::new(&tilepost_engine::GameConfig {
+            players,
+            expansions,
+            seed: 3,
+            ..Default::default()
+        })
+        .expect("set-up")
+        .0
+    }
+
+    #[test]
+    fn the_settings_follow_the_table_size_and_the_expansions() {
+        let settings = ExpertSettings::new(budget(100));
+        let shape = |s: ExpertSettings| {
+            (
+                s.root_options,
+                s.search.rollout_rounds,
+                s.search.rollout_evaluations,
+            )
+        };
+        let base = settings.search.rollout_evaluations;
+        // 2 players, the base game or the River alone: as set
+        for expansions in [vec![], vec![Expansion::River]] {
+            let game = new_game(2, expansions);
+            assert_eq!(shape(settings.for_game(&game)), (10, 2, base));
+            assert_eq!(settings.for_game(&game).stay, 0.0);
+        }
+        // more players: fewer options, one round
+        assert_eq!(shape(settings.for_game(&new_game(4, vec![]))), (6, 1, base));
+        // expansions: at most their shape, whatever the table size
+        let all: Vec<Expansion> = Expansion::ALL
+            .into_iter()
+            .filter(|e| e.is_implemented())
+            .collect();
+        for players in [2, 4] {
+            let game = new_game(players, all.clone());
+            assert_eq!(shape(settings.for_game(&game)), (5, 1, 100));
+            assert_eq!(settings.for_game(&game).stay, 1.0);
+        }
+        let game = new_game(2, vec![Expansion::InnsCathedrals]);
+        assert_eq!(shape(settings.for_game(&game)), (5, 1, 100));
     }
 
     #[test]
@@ -447,6 +577,47 @@ mod tests {
             assert!(game.legal_actions().contains(&action), "{action:?}");
             assert!(took < limit * 3, "{players} players: {took:?}");
         }
+    }
+
+    #[test]
+    fn the_greedy_pick_stays_unless_beaten_by_the_margin_asked() {
+        let game = game_at(21, 20, 2);
+        let p = game.pending().expect("pending");
+        let view = game.seat_view(p.player);
+        let (_, options) = own_options(&view).expect("options");
+        let candidates: Vec<Action> = options.into_iter().take(3).collect();
+        let with = |stay: f64, rewards: Vec<Vec<f64>>| {
+            let settings = ExpertSettings {
+                stay,
+                ..ExpertSettings::new(budget(400))
+            };
+            let mut race = Race::new(&settings, &view, &candidates, 3);
+            race.rewards = rewards;
+            let best = (0..3)
+                .max_by(|a, b| race.mean(*a).total_cmp(&race.mean(*b)))
+                .expect("a best");
+            race.or_greedy_pick(best)
+        };
+        // candidate 2 ahead of the pick by 0.05 on every sample but one: far more than one
+        // standard error
+        let clear = vec![
+            vec![0.5, 0.6, 0.5, 0.6],
+            vec![0.4, 0.4, 0.4, 0.4],
+            vec![0.55, 0.65, 0.55, 0.6],
+        ];
+        assert_eq!(with(1.0, clear.clone()), 2);
+        // ahead on the mean, but within the noise of the pairs: the pick stays
+        let noisy = vec![
+            vec![0.5, 0.6, 0.5, 0.6],
+            vec![0.4, 0.4, 0.4, 0.4],
+            vec![0.9, 0.3, 0.8, 0.3],
+        ];
+        assert_eq!(with(1.0, noisy.clone()), 0);
+        // with no margin asked, the best mean wins
+        assert_eq!(with(0.0, noisy), 2);
+        // one sample gives no standard error: the pick stays
+        let once = vec![vec![0.5], vec![0.4], vec![0.9]];
+        assert_eq!(with(1.0, once), 0);
     }
 
     #[test]

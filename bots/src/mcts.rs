@@ -72,6 +72,9 @@ pub struct Settings {
     pub rollout_rounds: usize,
     /// Candidates at a node below the root: `widening` × √(visits + 1), rounded up.
     pub widening: f64,
+    /// Evaluations a tile or figure decision of the tree's ranking and the rollout may
+    /// spend (the greedy rule's look ahead, shared by the options).
+    pub rollout_evaluations: usize,
     pub search: Search,
     /// The evaluation at the end of a playout.
     pub eval: Eval,
@@ -128,6 +131,7 @@ impl Settings {
             exploration: EXPLORATION,
             rollout_rounds: ROLLOUT_ROUNDS,
             widening: WIDENING,
+            rollout_evaluations: ROLLOUT_EVALUATIONS,
             search: Search::Tree,
             eval: Eval::Hand,
             reward: Reward::Best,
@@ -563,7 +567,7 @@ impl MctsBot {
             game,
             player,
             options,
-            ROLLOUT_EVALUATIONS,
+            self.settings.rollout_evaluations,
             Eval::Hand,
             self.clock.as_ref(),
         );
