@@ -16,25 +16,44 @@ const SUPPLY_CAP: u8 = 6;
 
 /// Every player's worth (see the module documentation).
 pub fn worth(game: &Game) -> Vec<f64> {
-    let mut v: Vec<f64> = game
-        .final_scores_now()
-        .iter()
-        .map(|&s| f64::from(s))
-        .collect();
+    worth_of(game.clone())
+}
+
+/// [`worth`] of a game its caller no longer needs: the final scoring runs on the game
+/// itself, without a copy.
+pub fn worth_of(game: Game) -> Vec<f64> {
     if game.is_over() {
-        return v;
+        return game
+            .into_final_scores()
+            .into_iter()
+            .map(f64::from)
+            .collect();
     }
+    // what the open game adds to the final scores, read before they are made on it
     let left = game.tiles_left() as f64;
-    let players = v.len().max(1) as f64;
+    let players = game.players().len().max(1) as f64;
     let turns_each = left / players;
     let supply_weight = FOLLOWER_IN_SUPPLY * (turns_each / 12.0).min(1.0);
-    for (p, st) in game.players().iter().enumerate() {
-        let followers = st.supply[FigureKind::Follower as usize]
-            + 2 * st.supply[FigureKind::BigFollower as usize];
-        v[p] += supply_weight * f64::from(followers.min(SUPPLY_CAP));
+    let supply: Vec<f64> = game
+        .players()
+        .iter()
+        .map(|st| {
+            let followers = st.supply[FigureKind::Follower as usize]
+                + 2 * st.supply[FigureKind::BigFollower as usize];
+            supply_weight * f64::from(followers.min(SUPPLY_CAP))
+        })
+        .collect();
+    let gains = open_gains(&game, false);
+    let mut v: Vec<f64> = game
+        .into_final_scores()
+        .into_iter()
+        .map(f64::from)
+        .collect();
+    for (x, s) in v.iter_mut().zip(supply) {
+        *x += s;
     }
-    for (p, part, gain) in open_gains(game) {
-        if let Some(x) = v.get_mut(p).filter(|_| part != FIELD) {
+    for (p, _, gain) in gains {
+        if let Some(x) = v.get_mut(p) {
             *x += gain;
         }
     }
@@ -45,8 +64,9 @@ pub fn worth(game: &Game) -> Vec<f64> {
 /// doubles when completed, a monastery fills up), weighted by how likely that is with the
 /// tiles left: `(player, part, gain)` for each majority holder of each feature, the part
 /// being [`CITY`] or [`CLOISTER`]; and for each majority holder of a field, the open cities
-/// it touches (part [`FIELD`], each a city that may still be completed for the field).
-fn open_gains(game: &Game) -> Vec<(usize, usize, f64)> {
+/// it touches (part [`FIELD`], each a city that may still be completed for the field),
+/// when `fields` is asked for.
+fn open_gains(game: &Game, fields: bool) -> Vec<(usize, usize, f64)> {
     let board = game.board();
     let left = game.tiles_left() as f64;
     let players = game.players().len();
@@ -59,6 +79,9 @@ fn open_gains(game: &Game) -> Vec<(usize, usize, f64)> {
             continue;
         }
         let kind = board.seg_kind(f.seg);
+        if kind == FeatureKind::Field && !fields {
+            continue;
+        }
         let root = if kind.is_cloister() {
             f.seg
         } else {
@@ -165,7 +188,7 @@ pub fn features(game: &Game) -> Vec<[f64; FEATURES]> {
             ]
         })
         .collect();
-    for (p, part, gain) in open_gains(game) {
+    for (p, part, gain) in open_gains(game, true) {
         if let Some(f) = x.get_mut(p) {
             f[5 + part] += gain;
         }

@@ -154,8 +154,7 @@ impl ExpertSettings {
             s.root_options = s.root_options_more;
             s.search.rollout_rounds = s.rollout_rounds_more;
         }
-        let mut expansions = game.expansions().iter();
-        if expansions.any(|e| e != Expansion::River) {
+        if game.expansions().iter().any(|e| e != Expansion::River) {
             s.root_options = s.root_options.min(s.expansions.root_options);
             s.search.rollout_rounds = s.search.rollout_rounds.min(s.expansions.rollout_rounds);
             s.search.rollout_evaluations = s
@@ -581,17 +580,19 @@ mod tests {
 
     #[test]
     fn the_greedy_pick_stays_unless_beaten_by_the_margin_asked() {
-        let game = game_at(21, 20, 2);
-        let p = game.pending().expect("pending");
-        let view = game.seat_view(p.player);
-        let (_, options) = own_options(&view).expect("options");
-        let candidates: Vec<Action> = options.into_iter().take(3).collect();
+        at_options(|view, options| {
+            let candidates: Vec<Action> = options.into_iter().take(3).collect();
+            greedy_pick_checks(view, &candidates);
+        });
+    }
+
+    fn greedy_pick_checks(view: &SeatView, candidates: &[Action]) {
         let with = |stay: f64, rewards: Vec<Vec<f64>>| {
             let settings = ExpertSettings {
                 stay,
                 ..ExpertSettings::new(budget(400))
             };
-            let mut race = Race::new(&settings, &view, &candidates, 3);
+            let mut race = Race::new(&settings, view, candidates, 3);
             race.rewards = rewards;
             let best = (0..3)
                 .max_by(|a, b| race.mean(*a).total_cmp(&race.mean(*b)))
@@ -622,18 +623,26 @@ mod tests {
 
     #[test]
     fn the_race_ends_for_candidates_far_behind() {
+        at_options(|view, options| {
+            let settings = ExpertSettings::new(budget(400));
+            let candidates: Vec<Action> = options.into_iter().take(settings.root_options).collect();
+            let mut race = Race::new(&settings, view, &candidates, 3);
+            // a candidate a whole point behind on every sample leaves; one level stays
+            race.rewards = vec![vec![0.6, 0.7, 0.65, 0.6, 0.7, 0.62]; candidates.len()];
+            race.rewards[1] = vec![0.1, 0.2, 0.15, 0.1, 0.2, 0.12];
+            race.eliminate();
+            assert!(!race.alive[1]);
+            assert!(race.alive.iter().filter(|a| **a).count() == candidates.len() - 1);
+        });
+    }
+
+    /// The decider's view and options in a base game after 20 greedy tiles (seed 21, 2
+    /// players), handed to `check`.
+    fn at_options(check: impl FnOnce(&SeatView, Vec<Action>)) {
         let game = game_at(21, 20, 2);
         let p = game.pending().expect("pending");
         let view = game.seat_view(p.player);
         let (_, options) = own_options(&view).expect("options");
-        let settings = ExpertSettings::new(budget(400));
-        let candidates: Vec<Action> = options.into_iter().take(settings.root_options).collect();
-        let mut race = Race::new(&settings, &view, &candidates, 3);
-        // a candidate a whole point behind on every sample leaves; one level stays
-        race.rewards = vec![vec![0.6, 0.7, 0.65, 0.6, 0.7, 0.62]; candidates.len()];
-        race.rewards[1] = vec![0.1, 0.2, 0.15, 0.1, 0.2, 0.12];
-        race.eliminate();
-        assert!(!race.alive[1]);
-        assert!(race.alive.iter().filter(|a| **a).count() == candidates.len() - 1);
+        check(&view, options);
     }
 }

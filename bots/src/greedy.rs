@@ -6,7 +6,7 @@
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Game, NoEffects};
 
-use crate::eval::{fitted_worth, margin, worth};
+use crate::eval::{fitted_worth, margin, worth_of};
 use crate::mcts::Eval;
 use crate::{own_options, Bot, Clock, SeatView};
 
@@ -120,7 +120,7 @@ fn value_after(game: &Game, me: u8, action: &Action, depth: u8, share: usize, ev
         }
     }
     let w = match eval {
-        Eval::Hand => worth(&g),
+        Eval::Hand => worth_of(g),
         Eval::Fitted => fitted_worth(&g),
     };
     margin(&w, me)

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Game, NoEffects, Phase};
 
-use crate::eval::{fitted_worth, margin, worth};
+use crate::eval::{fitted_worth, margin, worth_of};
 use crate::greedy::{option_values, option_values_within, EVALUATIONS};
 use crate::{own_options, Bot, Budget, Clock, SeatView};
 
@@ -431,7 +431,7 @@ impl MctsBot {
         self.rng = keep;
         run?;
         let w = match self.settings.eval {
-            Eval::Hand => worth(&g),
+            Eval::Hand => worth_of(g),
             Eval::Fitted => fitted_worth(&g),
         };
         for &n in &path[1..] {

@@ -148,11 +148,16 @@ impl Game {
     /// the expansions' final scoring on a copy, the game left as it is (an estimate for
     /// computer opponents and hints; it reads nothing hidden).
     pub fn final_scores_now(&self) -> Vec<i32> {
-        let mut g = self.clone();
-        if !g.is_over() {
-            g.end_game(&mut NoEffects);
+        self.clone().into_final_scores()
+    }
+
+    /// [`Game::final_scores_now`] of a game its caller no longer needs: the final scoring
+    /// runs on the game itself, without a copy.
+    pub fn into_final_scores(mut self) -> Vec<i32> {
+        if !self.is_over() {
+            self.end_game(&mut NoEffects);
         }
-        g.players.iter().map(|p| p.score).collect()
+        self.players.iter().map(|p| p.score).collect()
     }
 
     /// Final scoring and ranking.
