@@ -109,6 +109,9 @@ pub struct Options {
     /// Rounds of tiles an `expert` playout goes through in a 2-player game (`None`: the
     /// default).
     pub expert_rounds: Option<usize>,
+    /// Standard errors by which an `expert` candidate must beat the greedy rule's pick to
+    /// replace it (`None`: the default; with expansions, the larger of this and theirs).
+    pub expert_stay: Option<f64>,
     /// Every pair of the listed bots plays `games` games.
     pub round_robin: bool,
     /// A file to write the evaluation's features to, at every tile placement of every
@@ -129,6 +132,7 @@ impl Default for Options {
             search: None,
             expert_threads: 1,
             expert_rounds: None,
+            expert_stay: None,
             round_robin: false,
             features: None,
             threads: 1,
@@ -139,7 +143,7 @@ impl Default for Options {
 /// The command line's synopsis.
 pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expansions <id,id,...|all|none>] [--seed S] [--playouts K] [--ms T] [--search tree|paired] \
-[--expert-threads N] [--expert-rounds R] [--round-robin] [--features FILE] [--threads N]";
+[--expert-threads N] [--expert-rounds R] [--expert-stay S] [--round-robin] [--features FILE] [--threads N]";
 
 /// The command line's flags, each with its default.
 pub const FLAGS: &str = "\
@@ -158,6 +162,9 @@ Flags:
   --expert-threads N       threads of one expert decision [default: 1]
   --expert-rounds R        rounds of tiles an expert playout goes through in a 2-player
                            game without expansions other than the River [default: 2]
+  --expert-stay S          standard errors (0 to 10) by which an expert candidate must beat
+                           the greedy rule's pick to replace it [default: 0; with
+                           expansions other than the River, at least 1]
   --round-robin            every pair of the listed bots plays --games games
   --features FILE          write the fitted evaluation's features at every tile placement,
                            with the final scores, to FILE (CSV)
@@ -210,6 +217,15 @@ impl Options {
                 "--expert-threads" => o.expert_threads = number(value()?)?.clamp(1, 64) as usize,
                 "--expert-rounds" => {
                     o.expert_rounds = Some(number(value()?)?.clamp(1, 20) as usize)
+                }
+                "--expert-stay" => {
+                    let v = value()?;
+                    o.expert_stay = Some(
+                        v.parse::<f64>()
+                            .ok()
+                            .filter(|x| (0.0..=10.0).contains(x))
+                            .ok_or_else(|| format!("--expert-stay wants 0 to 10, not {v}"))?,
+                    )
                 }
                 "--round-robin" => o.round_robin = true,
                 "--features" => o.features = Some(value()?.to_string()),
@@ -454,6 +470,7 @@ fn seat_bot(o: &Options, entrant: Entrant, seed: u64) -> Box<dyn Bot> {
             settings.search.eval = entrant.eval.unwrap_or(settings.search.eval);
             settings.search.rollout_rounds =
                 o.expert_rounds.unwrap_or(settings.search.rollout_rounds);
+            settings.stay = o.expert_stay.unwrap_or(settings.stay);
             Box::new(ExpertBot::with_settings(seed, settings))
         }
         Level::Greedy => Box::new(GreedyBot::with_eval(
@@ -739,6 +756,11 @@ mod tests {
         assert!(o.expansions.len() > 5);
         assert!(Options::parse(&["--bots".into(), "nobody".into()]).is_err());
         assert!(Options::parse(&["--games".into()]).is_err());
+        let stay = |v: &str| Options::parse(&["--expert-stay".into(), v.into()]);
+        assert_eq!(stay("1.5").expect("valid").expert_stay, Some(1.5));
+        for wrong in ["-1", "11", "NaN", "one"] {
+            assert!(stay(wrong).is_err(), "{wrong}");
+        }
     }
 
     #[test]
