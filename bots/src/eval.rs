@@ -22,28 +22,12 @@ pub fn worth(game: &Game) -> Vec<f64> {
 /// [`worth`] of a game its caller no longer needs: the final scoring runs on the game
 /// itself, without a copy.
 pub fn worth_of(game: Game) -> Vec<f64> {
-    if game.is_over() {
-        return game
-            .into_final_scores()
-            .into_iter()
-            .map(f64::from)
-            .collect();
-    }
     // what the open game adds to the final scores, read before they are made on it
-    let left = game.tiles_left() as f64;
-    let players = game.players().len().max(1) as f64;
-    let turns_each = left / players;
-    let supply_weight = FOLLOWER_IN_SUPPLY * (turns_each / 12.0).min(1.0);
-    let supply: Vec<f64> = game
-        .players()
-        .iter()
-        .map(|st| {
-            let followers = st.supply[FigureKind::Follower as usize]
-                + 2 * st.supply[FigureKind::BigFollower as usize];
-            supply_weight * f64::from(followers.min(SUPPLY_CAP))
-        })
-        .collect();
-    let gains = open_gains(&game, false);
+    let (supply, gains) = if game.is_over() {
+        (Vec::new(), Vec::new())
+    } else {
+        (supply_worth(&game), open_gains(&game, false))
+    };
     let mut v: Vec<f64> = game
         .into_final_scores()
         .into_iter()
@@ -58,6 +42,22 @@ pub fn worth_of(game: Game) -> Vec<f64> {
         }
     }
     v
+}
+
+/// What each player's followers in supply are worth (it fades with the tiles left).
+fn supply_worth(game: &Game) -> Vec<f64> {
+    let left = game.tiles_left() as f64;
+    let players = game.players().len().max(1) as f64;
+    let turns_each = left / players;
+    let supply_weight = FOLLOWER_IN_SUPPLY * (turns_each / 12.0).min(1.0);
+    game.players()
+        .iter()
+        .map(|st| {
+            let followers = st.supply[FigureKind::Follower as usize]
+                + 2 * st.supply[FigureKind::BigFollower as usize];
+            supply_weight * f64::from(followers.min(SUPPLY_CAP))
+        })
+        .collect()
 }
 
 /// What each player's open cities and cloisters with followers may still gain (a city
