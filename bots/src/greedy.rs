@@ -76,9 +76,9 @@ pub fn option_values_by(
 }
 
 /// [`option_values_by`] that stops judging options when the clock says the time is up
-/// (it is read before each option): the options not judged get `f64::NEG_INFINITY`, and
-/// the flag tells whether every option was judged. Without a clock, the same values as
-/// [`option_values_by`].
+/// (it is read before each evaluation, in the look ahead too): the options not judged
+/// get `f64::NEG_INFINITY`, and the flag tells whether every option was judged. Without a
+/// clock, the same values as [`option_values_by`].
 pub(crate) fn option_values_within(
     game: &Game,
     me: u8,
@@ -90,40 +90,55 @@ pub(crate) fn option_values_within(
     let share = evaluations / options.len().max(1);
     let mut values = Vec::with_capacity(options.len());
     for a in options {
-        if clock.is_some_and(Clock::up) {
-            values.resize(options.len(), f64::NEG_INFINITY);
-            return (values, false);
+        match value_after(game, me, a, LOOKAHEAD, share, eval, clock) {
+            Some(v) => values.push(v),
+            None => {
+                values.resize(options.len(), f64::NEG_INFINITY);
+                return (values, false);
+            }
         }
-        values.push(value_after(game, me, a, LOOKAHEAD, share, eval));
     }
     (values, true)
 }
 
 /// `me`'s margin after `action`, with the best of `me`'s next `depth` decisions of the
-/// same turn part (while no tile is drawn), within `share` evaluations.
-fn value_after(game: &Game, me: u8, action: &Action, depth: u8, share: usize, eval: Eval) -> f64 {
+/// same turn part (while no tile is drawn), within `share` evaluations; `None` when the
+/// clock, read before each evaluation, says the time is up.
+fn value_after(
+    game: &Game,
+    me: u8,
+    action: &Action,
+    depth: u8,
+    share: usize,
+    eval: Eval,
+    clock: Option<&Clock>,
+) -> Option<f64> {
+    if clock.is_some_and(Clock::up) {
+        return None;
+    }
     let mut g = game.clone();
     if g.play_into(me, action, &mut NoEffects).is_err() {
-        return f64::NEG_INFINITY;
+        return Some(f64::NEG_INFINITY);
     }
     if depth > 0 && !g.is_over() && g.tiles_left() == game.tiles_left() && g.decider() == me {
         let next = g.legal_actions();
         if share >= next.len() && !next.is_empty() {
             let share = share / next.len();
-            return next
-                .iter()
-                .map(|a| value_after(&g, me, a, depth - 1, share, eval))
-                .fold(f64::NEG_INFINITY, f64::max);
+            let mut best = f64::NEG_INFINITY;
+            for a in &next {
+                best = best.max(value_after(&g, me, a, depth - 1, share, eval, clock)?);
+            }
+            return Some(best);
         }
         if let Some(last) = next.last() {
-            return value_after(&g, me, last, depth - 1, 0, eval);
+            return value_after(&g, me, last, depth - 1, 0, eval, clock);
         }
     }
     let w = match eval {
         Eval::Hand => worth_of(g),
         Eval::Fitted => fitted_worth(&g),
     };
-    margin(&w, me)
+    Some(margin(&w, me))
 }
 
 #[cfg(test)]
