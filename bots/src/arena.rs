@@ -28,7 +28,7 @@ use crate::eval::FEATURES;
 
 use crate::expert::{ExpertBot, ExpertSettings};
 use crate::greedy::GreedyBot;
-use crate::mcts::{Eval, MctsBot, Search, Settings};
+use crate::mcts::{Eval, Judged, MctsBot, Search, Settings};
 use crate::{Bot, Budget, Level};
 
 /// A bot in the arena: a level, with its own playouts per decision where they differ from
@@ -112,6 +112,9 @@ pub struct Options {
     /// Standard errors by which an `expert` candidate must beat the greedy rule's pick to
     /// replace it (`None`: the default; with expansions, the larger of this and theirs).
     pub expert_stay: Option<f64>,
+    /// The decisions of an `expert` playout judged by the greedy rule (`None`: the
+    /// default, every one).
+    pub expert_judged: Option<Judged>,
     /// Every pair of the listed bots plays `games` games.
     pub round_robin: bool,
     /// A file to write the evaluation's features to, at every tile placement of every
@@ -133,6 +136,7 @@ impl Default for Options {
             expert_threads: 1,
             expert_rounds: None,
             expert_stay: None,
+            expert_judged: None,
             round_robin: false,
             features: None,
             threads: 1,
@@ -143,7 +147,8 @@ impl Default for Options {
 /// The command line's synopsis.
 pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expansions <id,id,...|all|none>] [--seed S] [--playouts K] [--ms T] [--search tree|paired] \
-[--expert-threads N] [--expert-rounds R] [--expert-stay S] [--round-robin] [--features FILE] [--threads N]";
+[--expert-threads N] [--expert-rounds R] [--expert-stay S] [--expert-judged every|tiles] \
+[--round-robin] [--features FILE] [--threads N]";
 
 /// The command line's flags, each with its default.
 pub const FLAGS: &str = "\
@@ -165,6 +170,9 @@ Flags:
   --expert-stay S          standard errors (0 to 10) by which an expert candidate must beat
                            the greedy rule's pick to replace it [default: 0; with
                            expansions other than the River, at least 1]
+  --expert-judged WHICH    the decisions of an expert playout judged by the greedy rule:
+                           every one, or tiles and figures only (the others at random, as
+                           mcts) [default: every]
   --round-robin            every pair of the listed bots plays --games games
   --features FILE          write the fitted evaluation's features at every tile placement,
                            with the final scores, to FILE (CSV)
@@ -226,6 +234,17 @@ impl Options {
                             .filter(|x| (0.0..=10.0).contains(x))
                             .ok_or_else(|| format!("--expert-stay wants 0 to 10, not {v}"))?,
                     )
+                }
+                "--expert-judged" => {
+                    o.expert_judged = Some(match value()? {
+                        "every" => Judged::Every,
+                        "tiles" => Judged::TilesAndFigures,
+                        other => {
+                            return Err(format!(
+                                "--expert-judged wants every or tiles, not {other}"
+                            ))
+                        }
+                    })
                 }
                 "--round-robin" => o.round_robin = true,
                 "--features" => o.features = Some(value()?.to_string()),
@@ -471,6 +490,7 @@ fn seat_bot(o: &Options, entrant: Entrant, seed: u64) -> Box<dyn Bot> {
             settings.search.rollout_rounds =
                 o.expert_rounds.unwrap_or(settings.search.rollout_rounds);
             settings.stay = o.expert_stay.unwrap_or(settings.stay);
+            settings.search.judged = o.expert_judged.unwrap_or(settings.search.judged);
             Box::new(ExpertBot::with_settings(seed, settings))
         }
         Level::Greedy => Box::new(GreedyBot::with_eval(
@@ -761,6 +781,16 @@ mod tests {
         for wrong in ["-1", "11", "NaN", "one"] {
             assert!(stay(wrong).is_err(), "{wrong}");
         }
+        let judged = |v: &str| Options::parse(&["--expert-judged".into(), v.into()]);
+        assert_eq!(
+            judged("tiles").expect("valid").expert_judged,
+            Some(Judged::TilesAndFigures)
+        );
+        assert_eq!(
+            judged("every").expect("valid").expert_judged,
+            Some(Judged::Every)
+        );
+        assert!(judged("all").is_err());
     }
 
     #[test]

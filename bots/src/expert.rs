@@ -21,6 +21,11 @@
 //!   keeps fewer options, a playout goes through one round and its tile and figure
 //!   decisions spend fewer evaluations ([`ExpertSettings::expansions`]), so that each
 //!   candidate gets samples enough within the time limit.
+//! - **Every decision judged.** A playout takes every decision by the greedy rule (with
+//!   the expansions: the abbey, the mage and the witch, the robbers, the messages, the
+//!   ferries, the crop circles and the rest; [`Judged::Every`]), where `mcts` judges the
+//!   tiles and figures only and takes the others at random, so that a playout plays the
+//!   expansions' figures and choices as the players would, not as noise.
 //! - **The reward of a rank.** A player's reward is the mean, over the other players,
 //!   of a logistic of their margin to each ([`Reward::Pairwise`]): with more than two
 //!   players it counts every player passed, not only the margin to the best (`mcts`);
@@ -44,7 +49,7 @@ use tilepost_engine::{Action, Expansion, Game, SeatView};
 
 use crate::greedy::{option_values_within, EVALUATIONS};
 use crate::mcts::{
-    best_first, reward_for, Eval, MctsBot, Node, OutOfTime, Reward, Search, Settings,
+    best_first, reward_for, Eval, Judged, MctsBot, Node, OutOfTime, Reward, Search, Settings,
 };
 use crate::{own_options, Bot, Budget, Clock};
 
@@ -127,6 +132,7 @@ impl ExpertSettings {
                 eval: Eval::Hand,
                 rollout_rounds: ROLLOUT_ROUNDS,
                 reward: Reward::Pairwise,
+                judged: Judged::Every,
                 ..Settings::new(budget)
             },
         }
@@ -488,6 +494,8 @@ mod tests {
             )
         };
         let base = settings.search.rollout_evaluations;
+        // a playout judges every decision, whatever the game
+        assert_eq!(settings.search.judged, Judged::Every);
         // 2 players, the base game or the River alone: as set
         for expansions in [vec![], vec![Expansion::River]] {
             let game = new_game(2, expansions);

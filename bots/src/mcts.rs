@@ -75,11 +75,39 @@ pub struct Settings {
     /// Evaluations a tile or figure decision of the tree's ranking and the rollout may
     /// spend (the greedy rule's look ahead, shared by the options).
     pub rollout_evaluations: usize,
+    /// Which decisions the tree's ranking and the rollout judge by the greedy rule; the
+    /// others are taken in a random order.
+    pub judged: Judged,
     pub search: Search,
     /// The evaluation at the end of a playout.
     pub eval: Eval,
     /// How a player's reward follows from the evaluation.
     pub reward: Reward,
+}
+
+/// The decisions of a playout judged by the greedy rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judged {
+    /// Tile and figure placements (`mcts`).
+    TilesAndFigures,
+    /// Every decision with at most the rollout's evaluations of options: with the
+    /// expansions, also the abbey, the mage and the witch, the robbers, the messages, the
+    /// ferries, the flying figures' landings, the crop circles, the ingots, the wagons
+    /// and the orders of scoring.
+    Every,
+}
+
+impl Judged {
+    /// Whether a decision of `phase` with `options` listed options is judged.
+    fn judges(self, phase: Phase, options: usize, evaluations: usize) -> bool {
+        options > 1
+            && match self {
+                Judged::TilesAndFigures => matches!(phase, Phase::PlaceTile | Phase::PlaceFigure),
+                Judged::Every => {
+                    matches!(phase, Phase::PlaceTile | Phase::PlaceFigure) || options <= evaluations
+                }
+            }
+    }
 }
 
 /// How a player's reward (0 to 1) follows from every player's worth at a playout's end.
@@ -132,6 +160,7 @@ impl Settings {
             rollout_rounds: ROLLOUT_ROUNDS,
             widening: WIDENING,
             rollout_evaluations: ROLLOUT_EVALUATIONS,
+            judged: Judged::TilesAndFigures,
             search: Search::Tree,
             eval: Eval::Hand,
             reward: Reward::Best,
@@ -535,8 +564,8 @@ impl MctsBot {
         best.0
     }
 
-    /// The listed options' indices, best first: tiles and figures by the greedy rule with
-    /// a small evaluation budget, the other decisions in a random order.
+    /// The listed options' indices, best first: the decisions judged (see [`Judged`]) by
+    /// the greedy rule with a small evaluation budget, the others in a random order.
     fn ranked(
         &mut self,
         game: &Game,
@@ -544,7 +573,7 @@ impl MctsBot {
         phase: Phase,
         options: &[Action],
     ) -> Result<Vec<usize>, OutOfTime> {
-        if options.len() > 1 && matches!(phase, Phase::PlaceTile | Phase::PlaceFigure) {
+        if self.judges(phase, options.len()) {
             let values = self.rollout_values(game, player, options)?;
             return Ok(best_first(&values, values.len()));
         }
@@ -553,6 +582,14 @@ impl MctsBot {
             order.swap(i, self.rng.below(i as u64 + 1) as usize);
         }
         Ok(order)
+    }
+
+    /// Whether the playout's decision of `phase` with `options` listed options is judged by
+    /// the greedy rule (see [`Judged`]).
+    fn judges(&self, phase: Phase, options: usize) -> bool {
+        self.settings
+            .judged
+            .judges(phase, options, self.settings.rollout_evaluations)
     }
 
     /// The greedy rule's values of the options with the rollout's evaluation budget, or
@@ -578,8 +615,8 @@ impl MctsBot {
         }
     }
 
-    /// Quick decisions down to `stop` tiles left: tiles and figures by the greedy rule with
-    /// a small evaluation budget, the other decisions at random. `OutOfTime` when a
+    /// Quick decisions down to `stop` tiles left: the decisions judged (see [`Judged`]) by
+    /// the greedy rule with a small evaluation budget, the others at random. `OutOfTime` when a
     /// decision on the way finds the time up.
     fn rollout(&mut self, game: &mut Game, stop: usize, limit: usize) -> Result<(), OutOfTime> {
         let mut steps = 0;
@@ -593,8 +630,7 @@ impl MctsBot {
             if options.is_empty() {
                 break;
             }
-            let light = matches!(p.phase, Phase::PlaceTile | Phase::PlaceFigure);
-            let pick = if light && options.len() > 1 {
+            let pick = if self.judges(p.phase, options.len()) {
                 let values = self.rollout_values(game, p.player, &options)?;
                 (0..options.len())
                     .max_by(|a, b| values[*a].total_cmp(&values[*b]).then(b.cmp(a)))
@@ -665,6 +701,33 @@ mod tests {
             assert!(options.len() > 1);
             assert_eq!(action, options[0]);
         }
+    }
+
+    #[test]
+    fn the_decisions_judged_by_the_greedy_rule() {
+        let tiles = Judged::TilesAndFigures;
+        let every = Judged::Every;
+        for judged in [tiles, every] {
+            assert!(judged.judges(Phase::PlaceTile, 300, 100));
+            assert!(judged.judges(Phase::PlaceFigure, 2, 100));
+            // one option: nothing to judge
+            assert!(!judged.judges(Phase::PlaceTile, 1, 100));
+            assert!(!judged.judges(Phase::MoveMagic, 1, 100));
+        }
+        // mcts: the other decisions at random
+        for phase in [
+            Phase::AbbeyOrDraw,
+            Phase::MoveMagic,
+            Phase::PlaceRobber,
+            Phase::ResolveMessage,
+        ] {
+            assert!(!tiles.judges(phase, 3, 100));
+            assert!(every.judges(phase, 3, 100));
+        }
+        // more options than the evaluations: at random
+        assert!(every.judges(Phase::MoveMagic, 100, 100));
+        assert!(!every.judges(Phase::MoveMagic, 101, 100));
+        assert_eq!(Settings::new(Budget::default()).judged, tiles);
     }
 
     #[test]
