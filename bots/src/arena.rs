@@ -166,7 +166,7 @@ Flags:
   --search tree|paired     the mcts search: a shared tree, or flat Monte Carlo [default: tree]
   --expert-threads N       threads of one expert decision [default: 1]
   --expert-rounds R        rounds of tiles an expert playout goes through in a 2-player
-                           game without expansions other than the River [default: 2]
+                           game without expansions other than the River [default: 3]
   --expert-stay S          standard errors (0 to 10) by which an expert candidate must beat
                            the greedy rule's pick to replace it [default: 0; with
                            expansions other than the River, at least 1]

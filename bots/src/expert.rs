@@ -13,9 +13,10 @@
 //!   [`ExpertSettings::endgame_rounds`] rounds of them), every playout goes on to the end
 //!   of the game and is judged by the final scores, not the static evaluation.
 //! - **A longer look.** A playout goes through [`ExpertSettings`]' search's
-//!   `rollout_rounds` rounds of tiles (two; `mcts` one) before the static evaluation
+//!   `rollout_rounds` rounds of tiles (three; `mcts` one) before the static evaluation
 //!   judges it; with more than two players, [`ExpertSettings::rollout_rounds_more`]
-//!   (one: a round is then as many tiles as two rounds of two players).
+//!   (one: a round of four players is already as many tiles as two rounds of two, and
+//!   longer playouts leave each candidate too few samples).
 //! - **With expansions, narrower and nearer.** In a game with an expansion other than the
 //!   River, a decision has many more options and a turn many more decisions: the root
 //!   keeps fewer options, a playout goes through one round and its tile and figure
@@ -63,7 +64,7 @@ const RACE_AFTER: usize = 6;
 const ENDGAME_ROUNDS: usize = 3;
 /// Rounds of tiles a playout goes through (in the tree, then the rollout) before the
 /// static evaluation (`mcts`: one), in a game of two players.
-const ROLLOUT_ROUNDS: usize = 2;
+const ROLLOUT_ROUNDS: usize = 3;
 /// The same with more than two players.
 const ROLLOUT_ROUNDS_MORE: usize = 1;
 /// Root options kept with more than two players.
@@ -499,7 +500,7 @@ mod tests {
         // 2 players, the base game or the River alone: as set
         for expansions in [vec![], vec![Expansion::River]] {
             let game = new_game(2, expansions);
-            assert_eq!(shape(settings.for_game(&game)), (10, 2, base));
+            assert_eq!(shape(settings.for_game(&game)), (10, 3, base));
             assert_eq!(settings.for_game(&game).stay, 0.0);
         }
         // more players: fewer options, one round
