@@ -72,8 +72,9 @@ impl Budget {
 /// greedy rule, in its look ahead too; one move of a playout). The search stops when the
 /// next step could end past the limit: when the time now, plus the longest stretch
 /// between two readings so far (a step, or a pause of the whole process on a busy
-/// machine), plus a reserve of 2% of the limit, reaches it. So a decision overruns its limit only when one step, or one pause, outlasts every
-/// one before it by more than the reserve.
+/// machine), plus a reserve of 2% of the limit, reaches it. So a decision overruns its
+/// limit only when one step, or one pause, outlasts every one before it by more than the
+/// reserve.
 #[derive(Clone, Debug)]
 pub(crate) struct Clock {
     end: Instant,

@@ -72,8 +72,8 @@ pub struct Settings {
     pub rollout_rounds: usize,
     /// Candidates at a node below the root: `widening` × √(visits + 1), rounded up.
     pub widening: f64,
-    /// Evaluations a tile or figure decision of the tree's ranking and the rollout may
-    /// spend (the greedy rule's look ahead, shared by the options).
+    /// Evaluations a decision judged by the tree's ranking and the rollout may spend (the
+    /// greedy rule's look ahead, shared by the options).
     pub rollout_evaluations: usize,
     /// Which decisions the tree's ranking and the rollout judge by the greedy rule; the
     /// others are taken in a random order.
@@ -100,13 +100,8 @@ pub enum Judged {
 impl Judged {
     /// Whether a decision of `phase` with `options` listed options is judged.
     fn judges(self, phase: Phase, options: usize, evaluations: usize) -> bool {
-        options > 1
-            && match self {
-                Judged::TilesAndFigures => matches!(phase, Phase::PlaceTile | Phase::PlaceFigure),
-                Judged::Every => {
-                    matches!(phase, Phase::PlaceTile | Phase::PlaceFigure) || options <= evaluations
-                }
-            }
+        let tile_or_figure = matches!(phase, Phase::PlaceTile | Phase::PlaceFigure);
+        options > 1 && (tile_or_figure || (self == Judged::Every && options <= evaluations))
     }
 }
 
@@ -616,8 +611,8 @@ impl MctsBot {
     }
 
     /// Quick decisions down to `stop` tiles left: the decisions judged (see [`Judged`]) by
-    /// the greedy rule with a small evaluation budget, the others at random. `OutOfTime` when a
-    /// decision on the way finds the time up.
+    /// the greedy rule with a small evaluation budget, the others at random. `OutOfTime`
+    /// when a decision on the way finds the time up.
     fn rollout(&mut self, game: &mut Game, stop: usize, limit: usize) -> Result<(), OutOfTime> {
         let mut steps = 0;
         while let Some(p) = game.pending() {
