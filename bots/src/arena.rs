@@ -109,6 +109,17 @@ pub struct Options {
     /// Rounds of tiles an `expert` playout goes through in a 2-player game (`None`: the
     /// default).
     pub expert_rounds: Option<usize>,
+    /// Rounds of tiles an `expert` playout goes through with more than two players,
+    /// whatever the time limit (`None`: the default, which depends on it).
+    pub expert_rounds_more: Option<usize>,
+    /// Root options an `expert` keeps with more than two players (`None`: the default).
+    pub expert_options_more: Option<usize>,
+    /// Evaluations an `expert` playout's judged decision may spend (`None`: the default;
+    /// with expansions, the smaller of this and theirs).
+    pub expert_evaluations: Option<usize>,
+    /// Standard errors behind the leader that end an `expert` candidate's race (`None`:
+    /// the default).
+    pub expert_race: Option<f64>,
     /// Standard errors by which an `expert` candidate must beat the greedy rule's pick to
     /// replace it (`None`: the default; with expansions, the larger of this and theirs).
     pub expert_stay: Option<f64>,
@@ -135,6 +146,10 @@ impl Default for Options {
             search: None,
             expert_threads: 1,
             expert_rounds: None,
+            expert_rounds_more: None,
+            expert_options_more: None,
+            expert_evaluations: None,
+            expert_race: None,
             expert_stay: None,
             expert_judged: None,
             round_robin: false,
@@ -147,7 +162,8 @@ impl Default for Options {
 /// The command line's synopsis.
 pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expansions <id,id,...|all|none>] [--seed S] [--playouts K] [--ms T] [--search tree|paired] \
-[--expert-threads N] [--expert-rounds R] [--expert-stay S] [--expert-judged every|tiles] \
+[--expert-threads N] [--expert-rounds R] [--expert-rounds-more R] \
+[--expert-options-more N] [--expert-evaluations N] [--expert-race S] [--expert-stay S] [--expert-judged every|tiles] \
 [--round-robin] [--features FILE] [--threads N]";
 
 /// The command line's flags, each with its default.
@@ -167,6 +183,15 @@ Flags:
   --expert-threads N       threads of one expert decision [default: 1]
   --expert-rounds R        rounds of tiles an expert playout goes through in a 2-player
                            game without expansions other than the River [default: 3]
+  --expert-rounds-more R   the same with more than two players, whatever the time limit
+                           [default: 1 under a limit shorter than 1 s, else 2]
+  --expert-options-more N  root options an expert keeps with more than two players
+                           [default: 6]
+  --expert-evaluations N   evaluations an expert playout's judged decision may spend
+                           [default: 400; with expansions other than the River, at most
+                           100]
+  --expert-race S          standard errors (0.5 to 20) behind the leader that end an expert
+                           candidate's race [default: 2.5]
   --expert-stay S          standard errors (0 to 10) by which an expert candidate must beat
                            the greedy rule's pick to replace it [default: 0; with
                            expansions other than the River, at least 1]
@@ -199,6 +224,13 @@ impl Options {
                 s.parse::<u64>()
                     .map_err(|_| format!("{flag}: {s} is not a number"))
             };
+            // a number from `lo` to `hi` (the range named as in the error)
+            let within = |s: &str, lo: f64, hi: f64, range: &str| -> Result<f64, String> {
+                s.parse::<f64>()
+                    .ok()
+                    .filter(|x| (lo..=hi).contains(x))
+                    .ok_or_else(|| format!("{flag} wants {range}, not {s}"))
+            };
             match flag.as_str() {
                 "--bots" => {
                     o.bots = value()?
@@ -226,15 +258,17 @@ impl Options {
                 "--expert-rounds" => {
                     o.expert_rounds = Some(number(value()?)?.clamp(1, 20) as usize)
                 }
-                "--expert-stay" => {
-                    let v = value()?;
-                    o.expert_stay = Some(
-                        v.parse::<f64>()
-                            .ok()
-                            .filter(|x| (0.0..=10.0).contains(x))
-                            .ok_or_else(|| format!("--expert-stay wants 0 to 10, not {v}"))?,
-                    )
+                "--expert-rounds-more" => {
+                    o.expert_rounds_more = Some(number(value()?)?.clamp(1, 20) as usize)
                 }
+                "--expert-options-more" => {
+                    o.expert_options_more = Some(number(value()?)?.clamp(1, 50) as usize)
+                }
+                "--expert-evaluations" => {
+                    o.expert_evaluations = Some(number(value()?)?.clamp(1, 10_000) as usize)
+                }
+                "--expert-race" => o.expert_race = Some(within(value()?, 0.5, 20.0, "0.5 to 20")?),
+                "--expert-stay" => o.expert_stay = Some(within(value()?, 0.0, 10.0, "0 to 10")?),
                 "--expert-judged" => {
                     o.expert_judged = Some(match value()? {
                         "every" => Judged::Every,
@@ -489,6 +523,16 @@ fn seat_bot(o: &Options, entrant: Entrant, seed: u64) -> Box<dyn Bot> {
             settings.search.eval = entrant.eval.unwrap_or(settings.search.eval);
             settings.search.rollout_rounds =
                 o.expert_rounds.unwrap_or(settings.search.rollout_rounds);
+            if let Some(rounds) = o.expert_rounds_more {
+                settings.rollout_rounds_more = rounds;
+                settings.rollout_rounds_more_unhurried = rounds;
+            }
+            settings.root_options_more =
+                o.expert_options_more.unwrap_or(settings.root_options_more);
+            settings.search.rollout_evaluations = o
+                .expert_evaluations
+                .unwrap_or(settings.search.rollout_evaluations);
+            settings.race = o.expert_race.unwrap_or(settings.race);
             settings.stay = o.expert_stay.unwrap_or(settings.stay);
             settings.search.judged = o.expert_judged.unwrap_or(settings.search.judged);
             Box::new(ExpertBot::with_settings(seed, settings))
@@ -791,6 +835,26 @@ mod tests {
             Some(Judged::Every)
         );
         assert!(judged("all").is_err());
+        let more: Vec<String> =
+            "--expert-rounds-more 2 --expert-options-more 4 --expert-evaluations 60"
+                .split(' ')
+                .map(String::from)
+                .collect();
+        let o = Options::parse(&more).expect("valid");
+        assert_eq!(
+            (
+                o.expert_rounds_more,
+                o.expert_options_more,
+                o.expert_evaluations
+            ),
+            (Some(2), Some(4), Some(60))
+        );
+        assert!(Options::parse(&["--expert-options-more".into(), "six".into()]).is_err());
+        let race = |v: &str| Options::parse(&["--expert-race".into(), v.into()]);
+        assert_eq!(race("4").expect("valid").expert_race, Some(4.0));
+        for wrong in ["0", "21", "NaN", "two"] {
+            assert!(race(wrong).is_err(), "{wrong}");
+        }
     }
 
     #[test]

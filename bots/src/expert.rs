@@ -16,7 +16,10 @@
 //!   `rollout_rounds` rounds of tiles (three; `mcts` one) before the static evaluation
 //!   judges it; with more than two players, [`ExpertSettings::rollout_rounds_more`]
 //!   (one: a round of four players is already as many tiles as two rounds of two, and
-//!   longer playouts leave each candidate too few samples).
+//!   longer playouts leave each candidate too few samples within a short time limit),
+//!   or [`ExpertSettings::rollout_rounds_more_unhurried`] (two) when the decision has
+//!   at least [`ExpertSettings::unhurried`] (1 s) or no time limit, as in the server,
+//!   where the budget in playouts, not the time, bounds the samples.
 //! - **With expansions, narrower and nearer.** In a game with an expansion other than the
 //!   River, a decision has many more options and a turn many more decisions: the root
 //!   keeps fewer options, a playout goes through one round and its tile and figure
@@ -65,8 +68,12 @@ const ENDGAME_ROUNDS: usize = 3;
 /// Rounds of tiles a playout goes through (in the tree, then the rollout) before the
 /// static evaluation (`mcts`: one), in a game of two players.
 const ROLLOUT_ROUNDS: usize = 3;
-/// The same with more than two players.
+/// The same with more than two players, under a time limit shorter than [`UNHURRIED`]...
 const ROLLOUT_ROUNDS_MORE: usize = 1;
+/// ...and with a limit of at least [`UNHURRIED`], or none.
+const ROLLOUT_ROUNDS_MORE_UNHURRIED: usize = 2;
+/// The time limit from which a decision with more than two players looks further.
+const UNHURRIED: Duration = Duration::from_secs(1);
 /// Root options kept with more than two players.
 const ROOT_OPTIONS_MORE: usize = 6;
 /// Root options kept in a game with expansions (other than the River alone).
@@ -94,8 +101,13 @@ pub struct ExpertSettings {
     pub endgame_rounds: usize,
     pub threads: usize,
     /// Rounds of tiles a playout goes through with more than two players (with two: the
-    /// search's `rollout_rounds`).
+    /// search's `rollout_rounds`), under a time limit shorter than `unhurried`...
     pub rollout_rounds_more: usize,
+    /// ...and with a time limit of at least `unhurried`, or none.
+    pub rollout_rounds_more_unhurried: usize,
+    /// The time limit from which a decision with more than two players looks
+    /// `rollout_rounds_more_unhurried` rounds ahead.
+    pub unhurried: Duration,
     /// Root options kept with more than two players (with two: `root_options`).
     pub root_options_more: usize,
     /// Standard errors of the paired differences by which the best mean must beat the
@@ -120,6 +132,8 @@ impl ExpertSettings {
             endgame_rounds: ENDGAME_ROUNDS,
             threads: 1,
             rollout_rounds_more: ROLLOUT_ROUNDS_MORE,
+            rollout_rounds_more_unhurried: ROLLOUT_ROUNDS_MORE_UNHURRIED,
+            unhurried: UNHURRIED,
             root_options_more: ROOT_OPTIONS_MORE,
             stay: STAY,
             expansions: Shape {
@@ -152,14 +166,19 @@ pub struct Shape {
 
 impl ExpertSettings {
     /// The settings for a decision in `game`: with more than two players, the root options
-    /// and rounds for more; with expansions (other than the River alone), at most theirs.
-    /// The resolved settings have `root_options` and `search.rollout_rounds` set to the
-    /// ones used.
+    /// and rounds for more (the rounds for the budget's time limit); with expansions
+    /// (other than the River alone), at most theirs. The resolved settings have
+    /// `root_options` and `search.rollout_rounds` set to the ones used.
     pub fn for_game(&self, game: &Game) -> ExpertSettings {
         let mut s = *self;
         if game.player_count() > 2 {
             s.root_options = s.root_options_more;
-            s.search.rollout_rounds = s.rollout_rounds_more;
+            let unhurried = s.budget.time.is_none_or(|t| t >= s.unhurried);
+            s.search.rollout_rounds = if unhurried {
+                s.rollout_rounds_more_unhurried
+            } else {
+                s.rollout_rounds_more
+            };
         }
         if game.expansions().iter().any(|e| e != Expansion::River) {
             s.root_options = s.root_options.min(s.expansions.root_options);
@@ -503,8 +522,24 @@ mod tests {
             assert_eq!(shape(settings.for_game(&game)), (10, 3, base));
             assert_eq!(settings.for_game(&game).stay, 0.0);
         }
-        // more players: fewer options, one round
-        assert_eq!(shape(settings.for_game(&new_game(4, vec![]))), (6, 1, base));
+        // more players: fewer options; one round under a short time limit, two with a
+        // long one or none
+        let within = |ms: u64| ExpertSettings {
+            budget: Budget {
+                playouts: 100,
+                time: Some(Duration::from_millis(ms)),
+            },
+            ..settings
+        };
+        let four = new_game(4, vec![]);
+        assert_eq!(shape(within(100).for_game(&four)), (6, 1, base));
+        assert_eq!(shape(within(999).for_game(&four)), (6, 1, base));
+        assert_eq!(shape(within(1000).for_game(&four)), (6, 2, base));
+        assert_eq!(shape(within(3000).for_game(&four)), (6, 2, base));
+        assert_eq!(shape(settings.for_game(&four)), (6, 2, base));
+        // two players: the same whatever the time
+        let two = new_game(2, vec![]);
+        assert_eq!(shape(within(100).for_game(&two)), (10, 3, base));
         // expansions: at most their shape, whatever the table size
         let all: Vec<Expansion> = Expansion::ALL
             .into_iter()
@@ -513,6 +548,7 @@ mod tests {
         for players in [2, 4] {
             let game = new_game(players, all.clone());
             assert_eq!(shape(settings.for_game(&game)), (5, 1, 100));
+            assert_eq!(shape(within(100).for_game(&game)), (5, 1, 100));
             assert_eq!(settings.for_game(&game).stay, 1.0);
         }
         let game = new_game(2, vec![Expansion::InnsCathedrals]);
