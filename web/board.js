@@ -28,7 +28,10 @@ export const COLOURS = {
 /**
  * Where a figure on spot `spot` stands, in percent of the tile (board orientation; the
  * spot names are already turned with the tile): sides, half-sides (fields), the centre,
- * corners (barns); a catalog feature id (an inner field) stands below the centre.
+ * corners (barns); a catalog feature id (an inner field) stands below the centre. No
+ * named spot's centre lies under another's button on the narrowest cell (56 px; the
+ * buttons are 22 px wide), so that each one can be clicked where it is drawn
+ * (tests/e2e/spots.test.mjs).
  * @type {Record<string, [number, number]>}
  */
 const SPOT_XY = {
@@ -37,18 +40,18 @@ const SPOT_XY = {
   S: [50, 83],
   W: [17, 50],
   C: [50, 50],
-  NNW: [27, 17],
-  NNE: [73, 17],
-  ENE: [83, 27],
-  ESE: [83, 73],
-  SSE: [73, 83],
-  SSW: [27, 83],
-  WSW: [17, 73],
-  WNW: [17, 27],
-  NE: [88, 12],
-  SE: [88, 88],
-  SW: [12, 88],
-  NW: [12, 12],
+  NNW: [30, 14],
+  NNE: [70, 14],
+  ENE: [86, 30],
+  ESE: [86, 70],
+  SSE: [70, 86],
+  SSW: [30, 86],
+  WSW: [14, 70],
+  WNW: [14, 30],
+  NE: [90, 10],
+  SE: [90, 90],
+  SW: [10, 90],
+  NW: [10, 10],
 };
 
 /**
