@@ -403,12 +403,13 @@ impl fmt::Display for Report {
         let exp: Vec<&str> = o.expansions.iter().map(|e| e.id()).collect();
         writeln!(
             f,
-            "{} games, {} players, expansions: {}, seed {}, budget: {} playouts{}{}{}, {} threads, {:.1} s",
+            "{} games, {} players, expansions: {}, seed {}, budget: {} playouts{}{}{}{}, {} threads, {:.1} s",
             o.games,
             o.players,
             if exp.is_empty() { "none".to_string() } else { exp.join(",") },
             o.seed,
             o.budget.playouts,
+            if o.bots.iter().any(|e| e.playouts.is_some()) { " where a bot names none" } else { "" },
             o.budget.time.map_or(String::new(), |t| format!(" or {} ms", t.as_millis())),
             o.search.map_or(String::new(), |s| format!(", {s:?} search")),
             if o.expert_threads > 1 { format!(", expert on {} threads", o.expert_threads) } else { String::new() },
@@ -899,6 +900,8 @@ mod tests {
         assert!((points - 4.5).abs() < 1e-9, "{points}");
         assert!(r.bots[0].mean_rank() < r.bots[1].mean_rank(), "{r}");
         assert!(r.to_string().contains("mean rank"));
+        // no bot names its own playouts: the arena's budget is every bot's
+        assert!(!r.to_string().contains("where a bot names none"));
     }
 
     #[test]
@@ -922,6 +925,12 @@ mod tests {
         assert_eq!(reports.len(), 3);
         let table = round_robin_table(&o.bots, &reports);
         assert_eq!(table.lines().count(), 4, "{table}");
-        assert!(main_with(&args).expect("runs").contains("rank points"));
+        let out = main_with(&args).expect("runs");
+        assert!(out.contains("rank points"));
+        // random:5 names its own playouts: the header says the arena's are a default
+        assert!(
+            out.contains("budget: 300 playouts where a bot names none"),
+            "{out}"
+        );
     }
 }
