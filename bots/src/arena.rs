@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Expansion, Game, GameConfig, Phase};
 
-use crate::eval::FEATURES;
+use crate::eval::{open_feature_outcome, open_features, OpenFeature, FEATURES};
 
 use crate::expert::{ExpertBot, ExpertSettings};
 use crate::greedy::GreedyBot;
@@ -57,6 +57,7 @@ impl Entrant {
         let (s, eval) = match s.split_once('/') {
             Some((s, "hand")) => (s, Some(Eval::Hand)),
             Some((s, "fitted")) => (s, Some(Eval::Fitted)),
+            Some((s, "calibrated")) => (s, Some(Eval::Calibrated)),
             Some((_, other)) => return Err(format!("unknown evaluation {other}")),
             None => (s, None),
         };
@@ -87,6 +88,7 @@ impl Entrant {
         match self.eval {
             Some(Eval::Hand) => s += "/hand",
             Some(Eval::Fitted) => s += "/fitted",
+            Some(Eval::Calibrated) => s += "/calibrated",
             None => {}
         }
         s
@@ -120,6 +122,9 @@ pub struct Options {
     /// Standard errors behind the leader that end an `expert` candidate's race (`None`:
     /// the default).
     pub expert_race: Option<f64>,
+    /// The temperature of an `expert` rollout's choices, in points (`None`: the default,
+    /// the best option).
+    pub expert_temperature: Option<f64>,
     /// Standard errors by which an `expert` candidate must beat the greedy rule's pick to
     /// replace it (`None`: the default; with expansions, the larger of this and theirs).
     pub expert_stay: Option<f64>,
@@ -131,6 +136,10 @@ pub struct Options {
     /// A file to write the evaluation's features to, at every tile placement of every
     /// game, with each player's final score (the data the fitted evaluation is fitted on).
     pub features: Option<String>,
+    /// A file to write the open cities and cloisters with followers to, at every tile
+    /// placement of every game, with what became of each by the end (the data the
+    /// evaluation's odds are fitted on).
+    pub odds: Option<String>,
     pub threads: usize,
 }
 
@@ -150,10 +159,12 @@ impl Default for Options {
             expert_options_more: None,
             expert_evaluations: None,
             expert_race: None,
+            expert_temperature: None,
             expert_stay: None,
             expert_judged: None,
             round_robin: false,
             features: None,
+            odds: None,
             threads: 1,
         }
     }
@@ -163,15 +174,16 @@ impl Default for Options {
 pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expansions <id,id,...|all|none>] [--seed S] [--playouts K] [--ms T] [--search tree|paired] \
 [--expert-threads N] [--expert-rounds R] [--expert-rounds-more R] \
-[--expert-options-more N] [--expert-evaluations N] [--expert-race S] [--expert-stay S] [--expert-judged every|tiles] \
-[--round-robin] [--features FILE] [--threads N]";
+[--expert-options-more N] [--expert-evaluations N] [--expert-race S] [--expert-temperature T] [--expert-stay S] [--expert-judged every|tiles] \
+[--round-robin] [--features FILE] [--odds FILE] [--threads N]";
 
 /// The command line's flags, each with its default.
 pub const FLAGS: &str = "\
 Flags:
   --bots LEVEL,LEVEL,...   the bots, seated in turn (random, greedy, mcts, expert; LEVEL:K
                            gives a bot its own K playouts per decision, LEVEL/hand or
-                           LEVEL/fitted its evaluation) [default: mcts,greedy]
+                           LEVEL/fitted or LEVEL/calibrated its evaluation)
+                           [default: mcts,greedy]
   --games N                games to play [default: 100]
   --players P              players per game [default: 2]
   --expansions LIST        expansion ids separated by commas, `all` or `none` [default: none]
@@ -192,6 +204,9 @@ Flags:
                            100]
   --expert-race S          standard errors (0.5 to 20) behind the leader that end an expert
                            candidate's race [default: 2.5]
+  --expert-temperature T   the temperature, in points (0 to 100), of an expert rollout's
+                           choices: 0 takes the greedy rule's best option, above 0 an
+                           option is drawn with weight e^((value - best) / T) [default: 0]
   --expert-stay S          standard errors (0 to 10) by which an expert candidate must beat
                            the greedy rule's pick to replace it [default: 0; with
                            expansions other than the River, at least 1]
@@ -201,6 +216,8 @@ Flags:
   --round-robin            every pair of the listed bots plays --games games
   --features FILE          write the fitted evaluation's features at every tile placement,
                            with the final scores, to FILE (CSV)
+  --odds FILE              write the open cities and cloisters with followers at every
+                           tile placement, with what became of each, to FILE (CSV)
   --threads N              games played at once [default: 1]
   -h, --help               print this help";
 
@@ -268,6 +285,9 @@ impl Options {
                     o.expert_evaluations = Some(number(value()?)?.clamp(1, 10_000) as usize)
                 }
                 "--expert-race" => o.expert_race = Some(within(value()?, 0.5, 20.0, "0.5 to 20")?),
+                "--expert-temperature" => {
+                    o.expert_temperature = Some(within(value()?, 0.0, 100.0, "0 to 100")?)
+                }
                 "--expert-stay" => o.expert_stay = Some(within(value()?, 0.0, 10.0, "0 to 10")?),
                 "--expert-judged" => {
                     o.expert_judged = Some(match value()? {
@@ -282,6 +302,7 @@ impl Options {
                 }
                 "--round-robin" => o.round_robin = true,
                 "--features" => o.features = Some(value()?.to_string()),
+                "--odds" => o.odds = Some(value()?.to_string()),
                 "-h" | "--help" => return Err(help()),
                 other => return Err(format!("unknown argument {other}\n{USAGE}")),
             }
@@ -488,9 +509,9 @@ struct SeatResult {
     running: Vec<f64>,
 }
 
-/// What one game gave its seats (and the features' rows when asked), or why it could not
-/// be played.
-type GameResult = Result<(Vec<SeatResult>, Vec<String>), String>;
+/// What one game gave its seats (and the features' and odds' rows when asked), or why it
+/// could not be played.
+type GameResult = Result<(Vec<SeatResult>, Vec<String>, Vec<String>), String>;
 
 /// A seed mixed from several numbers (SplitMix64 steps).
 fn mix(parts: &[u64]) -> u64 {
@@ -534,6 +555,9 @@ fn seat_bot(o: &Options, entrant: Entrant, seed: u64) -> Box<dyn Bot> {
                 .expert_evaluations
                 .unwrap_or(settings.search.rollout_evaluations);
             settings.race = o.expert_race.unwrap_or(settings.race);
+            settings.search.rollout_temperature = o
+                .expert_temperature
+                .unwrap_or(settings.search.rollout_temperature);
             settings.stay = o.expert_stay.unwrap_or(settings.stay);
             settings.search.judged = o.expert_judged.unwrap_or(settings.search.judged);
             Box::new(ExpertBot::with_settings(seed, settings))
@@ -568,8 +592,14 @@ fn play_game(o: &Options, g: usize) -> GameResult {
     let mut running: Vec<Vec<f64>> = vec![Vec::new(); o.players as usize];
     // (stage, player, score now, features) at each tile placement
     let mut seen: Vec<(f64, usize, i32, [f64; FEATURES])> = Vec::new();
+    // (tiles left, open feature) at each tile placement
+    let mut open: Vec<(usize, OpenFeature)> = Vec::new();
     while let Some(p) = game.pending() {
         let seat = p.player as usize;
+        if o.odds.is_some() && p.phase == Phase::PlaceTile {
+            let left = game.tiles_left();
+            open.extend(open_features(&game).into_iter().map(|f| (left, f)));
+        }
         if o.features.is_some() && p.phase == Phase::PlaceTile {
             let stage = crate::eval::stage(&game);
             for (q, x) in crate::eval::features(&game).into_iter().enumerate() {
@@ -606,6 +636,14 @@ fn play_game(o: &Options, g: usize) -> GameResult {
             )
         })
         .collect();
+    let odds_rows = open
+        .into_iter()
+        .map(|(left, f)| {
+            let kind = if f.cloister { "cloister" } else { "city" };
+            let outcome = open_feature_outcome(&game, &f);
+            format!("{g},{},{left},{kind},{},{outcome}", o.players, f.open)
+        })
+        .collect();
     let ranking = game.ranking();
     let seats = seat_bots
         .iter()
@@ -626,7 +664,7 @@ fn play_game(o: &Options, g: usize) -> GameResult {
             }
         })
         .collect();
-    Ok((seats, rows))
+    Ok((seats, rows, odds_rows))
 }
 
 /// Plays the arena's games on `options.threads` threads and reports (a round robin:
@@ -677,11 +715,16 @@ pub fn run(options: &Options) -> Result<Report, String> {
     let mut csv = String::from(
         "game,players,player,stage,score,roads,cities,monasteries,fields,other,city_gain,cloister_gain,field_open,supply,one,final\n",
     );
+    let mut odds_csv = String::from("game,players,tiles_left,kind,open,outcome\n");
     for r in results {
-        let (seats, rows) = r.ok_or("a game was not played")??;
+        let (seats, rows, odds_rows) = r.ok_or("a game was not played")??;
         for row in rows {
             csv += &row;
             csv.push('\n');
+        }
+        for row in odds_rows {
+            odds_csv += &row;
+            odds_csv.push('\n');
         }
         for s in seats {
             let row = row_of[s.bot];
@@ -718,6 +761,9 @@ pub fn run(options: &Options) -> Result<Report, String> {
     }
     if let Some(path) = &options.features {
         std::fs::write(path, csv).map_err(|e| format!("{path}: {e}"))?;
+    }
+    if let Some(path) = &options.odds {
+        std::fs::write(path, odds_csv).map_err(|e| format!("{path}: {e}"))?;
     }
     Ok(Report {
         options: options.clone(),
@@ -851,6 +897,14 @@ mod tests {
             (Some(2), Some(4), Some(60))
         );
         assert!(Options::parse(&["--expert-options-more".into(), "six".into()]).is_err());
+        let temperature = |v: &str| Options::parse(&["--expert-temperature".into(), v.into()]);
+        assert_eq!(
+            temperature("2.5").expect("valid").expert_temperature,
+            Some(2.5)
+        );
+        for wrong in ["-1", "101", "NaN", "warm"] {
+            assert!(temperature(wrong).is_err(), "{wrong}");
+        }
         let race = |v: &str| Options::parse(&["--expert-race".into(), v.into()]);
         assert_eq!(race("4").expect("valid").expert_race, Some(4.0));
         for wrong in ["0", "21", "NaN", "two"] {
@@ -912,6 +966,12 @@ mod tests {
         let e = Entrant::parse("greedy/fitted").expect("valid");
         assert_eq!((e.level, e.eval), (Level::Greedy, Some(Eval::Fitted)));
         assert_eq!(e.label(), "greedy/fitted");
+        let e = Entrant::parse("expert:50/calibrated").expect("valid");
+        assert_eq!(
+            (e.level, e.playouts, e.eval),
+            (Level::Expert, Some(50), Some(Eval::Calibrated))
+        );
+        assert_eq!(e.label(), "expert:50/calibrated");
         assert!(Entrant::parse("greedy/best").is_err());
         assert!(Entrant::parse("mcts:x").is_err());
         assert!(Entrant::parse("deep:3").is_err());
@@ -932,5 +992,48 @@ mod tests {
             out.contains("budget: 300 playouts where a bot names none"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn the_odds_file_lists_every_open_feature_with_its_outcome() {
+        let path = std::env::temp_dir().join(format!("arena-odds-{}.csv", std::process::id()));
+        let o = Options {
+            bots: vec![Level::Greedy.into()],
+            games: 2,
+            players: 3,
+            odds: Some(path.to_string_lossy().into_owned()),
+            ..Default::default()
+        };
+        run(&o).expect("runs");
+        let csv = std::fs::read_to_string(&path).expect("written");
+        let _ = std::fs::remove_file(&path);
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some("game,players,tiles_left,kind,open,outcome")
+        );
+        let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+        assert!(rows.len() > 20, "{csv}");
+        let (mut cities, mut cloisters) = (0, 0);
+        for r in &rows {
+            assert_eq!(r.len(), 6, "{r:?}");
+            assert!(r[0] == "0" || r[0] == "1");
+            assert_eq!(r[1], "3");
+            let open: u32 = r[4].parse().expect("a number");
+            let outcome: u32 = r[5].parse().expect("a number");
+            assert!(open > 0);
+            match r[3] {
+                "city" => {
+                    cities += 1;
+                    assert!(outcome <= 1);
+                }
+                "cloister" => {
+                    cloisters += 1;
+                    assert!(open <= 8 && outcome <= open);
+                }
+                other => panic!("kind {other}"),
+            }
+        }
+        assert!(cities > 0 && cloisters > 0, "{cities} {cloisters}");
     }
 }

@@ -22,11 +22,83 @@ pub fn worth(game: &Game) -> Vec<f64> {
 /// [`worth`] of a game its caller no longer needs: the final scoring runs on the game
 /// itself, without a copy.
 pub fn worth_of(game: Game) -> Vec<f64> {
+    worth_with(game, &HAND)
+}
+
+/// [`worth_of`] with the odds of the open features fitted on self-play for the table size
+/// ([`calibrated_odds`]) in place of the hand-set ones, in a base game with the standard
+/// rules; elsewhere, [`worth_of`].
+pub fn calibrated_worth_of(game: Game) -> Vec<f64> {
+    match calibrated_odds(&game) {
+        Some(odds) => worth_with(game, odds),
+        None => worth_of(game),
+    }
+}
+
+/// How likely an open feature with followers is to gain with `left` tiles left: a city
+/// with `open` open sides is completed with odds `left / (left + city × open^city_power)`,
+/// and a cloister missing `missing` neighbours gains `missing × left / (left + cloister ×
+/// missing^cloister_power)` of them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Odds {
+    pub city: f64,
+    pub city_power: f64,
+    pub cloister: f64,
+    pub cloister_power: f64,
+}
+
+/// The hand-set odds of [`worth`].
+pub const HAND: Odds = Odds {
+    city: 10.0,
+    city_power: 1.0,
+    cloister: 4.0,
+    cloister_power: 1.0,
+};
+
+/// The odds fitted on the open features of greedy self-play, base game, for 2 to 5
+/// players (see `docs/bots.md`, The odds of open features).
+pub const CALIBRATED: [Odds; 4] = [
+    Odds {
+        city: 25.41,
+        city_power: 1.168,
+        cloister: 25.29,
+        cloister_power: -0.504,
+    },
+    Odds {
+        city: 28.49,
+        city_power: 1.528,
+        cloister: 27.39,
+        cloister_power: -0.280,
+    },
+    Odds {
+        city: 31.49,
+        city_power: 1.909,
+        cloister: 33.53,
+        cloister_power: -0.303,
+    },
+    Odds {
+        city: 34.16,
+        city_power: 2.128,
+        cloister: 38.42,
+        cloister_power: -0.281,
+    },
+];
+
+/// The fitted odds for `game`'s table size, where they hold: a base game with the
+/// standard rules ([`fitted_for`]).
+pub fn calibrated_odds(game: &Game) -> Option<&'static Odds> {
+    if !fitted_for(game) {
+        return None;
+    }
+    CALIBRATED.get(game.player_count().checked_sub(2)? as usize)
+}
+
+fn worth_with(game: Game, odds: &Odds) -> Vec<f64> {
     // what the open game adds to the final scores, read before they are made on it
     let (supply, gains) = if game.is_over() {
         (Vec::new(), Vec::new())
     } else {
-        (supply_worth(&game), open_gains(&game, false))
+        (supply_worth(&game), open_gains(&game, false, odds))
     };
     let mut v: Vec<f64> = game
         .into_final_scores()
@@ -66,7 +138,7 @@ fn supply_worth(game: &Game) -> Vec<f64> {
 /// being [`CITY`] or [`CLOISTER`]; and for each majority holder of a field, the open cities
 /// it touches (part [`FIELD`], each a city that may still be completed for the field),
 /// when `fields` is asked for.
-fn open_gains(game: &Game, fields: bool) -> Vec<(usize, usize, f64)> {
+fn open_gains(game: &Game, fields: bool, odds: &Odds) -> Vec<(usize, usize, f64)> {
     let board = game.board();
     let left = game.tiles_left() as f64;
     let players = game.players().len();
@@ -111,13 +183,13 @@ fn open_gains(game: &Game, fields: bool) -> Vec<(usize, usize, f64)> {
             FeatureKind::City if board.open_sides(root) > 0 => {
                 let open = f64::from(board.open_sides(root));
                 let size = f64::from(board.distinct_tiles(root) + board.pennants(root));
-                size * left / (left + 10.0 * open)
+                size * left / (left + odds.city * open.powf(odds.city_power))
             }
             FeatureKind::Monastery | FeatureKind::Garden => {
                 let pos = board.tiles()[board.seg_tile(root)].pos;
                 let missing = 8.0 - f64::from(board.surrounding_tiles(pos));
                 if missing > 0.0 {
-                    missing * left / (left + 4.0 * missing)
+                    missing * left / (left + odds.cloister * missing.powf(odds.cloister_power))
                 } else {
                     0.0
                 }
@@ -138,6 +210,75 @@ fn open_gains(game: &Game, fields: bool) -> Vec<(usize, usize, f64)> {
         }
     }
     gains
+}
+
+/// An open city or cloister with followers at some point of a game, as the odds of
+/// [`worth`] see it: the feature (one of its segments), whether it is a cloister, and its
+/// open sides (a city) or missing neighbours (a cloister). The data the odds are fitted on
+/// (`arena --odds FILE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenFeature {
+    pub seg: u16,
+    pub cloister: bool,
+    pub open: u32,
+}
+
+/// Every open city and cloister with followers in `game`, each once.
+pub fn open_features(game: &Game) -> Vec<OpenFeature> {
+    let board = game.board();
+    let mut found: Vec<(u16, OpenFeature)> = Vec::new();
+    for f in &board.figures {
+        if !f.kind.is_follower() {
+            continue;
+        }
+        let feature = match board.seg_kind(f.seg) {
+            FeatureKind::City => {
+                let root = board.find(f.seg);
+                let open = board.open_sides(root);
+                (open > 0).then_some((
+                    root,
+                    OpenFeature {
+                        seg: f.seg,
+                        cloister: false,
+                        open,
+                    },
+                ))
+            }
+            FeatureKind::Monastery | FeatureKind::Garden => {
+                let pos = board.tiles()[board.seg_tile(f.seg)].pos;
+                let missing = 8u32.saturating_sub(board.surrounding_tiles(pos));
+                (missing > 0).then_some((
+                    f.seg,
+                    OpenFeature {
+                        seg: f.seg,
+                        cloister: true,
+                        open: missing,
+                    },
+                ))
+            }
+            _ => None,
+        };
+        if let Some((root, feature)) = feature {
+            if !found.iter().any(|(r, _)| *r == root) {
+                found.push((root, feature));
+            }
+        }
+    }
+    found.into_iter().map(|(_, f)| f).collect()
+}
+
+/// What became of `feature` (read from an earlier point of the same game) by the time of
+/// `later`: for a city, 1 when it is completed, else 0; for a cloister, the neighbours it
+/// gained.
+pub fn open_feature_outcome(later: &Game, feature: &OpenFeature) -> u32 {
+    let board = later.board();
+    if feature.cloister {
+        let pos = board.tiles()[board.seg_tile(feature.seg)].pos;
+        let missing = 8u32.saturating_sub(board.surrounding_tiles(pos));
+        feature.open.saturating_sub(missing)
+    } else {
+        u32::from(board.open_sides(board.find(feature.seg)) == 0)
+    }
 }
 
 /// The features of the fitted evaluation ([`fitted_worth`]) for each player: what final
@@ -188,7 +329,7 @@ pub fn features(game: &Game) -> Vec<[f64; FEATURES]> {
             ]
         })
         .collect();
-    for (p, part, gain) in open_gains(game, true) {
+    for (p, part, gain) in open_gains(game, true, &HAND) {
         if let Some(f) = x.get_mut(p) {
             f[5 + part] += gain;
         }
@@ -273,5 +414,54 @@ mod tests {
         assert_eq!(margin(&w, 1), 0.0);
         assert_eq!(margin(&[5.0, 2.0, 4.0], 0), 1.0);
         assert_eq!(margin(&[5.0, 2.0, 4.0], 1), -3.0);
+    }
+
+    #[test]
+    fn open_features_are_listed_once_and_their_outcome_is_read_later() {
+        let game = crate::greedy::tests::base_game_at(7, 20, 4);
+        let open = open_features(&game);
+        assert!(!open.is_empty());
+        let board = game.board();
+        for (i, f) in open.iter().enumerate() {
+            assert!(f.open > 0, "{f:?}");
+            // at the same point nothing has happened to any of them yet
+            assert_eq!(open_feature_outcome(&game, f), 0, "{f:?}");
+            if !f.cloister {
+                let root = board.find(f.seg);
+                assert_eq!(board.open_sides(root), f.open);
+                assert!(open[i + 1..]
+                    .iter()
+                    .all(|g| g.cloister || board.find(g.seg) != root));
+            }
+        }
+        let later = crate::greedy::tests::base_game_at(7, 60, 4);
+        for f in &open {
+            let outcome = open_feature_outcome(&later, f);
+            assert!(outcome <= if f.cloister { f.open } else { 1 }, "{f:?}");
+        }
+    }
+
+    #[test]
+    fn the_calibrated_odds_hold_in_base_games_only() {
+        let game = crate::greedy::tests::base_game_at(3, 30, 4);
+        assert_eq!(calibrated_odds(&game), Some(&CALIBRATED[2]));
+        assert!(!open_gains(&game, false, &HAND).is_empty());
+        // the same features, judged by other odds: the open cities and cloisters count less
+        let hand: f64 = open_gains(&game, false, &HAND).iter().map(|g| g.2).sum();
+        let fitted: f64 = open_gains(&game, false, &CALIBRATED[2])
+            .iter()
+            .map(|g| g.2)
+            .sum();
+        assert!(fitted < hand, "{fitted} {hand}");
+        assert_ne!(calibrated_worth_of(game.clone()), worth(&game));
+        let (with, _) = Game::new(&GameConfig {
+            players: 4,
+            seed: 3,
+            expansions: vec![tilepost_engine::Expansion::InnsCathedrals],
+            ..Default::default()
+        })
+        .expect("set-up");
+        assert_eq!(calibrated_odds(&with), None);
+        assert_eq!(calibrated_worth_of(with.clone()), worth(&with));
     }
 }

@@ -6,7 +6,7 @@
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Game, NoEffects};
 
-use crate::eval::{fitted_worth, margin, worth_of};
+use crate::eval::{calibrated_worth_of, fitted_worth, margin, worth_of};
 use crate::mcts::Eval;
 use crate::{own_options, Bot, Clock, SeatView};
 
@@ -137,6 +137,7 @@ fn value_after(
     let w = match eval {
         Eval::Hand => worth_of(g),
         Eval::Fitted => fitted_worth(&g),
+        Eval::Calibrated => calibrated_worth_of(g),
     };
     Some(margin(&w, me))
 }

@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Game, NoEffects, Phase};
 
-use crate::eval::{fitted_worth, margin, worth_of};
+use crate::eval::{calibrated_worth_of, fitted_worth, margin, worth_of};
 use crate::greedy::{option_values, option_values_within, EVALUATIONS};
 use crate::{own_options, Bot, Budget, Clock, SeatView};
 
@@ -83,6 +83,10 @@ pub struct Settings {
     pub eval: Eval,
     /// How a player's reward follows from the evaluation.
     pub reward: Reward,
+    /// The rollout's choice among a judged decision's options: 0 takes the best; above 0,
+    /// an option is drawn with a weight of e^((value - best) / temperature), the values
+    /// being the greedy rule's margins in points.
+    pub rollout_temperature: f64,
 }
 
 /// The decisions of a playout judged by the greedy rule.
@@ -144,6 +148,9 @@ pub enum Eval {
     Hand,
     /// `eval::fitted_worth`: the final scores predicted by weights fitted on self-play.
     Fitted,
+    /// `eval::calibrated_worth_of`: the hand-set evaluation with the odds of the open
+    /// features fitted on self-play for the table size.
+    Calibrated,
 }
 
 impl Settings {
@@ -159,6 +166,7 @@ impl Settings {
             search: Search::Tree,
             eval: Eval::Hand,
             reward: Reward::Best,
+            rollout_temperature: 0.0,
         }
     }
 }
@@ -457,6 +465,7 @@ impl MctsBot {
         let w = match self.settings.eval {
             Eval::Hand => worth_of(g),
             Eval::Fitted => fitted_worth(&g),
+            Eval::Calibrated => calibrated_worth_of(g),
         };
         for &n in &path[1..] {
             tree[n].visits += 1;
@@ -610,6 +619,27 @@ impl MctsBot {
         }
     }
 
+    /// The rollout's pick among options of `values`, `best` being the best one's index:
+    /// `best` at temperature 0, else drawn by the weights of [`Settings::rollout_temperature`].
+    fn drawn(&mut self, values: &[f64], best: usize) -> usize {
+        let t = self.settings.rollout_temperature;
+        let top = values.get(best).copied().unwrap_or(0.0);
+        if t <= 0.0 || !top.is_finite() {
+            return best;
+        }
+        let weights: Vec<f64> = values.iter().map(|v| ((v - top) / t).exp()).collect();
+        let total: f64 = weights.iter().sum();
+        // a uniform draw in [0, total) from 53 random bits
+        let mut x = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+        for (i, w) in weights.iter().enumerate() {
+            if x < *w {
+                return i;
+            }
+            x -= w;
+        }
+        best
+    }
+
     /// Quick decisions down to `stop` tiles left: the decisions judged (see [`Judged`]) by
     /// the greedy rule with a small evaluation budget, the others at random. `OutOfTime`
     /// when a decision on the way finds the time up.
@@ -627,9 +657,10 @@ impl MctsBot {
             }
             let pick = if self.judges(p.phase, options.len()) {
                 let values = self.rollout_values(game, p.player, &options)?;
-                (0..options.len())
+                let best = (0..options.len())
                     .max_by(|a, b| values[*a].total_cmp(&values[*b]).then(b.cmp(a)))
-                    .unwrap_or(0)
+                    .unwrap_or(0);
+                self.drawn(&values, best)
             } else {
                 self.rng.below(options.len() as u64) as usize
             };
@@ -808,5 +839,29 @@ mod tests {
             .filter(|n| tree[*n].player == me)
             .count();
         assert!(shared >= options.len(), "{shared} shared nodes");
+    }
+
+    #[test]
+    fn the_rollout_draws_by_temperature_and_takes_the_best_at_zero() {
+        let mut bot = MctsBot::with_settings(3, Settings::new(Budget::default()));
+        let values = [1.0, 3.0, f64::NEG_INFINITY, 2.5];
+        assert!((0..50).all(|_| bot.drawn(&values, 1) == 1));
+        bot.settings.rollout_temperature = 1.0;
+        let mut counts = [0usize; 4];
+        for _ in 0..4000 {
+            counts[bot.drawn(&values, 1)] += 1;
+        }
+        // weights e^-2, 1, 0, e^-0.5 of 1.74: about 8%, 57%, 0 and 35%
+        assert_eq!(counts[2], 0, "{counts:?}");
+        assert!(
+            counts[1] > counts[3] && counts[3] > counts[0] && counts[0] > 100,
+            "{counts:?}"
+        );
+        // the same seed draws the same
+        let mut a = MctsBot::with_settings(9, bot.settings);
+        let mut b = MctsBot::with_settings(9, bot.settings);
+        let da: Vec<usize> = (0..20).map(|_| a.drawn(&values, 1)).collect();
+        let db: Vec<usize> = (0..20).map(|_| b.drawn(&values, 1)).collect();
+        assert_eq!(da, db);
     }
 }
