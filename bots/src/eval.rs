@@ -93,6 +93,16 @@ pub fn calibrated_odds(game: &Game) -> Option<&'static Odds> {
     CALIBRATED.get(game.player_count().checked_sub(2)? as usize)
 }
 
+/// `x` to the power `p`, without a call to `powf` for the hand-set odds' power of 1 (the
+/// evaluation runs in every playout).
+fn power(x: f64, p: f64) -> f64 {
+    if p == 1.0 {
+        x
+    } else {
+        x.powf(p)
+    }
+}
+
 fn worth_with(game: Game, odds: &Odds) -> Vec<f64> {
     // what the open game adds to the final scores, read before they are made on it
     let (supply, gains) = if game.is_over() {
@@ -183,13 +193,13 @@ fn open_gains(game: &Game, fields: bool, odds: &Odds) -> Vec<(usize, usize, f64)
             FeatureKind::City if board.open_sides(root) > 0 => {
                 let open = f64::from(board.open_sides(root));
                 let size = f64::from(board.distinct_tiles(root) + board.pennants(root));
-                size * left / (left + odds.city * open.powf(odds.city_power))
+                size * left / (left + odds.city * power(open, odds.city_power))
             }
             FeatureKind::Monastery | FeatureKind::Garden => {
                 let pos = board.tiles()[board.seg_tile(root)].pos;
                 let missing = 8.0 - f64::from(board.surrounding_tiles(pos));
                 if missing > 0.0 {
-                    missing * left / (left + odds.cloister * missing.powf(odds.cloister_power))
+                    missing * left / (left + odds.cloister * power(missing, odds.cloister_power))
                 } else {
                     0.0
                 }
