@@ -7,7 +7,7 @@
 //! followers kept in supply (each one can still score while tiles are left). A player's
 //! *margin* is their worth minus the best worth among the others.
 
-use tilepost_engine::{FeatureKind, FigureKind, Game};
+use tilepost_engine::{Board, FeatureKind, FigureKind, Game};
 
 /// Points a follower in supply is worth early in the game (it fades with the tiles left).
 const FOLLOWER_IN_SUPPLY: f64 = 2.0;
@@ -91,6 +91,12 @@ pub fn calibrated_odds(game: &Game) -> Option<&'static Odds> {
         return None;
     }
     CALIBRATED.get(game.player_count().checked_sub(2)? as usize)
+}
+
+/// The neighbours still missing around the cloister of segment `seg`.
+fn missing_neighbours(board: &Board, seg: u16) -> u32 {
+    let pos = board.tiles()[board.seg_tile(seg)].pos;
+    8u32.saturating_sub(board.surrounding_tiles(pos))
 }
 
 /// `x` to the power `p`, without a call to `powf` for the hand-set odds' power of 1 (the
@@ -196,8 +202,7 @@ fn open_gains(game: &Game, fields: bool, odds: &Odds) -> Vec<(usize, usize, f64)
                 size * left / (left + odds.city * power(open, odds.city_power))
             }
             FeatureKind::Monastery | FeatureKind::Garden => {
-                let pos = board.tiles()[board.seg_tile(root)].pos;
-                let missing = 8.0 - f64::from(board.surrounding_tiles(pos));
+                let missing = f64::from(missing_neighbours(board, root));
                 if missing > 0.0 {
                     missing * left / (left + odds.cloister * power(missing, odds.cloister_power))
                 } else {
@@ -255,8 +260,7 @@ pub fn open_features(game: &Game) -> Vec<OpenFeature> {
                 ))
             }
             FeatureKind::Monastery | FeatureKind::Garden => {
-                let pos = board.tiles()[board.seg_tile(f.seg)].pos;
-                let missing = 8u32.saturating_sub(board.surrounding_tiles(pos));
+                let missing = missing_neighbours(board, f.seg);
                 (missing > 0).then_some((
                     f.seg,
                     OpenFeature {
@@ -283,9 +287,9 @@ pub fn open_features(game: &Game) -> Vec<OpenFeature> {
 pub fn open_feature_outcome(later: &Game, feature: &OpenFeature) -> u32 {
     let board = later.board();
     if feature.cloister {
-        let pos = board.tiles()[board.seg_tile(feature.seg)].pos;
-        let missing = 8u32.saturating_sub(board.surrounding_tiles(pos));
-        feature.open.saturating_sub(missing)
+        feature
+            .open
+            .saturating_sub(missing_neighbours(board, feature.seg))
     } else {
         u32::from(board.open_sides(board.find(feature.seg)) == 0)
     }
