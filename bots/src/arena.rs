@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Expansion, Game, GameConfig, Phase};
 
-use crate::eval::{open_feature_outcome, open_features, OpenFeature, FEATURES};
+use crate::eval::{open_feature_outcome, open_features, Margin, OpenFeature, FEATURES};
 
 use crate::expert::{ExpertBot, ExpertSettings};
 use crate::greedy::GreedyBot;
@@ -39,6 +39,9 @@ pub struct Entrant {
     pub playouts: Option<u32>,
     /// The evaluation, where it differs from the level's (`greedy/fitted`, `mcts/hand`).
     pub eval: Option<Eval>,
+    /// The margin the greedy rule maximises (greedy: its own; mcts and expert: their
+    /// rollouts'), where it differs from the level's (`greedy/mean`).
+    pub margin: Option<Margin>,
 }
 
 impl From<Level> for Entrant {
@@ -47,20 +50,28 @@ impl From<Level> for Entrant {
             level,
             playouts: None,
             eval: None,
+            margin: None,
         }
     }
 }
 
 impl Entrant {
-    /// `level`, `level:playouts`, either followed by `/hand` or `/fitted`.
+    /// `level` or `level:playouts`, followed by `/hand`, `/fitted`, `/calibrated` (the
+    /// evaluation) and `/mean` (the margin), in any order.
     pub fn parse(s: &str) -> Result<Entrant, String> {
-        let (s, eval) = match s.split_once('/') {
-            Some((s, "hand")) => (s, Some(Eval::Hand)),
-            Some((s, "fitted")) => (s, Some(Eval::Fitted)),
-            Some((s, "calibrated")) => (s, Some(Eval::Calibrated)),
-            Some((_, other)) => return Err(format!("unknown evaluation {other}")),
-            None => (s, None),
-        };
+        let mut parts = s.split('/');
+        let s = parts.next().unwrap_or_default();
+        let (mut eval, mut margin) = (None, None);
+        for part in parts {
+            match part {
+                "hand" => eval = Some(Eval::Hand),
+                "fitted" => eval = Some(Eval::Fitted),
+                "calibrated" => eval = Some(Eval::Calibrated),
+                "mean" => margin = Some(Margin::Mean),
+                "pairwise" => margin = Some(Margin::Pairwise),
+                other => return Err(format!("unknown evaluation or margin {other}")),
+            }
+        }
         let (name, playouts) = match s.split_once(':') {
             Some((name, k)) => (
                 name,
@@ -76,6 +87,7 @@ impl Entrant {
             level,
             playouts,
             eval,
+            margin,
         })
     }
 
@@ -90,6 +102,11 @@ impl Entrant {
             Some(Eval::Fitted) => s += "/fitted",
             Some(Eval::Calibrated) => s += "/calibrated",
             None => {}
+        }
+        match self.margin {
+            Some(Margin::Mean) => s += "/mean",
+            Some(Margin::Pairwise) => s += "/pairwise",
+            Some(Margin::Best) | None => {}
         }
         s
     }
@@ -125,6 +142,17 @@ pub struct Options {
     /// The temperature of an `expert` rollout's choices, in points (`None`: the default,
     /// the best option).
     pub expert_temperature: Option<f64>,
+    /// The points of margin of an `expert` playout's reward scale before the game's end
+    /// (`None`: the default).
+    pub expert_reward_scale: Option<f64>,
+    /// The same at the game's end (`None`: the default).
+    pub expert_final_scale: Option<f64>,
+    /// Rounds of tiles left from which an `expert`'s playouts go on to the game's end
+    /// (`None`: the default).
+    pub expert_endgame_rounds: Option<usize>,
+    /// The margin an `expert` rollout's greedy rule maximises in the other players'
+    /// decisions (`None`: the default).
+    pub expert_others_margin: Option<Margin>,
     /// Standard errors by which an `expert` candidate must beat the greedy rule's pick to
     /// replace it (`None`: the default; with expansions, the larger of this and theirs).
     pub expert_stay: Option<f64>,
@@ -160,6 +188,10 @@ impl Default for Options {
             expert_evaluations: None,
             expert_race: None,
             expert_temperature: None,
+            expert_reward_scale: None,
+            expert_final_scale: None,
+            expert_endgame_rounds: None,
+            expert_others_margin: None,
             expert_stay: None,
             expert_judged: None,
             round_robin: false,
@@ -174,7 +206,9 @@ impl Default for Options {
 pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expansions <id,id,...|all|none>] [--seed S] [--playouts K] [--ms T] [--search tree|paired] \
 [--expert-threads N] [--expert-rounds R] [--expert-rounds-more R] \
-[--expert-options-more N] [--expert-evaluations N] [--expert-race S] [--expert-temperature T] [--expert-stay S] [--expert-judged every|tiles] \
+[--expert-options-more N] [--expert-evaluations N] [--expert-race S] [--expert-temperature T] \
+[--expert-reward-scale S] [--expert-final-scale S] [--expert-endgame-rounds R] \
+[--expert-others-margin best|mean|pairwise] [--expert-stay S] [--expert-judged every|tiles] \
 [--round-robin] [--features FILE] [--odds FILE] [--threads N]";
 
 /// The command line's flags, each with its default.
@@ -182,7 +216,10 @@ pub const FLAGS: &str = "\
 Flags:
   --bots LEVEL,LEVEL,...   the bots, seated in turn (random, greedy, mcts, expert; LEVEL:K
                            gives a bot its own K playouts per decision, LEVEL/hand or
-                           LEVEL/fitted or LEVEL/calibrated its evaluation)
+                           LEVEL/fitted or LEVEL/calibrated its evaluation, LEVEL/mean or
+                           LEVEL/pairwise the margin its greedy rule maximises, to the
+                           others' mean or pairwise, not to the best other: greedy's own,
+                           mcts's and expert's in their own decisions of a playout)
                            [default: mcts,greedy]
   --games N                games to play [default: 100]
   --players P              players per game [default: 2]
@@ -207,6 +244,16 @@ Flags:
   --expert-temperature T   the temperature, in points (0 to 100), of an expert rollout's
                            choices: 0 takes the greedy rule's best option, above 0 an
                            option is drawn with weight e^((value - best) / T) [default: 0]
+  --expert-reward-scale S  the points of margin (0.1 to 100) that make an expert playout's
+                           reward about 0.73 (its logistic's scale) when the playout ends
+                           before the game's end [default: 10]
+  --expert-final-scale S   the same when the playout ends at the game's end [default: 10]
+  --expert-endgame-rounds R
+                           rounds of tiles left from which an expert's playouts go on to
+                           the game's end [default: 3]
+  --expert-others-margin M the margin an expert rollout's greedy rule maximises in the
+                           others' decisions: to the best other, to the others' mean, or
+                           pairwise [default: best]
   --expert-stay S          standard errors (0 to 10) by which an expert candidate must beat
                            the greedy rule's pick to replace it [default: 0; with
                            expansions other than the River, at least 1]
@@ -287,6 +334,25 @@ impl Options {
                 "--expert-race" => o.expert_race = Some(within(value()?, 0.5, 20.0, "0.5 to 20")?),
                 "--expert-temperature" => {
                     o.expert_temperature = Some(within(value()?, 0.0, 100.0, "0 to 100")?)
+                }
+                "--expert-reward-scale" => {
+                    o.expert_reward_scale = Some(within(value()?, 0.1, 100.0, "0.1 to 100")?)
+                }
+                "--expert-final-scale" => {
+                    o.expert_final_scale = Some(within(value()?, 0.1, 100.0, "0.1 to 100")?)
+                }
+                "--expert-endgame-rounds" => {
+                    o.expert_endgame_rounds = Some(number(value()?)?.clamp(0, 100) as usize)
+                }
+                "--expert-others-margin" => {
+                    o.expert_others_margin = Some(match value()? {
+                        "best" => Margin::Best,
+                        "mean" => Margin::Mean,
+                        "pairwise" => Margin::Pairwise,
+                        other => {
+                            return Err(format!("{flag} wants best, mean or pairwise, not {other}"))
+                        }
+                    })
                 }
                 "--expert-stay" => o.expert_stay = Some(within(value()?, 0.0, 10.0, "0 to 10")?),
                 "--expert-judged" => {
@@ -535,6 +601,7 @@ fn seat_bot(o: &Options, entrant: Entrant, seed: u64) -> Box<dyn Bot> {
             let mut settings = Settings::new(budget);
             settings.search = o.search.unwrap_or(settings.search);
             settings.eval = entrant.eval.unwrap_or(settings.eval);
+            settings.rollout_margin = entrant.margin.unwrap_or(settings.rollout_margin);
             Box::new(MctsBot::with_settings(seed, settings))
         }
         Level::Expert => {
@@ -543,6 +610,11 @@ fn seat_bot(o: &Options, entrant: Entrant, seed: u64) -> Box<dyn Bot> {
                 ..ExpertSettings::new(budget)
             };
             settings.search.eval = entrant.eval.unwrap_or(settings.search.eval);
+            settings.search.rollout_margin =
+                entrant.margin.unwrap_or(settings.search.rollout_margin);
+            settings.search.others_rollout_margin = o
+                .expert_others_margin
+                .unwrap_or(settings.search.others_rollout_margin);
             settings.search.rollout_rounds =
                 o.expert_rounds.unwrap_or(settings.search.rollout_rounds);
             if let Some(rounds) = o.expert_rounds_more {
@@ -558,14 +630,21 @@ fn seat_bot(o: &Options, entrant: Entrant, seed: u64) -> Box<dyn Bot> {
             settings.search.rollout_temperature = o
                 .expert_temperature
                 .unwrap_or(settings.search.rollout_temperature);
+            settings.search.reward_scale = o
+                .expert_reward_scale
+                .unwrap_or(settings.search.reward_scale);
+            settings.search.final_reward_scale = o
+                .expert_final_scale
+                .unwrap_or(settings.search.final_reward_scale);
+            settings.endgame_rounds = o.expert_endgame_rounds.unwrap_or(settings.endgame_rounds);
             settings.stay = o.expert_stay.unwrap_or(settings.stay);
             settings.search.judged = o.expert_judged.unwrap_or(settings.search.judged);
             Box::new(ExpertBot::with_settings(seed, settings))
         }
-        Level::Greedy => Box::new(GreedyBot::with_eval(
-            seed,
-            entrant.eval.unwrap_or(Eval::Hand),
-        )),
+        Level::Greedy => Box::new(
+            GreedyBot::with_eval(seed, entrant.eval.unwrap_or(Eval::Hand))
+                .maximising(entrant.margin.unwrap_or_default()),
+        ),
         level => level.bot(seed, budget),
     }
 }
@@ -905,6 +984,26 @@ mod tests {
         for wrong in ["-1", "101", "NaN", "warm"] {
             assert!(temperature(wrong).is_err(), "{wrong}");
         }
+        for flag in ["--expert-reward-scale", "--expert-final-scale"] {
+            let scale = |v: &str| Options::parse(&[flag.into(), v.into()]);
+            let o = scale("2.5").expect("valid");
+            assert_eq!(
+                o.expert_reward_scale.or(o.expert_final_scale),
+                Some(2.5),
+                "{flag}"
+            );
+            for wrong in ["0", "0.05", "101", "NaN", "sharp"] {
+                assert!(scale(wrong).is_err(), "{flag} {wrong}");
+            }
+        }
+        let margin = |v: &str| Options::parse(&["--expert-others-margin".into(), v.into()]);
+        assert_eq!(
+            margin("pairwise").expect("valid").expert_others_margin,
+            Some(Margin::Pairwise)
+        );
+        assert!(margin("worst").is_err());
+        let endgame = Options::parse(&["--expert-endgame-rounds".into(), "5".into()]);
+        assert_eq!(endgame.expect("valid").expert_endgame_rounds, Some(5));
         let race = |v: &str| Options::parse(&["--expert-race".into(), v.into()]);
         assert_eq!(race("4").expect("valid").expert_race, Some(4.0));
         for wrong in ["0", "21", "NaN", "two"] {
@@ -972,7 +1071,16 @@ mod tests {
             (Level::Expert, Some(50), Some(Eval::Calibrated))
         );
         assert_eq!(e.label(), "expert:50/calibrated");
+        assert_eq!(e.margin, None);
+        let e = Entrant::parse("expert:50/mean/calibrated").expect("valid");
+        assert_eq!(
+            (e.eval, e.margin),
+            (Some(Eval::Calibrated), Some(Margin::Mean))
+        );
+        assert_eq!(e.label(), "expert:50/calibrated/mean");
+        assert_eq!(Entrant::parse(&e.label()), Ok(e));
         assert!(Entrant::parse("greedy/best").is_err());
+        assert!(Entrant::parse("greedy/mean/").is_err());
         assert!(Entrant::parse("mcts:x").is_err());
         assert!(Entrant::parse("deep:3").is_err());
         let args: Vec<String> = "--bots random,greedy,random:5 --games 2 --round-robin"

@@ -393,6 +393,65 @@ pub fn fitted_worth(game: &Game) -> Vec<f64> {
         .collect()
 }
 
+/// Which margin the greedy rule maximises.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Margin {
+    /// The worth minus the best worth among the others ([`margin`]).
+    #[default]
+    Best,
+    /// The worth minus the mean worth of the others ([`mean_margin`]): with more than two
+    /// players a point taken from any other counts, not only from the best; with two,
+    /// the same as `Best`.
+    Mean,
+    /// The mean over the others of a logistic of the margin to each, in points: about the
+    /// mean margin while the margins are small, saturating at `±PAIRWISE_SCALE` as a
+    /// player is far ahead of or behind another (a share of the others passed, as the mean
+    /// rank counts).
+    Pairwise,
+}
+
+/// The logistic's scale of [`Margin::Pairwise`], in points.
+const PAIRWISE_SCALE: f64 = 10.0;
+
+impl Margin {
+    /// `player`'s margin of this kind.
+    pub fn of(self, worth: &[f64], player: u8) -> f64 {
+        match self {
+            Margin::Best => margin(worth, player),
+            Margin::Mean => mean_margin(worth, player),
+            Margin::Pairwise => pairwise_margin(worth, player),
+        }
+    }
+}
+
+/// `player`'s worth minus the mean worth of the others.
+pub fn mean_margin(worth: &[f64], player: u8) -> f64 {
+    mean_over_others(worth, player, |d| d)
+}
+
+/// [`Margin::Pairwise`]: `player`'s mean over the others of `2 s σ(d / s) − s`, `d` the
+/// margin to each and `s` [`PAIRWISE_SCALE`].
+fn pairwise_margin(worth: &[f64], player: u8) -> f64 {
+    let s = PAIRWISE_SCALE;
+    mean_over_others(worth, player, |d| 2.0 * s / (1.0 + (-d / s).exp()) - s)
+}
+
+/// The mean over the players other than `player` of `f` of `player`'s margin to each
+/// (`f` of `player`'s worth when there is no other).
+pub(crate) fn mean_over_others(worth: &[f64], player: u8, f: impl Fn(f64) -> f64) -> f64 {
+    let me = worth.get(player as usize).copied().unwrap_or(0.0);
+    let (sum, n) = worth
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != player as usize)
+        .fold((0.0, 0usize), |(t, n), (_, w)| (t + f(me - w), n + 1));
+    if n == 0 {
+        f(me)
+    } else {
+        sum / n as f64
+    }
+}
+
 /// `player`'s worth minus the best worth among the others.
 pub fn margin(worth: &[f64], player: u8) -> f64 {
     let me = worth.get(player as usize).copied().unwrap_or(0.0);
@@ -428,6 +487,13 @@ mod tests {
         assert_eq!(margin(&w, 1), 0.0);
         assert_eq!(margin(&[5.0, 2.0, 4.0], 0), 1.0);
         assert_eq!(margin(&[5.0, 2.0, 4.0], 1), -3.0);
+        assert_eq!(mean_margin(&[5.0, 2.0, 4.0], 1), -2.5);
+        assert_eq!(Margin::Mean.of(&[5.0, 2.0, 4.0], 0), 2.0);
+        assert_eq!(Margin::Best.of(&[5.0, 2.0, 4.0], 0), 1.0);
+        // two players: the same margin
+        for p in [0, 1] {
+            assert_eq!(mean_margin(&[7.5, 3.0], p), margin(&[7.5, 3.0], p));
+        }
     }
 
     #[test]

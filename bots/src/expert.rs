@@ -51,10 +51,9 @@ use std::time::{Duration, Instant};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Expansion, Game, SeatView};
 
+use crate::eval::Margin;
 use crate::greedy::{option_values_within, EVALUATIONS};
-use crate::mcts::{
-    best_first, reward_for, Eval, Judged, MctsBot, Node, OutOfTime, Reward, Search, Settings,
-};
+use crate::mcts::{best_first, Eval, Judged, MctsBot, Node, OutOfTime, Reward, Search, Settings};
 use crate::{own_options, Bot, Budget, Clock};
 
 /// Root options kept by the greedy evaluation.
@@ -228,7 +227,7 @@ impl Bot for ExpertBot {
             view.seat(),
             &options,
             EVALUATIONS,
-            Eval::Hand,
+            (Eval::Hand, Margin::Best),
             clock.as_ref(),
         );
         let settings = self.settings.for_game(game);
@@ -439,7 +438,7 @@ impl<'a> Race<'a> {
                 .search
                 .playout(&mut w.tree, &sample, i + 1, seed, self.horizon)
             {
-                Ok(Some(worth)) => reward_for(&worth, me, self.settings.search.reward),
+                Ok(Some(end)) => self.settings.search.reward_of(&end, me),
                 Ok(None) => 0.0,
                 Err(OutOfTime) => return None,
             };

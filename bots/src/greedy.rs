@@ -6,7 +6,7 @@
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Game, NoEffects};
 
-use crate::eval::{calibrated_worth_of, fitted_worth, margin, worth_of};
+use crate::eval::{calibrated_worth_of, fitted_worth, worth_of, Margin};
 use crate::mcts::Eval;
 use crate::{own_options, Bot, Clock, SeatView};
 
@@ -20,6 +20,7 @@ pub const EVALUATIONS: usize = 3000;
 pub struct GreedyBot {
     rng: Rng,
     eval: Eval,
+    margin: Margin,
 }
 
 impl GreedyBot {
@@ -32,7 +33,14 @@ impl GreedyBot {
         GreedyBot {
             rng: Rng::new(seed),
             eval,
+            margin: Margin::Best,
         }
+    }
+
+    /// The same bot maximising `margin` (the level's is `Margin::Best`).
+    pub fn maximising(mut self, margin: Margin) -> GreedyBot {
+        self.margin = margin;
+        self
     }
 }
 
@@ -46,7 +54,15 @@ impl Bot for GreedyBot {
         if options.len() == 1 {
             return options.pop();
         }
-        let values = option_values_by(game, view.seat(), &options, EVALUATIONS, self.eval);
+        let values = option_values_within(
+            game,
+            view.seat(),
+            &options,
+            EVALUATIONS,
+            (self.eval, self.margin),
+            None,
+        )
+        .0;
         let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let ties: Vec<usize> = (0..options.len())
             .filter(|i| values[*i] >= best - 1e-9)
@@ -72,7 +88,7 @@ pub fn option_values_by(
     evaluations: usize,
     eval: Eval,
 ) -> Vec<f64> {
-    option_values_within(game, me, options, evaluations, eval, None).0
+    option_values_within(game, me, options, evaluations, (eval, Margin::Best), None).0
 }
 
 /// [`option_values_by`] that stops judging options when the clock says the time is up
@@ -84,13 +100,13 @@ pub(crate) fn option_values_within(
     me: u8,
     options: &[Action],
     evaluations: usize,
-    eval: Eval,
+    judge: (Eval, Margin),
     clock: Option<&Clock>,
 ) -> (Vec<f64>, bool) {
     let share = evaluations / options.len().max(1);
     let mut values = Vec::with_capacity(options.len());
     for a in options {
-        match value_after(game, me, a, LOOKAHEAD, share, eval, clock) {
+        match value_after(game, me, a, LOOKAHEAD, share, judge, clock) {
             Some(v) => values.push(v),
             None => {
                 values.resize(options.len(), f64::NEG_INFINITY);
@@ -110,7 +126,7 @@ fn value_after(
     action: &Action,
     depth: u8,
     share: usize,
-    eval: Eval,
+    judge: (Eval, Margin),
     clock: Option<&Clock>,
 ) -> Option<f64> {
     if clock.is_some_and(Clock::up) {
@@ -126,20 +142,20 @@ fn value_after(
             let share = share / next.len();
             let mut best = f64::NEG_INFINITY;
             for a in &next {
-                best = best.max(value_after(&g, me, a, depth - 1, share, eval, clock)?);
+                best = best.max(value_after(&g, me, a, depth - 1, share, judge, clock)?);
             }
             return Some(best);
         }
         if let Some(last) = next.last() {
-            return value_after(&g, me, last, depth - 1, 0, eval, clock);
+            return value_after(&g, me, last, depth - 1, 0, judge, clock);
         }
     }
-    let w = match eval {
+    let w = match judge.0 {
         Eval::Hand => worth_of(g),
         Eval::Fitted => fitted_worth(&g),
         Eval::Calibrated => calibrated_worth_of(g),
     };
-    Some(margin(&w, me))
+    Some(judge.1.of(&w, me))
 }
 
 #[cfg(test)]

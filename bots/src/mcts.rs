@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Game, NoEffects, Phase};
 
-use crate::eval::{calibrated_worth_of, fitted_worth, margin, worth_of};
+use crate::eval::{calibrated_worth_of, fitted_worth, margin, mean_over_others, worth_of, Margin};
 use crate::greedy::{option_values, option_values_within, EVALUATIONS};
 use crate::{own_options, Bot, Budget, Clock, SeatView};
 
@@ -87,6 +87,16 @@ pub struct Settings {
     /// an option is drawn with a weight of e^((value - best) / temperature), the values
     /// being the greedy rule's margins in points.
     pub rollout_temperature: f64,
+    /// The points of margin that make a reward of about 0.73 (the logistic's scale) at a
+    /// playout's end before the game's...
+    pub reward_scale: f64,
+    /// ...and at the game's end, where the margins are final.
+    pub final_reward_scale: f64,
+    /// The margin the rollout's greedy rule maximises in the decisions of the player the
+    /// search is for...
+    pub rollout_margin: Margin,
+    /// ...and in the others' decisions.
+    pub others_rollout_margin: Margin,
 }
 
 /// The decisions of a playout judged by the greedy rule.
@@ -121,23 +131,13 @@ pub enum Reward {
     Pairwise,
 }
 
-/// `player`'s reward at a playout's end with every player's `worth`.
-pub(crate) fn reward_for(worth: &[f64], player: u8, kind: Reward) -> f64 {
+/// `player`'s reward at a playout's end with every player's `worth`, the logistic's scale
+/// being `scale` points of margin.
+pub(crate) fn reward_for(worth: &[f64], player: u8, kind: Reward, scale: f64) -> f64 {
+    let reward = |m: f64| reward_at(m, scale);
     match kind {
         Reward::Best => reward(margin(worth, player)),
-        Reward::Pairwise => {
-            let me = worth.get(player as usize).copied().unwrap_or(0.0);
-            let (sum, others) = worth
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != player as usize)
-                .fold((0.0, 0usize), |(s, n), (_, w)| (s + reward(me - w), n + 1));
-            if others == 0 {
-                reward(me)
-            } else {
-                sum / others as f64
-            }
-        }
+        Reward::Pairwise => mean_over_others(worth, player, reward),
     }
 }
 
@@ -167,7 +167,21 @@ impl Settings {
             eval: Eval::Hand,
             reward: Reward::Best,
             rollout_temperature: 0.0,
+            reward_scale: REWARD_SCALE,
+            final_reward_scale: REWARD_SCALE,
+            rollout_margin: Margin::Best,
+            others_rollout_margin: Margin::Best,
         }
+    }
+
+    /// `player`'s reward at the end of a playout.
+    pub(crate) fn reward_of(&self, end: &Ending, player: u8) -> f64 {
+        let scale = if end.over {
+            self.final_reward_scale
+        } else {
+            self.reward_scale
+        };
+        reward_for(&end.worth, player, self.reward, scale)
     }
 }
 
@@ -177,6 +191,8 @@ pub struct MctsBot {
     settings: Settings,
     /// The time limit of the decision under way, if its budget has one.
     pub(crate) clock: Option<Clock>,
+    /// The player the playout under way searches for (the root's player).
+    me: Option<u8>,
 }
 
 /// A playout or a ranking stopped by the time limit.
@@ -193,6 +209,7 @@ impl MctsBot {
             rng: Rng::new(seed),
             settings,
             clock: None,
+            me: None,
         }
     }
 }
@@ -223,9 +240,17 @@ impl Node {
     }
 }
 
-/// A player's reward for a margin: a logistic in `[0, 1]`.
-pub(crate) fn reward(margin: f64) -> f64 {
-    1.0 / (1.0 + (-margin / REWARD_SCALE).exp())
+/// Every player's worth at a playout's end, and whether the game is over there.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Ending {
+    pub(crate) worth: Vec<f64>,
+    pub(crate) over: bool,
+}
+
+/// A player's reward for a margin: a logistic in `[0, 1]` of scale `scale` points
+/// ([`REWARD_SCALE`] by default).
+fn reward_at(margin: f64, scale: f64) -> f64 {
+    1.0 / (1.0 + (-margin / scale.max(1e-9)).exp())
 }
 
 impl Bot for MctsBot {
@@ -250,7 +275,7 @@ impl Bot for MctsBot {
                 me,
                 &options,
                 EVALUATIONS,
-                Eval::Hand,
+                (Eval::Hand, Margin::Best),
                 self.clock.as_ref(),
             );
             let mut order = best_first(&values, self.settings.root_options);
@@ -267,7 +292,7 @@ impl Bot for MctsBot {
                 me,
                 &options,
                 options.len(),
-                Eval::Hand,
+                (Eval::Hand, Margin::Best),
                 self.clock.as_ref(),
             );
             fallback = best_first(&values, 1).first().copied().unwrap_or(0);
@@ -397,7 +422,7 @@ impl MctsBot {
                         break;
                     }
                 };
-                rewards[i] = Some(reward_for(&w, me, self.settings.reward));
+                rewards[i] = Some(self.settings.reward_of(&w, me));
                 done += 1;
                 let took = playout_started.elapsed();
                 longest = longest.max(if i == 0 {
@@ -431,7 +456,7 @@ impl MctsBot {
     /// of the root, played by the root's player), then the tree below it (with
     /// `Search::Tree`) and the rollout down to `horizon` (tiles left to stop at, most
     /// steps), all with the random numbers of `seed`; the nodes below the candidate take
-    /// their players' rewards. The answer is every player's worth at the end, `None`
+    /// their players' rewards. The answer is every player's worth at the end (and whether the game is over there), `None`
     /// when the candidate cannot be played on this sample, or `OutOfTime` when the
     /// time was up on the way (the nodes on the path then take no reward).
     pub(crate) fn playout(
@@ -441,7 +466,7 @@ impl MctsBot {
         candidate: usize,
         seed: u64,
         horizon: (usize, usize),
-    ) -> Result<Option<Vec<f64>>, OutOfTime> {
+    ) -> Result<Option<Ending>, OutOfTime> {
         let Some(action) = tree[candidate].action.clone() else {
             return Ok(None);
         };
@@ -451,6 +476,7 @@ impl MctsBot {
         {
             return Ok(None);
         }
+        self.me = Some(tree[candidate].player);
         let keep = std::mem::replace(&mut self.rng, Rng::new(seed));
         let mut path = vec![candidate];
         let mut run = Ok(());
@@ -462,16 +488,18 @@ impl MctsBot {
         }
         self.rng = keep;
         run?;
-        let w = match self.settings.eval {
+        let over = g.is_over();
+        let worth = match self.settings.eval {
             Eval::Hand => worth_of(g),
             Eval::Fitted => fitted_worth(&g),
             Eval::Calibrated => calibrated_worth_of(g),
         };
+        let end = Ending { worth, over };
         for &n in &path[1..] {
             tree[n].visits += 1;
-            tree[n].reward += reward_for(&w, tree[n].player, self.settings.reward);
+            tree[n].reward += self.settings.reward_of(&end, tree[n].player);
         }
-        Ok(Some(w))
+        Ok(Some(end))
     }
 
     /// `OutOfTime` when the clock says the time is up.
@@ -609,13 +637,22 @@ impl MctsBot {
             player,
             options,
             self.settings.rollout_evaluations,
-            Eval::Hand,
+            (Eval::Hand, self.rollout_margin(player)),
             self.clock.as_ref(),
         );
         if complete {
             Ok(values)
         } else {
             Err(OutOfTime)
+        }
+    }
+
+    /// The margin the rollout's greedy rule maximises in `player`'s decisions.
+    fn rollout_margin(&self, player: u8) -> Margin {
+        if self.me == Some(player) {
+            self.settings.rollout_margin
+        } else {
+            self.settings.others_rollout_margin
         }
     }
 
@@ -757,23 +794,95 @@ mod tests {
     }
 
     #[test]
+    fn the_reward_takes_the_final_scale_at_the_games_end_only() {
+        let mut s = settings(Search::Tree);
+        s.reward = Reward::Pairwise;
+        s.final_reward_scale = 2.0;
+        let worth = vec![31.0, 30.0, 20.0, 40.0];
+        let open = Ending {
+            worth: worth.clone(),
+            over: false,
+        };
+        let over = Ending { worth, over: true };
+        // before the end, the default scale: the same reward as before the setting
+        assert_eq!(
+            s.reward_of(&open, 0),
+            reward_for(&open.worth, 0, Reward::Pairwise, REWARD_SCALE)
+        );
+        // at the end, a point's lead counts for more and a large one for about a pass
+        assert_eq!(
+            s.reward_of(&over, 0),
+            reward_for(&over.worth, 0, Reward::Pairwise, 2.0)
+        );
+        let lead = |r: f64| reward_for(&[1.0, 0.0], 0, Reward::Best, r);
+        assert!(lead(2.0) > lead(REWARD_SCALE));
+        assert!(reward_for(&[30.0, 0.0], 0, Reward::Best, 2.0) > 0.999);
+        // ranks are kept whatever the scale
+        for scale in [0.5, 2.0, 10.0, 40.0] {
+            let r: Vec<f64> = (0..4)
+                .map(|p| reward_for(&over.worth, p, Reward::Pairwise, scale))
+                .collect();
+            assert!(r[3] > r[0] && r[0] > r[1] && r[1] > r[2], "{scale}: {r:?}");
+        }
+    }
+
+    #[test]
     fn the_pairwise_reward_counts_every_player_passed() {
         // two players: the same as the margin to the best other
         for w in [[40.0, 31.0], [12.0, 30.5], [7.0, 7.0]] {
             for p in [0, 1] {
                 assert_eq!(
-                    reward_for(&w, p, Reward::Pairwise),
-                    reward_for(&w, p, Reward::Best)
+                    reward_for(&w, p, Reward::Pairwise, REWARD_SCALE),
+                    reward_for(&w, p, Reward::Best, REWARD_SCALE)
                 );
             }
         }
         // four: second place, close behind the leader and far ahead of the last two,
         // gets more than half, where the margin to the best other gives less
         let w = [50.0, 48.0, 20.0, 18.0];
-        assert!(reward_for(&w, 1, Reward::Pairwise) > 0.5);
-        assert!(reward_for(&w, 1, Reward::Best) < 0.5);
-        assert!(reward_for(&w, 0, Reward::Pairwise) > reward_for(&w, 1, Reward::Pairwise));
-        assert!(reward_for(&w, 2, Reward::Pairwise) > reward_for(&w, 3, Reward::Pairwise));
+        assert!(reward_for(&w, 1, Reward::Pairwise, REWARD_SCALE) > 0.5);
+        assert!(reward_for(&w, 1, Reward::Best, REWARD_SCALE) < 0.5);
+        assert!(
+            reward_for(&w, 0, Reward::Pairwise, REWARD_SCALE)
+                > reward_for(&w, 1, Reward::Pairwise, REWARD_SCALE)
+        );
+        assert!(
+            reward_for(&w, 2, Reward::Pairwise, REWARD_SCALE)
+                > reward_for(&w, 3, Reward::Pairwise, REWARD_SCALE)
+        );
+    }
+
+    /// A tree of the root and its first listed option, and the view's seat.
+    fn one_candidate(view: &SeatView) -> (Vec<Node>, u8) {
+        let (_, options) = own_options(view).expect("options");
+        let me = view.seat();
+        let mut tree = vec![Node::new(None, me)];
+        tree[0].children = vec![1];
+        tree.push(Node::new(Some(options[0].clone()), me));
+        (tree, me)
+    }
+
+    #[test]
+    fn a_playouts_own_decisions_take_the_own_margin_and_the_others_theirs() {
+        let game = crate::greedy::tests::base_game_at(5, 8, 4);
+        let p = game.pending().expect("pending");
+        let view = game.seat_view(p.player);
+        let mut s = settings(Search::Tree);
+        s.rollout_margin = Margin::Pairwise;
+        let mut bot = MctsBot::with_settings(3, s);
+        let (mut tree, me) = one_candidate(&view);
+        let sample = view.determinize(&mut bot.rng);
+        let horizon = (game.tiles_left().saturating_sub(8), 400);
+        let done = bot.playout(&mut tree, &sample, 1, 7, horizon);
+        assert!(matches!(done, Ok(Some(_))));
+        for player in 0..4 {
+            let expected = if player == me {
+                Margin::Pairwise
+            } else {
+                Margin::Best
+            };
+            assert_eq!(bot.rollout_margin(player), expected, "{player}");
+        }
     }
 
     #[test]
@@ -782,11 +891,7 @@ mod tests {
         let p = game.pending().expect("pending");
         let view = game.seat_view(p.player);
         let mut bot = MctsBot::with_settings(3, settings(Search::Tree));
-        let (_, options) = own_options(&view).expect("options");
-        let me = view.seat();
-        let mut tree = vec![Node::new(None, me)];
-        tree[0].children = vec![1];
-        tree.push(Node::new(Some(options[0].clone()), me));
+        let (mut tree, me) = one_candidate(&view);
         let sample = view.determinize(&mut bot.rng);
         let horizon = (game.tiles_left().saturating_sub(4), 200);
         let done = bot.playout(&mut tree, &sample, 1, 7, horizon);
