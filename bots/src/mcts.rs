@@ -891,7 +891,7 @@ mod tests {
         let p = game.pending().expect("pending");
         let view = game.seat_view(p.player);
         let mut bot = MctsBot::with_settings(3, settings(Search::Tree));
-        let (mut tree, me) = one_candidate(&view);
+        let (mut tree, _) = one_candidate(&view);
         let sample = view.determinize(&mut bot.rng);
         let horizon = (game.tiles_left().saturating_sub(4), 200);
         let done = bot.playout(&mut tree, &sample, 1, 7, horizon);
