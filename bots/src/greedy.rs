@@ -6,7 +6,7 @@
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Game, NoEffects};
 
-use crate::eval::{calibrated_worth_of, fitted_worth, worth_of, Margin};
+use crate::eval::Margin;
 use crate::mcts::Eval;
 use crate::{own_options, Bot, Clock, SeatView};
 
@@ -150,12 +150,7 @@ fn value_after(
             return value_after(&g, me, last, depth - 1, 0, judge, clock);
         }
     }
-    let w = match judge.0 {
-        Eval::Hand => worth_of(g),
-        Eval::Fitted => fitted_worth(&g),
-        Eval::Calibrated => calibrated_worth_of(g),
-    };
-    Some(judge.1.of(&w, me))
+    Some(judge.1.of(&judge.0.worth(g), me))
 }
 
 #[cfg(test)]

@@ -153,6 +153,17 @@ pub enum Eval {
     Calibrated,
 }
 
+impl Eval {
+    /// Every player's worth in `game` by this evaluation.
+    pub(crate) fn worth(self, game: Game) -> Vec<f64> {
+        match self {
+            Eval::Hand => worth_of(game),
+            Eval::Fitted => fitted_worth(&game),
+            Eval::Calibrated => calibrated_worth_of(game),
+        }
+    }
+}
+
 impl Settings {
     pub fn new(budget: Budget) -> Settings {
         Settings {
@@ -456,9 +467,10 @@ impl MctsBot {
     /// of the root, played by the root's player), then the tree below it (with
     /// `Search::Tree`) and the rollout down to `horizon` (tiles left to stop at, most
     /// steps), all with the random numbers of `seed`; the nodes below the candidate take
-    /// their players' rewards. The answer is every player's worth at the end (and whether the game is over there), `None`
-    /// when the candidate cannot be played on this sample, or `OutOfTime` when the
-    /// time was up on the way (the nodes on the path then take no reward).
+    /// their players' rewards. The answer is every player's worth at the end and whether
+    /// the game is over there, `None` when the candidate cannot be played on this sample,
+    /// or `OutOfTime` when the time was up on the way (the nodes on the path then take no
+    /// reward).
     pub(crate) fn playout(
         &mut self,
         tree: &mut Vec<Node>,
@@ -489,11 +501,7 @@ impl MctsBot {
         self.rng = keep;
         run?;
         let over = g.is_over();
-        let worth = match self.settings.eval {
-            Eval::Hand => worth_of(g),
-            Eval::Fitted => fitted_worth(&g),
-            Eval::Calibrated => calibrated_worth_of(g),
-        };
+        let worth = self.settings.eval.worth(g);
         let end = Ending { worth, over };
         for &n in &path[1..] {
             tree[n].visits += 1;
