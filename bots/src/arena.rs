@@ -46,6 +46,8 @@ pub struct BotReport {
     pub rank_squares: f64,
     /// The sum of the seats' rank points (1 for first, 0 for last).
     pub rank_points: f64,
+    /// The seats that finished in each place, first to last (a tie for a place shares it).
+    pub places: Vec<f64>,
     pub mean_score: f64,
     pub decisions: usize,
     pub mean_ms: f64,
@@ -172,6 +174,23 @@ impl fmt::Display for Report {
                 b.max_ms
             )?;
         }
+        if o.players > 2 {
+            for b in &self.bots {
+                let shares: Vec<String> = b
+                    .places
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| {
+                        format!(
+                            "{} {:.1}%",
+                            ordinal(i + 1),
+                            100.0 * n / b.seats.max(1) as f64
+                        )
+                    })
+                    .collect();
+                writeln!(f, "{}: places {}", b.name, shares.join(", "))?;
+            }
+        }
         if let Some(limit) = o.budget.time {
             for b in self
                 .bots
@@ -195,12 +214,27 @@ impl fmt::Display for Report {
     }
 }
 
+/// `1st`, `2nd`, `3rd`, `4th`, ...
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 /// What one game gave each of its seats.
 struct SeatResult {
     bot: usize,
     win: f64,
     /// The place, tied players sharing the places they cover.
     rank: f64,
+    /// The first place covered (0 is first) and the players tied for it.
+    place: usize,
+    tied: usize,
     score: i32,
     times: Vec<f64>,
     /// The same less the time the thread waited for a core.
@@ -369,6 +403,8 @@ fn play_game(o: &Options, g: usize) -> GameResult {
                 bot: *b,
                 win: if rank == 1 { 1.0 / tied as f64 } else { 0.0 },
                 rank: f64::from(rank) + (tied as f64 - 1.0) / 2.0,
+                place: usize::from(rank.max(1)) - 1,
+                tied,
                 score: game.players()[s].score,
                 times: std::mem::take(&mut times[s]),
                 running: std::mem::take(&mut running[s]),
@@ -427,7 +463,8 @@ pub fn run(options: &Options) -> Result<Report, String> {
         "game,players,player,stage,score,roads,cities,monasteries,fields,other,city_gain,cloister_gain,field_open,supply,one,final\n",
     );
     let mut odds_csv = String::from("game,players,tiles_left,kind,open,outcome\n");
-    for r in results {
+    let mut results_csv = String::from("game,seat,bot,rank,tied,score\n");
+    for (g, r) in results.into_iter().enumerate() {
         let (seats, rows, odds_rows) = r.ok_or("a game was not played")??;
         for row in rows {
             csv += &row;
@@ -437,14 +474,22 @@ pub fn run(options: &Options) -> Result<Report, String> {
             odds_csv += &row;
             odds_csv.push('\n');
         }
-        for s in seats {
+        for (seat, s) in seats.into_iter().enumerate() {
             let row = row_of[s.bot];
+            results_csv += &format!(
+                "{g},{seat},{},{},{},{}\n",
+                bots[row].name, s.rank, s.tied, s.score
+            );
             let b = &mut bots[row];
             b.seats += 1;
             b.wins += s.win;
             b.rank_sum += s.rank;
             b.rank_squares += s.rank * s.rank;
             b.rank_points += (last + 1.0 - s.rank) / last;
+            b.places.resize(usize::from(options.players), 0.0);
+            for p in b.places.iter_mut().skip(s.place).take(s.tied) {
+                *p += 1.0 / s.tied as f64;
+            }
             scores[row] += i64::from(s.score);
             times[row].extend(s.times);
             running[row].extend(s.running);
@@ -475,6 +520,9 @@ pub fn run(options: &Options) -> Result<Report, String> {
     }
     if let Some(path) = &options.odds {
         std::fs::write(path, odds_csv).map_err(|e| format!("{path}: {e}"))?;
+    }
+    if let Some(path) = &options.results {
+        std::fs::write(path, results_csv).map_err(|e| format!("{path}: {e}"))?;
     }
     Ok(Report {
         options: options.clone(),
@@ -578,6 +626,9 @@ mod tests {
         assert_eq!(o.budget.playouts, 50);
         assert_eq!(o.budget.time, Some(Duration::from_millis(20)));
         assert!(o.expansions.len() > 5);
+        let results = Options::parse(&["--results".into(), "r.csv".into()]).expect("valid");
+        assert_eq!(results.results.as_deref(), Some("r.csv"));
+        assert!(Options::parse(&["--results".into()]).is_err());
         assert!(Options::parse(&["--bots".into(), "nobody".into()]).is_err());
         assert!(Options::parse(&["--games".into()]).is_err());
         let stay = |v: &str| Options::parse(&["--expert-stay".into(), v.into()]);
@@ -685,6 +736,28 @@ mod tests {
         let points: f64 = r.bots.iter().map(|b| b.rank_points).sum();
         assert!((ranks - 18.0).abs() < 1e-9, "{ranks}");
         assert!((points - 4.5).abs() < 1e-9, "{points}");
+        // each place is taken once a game, ties shared
+        for place in 0..3 {
+            let n: f64 = r.bots.iter().map(|b| b.places[place]).sum();
+            assert!((n - 3.0).abs() < 1e-9, "{place}: {n}");
+        }
+        for b in &r.bots {
+            let seats: f64 = b.places.iter().sum();
+            assert!((seats - b.seats as f64).abs() < 1e-9);
+            let mean: f64 = b
+                .places
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (i + 1) as f64 * n)
+                .sum();
+            assert!((mean / b.seats as f64 - b.mean_rank()).abs() < 1e-9);
+        }
+        assert!(r.to_string().contains("places 1st "), "{r}");
+        let names: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 103].map(ordinal).into();
+        assert_eq!(
+            names,
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"]
+        );
         assert!(r.bots[0].mean_rank() < r.bots[1].mean_rank(), "{r}");
         assert!(r.to_string().contains("mean rank"));
         // no bot names its own playouts: the arena's budget is every bot's
@@ -777,5 +850,52 @@ mod tests {
             }
         }
         assert!(cities > 0 && cloisters > 0, "{cities} {cloisters}");
+    }
+
+    #[test]
+    fn the_results_file_gives_every_seat_of_every_game_as_the_report_counts_them() {
+        let path = std::env::temp_dir().join(format!("arena-results-{}.csv", std::process::id()));
+        let o = Options {
+            bots: vec![Level::Greedy.into(), Level::Random.into()],
+            games: 4,
+            players: 3,
+            results: Some(path.to_string_lossy().into_owned()),
+            ..Default::default()
+        };
+        let report = run(&o).expect("runs");
+        let csv = std::fs::read_to_string(&path).expect("written");
+        let _ = std::fs::remove_file(&path);
+        let mut lines = csv.lines();
+        assert_eq!(lines.next(), Some("game,seat,bot,rank,tied,score"));
+        let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+        assert_eq!(rows.len(), 12, "{csv}");
+        for (i, r) in rows.iter().enumerate() {
+            assert_eq!(r.len(), 6, "{r:?}");
+            assert_eq!(r[0], (i / 3).to_string());
+            assert_eq!(r[1], (i % 3).to_string());
+            // the seats rotate through the listed bots, game by game
+            let bot = ["greedy", "random"][(i % 3 + i / 3) % 2];
+            assert_eq!(r[2], bot);
+        }
+        // every game's places cover 1 to 3, tied players sharing them
+        for game in rows.chunks(3) {
+            let places: f64 = game
+                .iter()
+                .map(|r| r[3].parse::<f64>().expect("a place"))
+                .sum();
+            assert!((places - 6.0).abs() < 1e-9, "{game:?}");
+        }
+        for b in &report.bots {
+            let (mut sum, mut seats, mut score) = (0.0, 0, 0i64);
+            for r in rows.iter().filter(|r| r[2] == b.name) {
+                sum += r[3].parse::<f64>().expect("a place");
+                assert!((1..=3).contains(&r[4].parse::<u32>().expect("a count")));
+                score += r[5].parse::<i64>().expect("a score");
+                seats += 1;
+            }
+            assert_eq!(seats, b.seats);
+            assert!((sum / seats as f64 - b.mean_rank()).abs() < 1e-9);
+            assert!((score as f64 / seats as f64 - b.mean_score).abs() < 1e-9);
+        }
     }
 }

@@ -146,6 +146,9 @@ pub struct Options {
     /// placement of every game, with what became of each by the end (the data the
     /// evaluation's odds are fitted on).
     pub odds: Option<String>,
+    /// A file to write every seat's result to, game by game (for comparisons of two runs
+    /// on the same games, and the places' shares).
+    pub results: Option<String>,
     pub threads: usize,
 }
 
@@ -175,6 +178,7 @@ impl Default for Options {
             round_robin: false,
             features: None,
             odds: None,
+            results: None,
             threads: 1,
         }
     }
@@ -187,7 +191,7 @@ pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expert-options-more N] [--expert-evaluations N] [--expert-race S] [--expert-temperature T] \
 [--expert-reward-scale S] [--expert-final-scale S] [--expert-endgame-rounds R] \
 [--expert-others-margin best|mean|pairwise] [--expert-stay S] [--expert-judged every|tiles] \
-[--round-robin] [--features FILE] [--odds FILE] [--threads N]";
+[--round-robin] [--features FILE] [--odds FILE] [--results FILE] [--threads N]";
 
 /// The command line's flags, each with its default.
 pub const FLAGS: &str = "\
@@ -243,6 +247,9 @@ Flags:
                            with the final scores, to FILE (CSV)
   --odds FILE              write the open cities and cloisters with followers at every
                            tile placement, with what became of each, to FILE (CSV)
+  --results FILE           write every seat's result, game by game (the game, the seat, the
+                           bot, its place, tied players sharing the places they cover, the
+                           players tied there, and its score), to FILE (CSV)
   --threads N              games played at once [default: 1]
   -h, --help               print this help";
 
@@ -347,6 +354,7 @@ impl Options {
                 "--round-robin" => o.round_robin = true,
                 "--features" => o.features = Some(value()?.to_string()),
                 "--odds" => o.odds = Some(value()?.to_string()),
+                "--results" => o.results = Some(value()?.to_string()),
                 "-h" | "--help" => return Err(help()),
                 other => return Err(format!("unknown argument {other}\n{USAGE}")),
             }
