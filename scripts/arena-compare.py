@@ -16,6 +16,7 @@ Prints each run's mean place and shares of each place, and the difference.
 """
 import csv
 import math
+import statistics
 import sys
 from collections import defaultdict
 
@@ -40,12 +41,8 @@ def mean_place(seats):
 
 
 def mean_and_half_width(xs):
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, math.inf
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, Z * math.sqrt(var / n)
+    """The mean and the half-width of its 95% interval (two values at least)."""
+    return statistics.mean(xs), Z * statistics.stdev(xs) / math.sqrt(len(xs))
 
 
 def shares(games, players):
@@ -78,13 +75,10 @@ def main(argv):
     d, hd = mean_and_half_width([y - x for x, y in zip(xa, xb)])
     _, ha = mean_and_half_width(xa)
     _, hb = mean_and_half_width(xb)
-    n = len(games)
-    ra = sum(xa) / n
-    rb = sum(xb) / n
-    cov = sum((x - ra) * (y - rb) for x, y in zip(xa, xb)) / (n - 1)
-    sa = math.sqrt(sum((x - ra) ** 2 for x in xa) / (n - 1))
-    sb = math.sqrt(sum((y - rb) ** 2 for y in xb) / (n - 1))
-    corr = cov / (sa * sb) if sa > 0 and sb > 0 else 0.0
+    try:
+        corr = statistics.correlation(xa, xb)
+    except statistics.StatisticsError:  # one run's places never vary
+        corr = 0.0
     print(f"B - A: {d:+.3f} ± {hd:.3f} paired, ± {math.hypot(ha, hb):.3f} unpaired "
           f"(the games' places correlate {corr:.2f})")
 

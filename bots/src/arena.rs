@@ -230,8 +230,6 @@ fn ordinal(n: usize) -> String {
 struct SeatResult {
     bot: usize,
     win: f64,
-    /// The place, tied players sharing the places they cover.
-    rank: f64,
     /// The first place covered (0 is first) and the players tied for it.
     place: usize,
     tied: usize,
@@ -239,6 +237,13 @@ struct SeatResult {
     times: Vec<f64>,
     /// The same less the time the thread waited for a core.
     running: Vec<f64>,
+}
+
+impl SeatResult {
+    /// The place (1 is first), tied players sharing the places they cover.
+    fn rank(&self) -> f64 {
+        self.place as f64 + 1.0 + (self.tied as f64 - 1.0) / 2.0
+    }
 }
 
 /// What one game gave its seats (and the features' and odds' rows when asked), or why it
@@ -402,7 +407,6 @@ fn play_game(o: &Options, g: usize) -> GameResult {
             SeatResult {
                 bot: *b,
                 win: if rank == 1 { 1.0 / tied as f64 } else { 0.0 },
-                rank: f64::from(rank) + (tied as f64 - 1.0) / 2.0,
                 place: usize::from(rank.max(1)) - 1,
                 tied,
                 score: game.players()[s].score,
@@ -452,6 +456,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
         .iter()
         .map(|e| BotReport {
             name: e.label(),
+            places: vec![0.0; usize::from(options.players)],
             ..Default::default()
         })
         .collect();
@@ -478,15 +483,18 @@ pub fn run(options: &Options) -> Result<Report, String> {
             let row = row_of[s.bot];
             results_csv += &format!(
                 "{g},{seat},{},{},{},{}\n",
-                bots[row].name, s.rank, s.tied, s.score
+                bots[row].name,
+                s.rank(),
+                s.tied,
+                s.score
             );
             let b = &mut bots[row];
             b.seats += 1;
             b.wins += s.win;
-            b.rank_sum += s.rank;
-            b.rank_squares += s.rank * s.rank;
-            b.rank_points += (last + 1.0 - s.rank) / last;
-            b.places.resize(usize::from(options.players), 0.0);
+            let rank = s.rank();
+            b.rank_sum += rank;
+            b.rank_squares += rank * rank;
+            b.rank_points += (last + 1.0 - rank) / last;
             for p in b.places.iter_mut().skip(s.place).take(s.tied) {
                 *p += 1.0 / s.tied as f64;
             }
