@@ -393,6 +393,66 @@ pub fn fitted_worth(game: &Game) -> Vec<f64> {
         .collect()
 }
 
+/// The features of [`places_worth_of`]: those of [`features`] but the constant, and
+/// the score now.
+const PLACES_FEATURES: usize = FEATURES;
+
+/// The table size [`PLACES`] was fitted for.
+const PLACES_PLAYERS: usize = 4;
+
+/// The weights of [`places_worth_of`], in points of the expert's reward (`mcts::REWARD_SCALE`):
+/// feature `k` counts `w[k][0] + w[k][1] s + w[k][2] s² + w[k][3] / √(36 s + 1)` at stage
+/// `s`, fitted by logistic regression on which of two players ends ahead, over every pair
+/// of players at every tile placement of 2,000 4-player base games of greedy self-play
+/// (`scripts/fit-places.py`, whose header has the commands).
+const PLACES: [[f64; 4]; PLACES_FEATURES] = [
+    [0.2774, 0.8711, 1.3635, 0.1519],   // roads
+    [0.2243, 0.0226, -0.5865, 0.1707],  // cities
+    [0.4060, 0.5188, 0.6650, 0.2505],   // monasteries
+    [0.3691, 0.1977, -0.0735, 0.2559],  // fields
+    [0.0000, 0.0000, 0.0000, 0.0000],   // the expansions' parts and the track
+    [0.3716, 1.3295, 2.7926, 0.6754],   // open cities' gain
+    [0.1553, -0.2591, -0.4050, 1.4691], // open cloisters' gain
+    [0.4217, 0.0381, -0.2916, 0.3675],  // open cities by held fields
+    [0.7496, 0.7133, -2.1946, 0.6095],  // followers in supply
+    [0.6012, 1.1762, -0.7432, 0.3950],  // the score now
+];
+
+/// Whether [`PLACES`] holds for `game`: a base game with the standard rules and
+/// [`PLACES_PLAYERS`] players.
+pub fn places_for(game: &Game) -> bool {
+    fitted_for(game) && game.players().len() == PLACES_PLAYERS
+}
+
+/// Every player's standing for the odds of finishing ahead of each other: where
+/// [`places_for`] holds, the features weighted by [`PLACES`], so that the logistic of the
+/// difference between two players at the expert's reward scale (10 points of difference
+/// making 0.73) is the fitted odds of the first ending ahead of the second; the final
+/// scores once the game is over; elsewhere the hand-set [`worth_of`].
+pub fn places_worth_of(game: Game) -> Vec<f64> {
+    if game.is_over() {
+        return game.players().iter().map(|p| f64::from(p.score)).collect();
+    }
+    if !places_for(&game) {
+        return worth_of(game);
+    }
+    let s = stage(&game);
+    let late = 1.0 / (36.0 * s + 1.0).sqrt();
+    features(&game)
+        .iter()
+        .zip(game.players())
+        .map(|(x, st)| {
+            // the features but the constant, then the score now
+            x.iter()
+                .take(FEATURES - 1)
+                .chain(std::iter::once(&f64::from(st.score)))
+                .zip(&PLACES)
+                .map(|(v, w)| v * (w[0] + w[1] * s + w[2] * s * s + w[3] * late))
+                .sum::<f64>()
+        })
+        .collect()
+}
+
 /// Which margin the greedy rule maximises.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Margin {
@@ -521,6 +581,18 @@ mod tests {
         }
     }
 
+    /// A 4-player game with Inns & Cathedrals, at its start.
+    fn four_with_an_expansion() -> Game {
+        let (game, _) = Game::new(&GameConfig {
+            players: 4,
+            seed: 3,
+            expansions: vec![tilepost_engine::Expansion::InnsCathedrals],
+            ..Default::default()
+        })
+        .expect("set-up");
+        game
+    }
+
     #[test]
     fn the_calibrated_odds_hold_in_base_games_only() {
         let game = crate::greedy::tests::base_game_at(3, 30, 4);
@@ -534,14 +606,52 @@ mod tests {
             .sum();
         assert!(fitted < hand, "{fitted} {hand}");
         assert_ne!(calibrated_worth_of(game.clone()), worth(&game));
-        let (with, _) = Game::new(&GameConfig {
-            players: 4,
-            seed: 3,
-            expansions: vec![tilepost_engine::Expansion::InnsCathedrals],
-            ..Default::default()
-        })
-        .expect("set-up");
+        let with = four_with_an_expansion();
         assert_eq!(calibrated_odds(&with), None);
         assert_eq!(calibrated_worth_of(with.clone()), worth(&with));
+    }
+
+    #[test]
+    fn the_odds_of_a_place_hold_with_four_players_in_base_games_only() {
+        let at = crate::greedy::tests::base_game_at;
+        // four players, under way: a standing of its own, one per player
+        let game = at(3, 30, 4);
+        assert!(places_for(&game));
+        let v = places_worth_of(game.clone());
+        assert_eq!(v.len(), 4);
+        assert!(v.iter().all(|x| x.is_finite()), "{v:?}");
+        assert_ne!(v, worth(&game));
+        // at the start everybody stands alike; at the end, the final scores
+        let start = at(3, 0, 4);
+        let v = places_worth_of(start);
+        assert!(v.iter().all(|x| *x == v[0]), "{v:?}");
+        let over = at(3, 1_000, 4);
+        assert!(over.is_over());
+        let scores: Vec<f64> = over.players().iter().map(|p| f64::from(p.score)).collect();
+        assert_eq!(places_worth_of(over), scores);
+        // other table sizes and games with expansions: the hand-set evaluation
+        for players in [2, 3, 5] {
+            let game = at(3, 20, players);
+            assert!(!places_for(&game));
+            assert_eq!(places_worth_of(game.clone()), worth(&game));
+        }
+        let with = four_with_an_expansion();
+        assert!(!places_for(&with));
+        assert_eq!(places_worth_of(with.clone()), worth(&with));
+    }
+
+    #[test]
+    fn points_scored_followers_kept_and_open_cities_never_count_against_a_place() {
+        // the score now, the followers in supply and the open cities' gain, at every
+        // stage a 4-player game passes through (71 tiles left to none)
+        for left in 0..=71 {
+            let s = left as f64 / 4.0 / 36.0;
+            let late = 1.0 / (36.0 * s + 1.0).sqrt();
+            for k in [9, 8, 5] {
+                let w = PLACES[k];
+                let weight = w[0] + w[1] * s + w[2] * s * s + w[3] * late;
+                assert!(weight > 0.0, "feature {k}, {left} tiles left: {weight}");
+            }
+        }
     }
 }

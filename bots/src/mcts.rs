@@ -36,7 +36,9 @@ use std::time::{Duration, Instant};
 use tilepost_engine::rng::Rng;
 use tilepost_engine::{Action, Game, NoEffects, Phase};
 
-use crate::eval::{calibrated_worth_of, fitted_worth, margin, mean_over_others, worth_of, Margin};
+use crate::eval::{
+    calibrated_worth_of, fitted_worth, margin, mean_over_others, places_worth_of, worth_of, Margin,
+};
 use crate::greedy::{option_values, option_values_within, EVALUATIONS};
 use crate::{own_options, Bot, Budget, Clock, SeatView};
 
@@ -151,6 +153,10 @@ pub enum Eval {
     /// `eval::calibrated_worth_of`: the hand-set evaluation with the odds of the open
     /// features fitted on self-play for the table size.
     Calibrated,
+    /// `eval::places_worth_of`: each player's standing, whose differences give the odds
+    /// of finishing ahead of each other, fitted on self-play with four players (the
+    /// hand-set evaluation with other table sizes or expansions).
+    Places,
 }
 
 impl Eval {
@@ -160,6 +166,7 @@ impl Eval {
             Eval::Hand => worth_of(game),
             Eval::Fitted => fitted_worth(&game),
             Eval::Calibrated => calibrated_worth_of(game),
+            Eval::Places => places_worth_of(game),
         }
     }
 }

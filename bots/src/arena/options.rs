@@ -34,8 +34,8 @@ impl From<Level> for Entrant {
 }
 
 impl Entrant {
-    /// `level` or `level:playouts`, followed by `/hand`, `/fitted`, `/calibrated` (the
-    /// evaluation) and `/mean` (the margin), in any order.
+    /// `level` or `level:playouts`, followed by `/hand`, `/fitted`, `/calibrated`,
+    /// `/places` (the evaluation) and `/mean` or `/pairwise` (the margin), in any order.
     pub fn parse(s: &str) -> Result<Entrant, String> {
         let mut parts = s.split('/');
         let s = parts.next().unwrap_or_default();
@@ -45,6 +45,7 @@ impl Entrant {
                 "hand" => eval = Some(Eval::Hand),
                 "fitted" => eval = Some(Eval::Fitted),
                 "calibrated" => eval = Some(Eval::Calibrated),
+                "places" => eval = Some(Eval::Places),
                 "mean" => margin = Some(Margin::Mean),
                 "pairwise" => margin = Some(Margin::Pairwise),
                 other => return Err(format!("unknown evaluation or margin {other}")),
@@ -79,6 +80,7 @@ impl Entrant {
             Some(Eval::Hand) => s += "/hand",
             Some(Eval::Fitted) => s += "/fitted",
             Some(Eval::Calibrated) => s += "/calibrated",
+            Some(Eval::Places) => s += "/places",
             None => {}
         }
         match self.margin {
@@ -197,11 +199,12 @@ pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 pub const FLAGS: &str = "\
 Flags:
   --bots LEVEL,LEVEL,...   the bots, seated in turn (random, greedy, mcts, expert; LEVEL:K
-                           gives a bot its own K playouts per decision, LEVEL/hand or
-                           LEVEL/fitted or LEVEL/calibrated its evaluation, LEVEL/mean or
-                           LEVEL/pairwise the margin its greedy rule maximises, to the
-                           others' mean or pairwise, not to the best other: greedy's own,
-                           mcts's and expert's in their own decisions of a playout)
+                           gives a bot its own K playouts per decision, LEVEL/hand,
+                           LEVEL/fitted, LEVEL/calibrated or LEVEL/places its evaluation,
+                           LEVEL/mean or LEVEL/pairwise the margin its greedy rule
+                           maximises, to the others' mean or pairwise, not to the best
+                           other: greedy's own, mcts's and expert's in their own decisions
+                           of a playout)
                            [default: mcts,greedy]
   --games N                games to play [default: 100]
   --players P              players per game [default: 2]
