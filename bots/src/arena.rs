@@ -59,6 +59,12 @@ pub struct BotReport {
     /// `/proc/thread-self/schedstat`; elsewhere nothing is taken off), and its maximum.
     pub over_limit_running: usize,
     pub max_running_ms: f64,
+    /// Decisions whose thread was on a core longer than the time limit (its CPU-time
+    /// clock, which leaves out its waits for a core and, where the kernel accounts for
+    /// it, the time a virtual machine's host took the core away: steal time), and its
+    /// maximum. Elsewhere than Linux, the wall clock.
+    pub over_limit_ran: usize,
+    pub max_ran_ms: f64,
 }
 
 impl BotReport {
@@ -199,14 +205,16 @@ impl fmt::Display for Report {
             {
                 writeln!(
                     f,
-                    "{}: {} of {} decisions over {} ms (at most {:.2} ms); less the time waiting for a core, {} (at most {:.2} ms)",
+                    "{}: {} of {} decisions over {} ms (at most {:.2} ms); less the time waiting for a core, {} (at most {:.2} ms); by the time on a core, {} (at most {:.2} ms)",
                     b.name,
                     b.over_limit,
                     b.decisions,
                     limit.as_millis(),
                     b.max_ms,
                     b.over_limit_running,
-                    b.max_running_ms
+                    b.max_running_ms,
+                    b.over_limit_ran,
+                    b.max_ran_ms
                 )?;
             }
         }
@@ -237,6 +245,8 @@ struct SeatResult {
     times: Vec<f64>,
     /// The same less the time the thread waited for a core.
     running: Vec<f64>,
+    /// The time the thread was on a core.
+    ran: Vec<f64>,
 }
 
 impl SeatResult {
@@ -340,6 +350,7 @@ fn play_game(o: &Options, g: usize) -> GameResult {
         .collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); o.players as usize];
     let mut running: Vec<Vec<f64>> = vec![Vec::new(); o.players as usize];
+    let mut ran: Vec<Vec<f64>> = vec![Vec::new(); o.players as usize];
     // (stage, player, score now, features) at each tile placement
     let mut seen: Vec<(f64, usize, i32, [f64; FEATURES])> = Vec::new();
     // (tiles left, open feature) at each tile placement
@@ -358,18 +369,23 @@ fn play_game(o: &Options, g: usize) -> GameResult {
         }
         let view = game.seat_view(p.player);
         let several = view.game().legal_actions().len() > 1;
-        let waited = waited_ns();
+        let before = thread_ns();
         let started = Instant::now();
         let action = bots[seat]
             .decide(&view)
             .ok_or_else(|| format!("game {g}: seat {seat} found nothing to decide"))?;
         if several {
             let ms = started.elapsed().as_secs_f64() * 1000.0;
-            let waited = waited_ns()
-                .zip(waited)
-                .map_or(0, |(b, a)| b.saturating_sub(a));
+            let (on_core, waited) = thread_ns().zip(before).map_or((None, 0), |(b, a)| {
+                (
+                    Some(b.ran.saturating_sub(a.ran)),
+                    b.waited.saturating_sub(a.waited),
+                )
+            });
             times[seat].push(ms);
             running[seat].push((ms - waited as f64 / 1e6).max(0.0));
+            // elsewhere than Linux, nothing is taken off
+            ran[seat].push(on_core.map_or(ms, |ns| ns as f64 / 1e6));
         }
         game.play(p.player, &action)
             .map_err(|e| format!("game {g}: seat {seat} chose {action:?}: {e}"))?;
@@ -412,6 +428,7 @@ fn play_game(o: &Options, g: usize) -> GameResult {
                 score: game.players()[s].score,
                 times: std::mem::take(&mut times[s]),
                 running: std::mem::take(&mut running[s]),
+                ran: std::mem::take(&mut ran[s]),
             }
         })
         .collect();
@@ -462,6 +479,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
         .collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); bots.len()];
     let mut running: Vec<Vec<f64>> = vec![Vec::new(); bots.len()];
+    let mut ran: Vec<Vec<f64>> = vec![Vec::new(); bots.len()];
     let mut scores = vec![0i64; bots.len()];
     let last = f64::from(options.players.max(2)) - 1.0;
     let mut csv = String::from(
@@ -501,6 +519,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
             scores[row] += i64::from(s.score);
             times[row].extend(s.times);
             running[row].extend(s.running);
+            ran[row].extend(s.ran);
         }
     }
     let limit = options.budget.time.map(|t| t.as_secs_f64() * 1000.0);
@@ -523,6 +542,12 @@ pub fn run(options: &Options) -> Result<Report, String> {
         }
         b.max_running_ms = r.iter().copied().fold(0.0, f64::max);
     }
+    for (b, r) in bots.iter_mut().zip(&ran) {
+        if let Some(limit) = limit {
+            b.over_limit_ran = r.iter().filter(|ms| **ms > limit).count();
+        }
+        b.max_ran_ms = r.iter().copied().fold(0.0, f64::max);
+    }
     if let Some(path) = &options.features {
         std::fs::write(path, csv).map_err(|e| format!("{path}: {e}"))?;
     }
@@ -539,11 +564,30 @@ pub fn run(options: &Options) -> Result<Report, String> {
     })
 }
 
-/// The nanoseconds the calling thread has waited for a core since it started (the second
-/// field of Linux's `/proc/thread-self/schedstat`), when the system tells.
-fn waited_ns() -> Option<u64> {
+/// The calling thread's times since it started, in nanoseconds.
+#[derive(Clone, Copy)]
+struct ThreadTimes {
+    /// On a core (without the steal time, where the kernel accounts for it).
+    ran: u64,
+    /// Waiting for a core.
+    waited: u64,
+}
+
+/// The calling thread's times, when the system tells: on a core by its CPU-time clock
+/// (exact to the call, where `/proc/thread-self/schedstat`'s first field lags by up to a
+/// scheduler tick), waiting for a core by that file's second field.
+#[cfg(target_os = "linux")]
+fn thread_ns() -> Option<ThreadTimes> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().nth(1)?.parse().ok()
+    let waited = s.split_whitespace().nth(1)?.parse().ok()?;
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    let ran = u64::try_from(t.tv_sec).ok()? * 1_000_000_000 + u64::try_from(t.tv_nsec).ok()?;
+    Some(ThreadTimes { ran, waited })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_ns() -> Option<ThreadTimes> {
+    None
 }
 
 /// Every pair of the listed bots plays the arena's games (the same seeds for every pair).

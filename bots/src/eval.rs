@@ -418,6 +418,12 @@ const PLACES: [[f64; 4]; PLACES_FEATURES] = [
     [0.6012, 1.1762, -0.7432, 0.3950],  // the score now
 ];
 
+/// The weight `w` of [`PLACES`] gives its feature at stage `s`.
+fn place_weight(w: &[f64; 4], s: f64) -> f64 {
+    let late = 1.0 / (36.0 * s + 1.0).sqrt();
+    w[0] + w[1] * s + w[2] * s * s + w[3] * late
+}
+
 /// Whether [`PLACES`] holds for `game`: a base game with the standard rules and
 /// [`PLACES_PLAYERS`] players.
 pub fn places_for(game: &Game) -> bool {
@@ -437,7 +443,6 @@ pub fn places_worth_of(game: Game) -> Vec<f64> {
         return worth_of(game);
     }
     let s = stage(&game);
-    let late = 1.0 / (36.0 * s + 1.0).sqrt();
     features(&game)
         .iter()
         .zip(game.players())
@@ -447,7 +452,7 @@ pub fn places_worth_of(game: Game) -> Vec<f64> {
                 .take(FEATURES - 1)
                 .chain(std::iter::once(&f64::from(st.score)))
                 .zip(&PLACES)
-                .map(|(v, w)| v * (w[0] + w[1] * s + w[2] * s * s + w[3] * late))
+                .map(|(v, w)| v * place_weight(w, s))
                 .sum::<f64>()
         })
         .collect()
@@ -646,10 +651,8 @@ mod tests {
         // stage a 4-player game passes through (71 tiles left to none)
         for left in 0..=71 {
             let s = left as f64 / 4.0 / 36.0;
-            let late = 1.0 / (36.0 * s + 1.0).sqrt();
             for k in [9, 8, 5] {
-                let w = PLACES[k];
-                let weight = w[0] + w[1] * s + w[2] * s * s + w[3] * late;
+                let weight = place_weight(&PLACES[k], s);
                 assert!(weight > 0.0, "feature {k}, {left} tiles left: {weight}");
             }
         }
