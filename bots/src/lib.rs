@@ -58,13 +58,8 @@ pub struct Budget {
 }
 
 /// The share of a time limit a search always keeps in reserve for the answer's
-/// bookkeeping and for the pauses of a busy machine.
+/// bookkeeping.
 const TIME_RESERVE: f64 = 0.02;
-
-/// The least reserve of a time limit: under 500 ms, 2% is shorter than the pauses a
-/// virtual machine's thread sees without waiting for a core (up to about 6 ms measured
-/// at 100 ms a decision), so a short limit keeps this much instead.
-const TIME_RESERVE_LEAST: Duration = Duration::from_millis(10);
 
 impl Budget {
     /// The clock of a decision started at `started` (`None` without a time limit).
@@ -77,9 +72,9 @@ impl Budget {
 /// greedy rule, in its look ahead too; one move of a playout). The search stops when the
 /// next step could end past the limit: when the time now, plus the longest stretch
 /// between two readings so far (a step, or a pause of the whole process on a busy
-/// machine), plus a reserve of 2% of the limit (10 ms at least), reaches it. So a decision
-/// overruns its limit only when one step, or one pause, outlasts every one before it by
-/// more than the reserve.
+/// machine), plus a reserve of 2% of the limit, reaches it. So a decision overruns its
+/// limit only when one step, or one pause, outlasts every one before it by more than the
+/// reserve.
 #[derive(Clone, Debug)]
 pub(crate) struct Clock {
     end: Instant,
@@ -92,10 +87,7 @@ impl Clock {
     fn new(started: Instant, limit: Duration) -> Clock {
         Clock {
             end: started + limit,
-            reserve: limit
-                .mul_f64(TIME_RESERVE)
-                .max(TIME_RESERVE_LEAST)
-                .min(limit),
+            reserve: limit.mul_f64(TIME_RESERVE),
             last: Cell::new(started),
             gap: Cell::new(Duration::ZERO),
         }
@@ -188,16 +180,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_time_limit_keeps_two_percent_in_reserve_and_ten_milliseconds_at_least() {
+    fn a_time_limit_keeps_two_percent_in_reserve() {
         let now = Instant::now();
         let reserve = |ms| Clock::new(now, Duration::from_millis(ms)).reserve;
         assert_eq!(reserve(3000), Duration::from_millis(60));
-        assert_eq!(reserve(1000), Duration::from_millis(20));
-        assert_eq!(reserve(500), Duration::from_millis(10));
-        assert_eq!(reserve(100), Duration::from_millis(10));
-        assert_eq!(reserve(4), Duration::from_millis(4));
-        // A limit no longer than the reserve leaves no time for a step.
-        assert!(Clock::new(Instant::now(), Duration::from_millis(10)).up());
+        assert_eq!(reserve(100), Duration::from_millis(2));
+        // no time left, no step; a long limit leaves time for one
+        assert!(Clock::new(now, Duration::ZERO).up());
         assert!(!Clock::new(Instant::now(), Duration::from_secs(60)).up());
     }
 }
