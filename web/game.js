@@ -19,7 +19,7 @@ import { renderTop } from "./game/turnline.js";
 import { renderBoard } from "./game/board-view.js";
 import { renderMove } from "./game/move.js";
 import { renderSide } from "./game/history.js";
-import { loadAutomation } from "./game/automation.js";
+import { fetchAutomation, applyAutomation } from "./game/automation.js";
 import { loadChat, addChatForm } from "./game/chat.js";
 import { loadAnalysis } from "./game/review.js";
 import { poll, follow } from "./game/live.js";
@@ -31,20 +31,25 @@ import { poll, follow } from "./game/live.js";
 /** @typedef {import("./types/api").components["schemas"]["ActionsView"]} ActionsView */
 /** @typedef {import("./types/api").components["schemas"]["TileCatalog"]} TileCatalog */
 
-/** Reads the game (and on my turn what I may do), then redraws the whole page.
+/** Reads the game (and on my turn what I may do), then redraws the whole page. Every read
+ * comes first and the page changes only after all of them, in one go: a load that fails
+ * changes nothing (the next refresh reads again), and one still reading has not yet made
+ * the page's view newer than what it shows (a refresh meanwhile would take it as drawn).
  * @param {GameState} g */
 async function load(g) {
   const { enc, me } = g;
   /** @type {GameView} */
   const v = await api.get(`/v1/games/${enc}`);
   const after = Math.max(0, v.version - 40);
-  /** @type {[EventsPage, PlacementsView | null, ActionsView | null, TileCatalog | null]} */
-  const [ev, pl, ac, cat] = await Promise.all([
+  const mine = Boolean(v.pending && me && v.pending.username === me);
+  /** @type {[EventsPage, PlacementsView | null, ActionsView | null, TileCatalog | null, Awaited<ReturnType<typeof fetchAutomation>>]} */
+  const [ev, pl, ac, cat, auto] = await Promise.all([
     api.get(`/v1/games/${enc}/events?after=${after}&limit=200`),
-    v.pending && me && v.pending.username === me && v.pending.kind === "place_tile" ? api.get(`/v1/games/${enc}/placements`) : null,
-    v.pending && me && v.pending.username === me && v.pending.kind !== "place_tile" ? api.get(`/v1/games/${enc}/actions`) : null,
+    mine && v.pending?.kind === "place_tile" ? api.get(`/v1/games/${enc}/placements`) : null,
+    mine && v.pending?.kind !== "place_tile" ? api.get(`/v1/games/${enc}/actions`) : null,
     // the tile names; without the catalog the page names tiles by their ids
     knowsTiles() ? null : api.tiles().catch(() => null),
+    fetchAutomation(g, v),
   ]);
   if (cat) learnTiles(cat);
   // loads may overlap (a move sent, the stream, a poll): one that read an older version
@@ -58,16 +63,16 @@ async function load(g) {
     g.sel = null;
     g.choice = null;
   }
-  await loadAutomation(g);
+  applyAutomation(g, auto);
   renderTop(g);
   renderMove(g);
   renderBoard(g);
   renderSide(g);
-  await loadChat(g);
-  // the analysis takes its time: the page does not wait for it
-  loadAnalysis(g);
   g.dom.wrap.dataset.version = String(g.view.version);
   g.ctx.main.dataset.version = String(g.view.version);
+  // the analysis takes its time: the page does not wait for it
+  loadAnalysis(g);
+  await loadChat(g);
 }
 
 /** The game page. @param {import("./ui.js").PageContext} ctx @param {string} id */

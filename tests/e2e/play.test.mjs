@@ -117,13 +117,33 @@ async function refocus(page) {
   }
 }
 
+/** For a report: what each page shows, and what the server says the game waits for. */
+async function whoDecides(pages) {
+  return Promise.all(
+    pages.map((p) =>
+      p.evaluate(async () => {
+        const main = document.querySelector("main");
+        const game = location.pathname.split("/").pop();
+        const r = await fetch(`/v1/games/${game}`, { headers: { Authorization: `Bearer ${localStorage.getItem("tilepost.token")}` } });
+        const v = r.ok ? await r.json() : { answer: r.status };
+        return {
+          main: { ...main?.dataset },
+          heading: document.querySelector("#h-move")?.textContent ?? null,
+          status: document.querySelector("#status")?.textContent ?? null,
+          server: { status: v.status, version: v.version, pending: v.pending },
+        };
+      }),
+    ),
+  );
+}
+
 /** Whose turn: the page whose move panel shows. */
 async function mover() {
   for (const page of [ann, ben]) await refocus(page);
   for (const page of [ann, ben]) {
     if (await page.getByRole("heading", { name: /^Your move/ }).isVisible()) return page;
   }
-  throw new Error("nobody's move panel is showing");
+  throw new Error(`nobody's move panel is showing: ${JSON.stringify(await whoDecides([ann, ben]))}`);
 }
 
 /** Plays the drawn tile by clicking: a cell, maybe a turn, maybe a figure spot, submit. */
@@ -504,7 +524,7 @@ step("a game with every expansion, played by clicking", async () => {
         heading = (await h.textContent()) || "";
       }
     }
-    assert.ok(page, "somebody has a decision");
+    if (!page) throw new Error(`nobody has a decision after ${n} of them: ${JSON.stringify(await whoDecides([ann, ben]))}; console: ${JSON.stringify(watch.take())}`);
     const before = await version(page);
     if (heading === "Your move: place the tile") {
       await clickTurn(page, n);

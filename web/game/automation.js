@@ -5,7 +5,7 @@ import * as api from "../api.js";
 import { el, announce, fail } from "../ui.js";
 import { t } from "../i18n.js";
 import { aFigure, spotWords } from "../board.js";
-import { seat, viewOf } from "./state.js";
+import { viewOf } from "./state.js";
 import { tileName } from "./words.js";
 
 /** @typedef {import("./state.js").GameState} GameState */
@@ -14,6 +14,7 @@ import { tileName } from "./words.js";
 /** @typedef {import("../types/api").components["schemas"]["ActionDto"]} ActionDto */
 /** @typedef {import("../types/api").components["schemas"]["GameOrdersView"]} GameOrdersView */
 /** @typedef {import("../types/api").components["schemas"]["StandingOrders"]} StandingOrders */
+/** @typedef {import("../types/api").components["schemas"]["GameView"]} GameView */
 
 /** The answers each standing order takes (StandingOrders' fields and their values).
  * @type {Record<keyof StandingOrders, string[]>} */
@@ -25,22 +26,31 @@ const ORDER_CHOICES = {
   robber_victim: ["ask", "leader"],
 };
 
-/** Reads my orders and plans, and makes their card (none when I do not play or the game
- * is over). @param {GameState} g */
-export async function loadAutomation(g) {
-  const view = g.view;
-  if (!g.me || !seat(g) || !view || view.status === "finished") {
-    g.automationCard = null;
-    return;
-  }
-  /** @type {[import("../types/api").components["schemas"]["GameOrdersView"], import("../types/api").components["schemas"]["PlansDto"]]} */
-  const [o, p] = await Promise.all([
+/** Reads my orders and plans for `view` (nothing when I do not play or the game is over).
+ * Only reads: `applyAutomation` puts what it read on the page, together with the view.
+ * @param {GameState} g @param {GameView} view
+ * @returns {Promise<{orders: GameOrdersView, plans: PlanDto[]} | null>} */
+export async function fetchAutomation(g, view) {
+  if (!g.me || !view.players.some((p) => p.username === g.me) || view.status === "finished") return null;
+  /** @type {[GameOrdersView, PlansDto]} */
+  const [orders, p] = await Promise.all([
     api.get(`/v1/games/${g.enc}/orders`),
     view.status === "active" ? api.get(`/v1/games/${g.enc}/plans`) : { plans: [] },
   ]);
-  g.orders = o;
-  g.plans = p.plans;
-  g.automationCard = renderAutomation(g, o);
+  return { orders, plans: p.plans };
+}
+
+/** Makes the card of my orders and plans as `fetchAutomation` read them (after `g.view`
+ * is the view they were read for). @param {GameState} g
+ * @param {{orders: GameOrdersView, plans: PlanDto[]} | null} read */
+export function applyAutomation(g, read) {
+  if (!read) {
+    g.automationCard = null;
+    return;
+  }
+  g.orders = read.orders;
+  g.plans = read.plans;
+  g.automationCard = renderAutomation(g, read.orders);
 }
 
 /** Replaces my plans (PUT …/plans). @param {GameState} g @param {PlanDto[]} list */
