@@ -122,6 +122,9 @@ pub struct Report {
     pub options: Options,
     pub bots: Vec<BotReport>,
     pub elapsed: Duration,
+    /// The machine's steal time over the run, summed over its cores: the time a virtual
+    /// machine's host kept them from running it (Linux's `/proc/stat`; none elsewhere).
+    pub steal: Option<Duration>,
 }
 
 impl fmt::Display for Report {
@@ -196,6 +199,13 @@ impl fmt::Display for Report {
                     .collect();
                 writeln!(f, "{}: places {}", b.name, shares.join(", "))?;
             }
+        }
+        if let Some(steal) = self.steal {
+            writeln!(
+                f,
+                "steal time over the run (the host kept the cores from it), all cores: {:.1} s",
+                steal.as_secs_f64()
+            )?;
         }
         if let Some(limit) = o.budget.time {
             for b in self
@@ -439,6 +449,7 @@ fn play_game(o: &Options, g: usize) -> GameResult {
 /// see [`round_robin`]).
 pub fn run(options: &Options) -> Result<Report, String> {
     let started = Instant::now();
+    let steal_before = steal_time();
     let results: Mutex<Vec<Option<GameResult>>> =
         Mutex::new((0..options.games).map(|_| None).collect());
     let next = AtomicUsize::new(0);
@@ -561,7 +572,31 @@ pub fn run(options: &Options) -> Result<Report, String> {
         options: options.clone(),
         bots,
         elapsed: started.elapsed(),
+        steal: steal_before
+            .zip(steal_time())
+            .map(|(a, b)| b.saturating_sub(a)),
     })
+}
+
+/// The steal time in `/proc/stat`'s text, in clock ticks: the eighth number of its `cpu`
+/// line (all cores together).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn steal_ticks(stat: &str) -> Option<u64> {
+    let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+    line.split_whitespace().nth(8)?.parse().ok()
+}
+
+/// The machine's steal time since it started, summed over its cores.
+#[cfg(target_os = "linux")]
+fn steal_time() -> Option<Duration> {
+    let ticks = steal_ticks(&std::fs::read_to_string("/proc/stat").ok()?)?;
+    let per_second = rustix::param::clock_ticks_per_second().max(1);
+    Some(Duration::from_secs_f64(ticks as f64 / per_second as f64))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn steal_time() -> Option<Duration> {
+    None
 }
 
 /// The calling thread's times since it started, in nanoseconds.
@@ -664,6 +699,16 @@ mod tests {
         );
         let (lo, hi) = wilson(1.0, 400);
         assert!(lo > 0.99 && hi == 1.0, "{lo} {hi}");
+    }
+
+    #[test]
+    fn the_steal_time_is_the_eighth_number_of_the_cpu_line() {
+        let stat = "cpu  380830 2481 50812 151502 2120 0 1350 116 0 0\n\
+                    cpu0 190415 1240 25406 75751 1060 0 675 58 0 0\n";
+        assert_eq!(steal_ticks(stat), Some(116));
+        // a kernel too old to count it, or no `cpu` line
+        assert_eq!(steal_ticks("cpu  1 2 3 4 5 6 7\n"), None);
+        assert_eq!(steal_ticks("intr 5\n"), None);
     }
 
     #[test]
