@@ -99,21 +99,42 @@ async function version(page) {
   return Number(await page.locator("main").getAttribute("data-version"));
 }
 
-/** Brings the page up to date the way a player coming back to the tab does. */
+/** The version of the page's game on the server now (0 when it cannot be read). */
+async function serverVersion(page) {
+  return page.evaluate(async () => {
+    const game = location.pathname.split("/").pop();
+    const token = localStorage.getItem("tilepost.token");
+    const r = await fetch(`/v1/games/${game}`, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+    return r.ok ? (await r.json()).version : 0;
+  });
+}
+
+/** Brings the page up to date the way a player coming back to the tab does: after the
+ * focus, the page has refreshed and shows at least the version the server had before. */
 async function refocus(page) {
   // the game page listens for the focus once it is set up, which a freshly loaded
   // document shows by its version: a focus before that would reach nobody
   await page.locator("main[data-version]").waitFor();
   const polls = Number((await page.locator("main").getAttribute("data-polls")) || 0);
+  const now = await serverVersion(page);
   await page.evaluate(() => window.dispatchEvent(new Event("focus")));
   try {
     // a debug server answering while both pages' analyses of a game with every
-    // expansion run can take longer than the default 10 seconds
-    await page.waitForFunction((old) => Number(document.querySelector("main")?.dataset.polls || 0) > old, polls, { timeout: 30000 });
+    // expansion run can take longer than the default 10 seconds; another refresh (the
+    // live stream's) may end first, having read an older version, so the page's drawn
+    // version is what tells that this one is done
+    await page.waitForFunction(
+      ([old, version]) => {
+        const d = document.querySelector("main")?.dataset;
+        return Number(d?.polls || 0) > old && Number(d?.version || 0) >= version;
+      },
+      [polls, now],
+      { timeout: 30000 },
+    );
   } catch (e) {
     // what the page was doing, for the report
     const state = await page.evaluate(() => ({ main: { ...document.querySelector("main")?.dataset }, status: document.querySelector("[role=status]")?.textContent, hidden: document.hidden }));
-    throw new Error(`${e.message}; the page: ${JSON.stringify(state)}; console: ${JSON.stringify(watch.take())}`);
+    throw new Error(`${e.message}; the server's version before the focus: ${now}; the page: ${JSON.stringify(state)}; console: ${JSON.stringify(watch.take())}`);
   }
 }
 
@@ -151,7 +172,7 @@ async function clickTurn(page, n) {
   const before = await version(page);
   const cands = page.locator("button.cand");
   const count = await cands.count();
-  assert.ok(count > 0, "the drawn tile fits somewhere");
+  if (count === 0) throw new Error(`no candidate cell for the drawn tile on move ${n}: ${JSON.stringify(await whoDecides([ann, ben]))}; console: ${JSON.stringify(watch.take())}`);
   const cell = cands.nth((n * 7) % count);
   await cell.click();
   await page.locator("button.cand.chosen").waitFor();
