@@ -329,6 +329,7 @@ fn seat_bot(o: &Options, entrant: Entrant, seed: u64) -> Box<dyn Bot> {
                 .unwrap_or(settings.search.final_reward_scale);
             settings.endgame_rounds = o.expert_endgame_rounds.unwrap_or(settings.endgame_rounds);
             settings.stay = o.expert_stay.unwrap_or(settings.stay);
+            settings.search.widening = o.expert_widening.unwrap_or(settings.search.widening);
             settings.search.judged = o.expert_judged.unwrap_or(settings.search.judged);
             Box::new(ExpertBot::with_settings(seed, settings))
         }
@@ -730,6 +731,9 @@ mod tests {
         assert!(Options::parse(&["--games".into()]).is_err());
         let stay = |v: &str| Options::parse(&["--expert-stay".into(), v.into()]);
         assert_eq!(stay("1.5").expect("valid").expert_stay, Some(1.5));
+        let widening = |v: &str| Options::parse(&["--expert-widening".into(), v.into()]);
+        assert_eq!(widening("1").expect("valid").expert_widening, Some(1.0));
+        assert!(widening("11").is_err() && widening("-1").is_err());
         for wrong in ["-1", "11", "NaN", "one"] {
             assert!(stay(wrong).is_err(), "{wrong}");
         }

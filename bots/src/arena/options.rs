@@ -136,6 +136,9 @@ pub struct Options {
     /// Standard errors by which an `expert` candidate must beat the greedy rule's pick to
     /// replace it (`None`: the default; with expansions, the larger of this and theirs).
     pub expert_stay: Option<f64>,
+    /// The progressive widening of an `expert`'s tree below the root (`None`: the
+    /// default, as mcts's).
+    pub expert_widening: Option<f64>,
     /// The decisions of an `expert` playout judged by the greedy rule (`None`: the
     /// default, every one).
     pub expert_judged: Option<Judged>,
@@ -176,6 +179,7 @@ impl Default for Options {
             expert_endgame_rounds: None,
             expert_others_margin: None,
             expert_stay: None,
+            expert_widening: None,
             expert_judged: None,
             round_robin: false,
             features: None,
@@ -192,7 +196,8 @@ pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expert-threads N] [--expert-rounds R] [--expert-rounds-more R] \
 [--expert-options-more N] [--expert-evaluations N] [--expert-race S] [--expert-temperature T] \
 [--expert-reward-scale S] [--expert-final-scale S] [--expert-endgame-rounds R] \
-[--expert-others-margin best|mean|pairwise] [--expert-stay S] [--expert-judged every|tiles] \
+[--expert-others-margin best|mean|pairwise] [--expert-stay S] [--expert-widening W] \
+[--expert-judged every|tiles] \
 [--round-robin] [--features FILE] [--odds FILE] [--results FILE] [--threads N]";
 
 /// The command line's flags, each with its default.
@@ -242,6 +247,9 @@ Flags:
   --expert-stay S          standard errors (0 to 10) by which an expert candidate must beat
                            the greedy rule's pick to replace it [default: 0; with
                            expansions other than the River, at least 1]
+  --expert-widening W      candidates at a node of an expert's tree below the root: W (0 to
+                           10) times the square root of its visits plus one, rounded up,
+                           at least one (0: the greedy rule's pick alone) [default: 0.5]
   --expert-judged WHICH    the decisions of an expert playout judged by the greedy rule:
                            every one, or tiles and figures only (the others at random, as
                            mcts) [default: every]
@@ -343,6 +351,9 @@ impl Options {
                     })
                 }
                 "--expert-stay" => o.expert_stay = Some(within(value()?, 0.0, 10.0, "0 to 10")?),
+                "--expert-widening" => {
+                    o.expert_widening = Some(within(value()?, 0.0, 10.0, "0 to 10")?)
+                }
                 "--expert-judged" => {
                     o.expert_judged = Some(match value()? {
                         "every" => Judged::Every,
