@@ -12,7 +12,7 @@
 // polling), words.js (tiles, actions and history in words).
 
 import * as api from "./api.js";
-import { gameState } from "./game/state.js";
+import { gameState, waitsFor } from "./game/state.js";
 import { knowsTiles, learnTiles } from "./game/words.js";
 import { current } from "./game/selection.js";
 import { renderTop } from "./game/turnline.js";
@@ -41,7 +41,7 @@ async function load(g) {
   /** @type {GameView} */
   const v = await api.get(`/v1/games/${enc}`);
   const after = Math.max(0, v.version - 40);
-  const mine = Boolean(v.pending && me && v.pending.username === me);
+  const mine = waitsFor(v, me);
   /** @type {[EventsPage, PlacementsView | null, ActionsView | null, TileCatalog | null, Awaited<ReturnType<typeof fetchAutomation>>]} */
   const [ev, pl, ac, cat, auto] = await Promise.all([
     api.get(`/v1/games/${enc}/events?after=${after}&limit=200`),

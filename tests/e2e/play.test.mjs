@@ -99,13 +99,14 @@ async function version(page) {
   return Number(await page.locator("main").getAttribute("data-version"));
 }
 
-/** The version of the page's game on the server now (0 when it cannot be read). */
-async function serverVersion(page) {
+/** The page's game as the server shows its player now (`{ answer }`, the status, when
+ * it cannot be read). */
+async function serverView(page) {
   return page.evaluate(async () => {
     const game = location.pathname.split("/").pop();
     const token = localStorage.getItem("tilepost.token");
     const r = await fetch(`/v1/games/${game}`, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
-    return r.ok ? (await r.json()).version : 0;
+    return r.ok ? r.json() : { answer: r.status };
   });
 }
 
@@ -116,7 +117,7 @@ async function refocus(page) {
   // document shows by its version: a focus before that would reach nobody
   await page.locator("main[data-version]").waitFor();
   const polls = Number((await page.locator("main").getAttribute("data-polls")) || 0);
-  const now = await serverVersion(page);
+  const now = (await serverView(page)).version || 0;
   await page.evaluate(() => window.dispatchEvent(new Event("focus")));
   try {
     // a debug server answering while both pages' analyses of a game with every
@@ -141,20 +142,15 @@ async function refocus(page) {
 /** For a report: what each page shows, and what the server says the game waits for. */
 async function whoDecides(pages) {
   return Promise.all(
-    pages.map((p) =>
-      p.evaluate(async () => {
-        const main = document.querySelector("main");
-        const game = location.pathname.split("/").pop();
-        const r = await fetch(`/v1/games/${game}`, { headers: { Authorization: `Bearer ${localStorage.getItem("tilepost.token")}` } });
-        const v = r.ok ? await r.json() : { answer: r.status };
-        return {
-          main: { ...main?.dataset },
-          heading: document.querySelector("#h-move")?.textContent ?? null,
-          status: document.querySelector("#status")?.textContent ?? null,
-          server: { status: v.status, version: v.version, pending: v.pending },
-        };
-      }),
-    ),
+    pages.map(async (p) => {
+      const shown = await p.evaluate(() => ({
+        main: { ...document.querySelector("main")?.dataset },
+        heading: document.querySelector("#h-move")?.textContent ?? null,
+        status: document.querySelector("#status")?.textContent ?? null,
+      }));
+      const v = await serverView(p);
+      return { ...shown, server: { status: v.status ?? v.answer, version: v.version, pending: v.pending } };
+    }),
   );
 }
 

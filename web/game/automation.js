@@ -5,7 +5,7 @@ import * as api from "../api.js";
 import { el, announce, fail } from "../ui.js";
 import { t } from "../i18n.js";
 import { aFigure, spotWords } from "../board.js";
-import { viewOf } from "./state.js";
+import { seatIn, viewOf } from "./state.js";
 import { tileName } from "./words.js";
 
 /** @typedef {import("./state.js").GameState} GameState */
@@ -31,7 +31,7 @@ const ORDER_CHOICES = {
  * @param {GameState} g @param {GameView} view
  * @returns {Promise<{orders: GameOrdersView, plans: PlanDto[]} | null>} */
 export async function fetchAutomation(g, view) {
-  if (!g.me || !view.players.some((p) => p.username === g.me) || view.status === "finished") return null;
+  if (!g.me || !seatIn(view, g.me) || view.status === "finished") return null;
   /** @type {[GameOrdersView, PlansDto]} */
   const [orders, p] = await Promise.all([
     api.get(`/v1/games/${g.enc}/orders`),

@@ -135,11 +135,17 @@ export const viewOf = (g) => /** @type {GameView} */ (g.view);
  * @returns {import("../types/api").components["schemas"]["PendingView"]} */
 export const pendingOf = (g) => /** @type {import("../types/api").components["schemas"]["PendingView"]} */ (viewOf(g).pending);
 
+/** `me`'s seat in `view`, if they play in it. @param {GameView} view @param {string | null} me */
+export const seatIn = (view, me) => view.players.find((p) => p.username === me);
+
 /** My seat in the game, if I play in it. @param {GameState} g */
-export const seat = (g) => (g.view ? g.view.players.find((p) => p.username === g.me) : undefined);
+export const seat = (g) => (g.view ? seatIn(g.view, g.me) : undefined);
+
+/** Whether `view` waits for `me`. @param {GameView} view @param {string | null} me */
+export const waitsFor = (view, me) => Boolean(view.pending && me && view.pending.username === me);
 
 /** Whether the game waits for me. @param {GameState} g */
-export const myTurn = (g) => Boolean(g.view && g.view.pending && g.me && g.view.pending.username === g.me);
+export const myTurn = (g) => Boolean(g.view && waitsFor(g.view, g.me));
 
 /** A seat's player by name. @param {GameState} g @param {number} s */
 export const nameOf = (g, s) => (g.view && g.view.players.find((p) => p.seat === s)?.username) || t("game.seat", { seat: Number(s) + 1 });
