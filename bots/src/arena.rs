@@ -306,6 +306,10 @@ fn seat_bot(o: &Options, entrant: Entrant, seed: u64) -> Box<dyn Bot> {
             settings.search.others_rollout_margin = o
                 .expert_others_margin
                 .unwrap_or(settings.search.others_rollout_margin);
+            settings.search.others_reward = o
+                .expert_others_reward
+                .unwrap_or(settings.search.others_reward);
+            settings.search.tile_keyed = o.expert_tile_keyed.unwrap_or(settings.search.tile_keyed);
             settings.search.rollout_rounds =
                 o.expert_rounds.unwrap_or(settings.search.rollout_rounds);
             if let Some(rounds) = o.expert_rounds_more {
@@ -689,7 +693,7 @@ pub fn main_with(args: &[String]) -> Result<String, String> {
 mod tests {
     use super::*;
     use crate::eval::Margin;
-    use crate::mcts::Judged;
+    use crate::mcts::{Judged, Reward};
 
     #[test]
     fn wilson_interval_of_known_proportions() {
@@ -788,6 +792,16 @@ mod tests {
             Some(Margin::Pairwise)
         );
         assert!(margin("worst").is_err());
+        let reward = |v: &str| Options::parse(&["--expert-others-reward".into(), v.into()]);
+        assert_eq!(
+            reward("best").expect("valid").expert_others_reward,
+            Some(Reward::Best)
+        );
+        assert!(reward("mean").is_err());
+        let keyed = |v: &str| Options::parse(&["--expert-tile-keyed".into(), v.into()]);
+        assert_eq!(keyed("yes").expect("valid").expert_tile_keyed, Some(true));
+        assert_eq!(keyed("no").expect("valid").expert_tile_keyed, Some(false));
+        assert!(keyed("maybe").is_err());
         let endgame = Options::parse(&["--expert-endgame-rounds".into(), "5".into()]);
         assert_eq!(endgame.expect("valid").expert_endgame_rounds, Some(5));
         let race = |v: &str| Options::parse(&["--expert-race".into(), v.into()]);

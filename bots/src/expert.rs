@@ -146,6 +146,7 @@ impl ExpertSettings {
                 eval: Eval::Hand,
                 rollout_rounds: ROLLOUT_ROUNDS,
                 reward: Reward::Pairwise,
+                others_reward: Reward::Pairwise,
                 judged: Judged::Every,
                 ..Settings::new(budget)
             },

@@ -34,7 +34,7 @@
 use std::time::{Duration, Instant};
 
 use tilepost_engine::rng::Rng;
-use tilepost_engine::{Action, Game, NoEffects, Phase};
+use tilepost_engine::{Action, Game, NoEffects, Phase, TileTypeId};
 
 use crate::eval::{
     calibrated_worth_of, fitted_worth, margin, mean_over_others, places_worth_of, worth_of, Margin,
@@ -83,8 +83,12 @@ pub struct Settings {
     pub search: Search,
     /// The evaluation at the end of a playout.
     pub eval: Eval,
-    /// How a player's reward follows from the evaluation.
+    /// How a player's reward follows from the evaluation: the reward of the player the
+    /// search is for (at the root and in its own nodes of the tree)...
     pub reward: Reward,
+    /// ...and the reward the other players' nodes of the tree choose by (their model of
+    /// what the others play for).
+    pub others_reward: Reward,
     /// The rollout's choice among a judged decision's options: 0 takes the best; above 0,
     /// an option is drawn with a weight of e^((value - best) / temperature), the values
     /// being the greedy rule's margins in points.
@@ -99,6 +103,10 @@ pub struct Settings {
     pub rollout_margin: Margin,
     /// ...and in the others' decisions.
     pub others_rollout_margin: Margin,
+    /// Whether a node of the tree below the root stands for an action with the tile drawn
+    /// when it was chosen (a chance node's outcome: an opponent's reply to one tile is not
+    /// shared with its reply to another), or for the action alone, whatever the tile.
+    pub tile_keyed: bool,
 }
 
 /// The decisions of a playout judged by the greedy rule.
@@ -184,22 +192,40 @@ impl Settings {
             search: Search::Tree,
             eval: Eval::Hand,
             reward: Reward::Best,
+            others_reward: Reward::Best,
             rollout_temperature: 0.0,
             reward_scale: REWARD_SCALE,
             final_reward_scale: REWARD_SCALE,
             rollout_margin: Margin::Best,
             others_rollout_margin: Margin::Best,
+            tile_keyed: false,
         }
     }
 
-    /// `player`'s reward at the end of a playout.
+    /// `player`'s reward at the end of a playout, for the player the search is for.
     pub(crate) fn reward_of(&self, end: &Ending, player: u8) -> f64 {
+        self.reward_as(end, player, self.reward)
+    }
+
+    /// `player`'s reward at the end of a playout, of the kind `kind`.
+    fn reward_as(&self, end: &Ending, player: u8, kind: Reward) -> f64 {
         let scale = if end.over {
             self.final_reward_scale
         } else {
             self.reward_scale
         };
-        reward_for(&end.worth, player, self.reward, scale)
+        reward_for(&end.worth, player, kind, scale)
+    }
+
+    /// The reward a node of the tree takes for `player`, who chose its action: the search's
+    /// own reward for `me`, the others' model of it for the other players.
+    pub(crate) fn node_reward(&self, end: &Ending, player: u8, me: u8) -> f64 {
+        let kind = if player == me {
+            self.reward
+        } else {
+            self.others_reward
+        };
+        self.reward_as(end, player, kind)
     }
 }
 
@@ -237,6 +263,9 @@ pub(crate) struct Node {
     pub(crate) action: Option<Action>,
     /// The player who chose `action`.
     pub(crate) player: u8,
+    /// The tile drawn when `action` was chosen, when the tree is keyed by it
+    /// ([`Settings::tile_keyed`]).
+    pub(crate) tile: Option<TileTypeId>,
     pub(crate) children: Vec<usize>,
     pub(crate) visits: u32,
     /// Playouts in which this node's action was one of the candidates.
@@ -250,6 +279,7 @@ impl Node {
         Node {
             action,
             player,
+            tile: None,
             children: Vec::new(),
             visits: 0,
             available: 0,
@@ -510,9 +540,10 @@ impl MctsBot {
         let over = g.is_over();
         let worth = self.settings.eval.worth(g);
         let end = Ending { worth, over };
+        let me = tree[candidate].player;
         for &n in &path[1..] {
             tree[n].visits += 1;
-            tree[n].reward += self.settings.reward_of(&end, tree[n].player);
+            tree[n].reward += self.settings.node_reward(&end, tree[n].player, me);
         }
         Ok(Some(end))
     }
@@ -554,13 +585,14 @@ impl MctsBot {
             let width = (self.settings.widening * f64::from(tree[node].visits + 1).sqrt())
                 .ceil()
                 .max(1.0) as usize;
+            let tile = p.tile.filter(|_| self.settings.tile_keyed);
             let mut listed = Vec::with_capacity(width);
             for &i in order.iter().take(width) {
                 let a = &options[i];
-                let found =
-                    tree[node].children.iter().copied().find(|c| {
-                        tree[*c].player == p.player && tree[*c].action.as_ref() == Some(a)
-                    });
+                let found = tree[node].children.iter().copied().find(|c| {
+                    let n = &tree[*c];
+                    n.player == p.player && n.tile == tile && n.action.as_ref() == Some(a)
+                });
                 match found {
                     Some(c) => listed.push(c),
                     None => {
@@ -568,7 +600,10 @@ impl MctsBot {
                         if game.play_into(p.player, a, &mut NoEffects).is_err() {
                             return Ok(());
                         }
-                        tree.push(Node::new(Some(a.clone()), p.player));
+                        tree.push(Node {
+                            tile,
+                            ..Node::new(Some(a.clone()), p.player)
+                        });
                         let child = tree.len() - 1;
                         tree[node].children.push(child);
                         for c in listed.iter().copied().chain([child]) {
@@ -867,6 +902,38 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_trees_nodes_take_the_own_reward_for_the_searcher_and_the_others_for_the_rest() {
+        let mut s = settings(Search::Tree);
+        s.reward = Reward::Pairwise;
+        s.others_reward = Reward::Best;
+        let end = Ending {
+            worth: vec![50.0, 48.0, 20.0, 18.0],
+            over: false,
+        };
+        for me in 0..4u8 {
+            for player in 0..4u8 {
+                let kind = if player == me {
+                    Reward::Pairwise
+                } else {
+                    Reward::Best
+                };
+                assert_eq!(
+                    s.node_reward(&end, player, me),
+                    reward_for(&end.worth, player, kind, REWARD_SCALE),
+                    "{player} for {me}"
+                );
+            }
+        }
+        // second place by 2 points: the others' model counts only the leader
+        assert!(s.node_reward(&end, 1, 0) < 0.5 && s.node_reward(&end, 1, 1) > 0.5);
+        // mcts's players, and the expert's by default, all choose by one reward
+        let m = Settings::new(Budget::default());
+        assert_eq!(m.others_reward, m.reward);
+        let e = crate::expert::ExpertSettings::new(Budget::default()).search;
+        assert_eq!(e.others_reward, e.reward);
+    }
+
     /// A tree of the root and its first listed option, and the view's seat.
     fn one_candidate(view: &SeatView) -> (Vec<Node>, u8) {
         let (_, options) = own_options(view).expect("options");
@@ -959,6 +1026,54 @@ mod tests {
             .filter(|n| tree[*n].player == me)
             .count();
         assert!(shared >= options.len(), "{shared} shared nodes");
+    }
+
+    #[test]
+    fn a_tree_keyed_by_the_tile_splits_a_reply_by_the_tile_it_answers() {
+        let game = game_at(5, 8);
+        let p = game.pending().expect("pending");
+        let view = game.seat_view(p.player);
+        let mut s = settings(Search::Tree);
+        s.tile_keyed = true;
+        let mut bot = MctsBot::with_settings(3, s);
+        let (mut tree, me) = one_candidate(&view);
+        let stop = game.tiles_left().saturating_sub(4);
+        for _ in 0..60 {
+            let sample = view.determinize(&mut bot.rng);
+            let mut g = sample.clone();
+            g.play_into(
+                me,
+                tree[1].action.as_ref().expect("candidate"),
+                &mut NoEffects,
+            )
+            .expect("listed");
+            let mut path = vec![1];
+            bot.descend(&mut tree, &mut g, &mut path, stop)
+                .expect("no deadline");
+            for &n in &path {
+                tree[n].visits += 1;
+            }
+        }
+        // every node below the candidate knows its tile (the base game always draws one)
+        assert!(tree[2..].iter().all(|n| n.tile.is_some()));
+        // the seat's own figure is one decision whatever the sample: one tile, the drawn one
+        let own: Vec<&Node> = tree[1].children.iter().map(|c| &tree[*c]).collect();
+        assert!(
+            own.iter().all(|n| n.player == me && n.tile == p.tile),
+            "own figure"
+        );
+        // somewhere, siblings of one player with the same action answer different tiles
+        let split = (0..tree.len()).any(|n| {
+            let kids = &tree[n].children;
+            kids.iter().any(|a| {
+                kids.iter().any(|b| {
+                    tree[*a].action == tree[*b].action
+                        && tree[*a].player == tree[*b].player
+                        && tree[*a].tile != tree[*b].tile
+                })
+            })
+        });
+        assert!(split, "{} nodes, none split by the tile", tree.len());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::time::Duration;
 use tilepost_engine::Expansion;
 
 use crate::eval::Margin;
-use crate::mcts::{Eval, Judged, Search};
+use crate::mcts::{Eval, Judged, Reward, Search};
 use crate::{Budget, Level};
 
 /// A bot in the arena: a level, with its own playouts per decision where they differ from
@@ -133,6 +133,11 @@ pub struct Options {
     /// The margin an `expert` rollout's greedy rule maximises in the other players'
     /// decisions (`None`: the default).
     pub expert_others_margin: Option<Margin>,
+    /// The reward the other players' nodes of an `expert`'s tree choose by (`None`: the
+    /// default).
+    pub expert_others_reward: Option<Reward>,
+    /// Whether an `expert`'s tree keys its nodes by the tile drawn (`None`: the default).
+    pub expert_tile_keyed: Option<bool>,
     /// Standard errors by which an `expert` candidate must beat the greedy rule's pick to
     /// replace it (`None`: the default; with expansions, the larger of this and theirs).
     pub expert_stay: Option<f64>,
@@ -178,6 +183,8 @@ impl Default for Options {
             expert_final_scale: None,
             expert_endgame_rounds: None,
             expert_others_margin: None,
+            expert_others_reward: None,
+            expert_tile_keyed: None,
             expert_stay: None,
             expert_widening: None,
             expert_judged: None,
@@ -196,7 +203,8 @@ pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expert-threads N] [--expert-rounds R] [--expert-rounds-more R] \
 [--expert-options-more N] [--expert-evaluations N] [--expert-race S] [--expert-temperature T] \
 [--expert-reward-scale S] [--expert-final-scale S] [--expert-endgame-rounds R] \
-[--expert-others-margin best|mean|pairwise] [--expert-stay S] [--expert-widening W] \
+[--expert-others-margin best|mean|pairwise] [--expert-others-reward best|pairwise] \
+[--expert-tile-keyed yes|no] [--expert-stay S] [--expert-widening W] \
 [--expert-judged every|tiles] \
 [--round-robin] [--features FILE] [--odds FILE] [--results FILE] [--threads N]";
 
@@ -244,6 +252,15 @@ Flags:
   --expert-others-margin M the margin an expert rollout's greedy rule maximises in the
                            others' decisions: to the best other, to the others' mean, or
                            pairwise [default: best]
+  --expert-others-reward R the reward the other players' nodes of an expert's tree choose
+                           by: the logistic of the margin to the best other (as mcts's
+                           players), or its mean over the others (as the expert's own)
+                           [default: pairwise]
+  --expert-tile-keyed yes|no
+                           whether a node of an expert's tree below the root stands for an
+                           action with the tile drawn when it was chosen (a player's reply
+                           to one tile not shared with its reply to another), or for the
+                           action whatever the tile [default: no]
   --expert-stay S          standard errors (0 to 10) by which an expert candidate must beat
                            the greedy rule's pick to replace it [default: 0; with
                            expansions other than the River, at least 1]
@@ -348,6 +365,20 @@ impl Options {
                         other => {
                             return Err(format!("{flag} wants best, mean or pairwise, not {other}"))
                         }
+                    })
+                }
+                "--expert-others-reward" => {
+                    o.expert_others_reward = Some(match value()? {
+                        "best" => Reward::Best,
+                        "pairwise" => Reward::Pairwise,
+                        other => return Err(format!("{flag} wants best or pairwise, not {other}")),
+                    })
+                }
+                "--expert-tile-keyed" => {
+                    o.expert_tile_keyed = Some(match value()? {
+                        "yes" => true,
+                        "no" => false,
+                        other => return Err(format!("{flag} wants yes or no, not {other}")),
                     })
                 }
                 "--expert-stay" => o.expert_stay = Some(within(value()?, 0.0, 10.0, "0 to 10")?),
