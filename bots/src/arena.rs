@@ -791,11 +791,19 @@ mod tests {
             margin("pairwise").expect("valid").expert_others_margin,
             Some(Margin::Pairwise)
         );
+        assert_eq!(
+            margin("own").expect("valid").expert_others_margin,
+            Some(Margin::Own)
+        );
         assert!(margin("worst").is_err());
         let reward = |v: &str| Options::parse(&["--expert-others-reward".into(), v.into()]);
         assert_eq!(
             reward("best").expect("valid").expert_others_reward,
             Some(Reward::Best)
+        );
+        assert_eq!(
+            reward("own").expect("valid").expert_others_reward,
+            Some(Reward::Own)
         );
         assert!(reward("mean").is_err());
         let keyed = |v: &str| Options::parse(&["--expert-tile-keyed".into(), v.into()]);
@@ -901,6 +909,11 @@ mod tests {
         );
         assert_eq!(e.label(), "expert:50/calibrated/mean");
         assert_eq!(Entrant::parse(&e.label()), Ok(e));
+        let e = Entrant::parse("greedy/own").expect("valid");
+        assert_eq!(
+            (e.margin, e.label()),
+            (Some(Margin::Own), "greedy/own".into())
+        );
         assert!(Entrant::parse("greedy/best").is_err());
         assert!(Entrant::parse("greedy/mean/").is_err());
         assert!(Entrant::parse("mcts:x").is_err());

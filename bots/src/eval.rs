@@ -473,6 +473,9 @@ pub enum Margin {
     /// player is far ahead of or behind another (a share of the others passed, as the mean
     /// rank counts).
     Pairwise,
+    /// The worth alone, whatever the others': a player who plays for their own points
+    /// and not against anyone.
+    Own,
 }
 
 /// The logistic's scale of [`Margin::Pairwise`], in points.
@@ -485,6 +488,7 @@ impl Margin {
             Margin::Best => margin(worth, player),
             Margin::Mean => mean_margin(worth, player),
             Margin::Pairwise => pairwise_margin(worth, player),
+            Margin::Own => worth.get(usize::from(player)).copied().unwrap_or(0.0),
         }
     }
 }
@@ -555,6 +559,9 @@ mod tests {
         assert_eq!(mean_margin(&[5.0, 2.0, 4.0], 1), -2.5);
         assert_eq!(Margin::Mean.of(&[5.0, 2.0, 4.0], 0), 2.0);
         assert_eq!(Margin::Best.of(&[5.0, 2.0, 4.0], 0), 1.0);
+        // the own worth, the others' aside
+        assert_eq!(Margin::Own.of(&[5.0, 2.0, 4.0], 1), 2.0);
+        assert_eq!(Margin::Own.of(&[5.0, 2.0, 40.0], 1), 2.0);
         // two players: the same margin
         for p in [0, 1] {
             assert_eq!(mean_margin(&[7.5, 3.0], p), margin(&[7.5, 3.0], p));

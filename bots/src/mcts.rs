@@ -139,15 +139,38 @@ pub enum Reward {
     /// player's rank is behind, so its expectation is what the mean rank counts). With two
     /// players, the same as `Best`.
     Pairwise,
+    /// A logistic of the player's own gain in worth over the playout (from the sample
+    /// before the root's candidate), whatever the others' worth: a model of a player who
+    /// plays for their own points and not against anyone.
+    Own,
+}
+
+impl Reward {
+    /// Whether the reward needs every player's worth at the playout's start.
+    fn counts_from_start(self) -> bool {
+        self == Reward::Own
+    }
 }
 
 /// `player`'s reward at a playout's end with every player's `worth`, the logistic's scale
-/// being `scale` points of margin.
-pub(crate) fn reward_for(worth: &[f64], player: u8, kind: Reward, scale: f64) -> f64 {
+/// being `scale` points of margin; `start` is every player's worth at the playout's start
+/// (for `Reward::Own`; none counts as 0).
+pub(crate) fn reward_for(
+    worth: &[f64],
+    start: &[f64],
+    player: u8,
+    kind: Reward,
+    scale: f64,
+) -> f64 {
     let reward = |m: f64| reward_at(m, scale);
     match kind {
         Reward::Best => reward(margin(worth, player)),
         Reward::Pairwise => mean_over_others(worth, player, reward),
+        Reward::Own => {
+            let p = usize::from(player);
+            let at = |w: &[f64]| w.get(p).copied().unwrap_or(0.0);
+            reward(at(worth) - at(start))
+        }
     }
 }
 
@@ -214,7 +237,12 @@ impl Settings {
         } else {
             self.reward_scale
         };
-        reward_for(&end.worth, player, kind, scale)
+        reward_for(&end.worth, &end.start, player, kind, scale)
+    }
+
+    /// Whether a playout's rewards need every player's worth at its start.
+    fn counts_from_start(&self) -> bool {
+        self.reward.counts_from_start() || self.others_reward.counts_from_start()
     }
 
     /// The reward a node of the tree takes for `player`, who chose its action: the search's
@@ -288,11 +316,14 @@ impl Node {
     }
 }
 
-/// Every player's worth at a playout's end, and whether the game is over there.
+/// Every player's worth at a playout's end, and whether the game is over there; with a
+/// reward that counts from the start ([`Reward::Own`]), every player's worth on the sample
+/// before the root's candidate (empty otherwise).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Ending {
     pub(crate) worth: Vec<f64>,
     pub(crate) over: bool,
+    pub(crate) start: Vec<f64>,
 }
 
 /// A player's reward for a margin: a logistic in `[0, 1]` of scale `scale` points
@@ -539,7 +570,12 @@ impl MctsBot {
         run?;
         let over = g.is_over();
         let worth = self.settings.eval.worth(g);
-        let end = Ending { worth, over };
+        let start = if self.settings.counts_from_start() {
+            self.settings.eval.worth(sample.clone())
+        } else {
+            Vec::new()
+        };
+        let end = Ending { worth, over, start };
         let me = tree[candidate].player;
         for &n in &path[1..] {
             tree[n].visits += 1;
@@ -852,25 +888,30 @@ mod tests {
         let open = Ending {
             worth: worth.clone(),
             over: false,
+            start: Vec::new(),
         };
-        let over = Ending { worth, over: true };
+        let over = Ending {
+            worth,
+            over: true,
+            start: Vec::new(),
+        };
         // before the end, the default scale: the same reward as before the setting
         assert_eq!(
             s.reward_of(&open, 0),
-            reward_for(&open.worth, 0, Reward::Pairwise, REWARD_SCALE)
+            reward_for(&open.worth, &[], 0, Reward::Pairwise, REWARD_SCALE)
         );
         // at the end, a point's lead counts for more and a large one for about a pass
         assert_eq!(
             s.reward_of(&over, 0),
-            reward_for(&over.worth, 0, Reward::Pairwise, 2.0)
+            reward_for(&over.worth, &[], 0, Reward::Pairwise, 2.0)
         );
-        let lead = |r: f64| reward_for(&[1.0, 0.0], 0, Reward::Best, r);
+        let lead = |r: f64| reward_for(&[1.0, 0.0], &[], 0, Reward::Best, r);
         assert!(lead(2.0) > lead(REWARD_SCALE));
-        assert!(reward_for(&[30.0, 0.0], 0, Reward::Best, 2.0) > 0.999);
+        assert!(reward_for(&[30.0, 0.0], &[], 0, Reward::Best, 2.0) > 0.999);
         // ranks are kept whatever the scale
         for scale in [0.5, 2.0, 10.0, 40.0] {
             let r: Vec<f64> = (0..4)
-                .map(|p| reward_for(&over.worth, p, Reward::Pairwise, scale))
+                .map(|p| reward_for(&over.worth, &[], p, Reward::Pairwise, scale))
                 .collect();
             assert!(r[3] > r[0] && r[0] > r[1] && r[1] > r[2], "{scale}: {r:?}");
         }
@@ -882,24 +923,46 @@ mod tests {
         for w in [[40.0, 31.0], [12.0, 30.5], [7.0, 7.0]] {
             for p in [0, 1] {
                 assert_eq!(
-                    reward_for(&w, p, Reward::Pairwise, REWARD_SCALE),
-                    reward_for(&w, p, Reward::Best, REWARD_SCALE)
+                    reward_for(&w, &[], p, Reward::Pairwise, REWARD_SCALE),
+                    reward_for(&w, &[], p, Reward::Best, REWARD_SCALE)
                 );
             }
         }
         // four: second place, close behind the leader and far ahead of the last two,
         // gets more than half, where the margin to the best other gives less
         let w = [50.0, 48.0, 20.0, 18.0];
-        assert!(reward_for(&w, 1, Reward::Pairwise, REWARD_SCALE) > 0.5);
-        assert!(reward_for(&w, 1, Reward::Best, REWARD_SCALE) < 0.5);
+        assert!(reward_for(&w, &[], 1, Reward::Pairwise, REWARD_SCALE) > 0.5);
+        assert!(reward_for(&w, &[], 1, Reward::Best, REWARD_SCALE) < 0.5);
         assert!(
-            reward_for(&w, 0, Reward::Pairwise, REWARD_SCALE)
-                > reward_for(&w, 1, Reward::Pairwise, REWARD_SCALE)
+            reward_for(&w, &[], 0, Reward::Pairwise, REWARD_SCALE)
+                > reward_for(&w, &[], 1, Reward::Pairwise, REWARD_SCALE)
         );
         assert!(
-            reward_for(&w, 2, Reward::Pairwise, REWARD_SCALE)
-                > reward_for(&w, 3, Reward::Pairwise, REWARD_SCALE)
+            reward_for(&w, &[], 2, Reward::Pairwise, REWARD_SCALE)
+                > reward_for(&w, &[], 3, Reward::Pairwise, REWARD_SCALE)
         );
+    }
+
+    #[test]
+    fn the_own_reward_counts_the_players_gain_and_not_the_others() {
+        let start = [30.0, 30.0, 20.0, 10.0];
+        let own = |worth: &[f64], p: u8| reward_for(worth, &start, p, Reward::Own, REWARD_SCALE);
+        // no gain: even; ten points gained: the logistic's 0.73, whoever else gained
+        assert_eq!(own(&start, 1), 0.5);
+        let gained = [30.0, 40.0, 20.0, 10.0];
+        assert!((own(&gained, 1) - 0.731).abs() < 1e-3);
+        let all_gained = [45.0, 40.0, 35.0, 25.0];
+        assert_eq!(own(&all_gained, 1), own(&gained, 1));
+        // a loss is below even, however far behind the others the player stays
+        assert!(own(&[30.0, 25.0, 20.0, 10.0], 1) < 0.5);
+        // with the margins, the others' gains count against the player
+        let pairwise = |worth: &[f64]| reward_for(worth, &start, 1, Reward::Pairwise, REWARD_SCALE);
+        assert!(pairwise(&all_gained) < pairwise(&gained));
+        // the playout computes the start only for a reward that needs it
+        let mut s = settings(Search::Tree);
+        assert!(!s.counts_from_start());
+        s.others_reward = Reward::Own;
+        assert!(s.counts_from_start());
     }
 
     #[test]
@@ -910,6 +973,7 @@ mod tests {
         let end = Ending {
             worth: vec![50.0, 48.0, 20.0, 18.0],
             over: false,
+            start: Vec::new(),
         };
         for me in 0..4u8 {
             for player in 0..4u8 {
@@ -920,7 +984,7 @@ mod tests {
                 };
                 assert_eq!(
                     s.node_reward(&end, player, me),
-                    reward_for(&end.worth, player, kind, REWARD_SCALE),
+                    reward_for(&end.worth, &[], player, kind, REWARD_SCALE),
                     "{player} for {me}"
                 );
             }

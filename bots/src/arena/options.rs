@@ -48,6 +48,7 @@ impl Entrant {
                 "places" => eval = Some(Eval::Places),
                 "mean" => margin = Some(Margin::Mean),
                 "pairwise" => margin = Some(Margin::Pairwise),
+                "own" => margin = Some(Margin::Own),
                 other => return Err(format!("unknown evaluation or margin {other}")),
             }
         }
@@ -86,6 +87,7 @@ impl Entrant {
         match self.margin {
             Some(Margin::Mean) => s += "/mean",
             Some(Margin::Pairwise) => s += "/pairwise",
+            Some(Margin::Own) => s += "/own",
             Some(Margin::Best) | None => {}
         }
         s
@@ -203,7 +205,7 @@ pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expert-threads N] [--expert-rounds R] [--expert-rounds-more R] \
 [--expert-options-more N] [--expert-evaluations N] [--expert-race S] [--expert-temperature T] \
 [--expert-reward-scale S] [--expert-final-scale S] [--expert-endgame-rounds R] \
-[--expert-others-margin best|mean|pairwise] [--expert-others-reward best|pairwise] \
+[--expert-others-margin best|mean|pairwise|own] [--expert-others-reward best|pairwise|own] \
 [--expert-tile-keyed yes|no] [--expert-stay S] [--expert-widening W] \
 [--expert-judged every|tiles] \
 [--round-robin] [--features FILE] [--odds FILE] [--results FILE] [--threads N]";
@@ -250,12 +252,13 @@ Flags:
                            rounds of tiles left from which an expert's playouts go on to
                            the game's end [default: 3]
   --expert-others-margin M the margin an expert rollout's greedy rule maximises in the
-                           others' decisions: to the best other, to the others' mean, or
-                           pairwise [default: best]
+                           others' decisions: to the best other, to the others' mean,
+                           pairwise, or none (the player's own worth) [default: best]
   --expert-others-reward R the reward the other players' nodes of an expert's tree choose
                            by: the logistic of the margin to the best other (as mcts's
-                           players), or its mean over the others (as the expert's own)
-                           [default: pairwise]
+                           players), its mean over the others (as the expert's own), or
+                           of the player's own gain over the playout, whatever the
+                           others' [default: pairwise]
   --expert-tile-keyed yes|no
                            whether a node of an expert's tree below the root stands for an
                            action with the tile drawn when it was chosen (a player's reply
@@ -362,8 +365,11 @@ impl Options {
                         "best" => Margin::Best,
                         "mean" => Margin::Mean,
                         "pairwise" => Margin::Pairwise,
+                        "own" => Margin::Own,
                         other => {
-                            return Err(format!("{flag} wants best, mean or pairwise, not {other}"))
+                            return Err(format!(
+                                "{flag} wants best, mean, pairwise or own, not {other}"
+                            ))
                         }
                     })
                 }
@@ -371,7 +377,10 @@ impl Options {
                     o.expert_others_reward = Some(match value()? {
                         "best" => Reward::Best,
                         "pairwise" => Reward::Pairwise,
-                        other => return Err(format!("{flag} wants best or pairwise, not {other}")),
+                        "own" => Reward::Own,
+                        other => {
+                            return Err(format!("{flag} wants best, pairwise or own, not {other}"))
+                        }
                     })
                 }
                 "--expert-tile-keyed" => {
