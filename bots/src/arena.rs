@@ -334,6 +334,7 @@ fn seat_bot(o: &Options, entrant: Entrant, seed: u64) -> Box<dyn Bot> {
             settings.endgame_rounds = o.expert_endgame_rounds.unwrap_or(settings.endgame_rounds);
             settings.stay = o.expert_stay.unwrap_or(settings.stay);
             settings.search.widening = o.expert_widening.unwrap_or(settings.search.widening);
+            settings.extra_tiles = o.expert_extra_tiles.unwrap_or(settings.extra_tiles);
             settings.search.judged = o.expert_judged.unwrap_or(settings.search.judged);
             Box::new(ExpertBot::with_settings(seed, settings))
         }
@@ -737,6 +738,10 @@ mod tests {
         assert_eq!(stay("1.5").expect("valid").expert_stay, Some(1.5));
         let widening = |v: &str| Options::parse(&["--expert-widening".into(), v.into()]);
         assert_eq!(widening("1").expect("valid").expert_widening, Some(1.0));
+        let extra = |v: &str| Options::parse(&["--expert-extra-tiles".into(), v.into()]);
+        assert_eq!(extra("1").expect("valid").expert_extra_tiles, Some(1));
+        assert_eq!(extra("-1").expect("valid").expert_extra_tiles, Some(-1));
+        assert!(extra("101").is_err() && extra("one").is_err() && extra("1.5").is_err());
         assert!(widening("11").is_err() && widening("-1").is_err());
         for wrong in ["-1", "11", "NaN", "one"] {
             assert!(stay(wrong).is_err(), "{wrong}");

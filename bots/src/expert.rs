@@ -109,6 +109,12 @@ pub struct ExpertSettings {
     pub unhurried: Duration,
     /// Root options kept with more than two players (with two: `root_options`).
     pub root_options_more: usize,
+    /// Tiles a playout goes through beyond its rounds (short of them when negative)
+    /// before the static evaluation judges it. A playout of `R` rounds plays on while at
+    /// least `L - R n` tiles are left (`L` at the root, `n` players), so that it ends
+    /// right after the searcher's own decisions on the tile drawn last, with the others'
+    /// replies still to come; -1 ends it after those of the player before.
+    pub extra_tiles: isize,
     /// Standard errors of the paired differences by which the best mean must beat the
     /// greedy rule's pick (the first candidate) for the search to choose it over that pick,
     /// when the pick is still in the race (0: the best mean wins).
@@ -134,6 +140,7 @@ impl ExpertSettings {
             rollout_rounds_more_unhurried: ROLLOUT_ROUNDS_MORE_UNHURRIED,
             unhurried: UNHURRIED,
             root_options_more: ROOT_OPTIONS_MORE,
+            extra_tiles: 0,
             stay: STAY,
             expansions: Shape {
                 root_options: ROOT_OPTIONS_EXPANSIONS,
@@ -267,6 +274,19 @@ struct Race<'a> {
     horizon: (usize, usize),
 }
 
+/// A playout's horizon with `players` at the table and `left` tiles left at the root: the
+/// tiles left to stop at (a playout plays on while at least that many are left) and its
+/// most steps; from the endgame's rounds on, the game's end.
+fn horizon(settings: &ExpertSettings, players: usize, left: usize) -> (usize, usize) {
+    if left <= settings.endgame_rounds * players {
+        (0, usize::MAX)
+    } else {
+        let tiles =
+            (settings.search.rollout_rounds * players).saturating_add_signed(settings.extra_tiles);
+        (left.saturating_sub(tiles), 40 * tiles + 40)
+    }
+}
+
 impl<'a> Race<'a> {
     fn new(
         settings: &'a ExpertSettings,
@@ -277,12 +297,7 @@ impl<'a> Race<'a> {
         let game = view.game();
         let players = game.player_count() as usize;
         let left = game.tiles_left();
-        let horizon = if left <= settings.endgame_rounds * players {
-            (0, usize::MAX)
-        } else {
-            let rounds = settings.search.rollout_rounds * players;
-            (left.saturating_sub(rounds), 40 * rounds + 40)
-        };
+        let horizon = horizon(settings, players, left);
         Race {
             settings,
             view,
@@ -501,6 +516,23 @@ mod tests {
         })
         .expect("set-up")
         .0
+    }
+
+    #[test]
+    fn a_playouts_horizon_counts_its_rounds_and_extra_tiles() {
+        let mut s = ExpertSettings::new(Budget::default());
+        s.search.rollout_rounds = 2;
+        assert_eq!(horizon(&s, 4, 40), (32, 360));
+        s.extra_tiles = -1;
+        assert_eq!(horizon(&s, 4, 40).0, 33);
+        s.extra_tiles = 3;
+        assert_eq!(horizon(&s, 4, 40).0, 29);
+        s.extra_tiles = -100;
+        assert_eq!(horizon(&s, 4, 40), (40, 40));
+        // the endgame's rounds: to the end, whatever the extra tiles
+        assert_eq!(horizon(&s, 4, 12), (0, usize::MAX));
+        assert_eq!(horizon(&s, 2, 6).0, 0);
+        assert_eq!(horizon(&s, 2, 7).0, 7);
     }
 
     #[test]

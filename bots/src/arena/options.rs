@@ -146,6 +146,7 @@ pub struct Options {
     /// The progressive widening of an `expert`'s tree below the root (`None`: the
     /// default, as mcts's).
     pub expert_widening: Option<f64>,
+    pub expert_extra_tiles: Option<isize>,
     /// The decisions of an `expert` playout judged by the greedy rule (`None`: the
     /// default, every one).
     pub expert_judged: Option<Judged>,
@@ -189,6 +190,7 @@ impl Default for Options {
             expert_tile_keyed: None,
             expert_stay: None,
             expert_widening: None,
+            expert_extra_tiles: None,
             expert_judged: None,
             round_robin: false,
             features: None,
@@ -206,7 +208,7 @@ pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expert-options-more N] [--expert-evaluations N] [--expert-race S] [--expert-temperature T] \
 [--expert-reward-scale S] [--expert-final-scale S] [--expert-endgame-rounds R] \
 [--expert-others-margin best|mean|pairwise|own] [--expert-others-reward best|pairwise|own] \
-[--expert-tile-keyed yes|no] [--expert-stay S] [--expert-widening W] \
+[--expert-tile-keyed yes|no] [--expert-stay S] [--expert-widening W] [--expert-extra-tiles N] \
 [--expert-judged every|tiles] \
 [--round-robin] [--features FILE] [--odds FILE] [--results FILE] [--threads N]";
 
@@ -216,10 +218,10 @@ Flags:
   --bots LEVEL,LEVEL,...   the bots, seated in turn (random, greedy, mcts, expert; LEVEL:K
                            gives a bot its own K playouts per decision, LEVEL/hand,
                            LEVEL/fitted, LEVEL/calibrated or LEVEL/places its evaluation,
-                           LEVEL/mean or LEVEL/pairwise the margin its greedy rule
-                           maximises, to the others' mean or pairwise, not to the best
-                           other: greedy's own, mcts's and expert's in their own decisions
-                           of a playout)
+                           LEVEL/mean, LEVEL/pairwise or LEVEL/own the margin its greedy
+                           rule maximises, to the others' mean, pairwise or none (its own
+                           worth), not to the best other: greedy's own, mcts's and
+                           expert's in their own decisions of a playout)
                            [default: mcts,greedy]
   --games N                games to play [default: 100]
   --players P              players per game [default: 2]
@@ -270,6 +272,10 @@ Flags:
   --expert-widening W      candidates at a node of an expert's tree below the root: W (0 to
                            10) times the square root of its visits plus one, rounded up,
                            at least one (0: the greedy rule's pick alone) [default: 0.5]
+  --expert-extra-tiles N   tiles (-100 to 100) an expert playout goes through beyond its
+                           rounds (short of them when negative) before the static
+                           evaluation judges it [default: 0: the playout ends after the
+                           expert's own decisions on the last tile it draws]
   --expert-judged WHICH    the decisions of an expert playout judged by the greedy rule:
                            every one, or tiles and figures only (the others at random, as
                            mcts) [default: every]
@@ -393,6 +399,17 @@ impl Options {
                 "--expert-stay" => o.expert_stay = Some(within(value()?, 0.0, 10.0, "0 to 10")?),
                 "--expert-widening" => {
                     o.expert_widening = Some(within(value()?, 0.0, 10.0, "0 to 10")?)
+                }
+                "--expert-extra-tiles" => {
+                    let v = value()?;
+                    o.expert_extra_tiles = Some(
+                        v.parse::<isize>()
+                            .ok()
+                            .filter(|n| (-100..=100).contains(n))
+                            .ok_or_else(|| {
+                                format!("{flag} wants a whole number from -100 to 100, not {v}")
+                            })?,
+                    )
                 }
                 "--expert-judged" => {
                     o.expert_judged = Some(match value()? {
