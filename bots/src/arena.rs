@@ -335,6 +335,8 @@ fn seat_bot(o: &Options, entrant: Entrant, seed: u64) -> Box<dyn Bot> {
             settings.stay = o.expert_stay.unwrap_or(settings.stay);
             settings.search.widening = o.expert_widening.unwrap_or(settings.search.widening);
             settings.extra_tiles = o.expert_extra_tiles.unwrap_or(settings.extra_tiles);
+            settings.search.exploration =
+                o.expert_exploration.unwrap_or(settings.search.exploration);
             settings.search.judged = o.expert_judged.unwrap_or(settings.search.judged);
             Box::new(ExpertBot::with_settings(seed, settings))
         }
@@ -742,6 +744,12 @@ mod tests {
         assert_eq!(extra("1").expect("valid").expert_extra_tiles, Some(1));
         assert_eq!(extra("-1").expect("valid").expert_extra_tiles, Some(-1));
         assert!(extra("101").is_err() && extra("one").is_err() && extra("1.5").is_err());
+        let exploration = |v: &str| Options::parse(&["--expert-exploration".into(), v.into()]);
+        assert_eq!(
+            exploration("0.25").expect("valid").expert_exploration,
+            Some(0.25)
+        );
+        assert!(exploration("-1").is_err() && exploration("NaN").is_err());
         assert!(widening("11").is_err() && widening("-1").is_err());
         for wrong in ["-1", "11", "NaN", "one"] {
             assert!(stay(wrong).is_err(), "{wrong}");

@@ -147,6 +147,7 @@ pub struct Options {
     /// default, as mcts's).
     pub expert_widening: Option<f64>,
     pub expert_extra_tiles: Option<isize>,
+    pub expert_exploration: Option<f64>,
     /// The decisions of an `expert` playout judged by the greedy rule (`None`: the
     /// default, every one).
     pub expert_judged: Option<Judged>,
@@ -191,6 +192,7 @@ impl Default for Options {
             expert_stay: None,
             expert_widening: None,
             expert_extra_tiles: None,
+            expert_exploration: None,
             expert_judged: None,
             round_robin: false,
             features: None,
@@ -208,7 +210,7 @@ pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expert-options-more N] [--expert-evaluations N] [--expert-race S] [--expert-temperature T] \
 [--expert-reward-scale S] [--expert-final-scale S] [--expert-endgame-rounds R] \
 [--expert-others-margin best|mean|pairwise|own] [--expert-others-reward best|pairwise|own] \
-[--expert-tile-keyed yes|no] [--expert-stay S] [--expert-widening W] [--expert-extra-tiles N] \
+[--expert-tile-keyed yes|no] [--expert-stay S] [--expert-widening W] [--expert-extra-tiles N] [--expert-exploration C] \
 [--expert-judged every|tiles] \
 [--round-robin] [--features FILE] [--odds FILE] [--results FILE] [--threads N]";
 
@@ -276,6 +278,8 @@ Flags:
                            rounds (short of them when negative) before the static
                            evaluation judges it [default: 0: the playout ends after the
                            expert's own decisions on the last tile it draws]
+  --expert-exploration C   the exploration constant (0 to 10) of UCB1 in an expert's tree
+                           below the root [default: 0.7, as mcts]
   --expert-judged WHICH    the decisions of an expert playout judged by the greedy rule:
                            every one, or tiles and figures only (the others at random, as
                            mcts) [default: every]
@@ -399,6 +403,9 @@ impl Options {
                 "--expert-stay" => o.expert_stay = Some(within(value()?, 0.0, 10.0, "0 to 10")?),
                 "--expert-widening" => {
                     o.expert_widening = Some(within(value()?, 0.0, 10.0, "0 to 10")?)
+                }
+                "--expert-exploration" => {
+                    o.expert_exploration = Some(within(value()?, 0.0, 10.0, "0 to 10")?)
                 }
                 "--expert-extra-tiles" => {
                     let v = value()?;
