@@ -146,7 +146,11 @@ pub struct Options {
     /// The progressive widening of an `expert`'s tree below the root (`None`: the
     /// default, as mcts's).
     pub expert_widening: Option<f64>,
+    /// The tiles an `expert` playout goes through beyond its rounds, or short of them
+    /// (`None`: the default, 0).
     pub expert_extra_tiles: Option<isize>,
+    /// The exploration constant of UCB1 in an `expert`'s tree below the root (`None`:
+    /// the default, as mcts's).
     pub expert_exploration: Option<f64>,
     /// The decisions of an `expert` playout judged by the greedy rule (`None`: the
     /// default, every one).
@@ -210,8 +214,8 @@ pub const USAGE: &str = "arena [--bots mcts,greedy] [--games N] [--players P] \
 [--expert-options-more N] [--expert-evaluations N] [--expert-race S] [--expert-temperature T] \
 [--expert-reward-scale S] [--expert-final-scale S] [--expert-endgame-rounds R] \
 [--expert-others-margin best|mean|pairwise|own] [--expert-others-reward best|pairwise|own] \
-[--expert-tile-keyed yes|no] [--expert-stay S] [--expert-widening W] [--expert-extra-tiles N] [--expert-exploration C] \
-[--expert-judged every|tiles] \
+[--expert-tile-keyed yes|no] [--expert-stay S] [--expert-widening W] \
+[--expert-extra-tiles N] [--expert-exploration C] [--expert-judged every|tiles] \
 [--round-robin] [--features FILE] [--odds FILE] [--results FILE] [--threads N]";
 
 /// The command line's flags, each with its default.
