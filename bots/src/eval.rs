@@ -366,13 +366,18 @@ const FITTED: [[f64; 3]; FEATURES] = [
     [1.8317, 58.9728, 20.9409], // one
 ];
 
+/// Every player's score now, as numbers.
+fn scores(game: &Game) -> Vec<f64> {
+    game.players().iter().map(|p| f64::from(p.score)).collect()
+}
+
 /// Every player's predicted final score: the score now plus what the fitted weights make
 /// of the features; the final scores once the game is over. The weights were fitted on
 /// base games with the standard rules: a game with expansions or house rules is judged
 /// by the hand-set [`worth`] instead (a weight fitted where a feature never varied, or
 /// at stages a base game never reaches, says nothing there).
 pub fn fitted_worth(game: &Game) -> Vec<f64> {
-    let now: Vec<f64> = game.players().iter().map(|p| f64::from(p.score)).collect();
+    let now = scores(game);
     if game.is_over() {
         return now;
     }
@@ -437,7 +442,7 @@ pub fn places_for(game: &Game) -> bool {
 /// scores once the game is over; elsewhere the hand-set [`worth_of`].
 pub fn places_worth_of(game: Game) -> Vec<f64> {
     if game.is_over() {
-        return game.players().iter().map(|p| f64::from(p.score)).collect();
+        return scores(&game);
     }
     if !places_for(&game) {
         return worth_of(game);

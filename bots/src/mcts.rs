@@ -166,11 +166,7 @@ pub(crate) fn reward_for(
     match kind {
         Reward::Best => reward(margin(worth, player)),
         Reward::Pairwise => mean_over_others(worth, player, reward),
-        Reward::Own => {
-            let p = usize::from(player);
-            let at = |w: &[f64]| w.get(p).copied().unwrap_or(0.0);
-            reward(at(worth) - at(start))
-        }
+        Reward::Own => reward(Margin::Own.of(worth, player) - Margin::Own.of(start, player)),
     }
 }
 
