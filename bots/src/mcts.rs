@@ -1099,8 +1099,7 @@ mod tests {
         let (mut tree, me) = one_candidate(&view);
         let stop = game.tiles_left().saturating_sub(4);
         for _ in 0..60 {
-            let sample = view.determinize(&mut bot.rng);
-            let mut g = sample.clone();
+            let mut g = view.determinize(&mut bot.rng);
             g.play_into(
                 me,
                 tree[1].action.as_ref().expect("candidate"),
