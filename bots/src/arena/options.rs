@@ -1,6 +1,7 @@
 //! The arena's command line: the entrants, the options with their defaults, their
 //! synopsis and their parsing.
 
+use std::str::FromStr;
 use std::time::Duration;
 
 use tilepost_engine::Expansion;
@@ -318,13 +319,6 @@ impl Options {
                 s.parse::<u64>()
                     .map_err(|_| format!("{flag}: {s} is not a number"))
             };
-            // a number from `lo` to `hi` (the range named as in the error)
-            let within = |s: &str, lo: f64, hi: f64, range: &str| -> Result<f64, String> {
-                s.parse::<f64>()
-                    .ok()
-                    .filter(|x| (lo..=hi).contains(x))
-                    .ok_or_else(|| format!("{flag} wants {range}, not {s}"))
-            };
             match flag.as_str() {
                 "--bots" => {
                     o.bots = value()?
@@ -361,15 +355,17 @@ impl Options {
                 "--expert-evaluations" => {
                     o.expert_evaluations = Some(number(value()?)?.clamp(1, 10_000) as usize)
                 }
-                "--expert-race" => o.expert_race = Some(within(value()?, 0.5, 20.0, "0.5 to 20")?),
+                "--expert-race" => {
+                    o.expert_race = Some(within(flag, value()?, 0.5, 20.0, "0.5 to 20")?)
+                }
                 "--expert-temperature" => {
-                    o.expert_temperature = Some(within(value()?, 0.0, 100.0, "0 to 100")?)
+                    o.expert_temperature = Some(within(flag, value()?, 0.0, 100.0, "0 to 100")?)
                 }
                 "--expert-reward-scale" => {
-                    o.expert_reward_scale = Some(within(value()?, 0.1, 100.0, "0.1 to 100")?)
+                    o.expert_reward_scale = Some(within(flag, value()?, 0.1, 100.0, "0.1 to 100")?)
                 }
                 "--expert-final-scale" => {
-                    o.expert_final_scale = Some(within(value()?, 0.1, 100.0, "0.1 to 100")?)
+                    o.expert_final_scale = Some(within(flag, value()?, 0.1, 100.0, "0.1 to 100")?)
                 }
                 "--expert-endgame-rounds" => {
                     o.expert_endgame_rounds = Some(number(value()?)?.clamp(0, 100) as usize)
@@ -404,23 +400,23 @@ impl Options {
                         other => return Err(format!("{flag} wants yes or no, not {other}")),
                     })
                 }
-                "--expert-stay" => o.expert_stay = Some(within(value()?, 0.0, 10.0, "0 to 10")?),
+                "--expert-stay" => {
+                    o.expert_stay = Some(within(flag, value()?, 0.0, 10.0, "0 to 10")?)
+                }
                 "--expert-widening" => {
-                    o.expert_widening = Some(within(value()?, 0.0, 10.0, "0 to 10")?)
+                    o.expert_widening = Some(within(flag, value()?, 0.0, 10.0, "0 to 10")?)
                 }
                 "--expert-exploration" => {
-                    o.expert_exploration = Some(within(value()?, 0.0, 10.0, "0 to 10")?)
+                    o.expert_exploration = Some(within(flag, value()?, 0.0, 10.0, "0 to 10")?)
                 }
                 "--expert-extra-tiles" => {
-                    let v = value()?;
-                    o.expert_extra_tiles = Some(
-                        v.parse::<isize>()
-                            .ok()
-                            .filter(|n| (-100..=100).contains(n))
-                            .ok_or_else(|| {
-                                format!("{flag} wants a whole number from -100 to 100, not {v}")
-                            })?,
-                    )
+                    o.expert_extra_tiles = Some(within(
+                        flag,
+                        value()?,
+                        -100,
+                        100,
+                        "a whole number from -100 to 100",
+                    )?)
                 }
                 "--expert-judged" => {
                     o.expert_judged = Some(match value()? {
@@ -452,6 +448,20 @@ impl Options {
         }
         Ok(o)
     }
+}
+
+/// `s` read as a number from `lo` to `hi`, or an error naming `flag` and the range.
+fn within<T: FromStr + PartialOrd>(
+    flag: &str,
+    s: &str,
+    lo: T,
+    hi: T,
+    range: &str,
+) -> Result<T, String> {
+    s.parse::<T>()
+        .ok()
+        .filter(|x| (lo..=hi).contains(x))
+        .ok_or_else(|| format!("{flag} wants {range}, not {s}"))
 }
 
 /// `all`, `none` or a comma-separated list of expansion ids.
