@@ -19,6 +19,14 @@ hand-set evaluation's logistic of the margin (10 points of margin making 0.73, t
 expert's reward) at the same positions.
 
     scripts/fit-places.py f-base4.csv ...   # prints the Rust constant
+    scripts/fit-places.py --ridge 0.0001 --kept f.csv   # another ridge; the kept weights too
+    scripts/fit-places.py --kept --held-out e.csv f.csv  # fitted on all of f, judged on e
+
+`--ridge R` sets the ridge (0.001 by default). `--kept` reports, on the same held-out
+pairs, the weights `bots/src/eval.rs` holds now (its `PLACES`), so that a fit on other
+games can be told from the kept one. `--held-out FILE` (repeatable) fits on every game of
+the other files and holds out every game of these instead, e.g. games of other players.
+The held-out log loss is also printed by bands of turns left each.
 
 The weights are printed times 10 (`PLACES_SCALE`): `eval::places_worth` is then in
 points of the expert's reward, whose logistic of the difference between two players
@@ -28,6 +36,8 @@ points of the expert's reward, whose logistic of the difference between two play
     scripts/fit-places.py f-base4.csv
 """
 import csv
+import os
+import re
 import sys
 
 import numpy as np
@@ -60,10 +70,13 @@ def load(paths):
     return positions
 
 
-def pairs(positions, held_out):
-    xs, ys, hs = [], [], []
-    for (_, game, _), players in positions.items():
-        if game % 2 != held_out:
+def pairs(positions, held_out, stages=False):
+    """Every pair of players at the positions of the even-numbered games (held_out 0),
+    the odd-numbered ones (1) or all (None): the features' differences, the result (a tie
+    a half), the hand-set margin, and with `stages` each pair's stage."""
+    xs, ys, hs, ss = [], [], [], []
+    for (_, game, s), players in positions.items():
+        if held_out is not None and game % 2 != held_out:
             continue
         for a in range(len(players)):
             for b in range(a + 1, len(players)):
@@ -72,6 +85,9 @@ def pairs(positions, held_out):
                 xs.append([u - v for u, v in zip(xa, xb)])
                 ys.append(1.0 if fa > fb else 0.0 if fa < fb else 0.5)
                 hs.append(ha - hb)
+                ss.append(s)
+    if stages:
+        return np.array(xs), np.array(ys), np.array(hs), np.array(ss)
     return np.array(xs), np.array(ys), np.array(hs)
 
 
@@ -99,25 +115,95 @@ def report(name, p, y):
     return f"{name}: log loss {log_loss(p, y):.4f}, right {right:.3f}"
 
 
+def kept_weights():
+    """The weights of `PLACES` in `bots/src/eval.rs`, divided by `SCALE` as `fit` gives them."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bots", "src", "eval.rs")
+    with open(path) as f:
+        text = f.read()
+    body = re.search(r"const PLACES: \[\[f64; 4\]; PLACES_FEATURES\] = \[(.*?)\n\];", text, re.S)
+    if body is None:
+        sys.exit(f"{path}: no PLACES constant")
+    rows = re.findall(r"\[([^\]]*)\]", body.group(1))
+    w = [float(v) / SCALE for row in rows for v in row.split(",")]
+    if len(w) != BASIS * len(NAMES):
+        sys.exit(f"{path}: PLACES has {len(w)} weights, not {BASIS * len(NAMES)}")
+    return np.array(w)
+
+
+def parse(args):
+    """The files, the ridge, whether to report the kept weights, and the held-out files."""
+    ridge, kept, held, paths = 1e-3, False, [], []
+    usage = "usage: fit-places.py [--ridge R] [--kept] [--held-out FILE]... FILE..."
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("--ridge", "--held-out"):
+            if i + 1 == len(args):
+                sys.exit(f"{a}: give a value\n{usage}")
+            if a == "--held-out":
+                held.append(args[i + 1])
+            else:
+                try:
+                    ridge = float(args[i + 1])
+                except ValueError:
+                    sys.exit("--ridge: give a number, such as 0.001")
+                if not ridge >= 0:
+                    sys.exit("--ridge: give a number of at least 0")
+            i += 2
+            continue
+        if a == "--kept":
+            kept = True
+        elif a.startswith("--"):
+            sys.exit(f"{a}: no such option\n{usage}")
+        else:
+            paths.append(a)
+        i += 1
+    if not paths:
+        sys.exit(usage)
+    return paths, ridge, kept, held
+
+
+# bands of turns left each (36 s), late to early, for the held-out log loss by stage
+BANDS = [(0.0, 1.8), (1.8, 3.6), (3.6, 7.2), (7.2, 10.8), (10.8, 14.4), (14.4, 18.0)]
+
+
 def main():
-    paths = [a for a in sys.argv[1:] if not a.startswith("--")]
+    paths, ridge, kept, held = parse(sys.argv[1:])
     positions = load(paths)
     x, y, _ = pairs(positions, 0)
-    xt, yt, ht = pairs(positions, 1)
+    if held:
+        # every game of other files held out (of other players, say), the fit on all of these
+        x, y, _ = pairs(positions, None)
+        other = load(held)
+        xt, yt, ht, st = pairs(other, None, stages=True)
+    else:
+        xt, yt, ht, st = pairs(positions, 1, stages=True)
     # every column on a like scale for the solver, the weights scaled back after
     norm = np.abs(x).max(axis=0)
     norm[norm == 0] = 1
-    w = fit(x / norm, y) / norm
+    w = fit(x / norm, y, ridge) / norm
     hand = 1 / (1 + np.exp(-ht / SCALE))
     fitted = 1 / (1 + np.exp(-(xt @ w)))
     # the hand-set margin with its best scale, to tell the fit from the scale
     k = fit(ht[:, None] / 10.0, yt)[0] / 10.0
     print(f"// {len(y)} pairs fitted, {len(yt)} held out "
-          f"({len(positions)} positions of {len(paths)} file(s))")
+          f"({len(positions)} positions of {len(paths)} file(s)"
+          + (f"; held out: every pair of {len(held)} other file(s))" if held else ")"))
     print(f"// held out: {report('fitted', fitted, yt)}; "
           f"{report('hand-set, 10 points', hand, yt)}; "
           f"hand-set at its best scale ({1 / k:.1f} points): "
           f"log loss {log_loss(1 / (1 + np.exp(-ht * k)), yt):.4f}")
+    odds = [("fitted", fitted), ("hand-set", hand)]
+    if kept:
+        odds.append(("kept", 1 / (1 + np.exp(-(xt @ kept_weights())))))
+        print(f"// held out: {report('the kept weights (eval.rs)', odds[-1][1], yt)}")
+    turns = st * 36
+    for lo, hi in BANDS:
+        top = hi + 1e-9 if hi == BANDS[-1][1] else hi - 1e-9
+        band = (turns >= lo - 1e-9) & (turns < top)
+        if band.any():
+            losses = ", ".join(f"{n} {log_loss(p[band], yt[band]):.4f}" for n, p in odds)
+            print(f"//   {lo:4.1f} to {hi:4.1f} turns left each, {band.sum()} pairs: log loss {losses}")
     print("const PLACES: [[f64; 4]; PLACES_FEATURES] = [")
     for i, name in enumerate(NAMES):
         terms = ", ".join(f"{v:.4f}" for v in SCALE * w[BASIS * i:BASIS * i + BASIS])
