@@ -35,6 +35,7 @@ points of the expert's reward, whose logistic of the difference between two play
     arena --bots greedy,greedy,greedy,greedy --games 4000 --players 4 --expansions none --seed 401 --features f-base4.csv
     scripts/fit-places.py f-base4.csv
 """
+import argparse
 import csv
 import os
 import re
@@ -70,10 +71,10 @@ def load(paths):
     return positions
 
 
-def pairs(positions, held_out, stages=False):
+def pairs(positions, held_out):
     """Every pair of players at the positions of the even-numbered games (held_out 0),
     the odd-numbered ones (1) or all (None): the features' differences, the result (a tie
-    a half), the hand-set margin, and with `stages` each pair's stage."""
+    a half), the hand-set margin and the stage."""
     xs, ys, hs, ss = [], [], [], []
     for (_, game, s), players in positions.items():
         if held_out is not None and game % 2 != held_out:
@@ -86,15 +87,17 @@ def pairs(positions, held_out, stages=False):
                 ys.append(1.0 if fa > fb else 0.0 if fa < fb else 0.5)
                 hs.append(ha - hb)
                 ss.append(s)
-    if stages:
-        return np.array(xs), np.array(ys), np.array(hs), np.array(ss)
-    return np.array(xs), np.array(ys), np.array(hs)
+    return np.array(xs), np.array(ys), np.array(hs), np.array(ss)
+
+
+def logistic(z):
+    return 1 / (1 + np.exp(-z))
 
 
 def fit(x, y, ridge=1e-3, steps=30):
     w = np.zeros(x.shape[1])
     for _ in range(steps):
-        p = 1 / (1 + np.exp(-(x @ w)))
+        p = logistic(x @ w)
         g = x.T @ (p - y) + ridge * len(y) * w
         h = (x * (p * (1 - p))[:, None]).T @ x + ridge * len(y) * np.eye(len(w))
         step = np.linalg.solve(h, g)
@@ -132,35 +135,15 @@ def kept_weights():
 
 def parse(args):
     """The files, the ridge, whether to report the kept weights, and the held-out files."""
-    ridge, kept, held, paths = 1e-3, False, [], []
-    usage = "usage: fit-places.py [--ridge R] [--kept] [--held-out FILE]... FILE..."
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a in ("--ridge", "--held-out"):
-            if i + 1 == len(args):
-                sys.exit(f"{a}: give a value\n{usage}")
-            if a == "--held-out":
-                held.append(args[i + 1])
-            else:
-                try:
-                    ridge = float(args[i + 1])
-                except ValueError:
-                    sys.exit("--ridge: give a number, such as 0.001")
-                if not ridge >= 0:
-                    sys.exit("--ridge: give a number of at least 0")
-            i += 2
-            continue
-        if a == "--kept":
-            kept = True
-        elif a.startswith("--"):
-            sys.exit(f"{a}: no such option\n{usage}")
-        else:
-            paths.append(a)
-        i += 1
-    if not paths:
-        sys.exit(usage)
-    return paths, ridge, kept, held
+    parser = argparse.ArgumentParser(prog="fit-places.py")
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    parser.add_argument("--ridge", type=float, default=1e-3, metavar="R")
+    parser.add_argument("--kept", action="store_true")
+    parser.add_argument("--held-out", action="append", default=[], metavar="FILE")
+    a = parser.parse_args(args)
+    if not a.ridge >= 0:
+        parser.error("--ridge: give a number of at least 0")
+    return a.files, a.ridge, a.kept, a.held_out
 
 
 # bands of turns left each (36 s), late to early, for the held-out log loss by stage
@@ -170,20 +153,19 @@ BANDS = [(0.0, 1.8), (1.8, 3.6), (3.6, 7.2), (7.2, 10.8), (10.8, 14.4), (14.4, 1
 def main():
     paths, ridge, kept, held = parse(sys.argv[1:])
     positions = load(paths)
-    x, y, _ = pairs(positions, 0)
     if held:
-        # every game of other files held out (of other players, say), the fit on all of these
-        x, y, _ = pairs(positions, None)
-        other = load(held)
-        xt, yt, ht, st = pairs(other, None, stages=True)
+        # every game of these files fitted, every game of the others (other players, say) held out
+        x, y, _, _ = pairs(positions, None)
+        xt, yt, ht, st = pairs(load(held), None)
     else:
-        xt, yt, ht, st = pairs(positions, 1, stages=True)
+        x, y, _, _ = pairs(positions, 0)
+        xt, yt, ht, st = pairs(positions, 1)
     # every column on a like scale for the solver, the weights scaled back after
     norm = np.abs(x).max(axis=0)
     norm[norm == 0] = 1
     w = fit(x / norm, y, ridge) / norm
-    hand = 1 / (1 + np.exp(-ht / SCALE))
-    fitted = 1 / (1 + np.exp(-(xt @ w)))
+    hand = logistic(ht / SCALE)
+    fitted = logistic(xt @ w)
     # the hand-set margin with its best scale, to tell the fit from the scale
     k = fit(ht[:, None] / 10.0, yt)[0] / 10.0
     print(f"// {len(y)} pairs fitted, {len(yt)} held out "
@@ -192,10 +174,10 @@ def main():
     print(f"// held out: {report('fitted', fitted, yt)}; "
           f"{report('hand-set, 10 points', hand, yt)}; "
           f"hand-set at its best scale ({1 / k:.1f} points): "
-          f"log loss {log_loss(1 / (1 + np.exp(-ht * k)), yt):.4f}")
+          f"log loss {log_loss(logistic(ht * k), yt):.4f}")
     odds = [("fitted", fitted), ("hand-set", hand)]
     if kept:
-        odds.append(("kept", 1 / (1 + np.exp(-(xt @ kept_weights())))))
+        odds.append(("kept", logistic(xt @ kept_weights())))
         print(f"// held out: {report('the kept weights (eval.rs)', odds[-1][1], yt)}")
     turns = st * 36
     for lo, hi in BANDS:
